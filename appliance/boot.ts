@@ -1,0 +1,56 @@
+import { type Database, migrateDatabase, openDatabase } from "../db/client";
+import { seedDemo, seedTicketStates } from "../db/seed/demo";
+import { createApp } from "./http/app";
+import { pruneIdempotencyKeys } from "./http/idempotency";
+import { buildOpenApi } from "./http/openapi";
+import type { RouteDef } from "./http/route";
+import { agentRoutes } from "./modules/agents/routes";
+import { createAgentService } from "./modules/agents/service";
+import { authRoutes } from "./modules/auth/routes";
+import { getBoxSecret } from "./modules/auth/secrets";
+import { createAuthService } from "./modules/auth/service";
+import { employeeRoutes } from "./modules/employees/routes";
+import { createEmployeeService } from "./modules/employees/service";
+import { systemRoutes } from "./modules/system/routes";
+import { type Clock, systemClock } from "./platform/clock";
+import type { Config } from "./platform/config";
+
+export interface Appliance {
+  app: ReturnType<typeof createApp>;
+  database: Database;
+  routes: readonly RouteDef[];
+  clock: Clock;
+}
+
+/**
+ * Composes the appliance: database (migrated), services with their explicit dependencies,
+ * and the HTTP app. main.ts serves it; tests call `app.handle(request)` on it directly.
+ */
+export async function bootAppliance(config: Config, opts: { clock?: Clock; log?: (m: string, e?: unknown) => void } = {}): Promise<Appliance> {
+  const clock = opts.clock ?? systemClock;
+  const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
+  await migrateDatabase(database);
+  const { db } = database;
+  await seedTicketStates(db);
+  await pruneIdempotencyKeys(db, clock.now());
+  const secret = await getBoxSecret(db);
+
+  const auth = createAuthService({ db, clock, secret });
+  if (config.admin && (await auth.setupRequired())) {
+    await auth.createFirstAdmin({ agent_name: "Head Quarters", user_name: config.admin.user, password: config.admin.password, full_name: "Administrator", pin: config.admin.pin });
+  }
+  if (config.demo) await seedDemo(db, clock);
+
+  const agents = createAgentService({ db, clock, auth });
+  const employees = createEmployeeService({ db, clock, secret, auth });
+
+  const routes: RouteDef[] = [];
+  routes.push(
+    ...systemRoutes({ db, auth, version: config.version, openapi: () => buildOpenApi(routes, config.version) }),
+    ...authRoutes(auth),
+    ...agentRoutes(agents),
+    ...employeeRoutes(employees),
+  );
+  const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
+  return { app, database, routes, clock };
+}

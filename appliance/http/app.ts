@@ -1,0 +1,84 @@
+import { Elysia } from "elysia";
+import type { Db } from "../../db/client";
+import type { AuthService } from "../modules/auth/service";
+import type { Clock } from "../platform/clock";
+import { fail, jsonResponse, ok } from "./envelope";
+import { HttpError } from "./errors";
+import { authorize } from "./guard";
+import { withIdempotency } from "./idempotency";
+import type { Caller, RouteDef } from "./route";
+import { SECURITY_HEADERS } from "./security";
+import { uiResponder } from "./static";
+import { parsePart } from "./validation";
+
+export const API = "/api/v1";
+
+export interface AppDeps {
+  db: Db;
+  clock: Clock;
+  auth: AuthService;
+  routes: readonly RouteDef[];
+  /** The built UI (ui/dist); absent in API-only tests. */
+  uiDir?: string;
+  log?: (msg: string, err?: unknown) => void;
+}
+
+/** Repeated keys become arrays (spec §7: arrays as repeated keys without brackets). */
+function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+const callerKey = (c: Caller) => (c.kind === "none" ? "anon" : c.jti);
+
+export function createApp(deps: AppDeps) {
+  const log = deps.log ?? ((m, e) => console.error(m, e));
+  const ui = deps.uiDir ? uiResponder(deps.uiDir) : null;
+  const app = new Elysia()
+    .onAfterHandle({ as: "global" }, ({ set }) => {
+      Object.assign(set.headers, SECURITY_HEADERS);
+    })
+    .onError({ as: "global" }, ({ code, error, request, set }) => {
+      Object.assign(set.headers, SECURITY_HEADERS);
+      const path = new URL(request.url).pathname;
+      if (code === "NOT_FOUND") {
+        const page = request.method === "GET" && !path.startsWith("/api/") ? ui?.(path) : null;
+        if (page) return page;
+        return jsonResponse(404, fail(`No such API route: ${request.method} ${path}`), SECURITY_HEADERS);
+      }
+      if (error instanceof HttpError) return jsonResponse(error.status, fail(error.message), SECURITY_HEADERS);
+      if (code === "PARSE") return jsonResponse(400, fail("The request body is not valid JSON"), SECURITY_HEADERS);
+      if (code === "VALIDATION") return jsonResponse(422, fail("Invalid request"), SECURITY_HEADERS);
+      log(`Unhandled error on ${request.method} ${path}`, error);
+      return jsonResponse(500, fail("Something went wrong on the box; the request was not completed"), SECURITY_HEADERS);
+    });
+
+  for (const def of deps.routes) {
+    app.route(def.method, API + def.path, async ({ request, params, body }) => {
+      const caller = await deps.auth.authenticate(request.headers.get("authorization"));
+      authorize(def.access, caller);
+      const url = new URL(request.url);
+      const input = {
+        caller,
+        params: parsePart(def.params, params, "params"),
+        query: parsePart(def.query, queryObject(url), "query"),
+        body: parsePart(def.body, body ?? {}, "body"),
+        request,
+      };
+      const run = async () => ({ status: 200, body: def.raw ? await def.handler(input as never) : ok(await def.handler(input as never)) });
+      if (def.raw) return (await run()).body as Response;
+      const result = def.idempotent
+        ? await withIdempotency(deps.db, request.headers.get("idempotency-key"), `${def.method} ${url.pathname} ${callerKey(caller)}`, deps.clock.now(), run)
+        : await run();
+      return jsonResponse(result.status, result.body, SECURITY_HEADERS);
+    });
+  }
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,46 @@
+import { eq, lt } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { idempotencyKeys } from "../../db/schema";
+import { badRequest, conflict } from "./errors";
+
+const IN_PROGRESS = 0;
+const KEEP_MS = 24 * 3600_000;
+
+/**
+ * A create with an Idempotency-Key runs once: the key is claimed before the work, the
+ * result stored after it, and a retry gets the stored result. A failed attempt releases the
+ * key so the client can try again.
+ */
+export async function withIdempotency(
+  db: Db,
+  key: string | null,
+  scope: string,
+  now: Date,
+  run: () => Promise<{ status: number; body: unknown }>,
+): Promise<{ status: number; body: unknown; replayed: boolean }> {
+  if (!key) return { ...(await run()), replayed: false };
+  if (key.length > 200) throw badRequest("Idempotency-Key is too long (200 characters at most)");
+  const claimed = await db
+    .insert(idempotencyKeys)
+    .values({ key, scope, status: IN_PROGRESS, body: "", created_at: now.toISOString() })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (claimed.length === 0) {
+    const prior = await db.query.idempotencyKeys.findFirst({ where: eq(idempotencyKeys.key, key) });
+    if (!prior || prior.scope !== scope) throw conflict("Idempotency-Key was already used for another request");
+    if (prior.status === IN_PROGRESS) throw conflict("A request with this Idempotency-Key is still in progress; retry shortly");
+    return { status: prior.status, body: JSON.parse(prior.body), replayed: true };
+  }
+  try {
+    const result = await run();
+    await db.update(idempotencyKeys).set({ status: result.status, body: JSON.stringify(result.body) }).where(eq(idempotencyKeys.key, key));
+    return { ...result, replayed: false };
+  } catch (e) {
+    await db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    throw e;
+  }
+}
+
+/** Keys older than a day are dropped at boot; a retry that late is a new request. */
+export const pruneIdempotencyKeys = (db: Db, now: Date) =>
+  db.delete(idempotencyKeys).where(lt(idempotencyKeys.created_at, new Date(now.getTime() - KEEP_MS).toISOString()));

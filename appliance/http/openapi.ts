@@ -1,0 +1,43 @@
+import { z } from "zod";
+import type { RouteDef } from "./route";
+
+const toJson = (s: z.ZodType, io: "input" | "output" = "input") => z.toJSONSchema(s, { io, unrepresentable: "any" });
+
+/** The OpenAPI document, built from the same route table and zod schemas that validate requests. */
+export function buildOpenApi(routes: readonly RouteDef[], version: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const path = `/api/v1${r.path}`.replace(/:(\w+)/g, "{$1}");
+    const parameters: unknown[] = [];
+    for (const [where, schema] of [["path", r.params], ["query", r.query]] as const) {
+      if (!schema) continue;
+      const js = toJson(schema) as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, s] of Object.entries(js.properties ?? {})) {
+        parameters.push({ name, in: where, required: where === "path" || (js.required ?? []).includes(name), schema: s });
+      }
+    }
+    if (r.idempotent) parameters.push({ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 200 } });
+    const access = "public" in r.access ? "public" : "agent" in r.access ? "agent" : r.access.roles.join(",");
+    paths[path] ??= {};
+    paths[path][r.method.toLowerCase()] = {
+      summary: r.summary,
+      tags: [r.tag],
+      "x-access": access,
+      ...("public" in r.access ? {} : { security: [{ token: [] }] }),
+      ...(parameters.length ? { parameters } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: toJson(r.body) } } } } : {}),
+      responses: {
+        "200": { description: "Envelope {success: true, data}" },
+        "4XX": { description: "Envelope {success: false, message}" },
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Ironbox API", version },
+    components: {
+      securitySchemes: { token: { type: "apiKey", in: "header", name: "Authorization", description: "token <jwt>" } },
+    },
+    paths,
+  };
+}

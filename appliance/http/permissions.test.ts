@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ADMIN, type TestBox, testBox } from "../test/harness";
+import { API } from "./app";
+import { ROLES, type Role, type RouteDef } from "./route";
+
+/**
+ * Walks the whole route table with no token, an agent token and every role, and checks
+ * the declared access. A route added without a rule, or wired around the table, fails here.
+ */
+let box: TestBox;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  box = await testBox();
+  const agent = await box.agentToken();
+  tokens.agent = agent;
+  tokens.admin = await box.employeeToken(ADMIN.pin, agent);
+  const pins: Record<Role, number> = { admin: 9999, manager: 2001, employee: 2002, driver: 2003 };
+  for (const role of ["manager", "employee", "driver"] as const) {
+    const r = await box.call("POST", "/api/v1/employees/", { token: tokens.admin, body: { full_name: `Test ${role}`, role, pin: pins[role] } });
+    expect(r.status).toBe(200);
+    tokens[role] = await box.employeeToken(pins[role], agent);
+  }
+  // A shop (non-HQ) admin, for head-quarters-only routes.
+  const shop = await box.call("POST", "/api/v1/agents/", { token: tokens.admin, body: { name: "Shop", user_name: "shop1" } });
+  await box.call("PUT", `/api/v1/agents/password/${shop.json.data.id}`, { token: tokens.admin, body: { password: "shop-pass-1" } });
+  await box.call("POST", "/api/v1/employees/", { token: tokens.admin, body: { agent_id: shop.json.data.id, full_name: "Shop admin", role: "admin", pin: 3001 } });
+  tokens.shopAdmin = await box.employeeToken(3001, await box.agentToken("shop1", "shop-pass-1"));
+});
+afterAll(() => box.close());
+
+const concrete = (r: RouteDef) => API + r.path.replace(/:\w+/g, "1");
+const isPublic = (r: RouteDef) => "public" in r.access;
+const needsEmployee = (r: RouteDef) => "roles" in r.access;
+// Routes that end the caller's own session would spoil the tokens for the rest of the walk.
+const SESSION_ENDING = new Set(["/logout/agent", "/logout/employee"]);
+
+describe("every route declares and enforces its access", () => {
+  test("the router serves exactly the declared API routes", () => {
+    const served = box.app.routes
+      .filter((r) => r.path.startsWith(API))
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    const declared = box.routes.map((r) => `${r.method} ${API}${r.path}`).sort();
+    expect(served).toEqual(declared);
+    expect(declared.length).toBeGreaterThan(15);
+  });
+
+  test("without a token, only public routes answer anything but 401", async () => {
+    for (const r of box.routes) {
+      const res = await box.call(r.method, concrete(r), { body: r.method === "GET" ? undefined : {} });
+      if (isPublic(r)) expect([200, 400, 404, 409, 422]).toContain(res.status);
+      else {
+        expect(res.status, `${r.method} ${r.path}`).toBe(401);
+        expect(res.json.message).toMatch(/^Token/);
+      }
+    }
+  });
+
+  test("an agent token without a PIN reaches only agent-level routes", async () => {
+    for (const r of box.routes.filter(needsEmployee)) {
+      const res = await box.call(r.method, concrete(r), { token: tokens.agent, body: r.method === "GET" ? undefined : {} });
+      expect(res.status, `${r.method} ${r.path}`).toBe(401);
+      expect(res.json.message).toMatch(/^Employee/);
+    }
+  });
+
+  for (const role of ROLES) {
+    test(`role ${role}: allowed routes pass the guard, others answer 403`, async () => {
+      for (const r of box.routes.filter(needsEmployee)) {
+        if (SESSION_ENDING.has(r.path)) continue;
+        const access = r.access as { roles: readonly Role[]; hqAgent?: boolean };
+        const res = await box.call(r.method, concrete(r), { token: tokens[role], body: r.method === "GET" ? undefined : {} });
+        if (access.roles.includes(role)) expect([200, 404, 409, 422], `${role} ${r.method} ${r.path}`).toContain(res.status);
+        else expect(res.status, `${role} ${r.method} ${r.path}`).toBe(403);
+      }
+    });
+  }
+
+  test("head-quarters-only routes refuse a shop admin", async () => {
+    const hqOnly = box.routes.filter((r) => "roles" in r.access && r.access.hqAgent);
+    expect(hqOnly.length).toBeGreaterThan(0);
+    for (const r of hqOnly) {
+      const res = await box.call(r.method, concrete(r), { token: tokens.shopAdmin, body: r.method === "GET" ? undefined : {} });
+      expect(res.status, `${r.method} ${r.path}`).toBe(403);
+    }
+  });
+
+  test("a shop admin cannot read or change another agent's records (404)", async () => {
+    const hqAgentId = 1;
+    for (const [method, path] of [
+      ["GET", `/api/v1/agents/${hqAgentId}`],
+      ["PUT", `/api/v1/agents/${hqAgentId}`],
+      ["PUT", `/api/v1/agents/password/${hqAgentId}`],
+      ["GET", "/api/v1/employees/1"],
+      ["PUT", "/api/v1/employees/1"],
+      ["DELETE", "/api/v1/employees/1"],
+    ] as const) {
+      const res = await box.call(method, path, { token: tokens.shopAdmin, body: method === "GET" ? undefined : { password: "another-pass-1", full_name: "X" } });
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    const list = await box.call("GET", "/api/v1/employees/", { token: tokens.shopAdmin });
+    expect(list.json.data.map((e: { full_name: string }) => e.full_name)).toEqual(["Shop admin"]);
+  });
+});

@@ -1,0 +1,63 @@
+import type { z } from "zod";
+
+export const ROLES = ["admin", "manager", "employee", "driver"] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface AgentInfo {
+  id: number;
+  name: string;
+  is_hq: boolean;
+}
+export interface EmployeeInfo {
+  id: number;
+  full_name: string;
+  role: Role;
+  hq: boolean;
+}
+
+/** Who is calling. `employee` is set only for an employee token. */
+export type Caller =
+  | { kind: "none" }
+  | { kind: "agent"; jti: string; agent: AgentInfo }
+  | { kind: "employee"; jti: string; agent: AgentInfo; employee: EmployeeInfo };
+
+export type EmployeeCaller = Extract<Caller, { kind: "employee" }>;
+export type AgentCaller = Extract<Caller, { kind: "agent" | "employee" }>;
+
+/**
+ * Who may call a route. Every route declares one; the permission test walks them all.
+ * - public: nobody needs to be logged in.
+ * - agent: a shop session (agent or employee token).
+ * - roles: an employee with one of these roles; `hqEmployee` also needs the employee's HQ
+ *   flag (the Scheduler), `hqAgent` needs the head-quarters agent (managing agents).
+ */
+export type Access =
+  | { public: true }
+  | { agent: true }
+  | { roles: readonly Role[]; hqEmployee?: boolean; hqAgent?: boolean };
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+type CallerFor<A extends Access> = A extends { public: true } ? Caller : A extends { agent: true } ? AgentCaller : EmployeeCaller;
+
+export interface RouteDef<A extends Access = Access, B = unknown, Q = unknown, P = unknown> {
+  method: Method;
+  /** Elysia path under /api/v1, e.g. "/agents/:id". */
+  path: string;
+  summary: string;
+  tag: string;
+  access: A;
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  /** A create: honours the Idempotency-Key header, so a client retry returns the first result. */
+  idempotent?: boolean;
+  /** The handler returns a whole Response (files, streams) instead of envelope data. */
+  raw?: boolean;
+  handler: (c: { caller: CallerFor<A>; body: B; query: Q; params: P; request: Request }) => unknown | Promise<unknown>;
+}
+
+/** Declares a route; generic inference keeps handler arguments typed by the schemas. */
+export function route<A extends Access, B = undefined, Q = undefined, P = undefined>(def: RouteDef<A, B, Q, P>): RouteDef {
+  return def as unknown as RouteDef;
+}

@@ -1,0 +1,12 @@
+import { z } from "zod";
+
+/** `{id}` path parameter. */
+export const IdParams = z.object({ id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+
+/** A short free-text field: trimmed, bounded so huge strings are refused with a 422. */
+export const text = (max = 200) => z.string().trim().max(max);
+
+/** Euros with at most two decimals in the API; cents in the database. */
+export const euros = z.number().finite().min(0).max(10_000_000);
+export const toCents = (eur: number) => Math.round(eur * 100);
+export const toEuros = (cents: number) => cents / 100;

@@ -1,0 +1,19 @@
+import { bootAppliance } from "./boot";
+import { loadConfig } from "./platform/config";
+
+const started = performance.now();
+const config = loadConfig();
+const { app, database } = await bootAppliance(config);
+app.listen({ port: config.port, hostname: "0.0.0.0", maxRequestBodySize: 16 * 1024 * 1024 });
+console.log(
+  `Ironbox ${config.version} serving http://localhost:${config.port} (data: ${config.dataDir}) in ${Math.round(performance.now() - started)} ms`,
+);
+
+// systemd stops us with SIGTERM: stop accepting requests, then close the database cleanly.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, async () => {
+    await app.stop();
+    database.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { ADMIN, type TestBox, testBox } from "../../test/harness";
+
+let box: TestBox;
+let admin: string;
+let localityId: number;
+let streetId: number;
+beforeAll(async () => {
+  box = await testBox();
+  admin = await box.employeeToken(ADMIN.pin);
+  const c = box.database.client;
+  localityId = Number((await c.execute("INSERT INTO localities (name) VALUES ('Birkirkara') RETURNING id")).rows[0]!.id);
+  streetId = Number((await c.execute({ sql: "INSERT INTO streets (locality_id, name) VALUES (?, 'Triq il-Kbira') RETURNING id", args: [localityId] })).rows[0]!.id);
+});
+afterAll(() => box.close());
+
+test("create, read, update, set password, log in, delete an agent", async () => {
+  const created = await box.call("POST", "/api/v1/agents/", {
+    token: admin,
+    body: { name: "Ironbox Birkirkara", user_name: "bkara", mobile: "79000000", commission: 10, address: { number: "12", name: "Dar Ruzar", locality_id: localityId, street_id: streetId } },
+  });
+  expect(created.status).toBe(200);
+  const id = created.json.data.id;
+  expect(created.json.data).toMatchObject({ name: "Ironbox Birkirkara", user_name: "bkara", commission: 10, password_set: false });
+  expect(created.json.data.password_hash).toBeUndefined();
+  expect(created.json.data.address).toMatchObject({ locality: "Birkirkara", street: "Triq il-Kbira", number: "12" });
+
+  const list = await box.call("GET", "/api/v1/agents/", { token: admin });
+  expect(list.json.data.find((a: { id: number }) => a.id === id)).toMatchObject({ locality: "Birkirkara" });
+
+  expect((await box.call("PUT", `/api/v1/agents/${id}`, { token: admin, body: { landline: "21000000" } })).json.data.landline).toBe("21000000");
+  expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: "bkara", password: "bkara-pass-1" } })).status).toBe(401);
+  expect((await box.call("PUT", `/api/v1/agents/password/${id}`, { token: admin, body: { password: "bkara-pass-1", email_address: "b@ironbox.mt" } })).json).toEqual({ success: true, data: true });
+  expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: "bkara", password: "bkara-pass-1" } })).status).toBe(200);
+
+  expect((await box.call("DELETE", `/api/v1/agents/${id}`, { token: admin })).json).toEqual({ success: true, data: true });
+  expect((await box.call("GET", `/api/v1/agents/${id}`, { token: admin })).status).toBe(404);
+  const trail = await box.database.client.execute({ sql: "SELECT action FROM audit_log WHERE entity='agent' AND entity_id=? ORDER BY id", args: [id] });
+  expect(trail.rows.map((r) => r.action)).toEqual(["create", "update", "set_password", "delete"]);
+});
+
+test("an address needs both locality and street, and the street must be in the locality", async () => {
+  for (const address of [{ locality_id: localityId, street_id: 0 }, { locality_id: 0, street_id: streetId }, { locality_id: localityId + 99, street_id: streetId }]) {
+    const r = await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "X", user_name: `x${address.locality_id}${address.street_id}`, address } });
+    expect(r.status).toBe(422);
+    expect(r.json.message).toBe("Invalid Address");
+  }
+});
+
+test("user names are unique; the HQ agent and agents with records cannot be deleted", async () => {
+  expect((await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "Dup", user_name: ADMIN.user } })).status).toBe(409);
+  expect((await box.call("DELETE", "/api/v1/agents/1", { token: admin })).status).toBe(409);
+  const shop = await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "Mosta", user_name: "mosta-x" } });
+  await box.call("POST", "/api/v1/employees/", { token: admin, body: { agent_id: shop.json.data.id, full_name: "Mosta Staff", role: "employee", pin: 1212 } });
+  const r = await box.call("DELETE", `/api/v1/agents/${shop.json.data.id}`, { token: admin });
+  expect(r.status).toBe(409);
+  expect(r.json.message).toContain("employees");
+});
+
+test("disabling an agent ends its sessions", async () => {
+  const shop = await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "Zebbug", user_name: "zebbug" } });
+  await box.call("PUT", `/api/v1/agents/password/${shop.json.data.id}`, { token: admin, body: { password: "zebbug-pass" } });
+  const t = await box.agentToken("zebbug", "zebbug-pass");
+  expect((await box.call("GET", "/api/v1/me", { token: t })).status).toBe(200);
+  await box.call("PUT", `/api/v1/agents/${shop.json.data.id}`, { token: admin, body: { enabled: false } });
+  const r = await box.call("GET", "/api/v1/me", { token: t });
+  expect(r.status).toBe(401);
+  expect(r.json.message).toMatch(/^Agent/);
+  expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: "zebbug", password: "zebbug-pass" } })).status).toBe(401);
+});

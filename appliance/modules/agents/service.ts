@@ -1,0 +1,161 @@
+import { and, count, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { addresses, agents, customers, employees, localities, sessions, streets, tickets } from "../../../db/schema";
+import { conflict, notFound, unprocessable } from "../../http/errors";
+import { agentScope, assertSameAgent } from "../../http/guard";
+import type { EmployeeCaller } from "../../http/route";
+import type { Clock } from "../../platform/clock";
+import { audit } from "../audit/audit";
+import { hashPassword } from "../auth/secrets";
+import type { AuthService } from "../auth/service";
+
+export interface AddressInput {
+  name?: string;
+  number?: string;
+  locality_id: number;
+  street_id: number;
+}
+export interface AgentInput {
+  name: string;
+  type?: string;
+  user_name: string;
+  landline?: string;
+  mobile?: string;
+  commission?: number;
+  contact_person?: string;
+  email_address?: string;
+  queens?: boolean;
+  detail?: string | null;
+  can_see_action?: string | null;
+  enabled?: boolean;
+  address?: AddressInput | null;
+}
+
+type AgentRow = typeof agents.$inferSelect;
+
+/** The API shape of an agent: never the password hash. */
+export function agentOut(a: AgentRow, address?: unknown) {
+  const { password_hash, created_at, ...rest } = a;
+  return { ...rest, password_set: !!password_hash, ...(address !== undefined ? { address } : {}) };
+}
+
+export function createAgentService({ db, clock, auth }: { db: Db; clock: Clock; auth: AuthService }) {
+  /** Spec §5: an address is valid only with both locality and street, and the street must be in the locality. */
+  async function saveAddress(tx: Pick<Db, "insert" | "update" | "query">, input: AddressInput, existingId: number | null) {
+    if (!input.locality_id || !input.street_id) throw unprocessable("Invalid Address");
+    const street = await tx.query.streets.findFirst({ where: and(eq(streets.id, input.street_id), eq(streets.locality_id, input.locality_id)) });
+    if (!street) throw unprocessable("Invalid Address");
+    const values = { name: input.name ?? "", number: input.number ?? "", locality_id: input.locality_id, street_id: input.street_id };
+    if (existingId) {
+      await tx.update(addresses).set(values).where(eq(addresses.id, existingId));
+      return existingId;
+    }
+    const [row] = await tx.insert(addresses).values(values).returning({ id: addresses.id });
+    return row!.id;
+  }
+
+  /** Reads through the given executor, so a transaction sees its own uncommitted address. */
+  async function addressOf(id: number | null, q: Pick<Db, "select"> = db) {
+    if (!id) return null;
+    const rows = await q
+      .select({ id: addresses.id, name: addresses.name, number: addresses.number, locality_id: addresses.locality_id, street_id: addresses.street_id, locality: localities.name, street: streets.name })
+      .from(addresses)
+      .innerJoin(localities, eq(localities.id, addresses.locality_id))
+      .innerJoin(streets, eq(streets.id, addresses.street_id))
+      .where(eq(addresses.id, id));
+    return rows[0] ?? null;
+  }
+
+  async function load(caller: EmployeeCaller, id: number) {
+    const a = await db.query.agents.findFirst({ where: eq(agents.id, id) });
+    if (!a) throw notFound("Agent");
+    assertSameAgent(caller, a.id, "Agent");
+    return a;
+  }
+
+  return {
+    async list(caller: EmployeeCaller) {
+      const scope = agentScope(caller);
+      const rows = await db
+        .select({ agent: agents, locality: localities.name })
+        .from(agents)
+        .leftJoin(addresses, eq(addresses.id, agents.address_id))
+        .leftJoin(localities, eq(localities.id, addresses.locality_id))
+        .where(scope ? inArray(agents.id, scope) : undefined)
+        .orderBy(agents.name);
+      return rows.map((r) => ({ ...agentOut(r.agent), locality: r.locality }));
+    },
+
+    async get(caller: EmployeeCaller, id: number) {
+      const a = await load(caller, id);
+      return agentOut(a, await addressOf(a.address_id));
+    },
+
+    async create(caller: EmployeeCaller, input: AgentInput) {
+      return db.transaction(async (tx) => {
+        if (await tx.query.agents.findFirst({ where: eq(agents.user_name, input.user_name) })) throw conflict("User name is already taken");
+        const addressId = input.address ? await saveAddress(tx, input.address, null) : null;
+        const { address, ...values } = input;
+        const [row] = await tx.insert(agents).values({ ...values, address_id: addressId }).returning();
+        await audit(tx, clock.now(), caller, "create", "agent", row!.id, { name: row!.name });
+        return agentOut(row!, await addressOf(addressId, tx));
+      });
+    },
+
+    async update(caller: EmployeeCaller, id: number, input: Partial<AgentInput>) {
+      const current = await load(caller, id);
+      if (input.user_name && input.user_name !== current.user_name) {
+        if (await db.query.agents.findFirst({ where: eq(agents.user_name, input.user_name) })) throw conflict("User name is already taken");
+      }
+      // Only head-quarters may disable an agent, and HQ cannot disable itself out of the box.
+      if (input.enabled === false && (!caller.agent.is_hq || current.is_hq)) throw unprocessable("enabled: this agent cannot be disabled");
+      const row = await db.transaction(async (tx) => {
+        const addressId = input.address ? await saveAddress(tx, input.address, current.address_id) : current.address_id;
+        const { address, ...values } = input;
+        const [row] = await tx.update(agents).set({ ...values, address_id: addressId }).where(eq(agents.id, id)).returning();
+        await audit(tx, clock.now(), caller, "update", "agent", id, { fields: Object.keys(input) });
+        return row!;
+      });
+      if (input.enabled === false) await auth.revokeAgentSessions(id);
+      return agentOut(row, await addressOf(row.address_id));
+    },
+
+    /** An agent with employees, customers or tickets is kept (disable it instead): history must not break. */
+    async remove(caller: EmployeeCaller, id: number) {
+      const a = await load(caller, id);
+      if (a.is_hq) throw conflict("The head-quarters agent cannot be removed");
+      for (const [table, col, what] of [
+        [employees, employees.agent_id, "employees"],
+        [customers, customers.agent_id, "customers"],
+        [tickets, tickets.agent_id, "tickets"],
+      ] as const) {
+        const [r] = await db.select({ n: count() }).from(table).where(eq(col, id));
+        if ((r?.n ?? 0) > 0) throw conflict(`Agent has ${what}; disable it instead of removing it`);
+      }
+      await db.transaction(async (tx) => {
+        // Its (already ended) sessions and its address go with it; failed-login counters have no key to it.
+        await tx.delete(sessions).where(eq(sessions.agent_id, id));
+        await tx.delete(agents).where(eq(agents.id, id));
+        if (a.address_id) await tx.delete(addresses).where(eq(addresses.id, a.address_id));
+        await audit(tx, clock.now(), caller, "delete", "agent", id, { name: a.name });
+      });
+      return true;
+    },
+
+    async setPassword(caller: EmployeeCaller, id: number, input: { email_address?: string; password: string }) {
+      await load(caller, id);
+      const hash = await hashPassword(input.password);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(agents)
+          .set({ password_hash: hash, ...(input.email_address !== undefined ? { email_address: input.email_address } : {}) })
+          .where(eq(agents.id, id));
+        await audit(tx, clock.now(), caller, "set_password", "agent", id);
+      });
+      // A new password ends the agent's existing sessions everywhere.
+      await auth.revokeAgentSessions(id);
+      return true;
+    },
+  };
+}
+export type AgentService = ReturnType<typeof createAgentService>;

@@ -1,0 +1,26 @@
+import type { Db } from "../../../db/client";
+import { auditLog } from "../../../db/schema";
+import type { Caller } from "../../http/route";
+
+type Tx = Pick<Db, "insert">;
+
+/** Appends one row to the audit trail (the table refuses UPDATE and DELETE). */
+export async function audit(
+  db: Tx,
+  at: Date,
+  caller: Caller,
+  action: string,
+  entity: string,
+  entityId: number | null,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  await db.insert(auditLog).values({
+    at: at.toISOString(),
+    agent_id: caller.kind === "none" ? null : caller.agent.id,
+    employee_id: caller.kind === "employee" ? caller.employee.id : null,
+    action,
+    entity,
+    entity_id: entityId,
+    detail: JSON.stringify(detail),
+  });
+}

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { ADMIN, type TestBox, testBox } from "../../test/harness";
+
+let box: TestBox;
+let admin: string;
+beforeAll(async () => {
+  box = await testBox();
+  admin = await box.employeeToken(ADMIN.pin);
+});
+afterAll(() => box.close());
+
+test("create, update, toggle localities and delete an employee; the PIN never comes back", async () => {
+  const c = box.database.client;
+  const l1 = Number((await c.execute("INSERT INTO localities (name) VALUES ('Mosta') RETURNING id")).rows[0]!.id);
+  const l2 = Number((await c.execute("INSERT INTO localities (name) VALUES ('Naxxar') RETURNING id")).rows[0]!.id);
+  const r = await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Mark Farrugia", role: "driver", pin: 4444, mobile: "79111111" } });
+  expect(r.status).toBe(200);
+  const e = r.json.data;
+  expect(e).toMatchObject({ full_name: "Mark Farrugia", role: "driver", agent_id: 1, enable_login: true, hq: false, accumulated: 0, pending: 0 });
+  expect(e.pin).toBeUndefined();
+  expect(e.pin_hash).toBeUndefined();
+
+  const loc = await box.call("PUT", `/api/v1/employees/localities/${e.id}`, { token: admin, body: [l1, l2] });
+  expect(loc.json.data.localities).toBe(`${l1},${l2}`);
+  const again = await box.call("PUT", `/api/v1/employees/localities/${e.id}`, { token: admin, body: [l1] });
+  expect(again.json.data.localities).toBe(`${l2}`);
+  expect((await box.call("PUT", `/api/v1/employees/localities/${e.id}`, { token: admin, body: [987654] })).status).toBe(422);
+
+  const got = await box.call("GET", `/api/v1/employees/${e.id}`, { token: admin });
+  expect(got.json.data.agent).toEqual({ id: 1, name: "Head Quarters" });
+  expect((await box.call("DELETE", `/api/v1/employees/${e.id}`, { token: admin })).json.data).toBe(true);
+  expect((await box.call("GET", `/api/v1/employees/${e.id}`, { token: admin })).status).toBe(404);
+});
+
+test("PINs are unique within an agent, and a changed PIN logs the employee out", async () => {
+  expect((await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Clash", role: "employee", pin: Number(ADMIN.pin) } })).status).toBe(409);
+  const r = await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Anna Vella", role: "employee", pin: 3333 } });
+  const anna = await box.employeeToken(3333);
+  await box.call("PUT", `/api/v1/employees/${r.json.data.id}`, { token: admin, body: { pin: 3334 } });
+  expect((await box.call("GET", "/api/v1/me", { token: anna })).status).toBe(401);
+  await box.employeeToken(3334);
+});
+
+test("an admin cannot lock themselves out or remove themselves", async () => {
+  expect((await box.call("PUT", "/api/v1/employees/1", { token: admin, body: { enable_login: false } })).status).toBe(422);
+  expect((await box.call("PUT", "/api/v1/employees/1", { token: admin, body: { role: "employee" } })).status).toBe(422);
+  expect((await box.call("DELETE", "/api/v1/employees/1", { token: admin })).status).toBe(409);
+});

@@ -1,0 +1,150 @@
+import { and, count, eq, inArray, ne } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { agents, employees, localities, tickets } from "../../../db/schema";
+import { conflict, forbidden, notFound, unprocessable } from "../../http/errors";
+import { agentScope, assertSameAgent } from "../../http/guard";
+import type { EmployeeCaller, Role } from "../../http/route";
+import { toEuros } from "../../http/schemas";
+import type { Clock } from "../../platform/clock";
+import { audit } from "../audit/audit";
+import { hashPin } from "../auth/secrets";
+import type { AuthService } from "../auth/service";
+
+export interface EmployeeInput {
+  agent_id?: number;
+  full_name: string;
+  mobile?: string;
+  landline?: string;
+  role: Role;
+  pin?: number;
+  enable_login?: boolean;
+  hq?: boolean;
+  localities?: string;
+}
+
+type Row = typeof employees.$inferSelect;
+
+/** API shape: money in euros; the PIN hash never leaves the box. */
+export function employeeOut(e: Row, agent?: { id: number; name: string } | null) {
+  const { pin_hash, created_at, accumulated, pending, ...rest } = e;
+  return { ...rest, accumulated: toEuros(accumulated), pending: toEuros(pending), ...(agent ? { agent } : {}) };
+}
+
+export function createEmployeeService({ db, clock, secret, auth }: { db: Db; clock: Clock; secret: string; auth: AuthService }) {
+  async function load(caller: EmployeeCaller, id: number) {
+    const e = await db.query.employees.findFirst({ where: eq(employees.id, id) });
+    if (!e) throw notFound("Employee");
+    assertSameAgent(caller, e.agent_id, "Employee");
+    return e;
+  }
+
+  async function assertPinFree(agentId: number, pinHash: string, exceptId?: number) {
+    const clash = await db.query.employees.findFirst({
+      where: and(eq(employees.agent_id, agentId), eq(employees.pin_hash, pinHash), exceptId ? ne(employees.id, exceptId) : undefined),
+      columns: { id: true },
+    });
+    if (clash) throw conflict("PIN is already used by another employee of this agent; choose another");
+  }
+
+  /** Only a head-quarters admin may grant the HQ flag or place staff with another agent. */
+  function checkPrivileges(caller: EmployeeCaller, input: Partial<EmployeeInput>) {
+    if (input.hq && !caller.agent.is_hq) throw forbidden("Only head-quarters may grant the HQ flag");
+  }
+
+  async function validLocalities(list: string) {
+    const ids = list.split(",").map((s) => s.trim()).filter(Boolean).map(Number);
+    if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw unprocessable("localities: must be comma-separated locality ids");
+    if (ids.length) {
+      const found = await db.select({ id: localities.id }).from(localities).where(inArray(localities.id, ids));
+      if (found.length !== new Set(ids).size) throw unprocessable("localities: unknown locality id");
+    }
+    return [...new Set(ids)].join(",");
+  }
+
+  return {
+    async list(caller: EmployeeCaller) {
+      const scope = agentScope(caller);
+      const rows = await db
+        .select({ e: employees, agent: { id: agents.id, name: agents.name } })
+        .from(employees)
+        .innerJoin(agents, eq(agents.id, employees.agent_id))
+        .where(scope ? inArray(employees.agent_id, scope) : undefined)
+        .orderBy(employees.full_name);
+      return rows.map((r) => employeeOut(r.e, r.agent));
+    },
+
+    async get(caller: EmployeeCaller, id: number) {
+      const e = await load(caller, id);
+      const agent = await db.query.agents.findFirst({ where: eq(agents.id, e.agent_id), columns: { id: true, name: true } });
+      return employeeOut(e, agent);
+    },
+
+    async create(caller: EmployeeCaller, input: EmployeeInput) {
+      checkPrivileges(caller, input);
+      const agentId = input.agent_id ?? caller.agent.id;
+      assertSameAgent(caller, agentId, "Agent");
+      if (!(await db.query.agents.findFirst({ where: eq(agents.id, agentId), columns: { id: true } }))) throw unprocessable("agent_id: unknown agent");
+      if (input.pin === undefined) throw unprocessable("pin: is required");
+      const pinHash = hashPin(secret, agentId, input.pin);
+      await assertPinFree(agentId, pinHash);
+      const { pin, ...values } = input;
+      const locs = input.localities !== undefined ? await validLocalities(input.localities) : "";
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(employees).values({ ...values, localities: locs, agent_id: agentId, pin_hash: pinHash }).returning();
+        await audit(tx, clock.now(), caller, "create", "employee", row!.id, { role: row!.role });
+        return employeeOut(row!);
+      });
+    },
+
+    async update(caller: EmployeeCaller, id: number, input: Partial<EmployeeInput>) {
+      const current = await load(caller, id);
+      checkPrivileges(caller, input);
+      if (input.agent_id !== undefined && input.agent_id !== current.agent_id) {
+        throw unprocessable("agent_id: an employee cannot move to another agent; create a new one");
+      }
+      if (id === caller.employee.id && (input.enable_login === false || (input.role && input.role !== "admin"))) {
+        throw unprocessable("You cannot disable yourself or remove your own admin role");
+      }
+      const { pin, agent_id, ...values } = input;
+      const set: Partial<Row> = { ...values };
+      if (pin !== undefined) {
+        set.pin_hash = hashPin(secret, current.agent_id, pin);
+        await assertPinFree(current.agent_id, set.pin_hash, id);
+      }
+      if (input.localities !== undefined) set.localities = await validLocalities(input.localities);
+      const row = await db.transaction(async (tx) => {
+        const [row] = Object.keys(set).length ? await tx.update(employees).set(set).where(eq(employees.id, id)).returning() : [current];
+        await audit(tx, clock.now(), caller, "update", "employee", id, { fields: Object.keys(input).filter((k) => k !== "pin"), pin_changed: pin !== undefined });
+        return row!;
+      });
+      // Disabled staff lose their sessions at once (QUALITY.md).
+      if (input.enable_login === false || pin !== undefined) await auth.revokeEmployeeSessions(id);
+      return employeeOut(row);
+    },
+
+    /** Spec §4: selecting a locality already present removes it, otherwise adds it. */
+    async toggleLocalities(caller: EmployeeCaller, id: number, ids: number[]) {
+      const current = await load(caller, id);
+      const have = new Set(current.localities.split(",").filter(Boolean).map(Number));
+      for (const l of ids) have.has(l) ? have.delete(l) : have.add(l);
+      const list = await validLocalities([...have].join(","));
+      const [row] = await db.update(employees).set({ localities: list }).where(eq(employees.id, id)).returning();
+      return employeeOut(row!);
+    },
+
+    /** Staff who took tickets stay on record (disable login instead), so history keeps its names. */
+    async remove(caller: EmployeeCaller, id: number) {
+      const e = await load(caller, id);
+      if (id === caller.employee.id) throw conflict("You cannot remove yourself");
+      const [r] = await db.select({ n: count() }).from(tickets).where(eq(tickets.employee_id, id));
+      if ((r?.n ?? 0) > 0) throw conflict("Employee has tickets; disable their login instead of removing them");
+      await auth.revokeEmployeeSessions(id);
+      await db.transaction(async (tx) => {
+        await tx.delete(employees).where(eq(employees.id, id));
+        await audit(tx, clock.now(), caller, "delete", "employee", id, { full_name: e.full_name });
+      });
+      return true;
+    },
+  };
+}
+export type EmployeeService = ReturnType<typeof createEmployeeService>;

@@ -1,0 +1,34 @@
+import { resolve } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+
+/** Everything the appliance reads from the environment, parsed once at boot. */
+export interface Config {
+  port: number;
+  dataDir: string;
+  databaseUrl: string;
+  databaseAuthToken: string | undefined;
+  demo: boolean;
+  admin: { user: string; password: string; pin: string } | null;
+  uiDir: string;
+  version: string;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const dataDir = resolve(env.IRONBOX_DATA_DIR || "./data");
+  const port = Number(env.IRONBOX_PORT || 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`IRONBOX_PORT is not a port: ${env.IRONBOX_PORT}`);
+  const { IRONBOX_ADMIN_USER: user, IRONBOX_ADMIN_PASSWORD: password, IRONBOX_ADMIN_PIN: pin } = env;
+  if ((user || password || pin) && !(user && password && pin)) {
+    throw new Error("IRONBOX_ADMIN_USER, IRONBOX_ADMIN_PASSWORD and IRONBOX_ADMIN_PIN go together: set all three or none");
+  }
+  return {
+    port,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || `file:${resolve(dataDir, "ironbox.db")}`,
+    databaseAuthToken: env.DATABASE_AUTH_TOKEN || undefined,
+    demo: env.IRONBOX_DEMO === "1" || env.IRONBOX_DEMO === "true",
+    admin: user && password && pin ? { user, password, pin } : null,
+    uiDir: resolve(env.IRONBOX_UI_DIR || resolve(import.meta.dir, "../../ui/dist")),
+    version: pkg.version,
+  };
+}

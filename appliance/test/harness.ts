@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Appliance, bootAppliance } from "../boot";
+import { fixedClock } from "../platform/clock";
+import { loadConfig } from "../platform/config";
+
+export const ADMIN = { user: "admin", password: "admin-pass-1", pin: "9999" };
+
+export interface TestBox extends Appliance {
+  dir: string;
+  clock: ReturnType<typeof fixedClock>;
+  call(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<{ status: number; json: any; headers: Headers }>;
+  agentToken(user?: string, password?: string): Promise<string>;
+  employeeToken(pin: string | number, agentToken?: string): Promise<string>;
+  close(): void;
+}
+
+/** A real appliance on a temporary libSQL file with the real migrations; no port needed. */
+export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: string } = {}): Promise<TestBox> {
+  const dir = mkdtempSync(join(tmpdir(), "ironbox-test-"));
+  const env: Record<string, string> = { IRONBOX_DATA_DIR: dir, IRONBOX_UI_DIR: join(dir, "no-ui") };
+  if (opts.admin !== false) Object.assign(env, { IRONBOX_ADMIN_USER: ADMIN.user, IRONBOX_ADMIN_PASSWORD: ADMIN.password, IRONBOX_ADMIN_PIN: ADMIN.pin });
+  if (opts.demo) env.IRONBOX_DEMO = "1";
+  const clock = fixedClock(opts.now ?? "2026-11-22T09:00:00Z");
+  const box = await bootAppliance(loadConfig(env), { clock, log: () => {} });
+
+  async function call(method: string, path: string, o: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}) {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token) headers.authorization = `token ${o.token}`;
+    let body: string | undefined;
+    if (o.rawBody !== undefined || o.body !== undefined) {
+      headers["content-type"] ??= "application/json";
+      body = o.rawBody ?? JSON.stringify(o.body);
+    }
+    const res = await box.app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await res.text();
+    let json: unknown = text;
+    try {
+      json = JSON.parse(text);
+    } catch {}
+    return { status: res.status, json: json as any, headers: res.headers };
+  }
+
+  async function agentToken(user = ADMIN.user, password = ADMIN.password) {
+    const r = await call("POST", "/api/v1/login/agent", { body: { user_name: user, password } });
+    if (r.status !== 200) throw new Error(`agent login failed: ${r.status} ${JSON.stringify(r.json)}`);
+    return r.json.data as string;
+  }
+  async function employeeToken(pin: string | number, agent?: string) {
+    const r = await call("POST", "/api/v1/login/employee", { token: agent ?? (await agentToken()), body: { pin: Number(pin) } });
+    if (r.status !== 200) throw new Error(`employee login failed: ${r.status} ${JSON.stringify(r.json)}`);
+    return r.json.data as string;
+  }
+
+  return {
+    ...box,
+    dir,
+    clock,
+    call,
+    agentToken,
+    employeeToken,
+    close() {
+      box.database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Database, migrateDatabase, openDatabase } from "./client";
+
+let dir: string;
+let database: Database;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "ironbox-db-"));
+  database = await openDatabase(`file:${join(dir, "t.db")}`);
+  await migrateDatabase(database);
+});
+afterAll(() => {
+  database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const pragma = async (name: string) => Object.values((await database.client.execute(`PRAGMA ${name}`)).rows[0]!)[0];
+
+test("durability pragmas are in force on the pool's connections, inside transactions too", async () => {
+  expect(await pragma("journal_mode")).toBe("wal");
+  expect(await pragma("synchronous")).toBe(2); // FULL
+  expect(await pragma("foreign_keys")).toBe(1);
+  expect(await pragma("busy_timeout")).toBe(5000);
+  const tx = await database.client.transaction("write");
+  try {
+    expect(Object.values((await tx.execute("PRAGMA synchronous")).rows[0]!)[0]).toBe(2);
+    expect(Object.values((await tx.execute("PRAGMA foreign_keys")).rows[0]!)[0]).toBe(1);
+  } finally {
+    await tx.rollback();
+  }
+});
+
+test("migrations apply once and re-apply as a no-op", async () => {
+  await migrateDatabase(database);
+  const tables = await database.client.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name");
+  const names = tables.rows.map((r) => r.name);
+  for (const t of ["tickets", "ticket_sub_categories", "ticket_states", "sessions", "audit_log", "idempotency_keys", "print_jobs", "outgoing_messages", "images", "employee_owings"]) {
+    expect(names).toContain(t);
+  }
+  expect(await pragma("integrity_check")).toBe("ok");
+});
+
+test("foreign keys are enforced", async () => {
+  expect(database.client.execute("INSERT INTO streets (locality_id, name) VALUES (424242, 'Nowhere')")).rejects.toThrow(/FOREIGN KEY/);
+});
+
+test("the audit trail refuses updates and deletes", async () => {
+  await database.client.execute("INSERT INTO audit_log (at, action, entity) VALUES ('2026-01-01T00:00:00Z', 'test', 'x')");
+  expect(database.client.execute("UPDATE audit_log SET action = 'changed'")).rejects.toThrow(/append-only/);
+  expect(database.client.execute("DELETE FROM audit_log")).rejects.toThrow(/append-only/);
+});

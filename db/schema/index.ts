@@ -1,0 +1,5 @@
+export * from "./places";
+export * from "./people";
+export * from "./catalogue";
+export * from "./tickets";
+export * from "./system";

@@ -1,0 +1,117 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, id } from "./_common";
+import { agents, employees } from "./people";
+
+/** Per-box settings (the token secret, the first-run flag). */
+export const boxSettings = sqliteTable("box_settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});
+
+/** Every issued token, so logout and disabling a user revoke it at once. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    jti: text("jti").primaryKey(),
+    kind: text("kind", { enum: ["agent", "employee"] }).notNull(),
+    agent_id: integer("agent_id").notNull().references(() => agents.id),
+    employee_id: integer("employee_id").references(() => employees.id),
+    /** The agent session an employee session was opened in. */
+    parent_jti: text("parent_jti"),
+    issued_at: text("issued_at").notNull(),
+    expires_at: text("expires_at").notNull(),
+    revoked_at: text("revoked_at"),
+  },
+  (t) => [index("sessions_agent_idx").on(t.agent_id), index("sessions_employee_idx").on(t.employee_id)],
+);
+
+/** Failed logins, for the brute-force limits of QUALITY.md. */
+export const authFailures = sqliteTable(
+  "auth_failures",
+  {
+    id: id(),
+    kind: text("kind", { enum: ["password", "pin"] }).notNull(),
+    /** Agent id the attempt was made against (or 0 for an unknown user name). */
+    agent_id: integer("agent_id").notNull(),
+    at: text("at").notNull(),
+    /** Set when a manager/admin lifts the lock; failures before it no longer count. */
+    cleared_at: text("cleared_at"),
+  },
+  (t) => [index("auth_failures_idx").on(t.kind, t.agent_id, t.at)],
+);
+
+export const idempotencyKeys = sqliteTable("idempotency_keys", {
+  key: text("key").primaryKey(),
+  /** method + path + caller, so a key cannot replay another caller's result. */
+  scope: text("scope").notNull(),
+  status: integer("status").notNull(),
+  body: text("body").notNull(),
+  created_at: createdAt(),
+});
+
+export const printJobs = sqliteTable(
+  "print_jobs",
+  {
+    id: id(),
+    agent_id: integer("agent_id").notNull().references(() => agents.id),
+    employee_id: integer("employee_id").references(() => employees.id),
+    kind: text("kind").notNull(),
+    printer: text("printer").notNull(),
+    encoding: text("encoding").notNull(),
+    ticket_id: integer("ticket_id"),
+    ticket_sub_category_id: integer("ticket_sub_category_id"),
+    payload: text("payload").notNull().default(""),
+    status: text("status", { enum: ["queued", "sending", "done", "failed"] }).notNull().default("queued"),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    created_at: createdAt(),
+    finished_at: text("finished_at"),
+  },
+  (t) => [index("print_jobs_status_idx").on(t.status, t.id)],
+);
+
+export const outgoingMessages = sqliteTable(
+  "outgoing_messages",
+  {
+    id: id(),
+    agent_id: integer("agent_id").notNull().references(() => agents.id),
+    employee_id: integer("employee_id").references(() => employees.id),
+    customer_id: integer("customer_id"),
+    ticket_id: integer("ticket_id"),
+    channel: text("channel", { enum: ["sms", "email"] }).notNull(),
+    recipient: text("recipient").notNull(),
+    text: text("text").notNull(),
+    status: text("status", { enum: ["queued", "sent", "failed"] }).notNull().default("queued"),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    created_at: createdAt(),
+    sent_at: text("sent_at"),
+  },
+  (t) => [index("outgoing_messages_status_idx").on(t.status, t.id)],
+);
+
+/** Append-only: triggers in the migration refuse UPDATE and DELETE. */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: id(),
+    at: text("at").notNull(),
+    agent_id: integer("agent_id"),
+    employee_id: integer("employee_id"),
+    action: text("action").notNull(),
+    entity: text("entity").notNull(),
+    entity_id: integer("entity_id"),
+    detail: text("detail").notNull().default("{}"),
+  },
+  (t) => [index("audit_entity_idx").on(t.entity, t.entity_id)],
+);
+
+export const images = sqliteTable("images", {
+  id: id(),
+  /** File name inside <data dir>/images. */
+  file: text("file").notNull().unique(),
+  mime: text("mime").notNull(),
+  size: integer("size").notNull(),
+  uploaded_by: integer("uploaded_by"),
+  created_at: createdAt(),
+});

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Installs what the project needs on a fresh machine of this kind (Debian, Node 20 + npm,
+# root, apt; no Bun). Safe to run again: each step is skipped when already done.
+#   ensure-deps.sh          JavaScript dependencies (Bun comes from npm)
+#   ensure-deps.sh --test   also the apt packages the tests drive (chromium, socat, poppler)
+set -eu
+cd "$(dirname "$0")/.."
+BUN_VERSION=1.4.5
+
+# Bun is a pinned devDependency; the first install bootstraps it through npx.
+stamp=node_modules/.ironbox-lock
+if [ ! -x node_modules/.bin/bun ] || ! cmp -s bun.lock "$stamp" 2>/dev/null; then
+  echo "ironbox: installing dependencies with bun $BUN_VERSION"
+  if [ -x node_modules/.bin/bun ]; then node_modules/.bin/bun install --frozen-lockfile
+  else npx -y "bun@$BUN_VERSION" install --frozen-lockfile; fi
+  cp bun.lock "$stamp"
+fi
+
+if [ "${1:-}" = "--test" ]; then
+  missing=""
+  [ -x /usr/bin/chromium ] || missing="$missing chromium"
+  command -v socat >/dev/null 2>&1 || missing="$missing socat"
+  command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"
+  if [ -n "$missing" ]; then
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+      echo "ironbox: the tests need:$missing (install them with apt as root)" >&2; exit 1
+    fi
+    echo "ironbox: installing$missing from apt"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+  fi
+fi
