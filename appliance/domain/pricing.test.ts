@@ -1,0 +1,146 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import {
+  type PriceRecord,
+  type PricedAction,
+  actionPrice,
+  actionReferenceError,
+  clampPercent,
+  effectivePrice,
+  formatDiscount,
+  itemTotals,
+  parseDiscount,
+  priceReferenceError,
+  roundCents,
+  ticketTotal,
+  vatSplit,
+} from "./pricing";
+
+const map = <T extends { id: number }>(xs: T[]) => new Map(xs.map((x) => [x.id, x]));
+const noDiscounts = { item: 0, garment: 0, customer: 0, ticket: 0 };
+
+describe("actions", () => {
+  test("flat and percentage-of prices, chains and failures", () => {
+    const actions = map<PricedAction>([
+      { id: 1, is_percentage_of: null, up_charge: 800 }, // Pressing €8.00
+      { id: 2, is_percentage_of: 1, up_charge: 15000 }, // Express Pressing 150 % → €12.00
+      { id: 3, is_percentage_of: 2, up_charge: 5000 }, // 50 % of that → €6.00
+      { id: 4, is_percentage_of: 99, up_charge: 5000 }, // missing reference → 0
+      { id: 5, is_percentage_of: 6, up_charge: 10000 },
+      { id: 6, is_percentage_of: 5, up_charge: 10000 }, // cycle → 0
+    ]);
+    expect(actionPrice(1, actions)).toBe(800);
+    expect(actionPrice(2, actions)).toBe(1200);
+    expect(actionPrice(3, actions)).toBe(600);
+    expect(actionPrice(4, actions)).toBe(0);
+    expect(actionPrice(5, actions)).toBe(0);
+    expect(actionPrice(77, actions)).toBe(0);
+    expect(actionReferenceError(6, 5, actions)).toContain("cycle");
+    expect(actionReferenceError(2, 1, actions)).toBeNull();
+    expect(actionReferenceError(1, 1, actions)).toContain("itself");
+  });
+
+  test("property: chains of any depth resolve to base × Π percents, finite and never negative", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.integer({ min: 0, max: 30_000 }), { maxLength: 40 }), (base, pcts) => {
+        const actions: PricedAction[] = [{ id: 1, is_percentage_of: null, up_charge: base }];
+        pcts.forEach((p, i) => actions.push({ id: i + 2, is_percentage_of: i + 1, up_charge: p }));
+        const got = actionPrice(actions.length, map(actions));
+        const expected = roundCents(pcts.reduce((v, p) => v * (p / 10_000), base));
+        expect(got).toBe(expected);
+        expect(Number.isInteger(got) && got >= 0).toBe(true);
+      }),
+    );
+  });
+
+  test("property: any graph of references (cycles included) terminates with an integer ≥ 0", () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ ref: fc.option(fc.integer({ min: 1, max: 12 })), up: fc.integer({ min: -500, max: 50_000 }) }), { minLength: 1, maxLength: 12 }), (specs) => {
+        const actions = map(specs.map((s, i) => ({ id: i + 1, is_percentage_of: s.ref, up_charge: s.up })));
+        for (const id of actions.keys()) {
+          const p = actionPrice(id, actions);
+          expect(Number.isInteger(p) && p >= 0).toBe(true);
+        }
+      }),
+    );
+  });
+});
+
+describe("prices per garment", () => {
+  const records = map<PriceRecord>([
+    { id: 10, garment_sub_category_id: 1, action_id: 1, price: 1000, is_percentage_of: null }, // Dry Cleaning €10
+    { id: 11, garment_sub_category_id: 1, action_id: 2, price: 6000, is_percentage_of: 10 }, // Pressing 60 % → €6
+    { id: 12, garment_sub_category_id: 2, action_id: 2, price: 5000, is_percentage_of: 10 }, // other garment → 0
+    { id: 13, garment_sub_category_id: 1, action_id: 3, price: 3333, is_percentage_of: 10 }, // 33.33 % → €3.333 → 333
+  ]);
+  test("percent of another record of the same garment; another garment is an error", () => {
+    expect(effectivePrice(10, records)).toBe(1000);
+    expect(effectivePrice(11, records)).toBe(600);
+    expect(effectivePrice(12, records)).toBe(0);
+    expect(effectivePrice(13, records)).toBe(333);
+    expect(priceReferenceError(12, 10, 2, records)).toContain("same garment");
+    expect(priceReferenceError(10, 11, 1, records)).toContain("cycle");
+    expect(priceReferenceError(14, 11, 1, records)).toBeNull();
+    expect(priceReferenceError(14, 404, 1, records)).toContain("no such");
+  });
+});
+
+describe("discounts", () => {
+  test("PERCENTAGE n parses and clamps to 0..100", () => {
+    expect(parseDiscount("PERCENTAGE 15")).toBe(15);
+    expect(parseDiscount("PERCENTAGE 150")).toBe(100);
+    expect(parseDiscount("PERCENTAGE -5")).toBe(0);
+    expect(parseDiscount("percentage 7.5")).toBe(7.5);
+    expect(parseDiscount("")).toBe(0);
+    expect(parseDiscount(null)).toBe(0);
+    expect(parseDiscount("FLAT 5")).toBe(0);
+    expect(formatDiscount(120)).toBe("PERCENTAGE 100");
+    expect(formatDiscount(-3)).toBe("PERCENTAGE 0");
+    expect(clampPercent(Number.NaN)).toBe(0);
+  });
+});
+
+describe("items and tickets", () => {
+  test("actions × quantities, flat and percentage modifiers, sequential discounts, override", () => {
+    const t = itemTotals({
+      actions: [{ price: 1000, quantity: 1 }, { price: 600, quantity: 1 }],
+      quantity: 2,
+      modifiers: [{ up_charge: 500, is_percentage: false }, { up_charge: 5000, is_percentage: true }],
+      discounts: { item: 10, garment: 0, customer: 10, ticket: 0 },
+    });
+    // base 3200, + 500 + 1600 = 5300; × 0.9 × 0.9 = 4293
+    expect(t).toEqual({ pre_discount_total: 5300, total: 4293 });
+    expect(itemTotals({ actions: [{ price: 1000, quantity: 1 }], quantity: 1, modifiers: [], discounts: noDiscounts, total_override: 750 }).total).toBe(750);
+    expect(itemTotals({ actions: [{ price: 1000, quantity: 1 }], quantity: 0, modifiers: [], discounts: noDiscounts }).total).toBe(1000);
+    expect(itemTotals({ actions: [{ price: 1000, quantity: 1 }], quantity: 1, modifiers: [], discounts: { ...noDiscounts, ticket: 100 } }).total).toBe(0);
+  });
+
+  test("property: totals are integers, never negative or NaN, and discounts never raise a price", () => {
+    const pct = fc.integer({ min: -50, max: 150 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ price: fc.integer({ min: -100, max: 100_000 }), quantity: fc.integer({ min: 0, max: 20 }) }), { maxLength: 6 }),
+        fc.integer({ min: -3, max: 50 }),
+        fc.array(fc.record({ up_charge: fc.integer({ min: -100, max: 20_000 }), is_percentage: fc.boolean() }), { maxLength: 4 }),
+        fc.record({ item: pct, garment: pct, customer: pct, ticket: pct }),
+        (actions, quantity, modifiers, discounts) => {
+          const t = itemTotals({ actions, quantity, modifiers, discounts });
+          for (const v of [t.total, t.pre_discount_total]) expect(Number.isInteger(v) && v >= 0).toBe(true);
+          expect(t.total).toBeLessThanOrEqual(t.pre_discount_total);
+        },
+      ),
+    );
+  });
+
+  test("ticket total and the VAT split (18 % included)", () => {
+    expect(ticketTotal([1000, 2050], 300, 500)).toBe(3850);
+    expect(vatSplit(11800)).toEqual({ subtotal: 10000, vat: 1800, total: 11800 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (total) => {
+        const s = vatSplit(total);
+        expect(s.subtotal + s.vat).toBe(total);
+        expect(s.vat).toBeGreaterThanOrEqual(0);
+      }),
+    );
+  });
+});
