@@ -7,6 +7,11 @@ import type { RouteDef } from "./http/route";
 import { agentRoutes } from "./modules/agents/routes";
 import { createAgentService } from "./modules/agents/service";
 import { authRoutes } from "./modules/auth/routes";
+import { createActionService } from "./modules/catalogue/actions";
+import { createGarmentService } from "./modules/catalogue/garments";
+import { createModifierService } from "./modules/catalogue/modifiers";
+import { createPriceService } from "./modules/catalogue/prices";
+import { catalogueRoutes } from "./modules/catalogue/routes";
 import { getBoxSecret } from "./modules/auth/secrets";
 import { createAuthService } from "./modules/auth/service";
 import { employeeRoutes } from "./modules/employees/routes";
@@ -43,6 +48,12 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
 
   const agents = createAgentService({ db, clock, auth });
   const employees = createEmployeeService({ db, clock, secret, auth });
+  const catalogue = {
+    actions: createActionService({ db, clock }),
+    garments: createGarmentService({ db, clock }),
+    modifiers: createModifierService({ db, clock }),
+    prices: createPriceService({ db, clock }),
+  };
 
   const routes: RouteDef[] = [];
   routes.push(
@@ -50,6 +61,7 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     ...authRoutes(auth),
     ...agentRoutes(agents),
     ...employeeRoutes(employees),
+    ...catalogueRoutes(catalogue),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
   return { app, database, routes, clock };

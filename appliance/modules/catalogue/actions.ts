@@ -1,0 +1,121 @@
+import { and, count, eq, inArray, ne } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../../../db/client";
+import { actionGarmentSubCategories, actions, configurations, garmentCategories, ticketSubCategoryActions } from "../../../db/schema";
+import { actionPrice, actionReferenceError, formatDiscount, type PricedAction } from "../../domain/pricing";
+import { conflict, notFound, unprocessable } from "../../http/errors";
+import type { EmployeeCaller } from "../../http/route";
+import { text } from "../../http/schemas";
+import type { Clock } from "../../platform/clock";
+import { audit } from "../audit/audit";
+import { fromHundredths, toHundredths } from "./convert";
+
+/** Discounts arrive as a number or as "PERCENTAGE n"; both are clamped to 0..100 (spec §5). */
+export const Discount = z.union([z.number().finite(), z.string().max(40)]).transform((d) => formatDiscount(typeof d === "number" ? d : Number(/-?\d+(\.\d+)?/.exec(d)?.[0] ?? 0)));
+
+export const ActionBody = z.object({
+  name: text(100).min(1),
+  image: text(300).nullish(),
+  visible: z.boolean().optional(),
+  /** The screen's "is percentage" toggle: off clears is_percentage_of on save (spec §4). */
+  is_percentage: z.boolean().optional(),
+  is_percentage_of: z.number().int().positive().nullish(),
+  /** Euros when flat; percent when is_percentage_of is set. */
+  up_charge: z.number().finite().min(0).max(1_000_000).optional(),
+  images_required: z.boolean().optional(),
+  discount: Discount.optional(),
+});
+export type ActionInput = z.infer<typeof ActionBody>;
+
+type Row = typeof actions.$inferSelect;
+
+export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
+  async function all(): Promise<Map<number, PricedAction>> {
+    const rows = await db.select({ id: actions.id, is_percentage_of: actions.is_percentage_of, up_charge: actions.up_charge }).from(actions);
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+  const out = (a: Row, priced: Map<number, PricedAction>) => ({
+    ...a,
+    is_percentage: a.is_percentage_of != null,
+    up_charge: fromHundredths(a.up_charge),
+    price: fromHundredths(actionPrice(a.id, priced)),
+  });
+
+  async function values(id: number, input: Partial<ActionInput>, current?: Row) {
+    const v: Partial<typeof actions.$inferInsert> = {};
+    for (const k of ["name", "image", "visible", "images_required", "discount"] as const) if (input[k] !== undefined) (v as Record<string, unknown>)[k] = input[k];
+    if (input.up_charge !== undefined) v.up_charge = toHundredths(input.up_charge);
+    if (input.is_percentage === false) v.is_percentage_of = null;
+    else if (input.is_percentage_of !== undefined) v.is_percentage_of = input.is_percentage_of ?? null;
+    const target = v.is_percentage_of !== undefined ? v.is_percentage_of : (current?.is_percentage_of ?? null);
+    const err = actionReferenceError(id, target, await all());
+    if (err) throw unprocessable(err);
+    return v;
+  }
+
+  async function load(id: number) {
+    const a = await db.query.actions.findFirst({ where: eq(actions.id, id) });
+    if (!a) throw notFound("Action");
+    return a;
+  }
+
+  return {
+    /** Admins see every action; the counter sees the visible ones. */
+    async list(caller: EmployeeCaller) {
+      const priced = await all();
+      const rows = await db.select().from(actions).where(caller.employee.role === "admin" ? undefined : eq(actions.visible, true)).orderBy(actions.name);
+      return rows.map((a) => out(a, priced));
+    },
+    async get(id: number) {
+      return out(await load(id), await all());
+    },
+    async create(caller: EmployeeCaller, input: ActionInput) {
+      const v = await values(0, input);
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(actions).values({ name: input.name, ...v }).returning();
+        await audit(tx, clock.now(), caller, "create", "action", row!.id, { name: row!.name });
+        return row!;
+      }).then(async (row) => out(row, await all()));
+    },
+    async update(caller: EmployeeCaller, id: number, input: Partial<ActionInput>) {
+      const current = await load(id);
+      const v = await values(id, input, current);
+      if (Object.keys(v).length) {
+        await db.transaction(async (tx) => {
+          await tx.update(actions).set(v).where(eq(actions.id, id));
+          await audit(tx, clock.now(), caller, "update", "action", id, { fields: Object.keys(v) });
+        });
+      }
+      return out(await load(id), await all());
+    },
+    /**
+     * An action on any ticket is kept so old tickets still read right: hide it (visible off)
+     * instead. Otherwise its prices and workload rows go with it.
+     */
+    async remove(caller: EmployeeCaller, id: number) {
+      const a = await load(id);
+      const [used] = await db.select({ n: count() }).from(ticketSubCategoryActions).where(eq(ticketSubCategoryActions.action_id, id));
+      if ((used?.n ?? 0) > 0) throw conflict(`Action is on ${used!.n} ticket item(s); hide it (visible off) instead of removing it`);
+      const [ref] = await db.select({ n: count() }).from(actions).where(eq(actions.is_percentage_of, id));
+      if ((ref?.n ?? 0) > 0) throw conflict("Another action is priced as a percentage of this one; change that first");
+      await db.transaction(async (tx) => {
+        const prices = await tx.select({ id: actionGarmentSubCategories.id }).from(actionGarmentSubCategories).where(eq(actionGarmentSubCategories.action_id, id));
+        const ids = prices.map((p) => p.id);
+        if (ids.length) {
+          const [dep] = await tx
+            .select({ n: count() })
+            .from(actionGarmentSubCategories)
+            .where(and(inArray(actionGarmentSubCategories.is_percentage_of, ids), ne(actionGarmentSubCategories.action_id, id)));
+          if ((dep?.n ?? 0) > 0) throw conflict("Another action's price is a percentage of this action's price; change that first");
+          await tx.delete(actionGarmentSubCategories).where(inArray(actionGarmentSubCategories.id, ids));
+        }
+        await tx.delete(configurations).where(eq(configurations.action_id, id));
+        await tx.update(garmentCategories).set({ default_action_id: null }).where(eq(garmentCategories.default_action_id, id));
+        await tx.delete(actions).where(eq(actions.id, id));
+        await audit(tx, clock.now(), caller, "delete", "action", id, { name: a.name });
+      });
+      return true;
+    },
+  };
+}
+export type ActionService = ReturnType<typeof createActionService>;

@@ -1,0 +1,121 @@
+import { asc, count, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../../../db/client";
+import { modifiers, ticketSubCategoryModifiers } from "../../../db/schema";
+import { conflict, notFound, unprocessable } from "../../http/errors";
+import type { EmployeeCaller } from "../../http/route";
+import { text } from "../../http/schemas";
+import type { Clock } from "../../platform/clock";
+import { audit } from "../audit/audit";
+import { Discount } from "./actions";
+import { fromHundredths, toHundredths } from "./convert";
+
+export const MODIFIER_TYPES = ["COLOR", "DESIGN", "MATERIAL", "STAIN", "BRAND", "TAILOR", "EXPRESS"] as const;
+
+/** An image path, or "color:<css colour>" for a swatch; the colour is kept to safe characters. */
+const Image = z
+  .string()
+  .trim()
+  .max(300)
+  .refine((s) => !s.startsWith("color:") || /^color:[#a-zA-Z0-9(),.%\s-]{1,60}$/.test(s), "must be color: followed by a colour value");
+
+export const ModifierBody = z.object({
+  parent_id: z.number().int().min(0).optional(),
+  type: z.enum(MODIFIER_TYPES),
+  name: text(100).min(1),
+  image: Image.nullish(),
+  discount: Discount.optional(),
+  visible: z.boolean().optional(),
+  /** Euros when flat; percent when is_percentage. */
+  up_charge: z.number().finite().min(0).max(1_000_000).optional(),
+  order: z.number().int().min(0).max(1_000_000).optional(),
+  is_percentage: z.boolean().optional(),
+});
+type Input = z.infer<typeof ModifierBody>;
+type Row = typeof modifiers.$inferSelect;
+
+const out = (m: Row) => ({ ...m, up_charge: fromHundredths(m.up_charge) });
+
+export function createModifierService({ db, clock }: { db: Db; clock: Clock }) {
+  async function load(id: number) {
+    const m = await db.query.modifiers.findFirst({ where: eq(modifiers.id, id) });
+    if (!m) throw notFound("Modifier");
+    return m;
+  }
+  /** parent_id 0 is a root; a sub-modifier's parent must be a root of the same type (one level). */
+  async function checkParent(id: number, parentId: number | undefined, type: string) {
+    if (!parentId) return;
+    if (parentId === id) throw unprocessable("parent_id: a modifier cannot be its own parent");
+    const p = await db.query.modifiers.findFirst({ where: eq(modifiers.id, parentId) });
+    if (!p) throw unprocessable("parent_id: no such modifier");
+    if (p.parent_id !== 0) throw unprocessable("parent_id: sub-modifiers go under a root modifier");
+    if (p.type !== type) throw unprocessable("parent_id: the parent must be of the same type");
+  }
+  const values = (input: Partial<Input>) => {
+    const { up_charge, ...rest } = input;
+    return { ...rest, ...(up_charge !== undefined ? { up_charge: toHundredths(up_charge) } : {}) };
+  };
+
+  return {
+    /** Admins see every modifier; the counter the visible ones. Ordered by type, order. */
+    async list(caller: EmployeeCaller) {
+      const rows = await db
+        .select()
+        .from(modifiers)
+        .where(caller.employee.role === "admin" ? undefined : eq(modifiers.visible, true))
+        .orderBy(asc(modifiers.type), asc(modifiers.order), asc(modifiers.id));
+      return rows.map(out);
+    },
+    get: async (id: number) => out(await load(id)),
+    async create(caller: EmployeeCaller, input: Input) {
+      await checkParent(0, input.parent_id, input.type);
+      const [n] = await db.select({ n: count() }).from(modifiers);
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(modifiers).values({ order: n?.n ?? 0, ...values(input), name: input.name, type: input.type }).returning();
+        await audit(tx, clock.now(), caller, "create", "modifier", row!.id, { name: row!.name });
+        return out(row!);
+      });
+    },
+    async update(caller: EmployeeCaller, id: number, input: Partial<Input>) {
+      const current = await load(id);
+      const type = input.type ?? current.type;
+      await checkParent(id, input.parent_id ?? current.parent_id, type);
+      if (input.type && input.type !== current.type) {
+        const [kids] = await db.select({ n: count() }).from(modifiers).where(eq(modifiers.parent_id, id));
+        if ((kids?.n ?? 0) > 0) throw unprocessable("type: a modifier with sub-modifiers keeps its type");
+      }
+      const v = values(input);
+      if (Object.keys(v).length) {
+        await db.transaction(async (tx) => {
+          await tx.update(modifiers).set(v).where(eq(modifiers.id, id));
+          await audit(tx, clock.now(), caller, "update", "modifier", id, { fields: Object.keys(v) });
+        });
+      }
+      return out(await load(id));
+    },
+    /** A modifier on any ticket item is kept (hide it instead); a root takes its sub-modifiers with it. */
+    async remove(caller: EmployeeCaller, id: number) {
+      const m = await load(id);
+      const kids = await db.select({ id: modifiers.id }).from(modifiers).where(eq(modifiers.parent_id, id));
+      const ids = [id, ...kids.map((k) => k.id)];
+      const [used] = await db.select({ n: count() }).from(ticketSubCategoryModifiers).where(inArray(ticketSubCategoryModifiers.modifier_id, ids));
+      if ((used?.n ?? 0) > 0) throw conflict(`Modifier is on ${used!.n} ticket item(s); hide it (visible off) instead of removing it`);
+      await db.transaction(async (tx) => {
+        await tx.delete(modifiers).where(inArray(modifiers.id, ids));
+        await audit(tx, clock.now(), caller, "delete", "modifier", id, { name: m.name, with_sub_modifiers: ids.length - 1 });
+      });
+      return true;
+    },
+    async reOrder(caller: EmployeeCaller, ids: number[]) {
+      if (new Set(ids).size !== ids.length) throw unprocessable("body: ids must not repeat");
+      const found = ids.length ? await db.select({ id: modifiers.id }).from(modifiers).where(inArray(modifiers.id, ids)) : [];
+      if (found.length !== ids.length) throw unprocessable("body: unknown id in the order");
+      await db.transaction(async (tx) => {
+        for (const [i, mid] of ids.entries()) await tx.update(modifiers).set({ order: i }).where(eq(modifiers.id, mid));
+        await audit(tx, clock.now(), caller, "reorder", "modifier", null, { ids });
+      });
+      return true;
+    },
+  };
+}
+export type ModifierService = ReturnType<typeof createModifierService>;
