@@ -16,6 +16,8 @@ import { getBoxSecret } from "./modules/auth/secrets";
 import { createAuthService } from "./modules/auth/service";
 import { employeeRoutes } from "./modules/employees/routes";
 import { createEmployeeService } from "./modules/employees/service";
+import { imageRoutes } from "./modules/images/routes";
+import { createImageService } from "./modules/images/service";
 import { systemRoutes } from "./modules/system/routes";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
@@ -62,6 +64,7 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     ...agentRoutes(agents),
     ...employeeRoutes(employees),
     ...catalogueRoutes(catalogue),
+    ...imageRoutes(createImageService({ db, dataDir: config.dataDir })),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
   return { app, database, routes, clock };

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { ROLES, route } from "../../http/route";
+import type { ImageService } from "./service";
+
+export function imageRoutes(images: ImageService) {
+  return [
+    route({
+      method: "POST",
+      path: "/images/",
+      tag: "images",
+      summary: "Uploads an image (multipart field `file`; PNG, JPEG, GIF or WebP, 5 MB at most)",
+      access: { roles: ROLES },
+      body: z.object({ file: z.instanceof(File, { message: "file: an image file is required" }) }),
+      idempotent: true,
+      handler: ({ caller, body }) => images.upload(caller, body.file),
+    }),
+    route({
+      method: "GET",
+      path: "/images/:file",
+      tag: "images",
+      summary: "Serves an uploaded image by its random name",
+      access: { public: true },
+      params: z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.(png|jpg|gif|webp)$/) }),
+      raw: true,
+      handler: ({ params }) => images.serve(params.file),
+    }),
+  ];
+}
