@@ -113,3 +113,21 @@ describe("modifiers", () => {
     expect(left.json.data.map((m: { name: string }) => m.name)).toEqual(["Navy"]);
   });
 });
+
+describe("quick price grid", () => {
+  test("saves every cell in one go, all or nothing", async () => {
+    const a = await post("/actions/", { name: "Grid Wash", up_charge: 0 });
+    const cat = await post("/garmentCategories/", { type: "Laundry", name: "Grid" });
+    const g1 = await post("/garmentSubCategories/", { garment_category_id: cat.id, name: "Towel" });
+    const g2 = await post("/garmentSubCategories/", { garment_category_id: cat.id, name: "Sheet" });
+    const r = await box.call("PUT", "/api/v1/actionGarmentSubCategories/bulk", { token: admin, body: [{ garment_sub_category_id: g1.id, action_id: a.id, price: 2.5 }, { garment_sub_category_id: g2.id, action_id: a.id, price: 3 }] });
+    expect(r.json.data).toEqual({ changed: 2 });
+    const again = await box.call("PUT", "/api/v1/actionGarmentSubCategories/bulk", { token: admin, body: [{ garment_sub_category_id: g1.id, action_id: a.id, price: 2.75 }, { garment_sub_category_id: g2.id, action_id: a.id, price: null }] });
+    expect(again.json.data).toEqual({ changed: 2 });
+    const list = await box.call("GET", `/api/v1/actionGarmentSubCategories/?action_id=${a.id}`, { token: admin });
+    expect(list.json.data.map((p: { garment_sub_category_id: number; price: number }) => [p.garment_sub_category_id, p.price])).toEqual([[g1.id, 2.75]]);
+    const bad = await box.call("PUT", "/api/v1/actionGarmentSubCategories/bulk", { token: admin, body: [{ garment_sub_category_id: g2.id, action_id: a.id, price: 9 }, { garment_sub_category_id: 987654, action_id: a.id, price: 1 }] });
+    expect(bad.status).toBe(422);
+    expect((await box.call("GET", `/api/v1/actionGarmentSubCategories/?garment_sub_category_id=${g2.id}`, { token: admin })).json.data).toEqual([]);
+  });
+});

@@ -19,6 +19,12 @@ export const PriceBody = z.object({
   is_percentage_of: z.number().int().positive().nullish(),
 });
 type Input = z.infer<typeof PriceBody>;
+
+/** The quick price grid saves every changed cell in one go: a flat price, or null to clear it. */
+export const BulkPriceBody = z
+  .array(z.object({ garment_sub_category_id: z.number().int().positive(), action_id: z.number().int().positive(), price: z.number().finite().min(0).max(1_000_000).nullable() }))
+  .min(1)
+  .max(5000);
 type Row = typeof actionGarmentSubCategories.$inferSelect;
 
 /** The price of an action for a garment (spec: ActionGarmentSubCategory). */
@@ -107,6 +113,43 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
         await audit(tx, clock.now(), caller, "update", "action_price", id, { price_before: current.price, price: toHundredths(merged.price) });
       });
       return this.get(id);
+    },
+    /**
+     * All or nothing: every cell is checked first, then written in one transaction. A cell
+     * that is a percentage of another price is changed to the given flat price.
+     */
+    async saveGrid(caller: EmployeeCaller, cells: z.infer<typeof BulkPriceBody>) {
+      const garmentIds = [...new Set(cells.map((c) => c.garment_sub_category_id))];
+      const actionIds = [...new Set(cells.map((c) => c.action_id))];
+      const foundG = await db.select({ id: garmentSubCategories.id }).from(garmentSubCategories).where(inArray(garmentSubCategories.id, garmentIds));
+      const foundA = await db.select({ id: actions.id }).from(actions).where(inArray(actions.id, actionIds));
+      if (foundG.length !== garmentIds.length) throw unprocessable("garment_sub_category_id: unknown garment in the grid");
+      if (foundA.length !== actionIds.length) throw unprocessable("action_id: unknown action in the grid");
+      const existing = await db.select().from(actionGarmentSubCategories).where(inArray(actionGarmentSubCategories.garment_sub_category_id, garmentIds));
+      const key = (g: number, a: number) => `${g}:${a}`;
+      const byKey = new Map(existing.map((r) => [key(r.garment_sub_category_id, r.action_id), r]));
+      const referenced = new Set(existing.map((r) => r.is_percentage_of).filter((x): x is number => x != null));
+      for (const c of cells) {
+        const cur = byKey.get(key(c.garment_sub_category_id, c.action_id));
+        if (c.price === null && cur && referenced.has(cur.id)) throw conflict("A cleared price has other prices that are a percentage of it; change those first");
+      }
+      let changed = 0;
+      await db.transaction(async (tx) => {
+        for (const c of cells) {
+          const cur = byKey.get(key(c.garment_sub_category_id, c.action_id));
+          if (c.price === null) {
+            if (cur) await tx.delete(actionGarmentSubCategories).where(eq(actionGarmentSubCategories.id, cur.id));
+          } else if (cur) {
+            if (cur.price === toHundredths(c.price) && cur.is_percentage_of == null) continue;
+            await tx.update(actionGarmentSubCategories).set({ price: toHundredths(c.price), is_percentage_of: null }).where(eq(actionGarmentSubCategories.id, cur.id));
+          } else {
+            await tx.insert(actionGarmentSubCategories).values({ garment_sub_category_id: c.garment_sub_category_id, action_id: c.action_id, price: toHundredths(c.price) });
+          }
+          changed++;
+        }
+        await audit(tx, clock.now(), caller, "save_grid", "action_price", null, { cells: cells.length, changed });
+      });
+      return { changed };
     },
     async remove(caller: EmployeeCaller, id: number) {
       const r = await load(id);

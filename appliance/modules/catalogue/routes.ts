@@ -4,7 +4,7 @@ import { IdParams } from "../../http/schemas";
 import { ActionBody, type ActionService } from "./actions";
 import { CategoryBody, type GarmentService, ReOrderBody, SubCategoryBody } from "./garments";
 import { ModifierBody, type ModifierService } from "./modifiers";
-import { PriceBody, type PriceService } from "./prices";
+import { BulkPriceBody, PriceBody, type PriceService } from "./prices";
 
 /** Everyone at the counter reads the catalogue; only admins change it (spec §6). */
 const staff = { roles: ROLES };
@@ -63,6 +63,7 @@ export function catalogueRoutes(s: { actions: ActionService; garments: GarmentSe
       query: z.object({ garment_sub_category_id: optionalId, action_id: optionalId }),
       handler: ({ query }) => prices.list(query),
     }),
+    route({ method: "PUT", path: "/actionGarmentSubCategories/bulk", tag: "catalogue", summary: "Saves the quick price grid in one go (flat prices; null clears)", access: admin, body: BulkPriceBody, handler: ({ caller, body }) => prices.saveGrid(caller, body) }),
     route({ method: "GET", path: "/actionGarmentSubCategories/:id", tag: "catalogue", summary: "One action price", access: staff, params: IdParams, handler: ({ params }) => prices.get(params.id) }),
     route({ method: "POST", path: "/actionGarmentSubCategories/", tag: "catalogue", summary: "Creates an action price for a garment", access: admin, body: PriceBody, idempotent: true, handler: ({ caller, body }) => prices.create(caller, body) }),
     route({ method: "PUT", path: "/actionGarmentSubCategories/:id", tag: "catalogue", summary: "Updates an action price (cycles and other garments refused)", access: admin, params: IdParams, body: PriceBody.partial(), handler: ({ caller, params, body }) => prices.update(caller, params.id, body) }),
