@@ -14,10 +14,14 @@ import { createPriceService } from "./modules/catalogue/prices";
 import { catalogueRoutes } from "./modules/catalogue/routes";
 import { getBoxSecret } from "./modules/auth/secrets";
 import { createAuthService } from "./modules/auth/service";
+import { customerRoutes } from "./modules/customers/routes";
+import { createCustomerService } from "./modules/customers/service";
 import { employeeRoutes } from "./modules/employees/routes";
 import { createEmployeeService } from "./modules/employees/service";
 import { imageRoutes } from "./modules/images/routes";
 import { createImageService } from "./modules/images/service";
+import { placeRoutes } from "./modules/places/routes";
+import { createPlaceService } from "./modules/places/service";
 import { systemRoutes } from "./modules/system/routes";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
@@ -48,7 +52,8 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
   }
   if (config.demo) await seedDemo(db, clock);
 
-  const agents = createAgentService({ db, clock, auth });
+  const places = createPlaceService({ db, clock });
+  const agents = createAgentService({ db, clock, auth, places });
   const employees = createEmployeeService({ db, clock, secret, auth });
   const catalogue = {
     actions: createActionService({ db, clock }),
@@ -64,6 +69,8 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     ...agentRoutes(agents),
     ...employeeRoutes(employees),
     ...catalogueRoutes(catalogue),
+    ...placeRoutes(places),
+    ...customerRoutes(createCustomerService({ db, clock, places })),
     ...imageRoutes(createImageService({ db, dataDir: config.dataDir })),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });

@@ -10,3 +10,12 @@ export const text = (max = 200) => z.string().trim().max(max);
 export const euros = z.number().finite().min(0).max(10_000_000);
 export const toCents = (eur: number) => Math.round(eur * 100);
 export const toEuros = (cents: number) => cents / 100;
+
+/** A calendar day "YYYY-MM-DD" that really exists (spec §5: date filters accept only valid dates). */
+export const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, "must be a real date");

@@ -93,3 +93,20 @@ export const customerPreferences = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.customer_id, t.preference_id] })],
 );
+
+/**
+ * Per-customer figures shown on every customer screen, kept in step with tickets by
+ * triggers (migration 0003), so ranks are an index count rather than a scan of all tickets.
+ */
+export const customerStats = sqliteTable(
+  "customer_stats",
+  {
+    customer_id: integer("customer_id").primaryKey().references(() => customers.id, { onDelete: "cascade" }),
+    number_of_visits: integer("number_of_visits").notNull().default(0),
+    total_spent: integer("total_spent").notNull().default(0),
+    ticket_total: integer("ticket_total").notNull().default(0),
+    outstanding_balance: integer("outstanding_balance").notNull().default(0),
+    last_visit: text("last_visit"),
+  },
+  (t) => [index("customer_stats_spent_idx").on(t.total_spent), index("customer_stats_visits_idx").on(t.number_of_visits)],
+);

@@ -1,14 +1,9 @@
 import { z } from "zod";
 import { route } from "../../http/route";
 import { IdParams, text } from "../../http/schemas";
+import { AddressBody } from "../places/routes";
 import type { AgentService } from "./service";
 
-const Address = z.object({
-  name: text(100).optional(),
-  number: text(20).optional(),
-  locality_id: z.number().int().min(0),
-  street_id: z.number().int().min(0),
-});
 
 const AgentBody = z.object({
   name: text(100).min(1),
@@ -23,7 +18,7 @@ const AgentBody = z.object({
   detail: text(1000).nullish(),
   can_see_action: text(1000).nullish(),
   enabled: z.boolean().optional(),
-  address: Address.nullish(),
+  address: AddressBody.nullish(),
 });
 
 const admin = { roles: ["admin"] } as const;

@@ -1,6 +1,6 @@
-import { and, count, eq, inArray } from "drizzle-orm";
+import { count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { addresses, agents, customers, employees, localities, sessions, streets, tickets } from "../../../db/schema";
+import { addresses, agents, customers, employees, localities, sessions, tickets } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../http/errors";
 import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller } from "../../http/route";
@@ -8,13 +8,8 @@ import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
 import { hashPassword } from "../auth/secrets";
 import type { AuthService } from "../auth/service";
+import type { AddressInput, PlaceService } from "../places/service";
 
-export interface AddressInput {
-  name?: string;
-  number?: string;
-  locality_id: number;
-  street_id: number;
-}
 export interface AgentInput {
   name: string;
   type?: string;
@@ -39,33 +34,8 @@ export function agentOut(a: AgentRow, address?: unknown) {
   return { ...rest, password_set: !!password_hash, ...(address !== undefined ? { address } : {}) };
 }
 
-export function createAgentService({ db, clock, auth }: { db: Db; clock: Clock; auth: AuthService }) {
-  /** Spec §5: an address is valid only with both locality and street, and the street must be in the locality. */
-  async function saveAddress(tx: Pick<Db, "insert" | "update" | "query">, input: AddressInput, existingId: number | null) {
-    if (!input.locality_id || !input.street_id) throw unprocessable("Invalid Address");
-    const street = await tx.query.streets.findFirst({ where: and(eq(streets.id, input.street_id), eq(streets.locality_id, input.locality_id)) });
-    if (!street) throw unprocessable("Invalid Address");
-    const values = { name: input.name ?? "", number: input.number ?? "", locality_id: input.locality_id, street_id: input.street_id };
-    if (existingId) {
-      await tx.update(addresses).set(values).where(eq(addresses.id, existingId));
-      return existingId;
-    }
-    const [row] = await tx.insert(addresses).values(values).returning({ id: addresses.id });
-    return row!.id;
-  }
-
-  /** Reads through the given executor, so a transaction sees its own uncommitted address. */
-  async function addressOf(id: number | null, q: Pick<Db, "select"> = db) {
-    if (!id) return null;
-    const rows = await q
-      .select({ id: addresses.id, name: addresses.name, number: addresses.number, locality_id: addresses.locality_id, street_id: addresses.street_id, locality: localities.name, street: streets.name })
-      .from(addresses)
-      .innerJoin(localities, eq(localities.id, addresses.locality_id))
-      .innerJoin(streets, eq(streets.id, addresses.street_id))
-      .where(eq(addresses.id, id));
-    return rows[0] ?? null;
-  }
-
+export function createAgentService({ db, clock, auth, places }: { db: Db; clock: Clock; auth: AuthService; places: PlaceService }) {
+  const addressOf = (id: number | null, q?: Pick<Db, "select">) => (id ? places.getAddress(id, q) : Promise.resolve(null));
   async function load(caller: EmployeeCaller, id: number) {
     const a = await db.query.agents.findFirst({ where: eq(agents.id, id) });
     if (!a) throw notFound("Agent");
@@ -94,7 +64,7 @@ export function createAgentService({ db, clock, auth }: { db: Db; clock: Clock; 
     async create(caller: EmployeeCaller, input: AgentInput) {
       return db.transaction(async (tx) => {
         if (await tx.query.agents.findFirst({ where: eq(agents.user_name, input.user_name) })) throw conflict("User name is already taken");
-        const addressId = input.address ? await saveAddress(tx, input.address, null) : null;
+        const addressId = input.address ? await places.saveAddress(tx, input.address, null) : null;
         const { address, ...values } = input;
         const [row] = await tx.insert(agents).values({ ...values, address_id: addressId }).returning();
         await audit(tx, clock.now(), caller, "create", "agent", row!.id, { name: row!.name });
@@ -110,7 +80,7 @@ export function createAgentService({ db, clock, auth }: { db: Db; clock: Clock; 
       // Only head-quarters may disable an agent, and HQ cannot disable itself out of the box.
       if (input.enabled === false && (!caller.agent.is_hq || current.is_hq)) throw unprocessable("enabled: this agent cannot be disabled");
       const row = await db.transaction(async (tx) => {
-        const addressId = input.address ? await saveAddress(tx, input.address, current.address_id) : current.address_id;
+        const addressId = input.address ? await places.saveAddress(tx, input.address, current.address_id) : current.address_id;
         const { address, ...values } = input;
         const [row] = await tx.update(agents).set({ ...values, address_id: addressId }).where(eq(agents.id, id)).returning();
         await audit(tx, clock.now(), caller, "update", "agent", id, { fields: Object.keys(input) });

@@ -14,7 +14,7 @@ afterAll(() => box.close());
 // A real 1×1 PNG.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 
-async function upload(bytes: Uint8Array, name: string, type: string, token = admin) {
+async function upload(bytes: Uint8Array<ArrayBuffer>, name: string, type: string, token = admin) {
   const form = new FormData();
   form.append("file", new File([bytes], name, { type }));
   const res = await box.app.handle(new Request("http://localhost/api/v1/images/", { method: "POST", headers: { authorization: `token ${token}` }, body: form }));

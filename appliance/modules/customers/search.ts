@@ -1,0 +1,45 @@
+/**
+ * Fuzzy customer search helpers (pure). The database narrows the candidates with the FTS5
+ * trigram index; these functions build its queries and rank what comes back.
+ */
+
+/** Lower-case, accents folded, whitespace collapsed: how both sides are compared. */
+export function normalise(s: string): string {
+  return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+export function trigrams(s: string): string[] {
+  const n = normalise(s);
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= n.length; i++) out.add(n.slice(i, i + 3));
+  return [...out];
+}
+
+/** An FTS5 string literal: the trigram tokenizer then matches it as a substring. */
+export const ftsLiteral = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/**
+ * How well a term matches a customer's fields, 0..1: a substring match of the whole term
+ * scores highest (earlier and in the name better), otherwise the share of the term's
+ * trigrams found in the best field, which tolerates a typo or two in a longer word.
+ */
+export function score(term: string, fields: readonly string[]): number {
+  const t = normalise(term);
+  if (!t) return 0;
+  const tg = trigrams(t);
+  let best = 0;
+  for (const [i, raw] of fields.entries()) {
+    const f = normalise(raw);
+    if (!f) continue;
+    const at = f.indexOf(t);
+    if (at >= 0) {
+      best = Math.max(best, 0.9 + (at === 0 ? 0.05 : 0) + (i === 0 ? 0.05 : 0));
+      continue;
+    }
+    if (tg.length === 0) continue;
+    const fg = new Set(trigrams(f));
+    const hits = tg.filter((g) => fg.has(g)).length;
+    best = Math.max(best, (0.85 * hits) / tg.length);
+  }
+  return best;
+}

@@ -1,0 +1,244 @@
+import { and, asc, count, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { agents, customerPreferences, customerStats, customers, preferences, tickets } from "../../../db/schema";
+import { conflict, notFound, unprocessable } from "../../http/errors";
+import { agentScope, assertSameAgent } from "../../http/guard";
+import type { EmployeeCaller } from "../../http/route";
+import { toEuros } from "../../http/schemas";
+import type { Clock } from "../../platform/clock";
+import { audit } from "../audit/audit";
+import type { PlaceService } from "../places/service";
+import { ftsLiteral, normalise, score, trigrams } from "./search";
+
+export const LOOKUP_FIELDS = ["mobile", "landline", "id_card", "email_address"] as const;
+export type LookupField = (typeof LOOKUP_FIELDS)[number];
+
+export interface CustomerInput {
+  title?: string;
+  full_name: string;
+  address_id?: number | null;
+  mobile?: string;
+  landline?: string;
+  email_address?: string;
+  date_of_birth?: string | null;
+  id_card?: string;
+  discount?: number;
+  occupation?: string;
+  comments?: string;
+  agent_id?: number;
+}
+
+type Row = typeof customers.$inferSelect;
+
+/** Spec §3: first and last name are derived by splitting the full name on a space. */
+export function splitName(full: string): { first_name: string; last_name: string } {
+  const f = full.trim().replace(/\s+/g, " ");
+  const i = f.indexOf(" ");
+  return i < 0 ? { first_name: f, last_name: "" } : { first_name: f.slice(0, i), last_name: f.slice(i + 1) };
+}
+
+export function createCustomerService({ db, clock, places }: { db: Db; clock: Clock; places: PlaceService }) {
+  const scopeWhere = (caller: EmployeeCaller) => {
+    const s = agentScope(caller);
+    return s ? inArray(customers.agent_id, s) : undefined;
+  };
+
+  async function load(caller: EmployeeCaller, id: number) {
+    const c = await db.query.customers.findFirst({ where: eq(customers.id, id) });
+    if (!c) throw notFound("Customer");
+    assertSameAgent(caller, c.agent_id, "Customer");
+    return c;
+  }
+
+  /** Admin-only figures (spec §6), read from customer_stats; ranks are 1-based, -1 shows N/A. */
+  async function statistics(id: number) {
+    const s = await db.query.customerStats.findFirst({ where: eq(customerStats.customer_id, id) });
+    const spent = s?.total_spent ?? 0;
+    const visits = s?.number_of_visits ?? 0;
+    const rank = async (col: typeof customerStats.total_spent | typeof customerStats.number_of_visits, mine: number) => {
+      if (mine <= 0) return -1;
+      const [r] = await db.select({ n: count() }).from(customerStats).where(gt(col, mine));
+      return 1 + (r?.n ?? 0);
+    };
+    return {
+      number_of_visits: visits,
+      total_spent: toEuros(spent),
+      last_visit: s?.last_visit ?? null,
+      ticket_total: toEuros(s?.ticket_total ?? 0),
+      outstanding_balance: toEuros(s?.outstanding_balance ?? 0),
+      turnover_rank: await rank(customerStats.total_spent, spent),
+      visit_rank: await rank(customerStats.number_of_visits, visits),
+    };
+  }
+
+  async function prefsOf(id: number) {
+    const rows = await db.select({ id: customerPreferences.preference_id }).from(customerPreferences).where(eq(customerPreferences.customer_id, id));
+    return rows.map((r) => r.id);
+  }
+
+  const out = (c: Row) => ({ ...c });
+
+  async function checkAddress(addressId: number | null | undefined) {
+    if (addressId && !(await places.getAddress(addressId))) throw unprocessable("address_id: no such address");
+  }
+
+  return {
+    async get(caller: EmployeeCaller, id: number, simple: boolean) {
+      const c = await load(caller, id);
+      const result: Record<string, unknown> = {
+        ...out(c),
+        address: c.address_id ? await places.getAddress(c.address_id) : null,
+        preferences: await prefsOf(id),
+      };
+      // The ticket total decides whether the delete button shows, so every role gets it.
+      const stats = await statistics(id);
+      if (caller.employee.role === "admin") Object.assign(result, stats);
+      else result.ticket_total = stats.ticket_total;
+      if (simple) {
+        result.simple_tickets = (
+          await db
+            .select({ id: tickets.id, state: tickets.state, pickup_date: tickets.pickup_date, delivery_date: tickets.delivery_date, total: tickets.total, total_paid: tickets.total_paid, confirmed_at: tickets.confirmed_at, agent_name: agents.name })
+            .from(tickets)
+            .innerJoin(agents, eq(agents.id, tickets.agent_id))
+            .where(eq(tickets.customer_id, id))
+            .orderBy(desc(tickets.id))
+            .limit(10)
+        ).map((t) => ({ ...t, total: toEuros(t.total), total_paid: toEuros(t.total_paid) }));
+      }
+      return result;
+    },
+
+    /** Newest first, paged: the list screen shows nothing until a term is typed, other screens page. */
+    async list(caller: EmployeeCaller, limit: number, offset: number) {
+      const rows = await db.select().from(customers).where(scopeWhere(caller)).orderBy(desc(customers.id)).limit(limit).offset(offset);
+      return rows.map(out);
+    },
+
+    /**
+     * Fuzzy search over first and last name, mobile, landline, ID card and e-mail.
+     * 1. Substring pass: the term as one FTS5 trigram phrase (exact substring, any case).
+     * 2. If that leaves room, a typo-tolerant pass: the term's rarest trigrams OR-ed, ranked
+     *    by bm25, then re-scored by the share of the term's trigrams each customer has.
+     * Terms under 3 characters (no trigram) fall back to a prefix match.
+     */
+    async search(caller: EmployeeCaller, rawTerm: string, limit: number, offset = 0) {
+      const term = normalise(rawTerm);
+      if (!term) return [];
+      const want = limit + offset;
+      const scope = agentScope(caller);
+      const inScope = (r: Row) => !scope || scope.includes(r.agent_id);
+      const found = new Map<number, Row>();
+
+      if (term.length < 3) {
+        const like = `${term.replace(/[%_\\]/g, "\\$&")}%`;
+        const rows = await db
+          .select()
+          .from(customers)
+          .where(and(scopeWhere(caller), sql`(lower(${customers.full_name}) LIKE ${like} ESCAPE '\\' OR lower(${customers.last_name}) LIKE ${like} ESCAPE '\\' OR ${customers.mobile} LIKE ${like} ESCAPE '\\')`))
+          .orderBy(asc(customers.full_name))
+          .limit(want);
+        return rows.slice(offset).map(out);
+      }
+
+      const fetchRows = async (ids: number[]) => (ids.length ? await db.select().from(customers).where(inArray(customers.id, ids)) : []);
+      const substring = await db.all<{ id: number }>(sql`SELECT rowid AS id FROM customers_fts WHERE customers_fts MATCH ${ftsLiteral(term)} LIMIT ${Math.max(want * 5, 200)}`);
+      for (const r of await fetchRows(substring.map((r) => r.id))) if (inScope(r)) found.set(r.id, r);
+
+      if (found.size < want) {
+        const grams = trigrams(term);
+        const freq = await db.all<{ term: string; doc: number }>(
+          sql`SELECT term, doc FROM customers_fts_vocab WHERE term IN (${sql.join(grams.map((g) => sql`${g}`), sql`, `)})`,
+        );
+        const rare = freq.sort((a, b) => a.doc - b.doc).slice(0, 8).map((f) => ftsLiteral(f.term));
+        if (rare.length) {
+          const fuzzy = await db.all<{ id: number }>(sql`SELECT rowid AS id FROM customers_fts WHERE customers_fts MATCH ${rare.join(" OR ")} ORDER BY rank LIMIT 300`);
+          for (const r of await fetchRows(fuzzy.map((r) => r.id).filter((id) => !found.has(id)))) if (inScope(r)) found.set(r.id, r);
+        }
+      }
+
+      const ranked = [...found.values()]
+        .map((r) => ({ r, s: score(term, [r.full_name, r.last_name, r.mobile, r.landline, r.id_card, r.email_address]) }))
+        .filter((x) => x.s >= 0.5)
+        .sort((a, b) => b.s - a.s || a.r.full_name.localeCompare(b.r.full_name) || a.r.id - b.r.id);
+      return ranked.slice(offset, want).map((x) => out(x.r));
+    },
+
+    /** Spec §5 existence check: the first customer with exactly this value, or 404. */
+    async lookup(caller: EmployeeCaller, field: LookupField, value: string) {
+      const v = value.trim();
+      if (!v) throw notFound("Customer");
+      const [row] = await db.select().from(customers).where(and(eq(customers[field], v), scopeWhere(caller))).orderBy(asc(customers.id)).limit(1);
+      if (!row) throw notFound("Customer");
+      return out(row);
+    },
+
+    async byDeliveryDate(caller: EmployeeCaller, date: string) {
+      const rows = await db
+        .selectDistinct({ c: customers })
+        .from(customers)
+        .innerJoin(tickets, eq(tickets.customer_id, customers.id))
+        .where(and(eq(tickets.delivery_date, date), scopeWhere(caller)))
+        .orderBy(asc(customers.full_name));
+      return rows.map((r) => out(r.c));
+    },
+
+    async create(caller: EmployeeCaller, input: CustomerInput) {
+      const agentId = caller.agent.is_hq && input.agent_id ? input.agent_id : caller.agent.id;
+      await checkAddress(input.address_id);
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(customers).values({ ...input, ...splitName(input.full_name), agent_id: agentId }).returning();
+        await audit(tx, clock.now(), caller, "create", "customer", row!.id);
+        return out(row!);
+      });
+    },
+
+    async update(caller: EmployeeCaller, id: number, input: Partial<CustomerInput>) {
+      await load(caller, id);
+      await checkAddress(input.address_id);
+      const { agent_id, ...rest } = input;
+      const set = { ...rest, ...(input.full_name ? splitName(input.full_name) : {}) };
+      if (Object.keys(set).length) {
+        await db.transaction(async (tx) => {
+          await tx.update(customers).set(set).where(eq(customers.id, id));
+          await audit(tx, clock.now(), caller, "update", "customer", id, { fields: Object.keys(rest) });
+        });
+      }
+      return out(await load(caller, id));
+    },
+
+    /** Spec §5: only a customer whose ticket total is 0 or less; its empty tickets go with it. */
+    async remove(caller: EmployeeCaller, id: number) {
+      const c = await load(caller, id);
+      const stats = await statistics(id);
+      if (stats.ticket_total > 0) throw conflict("Customer has tickets with a total; it cannot be removed");
+      await db.transaction(async (tx) => {
+        await tx.delete(tickets).where(eq(tickets.customer_id, id));
+        await tx.delete(customerPreferences).where(eq(customerPreferences.customer_id, id));
+        await tx.delete(customers).where(eq(customers.id, id));
+        await audit(tx, clock.now(), caller, "delete", "customer", id, { full_name: c.full_name });
+      });
+      return true;
+    },
+
+    async preferencesOf(caller: EmployeeCaller, id: number) {
+      await load(caller, id);
+      return (await prefsOf(id)).map((preference_id) => ({ customer_id: id, preference_id }));
+    },
+
+    /** Replaces the customer's preferences with exactly this set. */
+    async savePreferences(caller: EmployeeCaller, id: number, ids: number[]) {
+      await load(caller, id);
+      const unique = [...new Set(ids)];
+      if (unique.length) {
+        const found = await db.select({ id: preferences.id }).from(preferences).where(inArray(preferences.id, unique));
+        if (found.length !== unique.length) throw unprocessable("preferences: unknown preference id");
+      }
+      await db.transaction(async (tx) => {
+        await tx.delete(customerPreferences).where(eq(customerPreferences.customer_id, id));
+        if (unique.length) await tx.insert(customerPreferences).values(unique.map((preference_id) => ({ customer_id: id, preference_id })));
+      });
+      return unique.map((preference_id) => ({ customer_id: id, preference_id }));
+    },
+  };
+}
+export type CustomerService = ReturnType<typeof createCustomerService>;
