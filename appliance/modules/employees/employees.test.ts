@@ -46,3 +46,24 @@ test("an admin cannot lock themselves out or remove themselves", async () => {
   expect((await box.call("PUT", "/api/v1/employees/1", { token: admin, body: { role: "employee" } })).status).toBe(422);
   expect((await box.call("DELETE", "/api/v1/employees/1", { token: admin })).status).toBe(409);
 });
+
+test("owings show on employee and driver records, and clearing settles them", async () => {
+  const d = (await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Driver Owing", role: "driver", pin: 8181 } })).json.data;
+  const c = box.database.client;
+  await c.execute("INSERT INTO customers (agent_id, full_name) VALUES (1, 'Owing Customer')");
+  const t = Number((await c.execute("INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, 1, (SELECT max(id) FROM customers)) RETURNING id")).rows[0]!.id);
+  await c.execute({ sql: "INSERT INTO employee_owings (ticket_id, employee_id, amount, percentage) VALUES (?, ?, 2000, 10), (?, ?, 1555, 50)", args: [t, d.id, t, d.id] });
+  await c.execute({ sql: "UPDATE employees SET pending = 978 WHERE id = ?", args: [d.id] });
+  const before = (await box.call("GET", `/api/v1/employees/${d.id}`, { token: admin })).json.data;
+  expect(before.employee_owings.map((o: { received: number }) => o.received).sort()).toEqual([2, 7.78]);
+  expect(before.pending).toBe(9.78);
+  expect((await box.call("GET", "/api/v1/employees/1", { token: admin })).json.data.employee_owings).toBeUndefined();
+
+  await box.call("PUT", `/api/v1/employees/clearOwings/${d.id}`, { token: admin });
+  const after = (await box.call("GET", `/api/v1/employees/${d.id}`, { token: admin })).json.data;
+  expect(after).toMatchObject({ pending: 0, accumulated: 9.78 });
+  expect(after.employee_owings.every((o: { state: string; paid_in_full: boolean }) => o.state === "CLEARED" && o.paid_in_full)).toBe(true);
+  await box.call("PUT", `/api/v1/employees/clearOwings/${d.id}?close=true`, { token: admin });
+  const closed = (await box.call("GET", `/api/v1/employees/${d.id}`, { token: admin })).json.data;
+  expect(closed).toMatchObject({ accumulated: 0, employee_owings: [] });
+});

@@ -61,6 +61,16 @@ export function employeeRoutes(employees: EmployeeService) {
       handler: ({ caller, params, body }) => employees.toggleLocalities(caller, params.id, Array.isArray(body) ? body : body.localities),
     }),
     route({
+      method: "PUT",
+      path: "/employees/clearOwings/:id",
+      tag: "employees",
+      summary: "Settles the employee's open owings; ?close=true also closes the period",
+      access: admin,
+      params: IdParams,
+      query: z.object({ close: z.enum(["true", "false"]).optional() }),
+      handler: ({ caller, params, query }) => employees.clearOwings(caller, params.id, query.close === "true"),
+    }),
+    route({
       method: "DELETE",
       path: "/employees/:id",
       tag: "employees",

@@ -1,6 +1,6 @@
-import { and, count, eq, inArray, ne } from "drizzle-orm";
+import { and, count, desc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { agents, employees, localities, tickets } from "../../../db/schema";
+import { agents, employeeOwings, employees, localities, tickets } from "../../../db/schema";
 import { conflict, forbidden, notFound, unprocessable } from "../../http/errors";
 import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller, Role } from "../../http/route";
@@ -23,6 +23,11 @@ export interface EmployeeInput {
 }
 
 type Row = typeof employees.$inferSelect;
+
+/** Spec §3: the amount received is amount × percentage / 100, to the cent. */
+export const owingReceived = (amountCents: number, percentage: number) => Math.round((amountCents * percentage) / 100);
+
+const owingOut = (o: typeof employeeOwings.$inferSelect) => ({ ...o, amount: toEuros(o.amount), received: toEuros(owingReceived(o.amount, o.percentage)) });
 
 /** API shape: money in euros; the PIN hash never leaves the box. */
 export function employeeOut(e: Row, agent?: { id: number; name: string } | null) {
@@ -73,10 +78,43 @@ export function createEmployeeService({ db, clock, secret, auth }: { db: Db; clo
       return rows.map((r) => employeeOut(r.e, r.agent));
     },
 
+    /** Owings are part of employee and driver records only (spec §6). */
     async get(caller: EmployeeCaller, id: number) {
       const e = await load(caller, id);
       const agent = await db.query.agents.findFirst({ where: eq(agents.id, e.agent_id), columns: { id: true, name: true } });
-      return employeeOut(e, agent);
+      const out = employeeOut(e, agent);
+      if (e.role !== "employee" && e.role !== "driver") return out;
+      const owings = await db.select().from(employeeOwings).where(and(eq(employeeOwings.employee_id, id), ne(employeeOwings.state, "CLOSED"))).orderBy(desc(employeeOwings.id)).limit(500);
+      return { ...out, employee_owings: owings.map(owingOut) };
+    },
+
+    /**
+     * Settles the employee's open owings: each OPEN owing is marked paid in full today and
+     * its received amount moves from pending to accumulated. With close=true the settled
+     * owings are also CLOSED and the accumulated figure starts again from 0 (a new period).
+     */
+    async clearOwings(caller: EmployeeCaller, id: number, close: boolean) {
+      await load(caller, id);
+      const now = clock.now().toISOString();
+      await db.transaction(async (tx) => {
+        const open = await tx.select().from(employeeOwings).where(and(eq(employeeOwings.employee_id, id), eq(employeeOwings.state, "OPEN")));
+        const settled = open.reduce((s, o) => s + owingReceived(o.amount, o.percentage), 0);
+        if (open.length) {
+          await tx
+            .update(employeeOwings)
+            .set({ state: "CLEARED", paid_in_full: true, employee_payment_date: now })
+            .where(inArray(employeeOwings.id, open.map((o) => o.id)));
+        }
+        const e = (await tx.query.employees.findFirst({ where: eq(employees.id, id) }))!;
+        let accumulated = e.accumulated + settled;
+        if (close) {
+          await tx.update(employeeOwings).set({ state: "CLOSED" }).where(and(eq(employeeOwings.employee_id, id), eq(employeeOwings.state, "CLEARED")));
+          accumulated = 0;
+        }
+        await tx.update(employees).set({ pending: Math.max(0, e.pending - settled), accumulated }).where(eq(employees.id, id));
+        await audit(tx, clock.now(), caller, close ? "clear_and_close_owings" : "clear_owings", "employee", id, { owings: open.length, settled_cents: settled });
+      });
+      return true;
     },
 
     async create(caller: EmployeeCaller, input: EmployeeInput) {
