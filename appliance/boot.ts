@@ -23,6 +23,9 @@ import { createImageService } from "./modules/images/service";
 import { placeRoutes } from "./modules/places/routes";
 import { createPlaceService } from "./modules/places/service";
 import { systemRoutes } from "./modules/system/routes";
+import { createItemService } from "./modules/tickets/items";
+import { ticketRoutes } from "./modules/tickets/routes";
+import { createTicketService } from "./modules/tickets/service";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 
@@ -62,6 +65,8 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     prices: createPriceService({ db, clock }),
   };
 
+  const tickets = createTicketService({ db, clock });
+
   const routes: RouteDef[] = [];
   routes.push(
     ...systemRoutes({ db, auth, version: config.version, openapi: () => buildOpenApi(routes, config.version) }),
@@ -71,6 +76,7 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     ...catalogueRoutes(catalogue),
     ...placeRoutes(places),
     ...customerRoutes(createCustomerService({ db, clock, places })),
+    ...ticketRoutes(tickets, createItemService({ db, clock, tickets })),
     ...imageRoutes(createImageService({ db, dataDir: config.dataDir })),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });

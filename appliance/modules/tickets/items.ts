@@ -1,0 +1,297 @@
+import { and, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { actions, garmentCategories, garmentSubCategories, itemLogStates, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
+import { expressDeliveryDate } from "../../domain/express";
+import { conflict, notFound, unprocessable } from "../../http/errors";
+import { agentScope, assertSameAgent } from "../../http/guard";
+import type { EmployeeCaller } from "../../http/route";
+import type { Clock } from "../../platform/clock";
+import { audit } from "../audit/audit";
+import { type Exec, loadItems, unitPrice } from "./repo";
+import type { StateChange, TicketService } from "./service";
+import { recomputeTicket } from "./totals";
+
+export interface ItemInput {
+  ticket_id: number;
+  garment_sub_category_id: number;
+  description?: string;
+  pieces?: string;
+  quantity?: number;
+  comments?: string;
+  location?: string;
+  detail?: string | null;
+  /** Action ids to add; without them the category's default action is added. */
+  actions?: number[];
+  modifiers?: number[];
+}
+export interface ItemUpdate {
+  description?: string;
+  pieces?: string;
+  quantity?: number;
+  comments?: string;
+  location?: string;
+  detail?: string | null;
+  discount?: string;
+  /** Euros; null removes the override. */
+  total_override?: number | null;
+}
+
+const splitPieces = (s: string) => s.split(",").map((p) => p.trim()).filter(Boolean);
+/** Spec §5: pieces with no entries count as one piece (the garment itself). */
+export const pieceList = (pieces: string, description: string) => {
+  const list = splitPieces(pieces);
+  return list.length ? list : [description || "Item"];
+};
+const DONE_STATES = ["DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAID", "CLOSED"];
+
+export function createItemService({ db, clock, tickets: ticketService }: { db: Db; clock: Clock; tickets: TicketService }) {
+  const now = () => clock.now().toISOString();
+
+  async function item(caller: EmployeeCaller, id: number, q: Exec = db) {
+    const i = await q.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) });
+    if (!i) throw notFound("Item");
+    await ticketService.row(caller, i.ticket_id, q);
+    return i;
+  }
+  const one = async (id: number) => (await loadItems(db, { itemIds: [id] }))[0]!;
+
+  async function garment(q: Exec, id: number) {
+    const g = await q
+      .select({ g: garmentSubCategories, default_action_id: garmentCategories.default_action_id })
+      .from(garmentSubCategories)
+      .innerJoin(garmentCategories, eq(garmentCategories.id, garmentSubCategories.garment_category_id))
+      .where(eq(garmentSubCategories.id, id));
+    if (!g[0]) throw unprocessable("garment_sub_category_id: no such garment");
+    return g[0];
+  }
+
+  async function addActionRow(q: Exec, itemId: number, garmentId: number, actionId: number, quantity = 1, images: number[] = [], override = false) {
+    const a = await q.query.actions.findFirst({ where: eq(actions.id, actionId) });
+    if (!a) throw unprocessable("action_id: no such action");
+    // Spec §5: an action that needs images needs an upload or an explicit override.
+    if (a.images_required && images.length === 0 && !override) throw unprocessable("Need to select image!");
+    const price = await unitPrice(q, garmentId, actionId);
+    const [row] = await q.insert(ticketSubCategoryActions).values({ ticket_sub_category_id: itemId, action_id: actionId, name: a.name, quantity, price, images: JSON.stringify(images) }).returning();
+    return row!;
+  }
+
+  async function addModifierRow(q: Exec, itemId: number, modifierId: number) {
+    const m = await q.query.modifiers.findFirst({ where: eq(modifiers.id, modifierId) });
+    if (!m) throw unprocessable("modifier_id: no such modifier");
+    const dup = await q.query.ticketSubCategoryModifiers.findFirst({ where: and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, itemId), eq(ticketSubCategoryModifiers.modifier_id, modifierId)) });
+    if (dup) throw conflict("This modifier is already on the item");
+    const [row] = await q.insert(ticketSubCategoryModifiers).values({ ticket_sub_category_id: itemId, modifier_id: modifierId, modifier_type: m.type }).returning();
+    return row!;
+  }
+
+  return {
+    get: async (caller: EmployeeCaller, id: number) => (await item(caller, id), one(id)),
+
+    /** Adds `copies` identical lines (spec: copies default 1). */
+    async add(caller: EmployeeCaller, input: ItemInput, copies: number) {
+      const t = await ticketService.row(caller, input.ticket_id);
+      const g = await garment(db, input.garment_sub_category_id);
+      const pieces = input.pieces ?? g.g.pieces;
+      if (g.g.show_choose_pieces && input.pieces !== undefined && splitPieces(input.pieces).length === 0) throw unprocessable("At least one piece must be selected!");
+      const actionIds = input.actions ?? (g.default_action_id ? [g.default_action_id] : []);
+      const ids = await db.transaction(async (tx) => {
+        const made: number[] = [];
+        for (let c = 0; c < copies; c++) {
+          const [row] = await tx
+            .insert(ticketSubCategories)
+            .values({
+              ticket_id: t.id,
+              garment_sub_category_id: g.g.id,
+              description: input.description ?? g.g.name,
+              pieces,
+              quantity: g.g.allow_quantity ? (input.quantity ?? 1) : 1,
+              comments: input.comments ?? "",
+              location: input.location ?? "",
+              detail: input.detail ?? null,
+              state: t.state,
+              created_at: now(),
+            })
+            .returning({ id: ticketSubCategories.id });
+          for (const a of actionIds) await addActionRow(tx, row!.id, g.g.id, a, 1, [], true);
+          for (const m of input.modifiers ?? []) await addModifierRow(tx, row!.id, m);
+          made.push(row!.id);
+        }
+        await recomputeTicket(tx, t.id);
+        return made;
+      });
+      return loadItems(db, { itemIds: ids });
+    },
+
+    async duplicate(caller: EmployeeCaller, id: number, n: number) {
+      if (!Number.isInteger(n) || n < 1) throw unprocessable("Quantity cannot be less than 1");
+      const src = await item(caller, id);
+      const acts = await db.select().from(ticketSubCategoryActions).where(eq(ticketSubCategoryActions.ticket_sub_category_id, id));
+      const mods = await db.select().from(ticketSubCategoryModifiers).where(eq(ticketSubCategoryModifiers.ticket_sub_category_id, id));
+      const ids = await db.transaction(async (tx) => {
+        const made: number[] = [];
+        for (let c = 0; c < n; c++) {
+          const { id: _id, total_paid, sorted, sorted_items, created_at, process_date, ...copy } = src;
+          const [row] = await tx.insert(ticketSubCategories).values({ ...copy, created_at: now() }).returning({ id: ticketSubCategories.id });
+          if (acts.length) await tx.insert(ticketSubCategoryActions).values(acts.map(({ id: _a, ...a }) => ({ ...a, ticket_sub_category_id: row!.id })));
+          if (mods.length) await tx.insert(ticketSubCategoryModifiers).values(mods.map(({ id: _m, ...m }) => ({ ...m, ticket_sub_category_id: row!.id })));
+          made.push(row!.id);
+        }
+        await recomputeTicket(tx, src.ticket_id);
+        return made;
+      });
+      return loadItems(db, { itemIds: ids });
+    },
+
+    async update(caller: EmployeeCaller, id: number, input: ItemUpdate) {
+      const cur = await item(caller, id);
+      const g = await garment(db, cur.garment_sub_category_id);
+      const set: Partial<typeof ticketSubCategories.$inferInsert> = {};
+      for (const k of ["description", "comments", "location", "detail", "discount"] as const) if (input[k] !== undefined) (set as Record<string, unknown>)[k] = input[k];
+      if (input.pieces !== undefined) {
+        if (g.g.show_choose_pieces && splitPieces(input.pieces).length === 0) throw unprocessable("At least one piece must be selected!");
+        if (splitPieces(cur.pieces).length > 0 && splitPieces(input.pieces).length === 0) throw unprocessable("Must have at least 1 piece");
+        set.pieces = splitPieces(input.pieces).join(",");
+      }
+      if (input.quantity !== undefined) {
+        if (!g.g.allow_quantity) throw unprocessable("quantity: this garment does not take a quantity");
+        set.quantity = input.quantity;
+      }
+      if (input.total_override !== undefined) set.total_override = input.total_override === null ? null : Math.round(input.total_override * 100);
+      if (!Object.keys(set).length) return one(id);
+      await db.transaction(async (tx) => {
+        await tx.update(ticketSubCategories).set(set).where(eq(ticketSubCategories.id, id));
+        await recomputeTicket(tx, cur.ticket_id);
+        if (set.total_override !== undefined || set.discount !== undefined) {
+          await audit(tx, clock.now(), caller, set.total_override !== undefined ? "total_override" : "discount", "ticket_sub_category", id, {
+            before: { total_override: cur.total_override, discount: cur.discount },
+            after: { total_override: set.total_override, discount: set.discount },
+          });
+        }
+      });
+      return one(id);
+    },
+
+    async remove(caller: EmployeeCaller, id: number) {
+      const cur = await item(caller, id);
+      if (cur.total_paid > 0) throw conflict("Item has payments; it cannot be deleted");
+      await db.transaction(async (tx) => {
+        await tx.delete(ticketSubCategories).where(eq(ticketSubCategories.id, id));
+        await recomputeTicket(tx, cur.ticket_id);
+        await audit(tx, clock.now(), caller, "delete", "ticket_sub_category", id, { ticket_id: cur.ticket_id, total: cur.total });
+      });
+      return true;
+    },
+
+    /** Takes `amount` euros for the item (full: whatever is left); never more than the balance. */
+    async pay(caller: EmployeeCaller, id: number, amount: number, full: boolean) {
+      const cur = await item(caller, id);
+      await db.transaction(async (tx) => {
+        await recomputeTicket(tx, cur.ticket_id);
+        const i = (await tx.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) }))!;
+        const balance = Math.max(0, (i.total_override ?? i.total) - i.total_paid);
+        const cents = full ? balance : Math.round(amount * 100);
+        if (cents < 0) throw unprocessable("amount: must be 0 or more");
+        if (cents > balance) throw unprocessable(`amount: more than the balance of €${(balance / 100).toFixed(2)}`);
+        if (cents === 0) return;
+        await tx.update(ticketSubCategories).set({ total_paid: i.total_paid + cents }).where(eq(ticketSubCategories.id, id));
+        const t = (await tx.query.tickets.findFirst({ where: eq(tickets.id, i.ticket_id) }))!;
+        await tx.update(tickets).set({ total_paid: Math.min(t.total, t.total_paid + cents) }).where(eq(tickets.id, i.ticket_id));
+        await ticketService.recordOwing(tx, caller, i.ticket_id, id, cents);
+        await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", id, { amount_cents: cents, full });
+      });
+      return one(id);
+    },
+
+    /** Spec §4: tapping a piece toggles its sorted flag; the item is sorted when all are. */
+    async toggleSorted(caller: EmployeeCaller, id: number, piece: string) {
+      const cur = await item(caller, id);
+      const all = pieceList(cur.pieces, cur.description);
+      if (!all.includes(piece)) throw unprocessable("item: not one of this item's pieces");
+      const sorted = new Set(splitPieces(cur.sorted_items));
+      sorted.has(piece) ? sorted.delete(piece) : sorted.add(piece);
+      const list = all.filter((p) => sorted.has(p));
+      await db.update(ticketSubCategories).set({ sorted_items: list.join(","), sorted: list.length === all.length }).where(eq(ticketSubCategories.id, id));
+      return one(id);
+    },
+
+    async setProcessDate(caller: EmployeeCaller, id: number, at: string) {
+      await item(caller, id);
+      await db.update(ticketSubCategories).set({ process_date: at }).where(eq(ticketSubCategories.id, id));
+      return one(id);
+    },
+
+    /** Spec §4: a line's state can be set on its own; one signature for the whole change. */
+    async changeState(caller: EmployeeCaller, change: StateChange) {
+      const ids = [...new Set(change.Ids)];
+      await ticketService.checkState(db, change.State);
+      const found = await db
+        .select({ id: ticketSubCategories.id, agent_id: tickets.agent_id })
+        .from(ticketSubCategories)
+        .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
+        .where(inArray(ticketSubCategories.id, ids));
+      if (found.length !== ids.length) throw notFound("Item");
+      for (const f of found) assertSameAgent(caller, f.agent_id, "Item");
+      await db.transaction(async (tx) => {
+        const sig = await ticketService.storeSignature(tx, change.Signature);
+        const at = now();
+        await tx.update(ticketSubCategories).set({ state: change.State }).where(inArray(ticketSubCategories.id, ids));
+        await tx.insert(itemLogStates).values(ids.map((i) => ({ ticket_sub_category_id: i, state: change.State, logged_at: at, log: "State changed", employee_id: caller.employee.id, signature_id: sig })));
+        await audit(tx, clock.now(), caller, "change_state", "ticket_sub_category", null, { ids, state: change.State });
+      });
+      return { success: true, count: ids.length };
+    },
+
+    async addAction(caller: EmployeeCaller, input: { ticket_sub_category_id: number; action_id: number; quantity?: number; images?: number[]; override_images?: boolean }) {
+      const cur = await item(caller, input.ticket_sub_category_id);
+      await db.transaction(async (tx) => {
+        await addActionRow(tx, cur.id, cur.garment_sub_category_id, input.action_id, input.quantity ?? 1, input.images ?? [], input.override_images ?? false);
+        await recomputeTicket(tx, cur.ticket_id);
+      });
+      return one(cur.id);
+    },
+    async removeAction(caller: EmployeeCaller, actionRowId: number) {
+      const a = await db.query.ticketSubCategoryActions.findFirst({ where: eq(ticketSubCategoryActions.id, actionRowId) });
+      if (!a) throw notFound("Item action");
+      const cur = await item(caller, a.ticket_sub_category_id);
+      await db.transaction(async (tx) => {
+        await tx.delete(ticketSubCategoryActions).where(eq(ticketSubCategoryActions.id, actionRowId));
+        await recomputeTicket(tx, cur.ticket_id);
+      });
+      return one(cur.id);
+    },
+    async addModifier(caller: EmployeeCaller, input: { ticket_sub_category_id: number; modifier_id: number }) {
+      const cur = await item(caller, input.ticket_sub_category_id);
+      await db.transaction(async (tx) => {
+        await addModifierRow(tx, cur.id, input.modifier_id);
+        await recomputeTicket(tx, cur.ticket_id);
+      });
+      return one(cur.id);
+    },
+    async removeModifier(caller: EmployeeCaller, rowId: number) {
+      const m = await db.query.ticketSubCategoryModifiers.findFirst({ where: eq(ticketSubCategoryModifiers.id, rowId) });
+      if (!m) throw notFound("Item modifier");
+      const cur = await item(caller, m.ticket_sub_category_id);
+      await db.transaction(async (tx) => {
+        await tx.delete(ticketSubCategoryModifiers).where(eq(ticketSubCategoryModifiers.id, rowId));
+        await recomputeTicket(tx, cur.ticket_id);
+      });
+      return one(cur.id);
+    },
+
+    /** Spec §2 Express: express items of confirmed tickets not yet delivered, soonest due first. */
+    async express(caller: EmployeeCaller) {
+      const scope = agentScope(caller);
+      const rows = await db
+        .select({ id: ticketSubCategories.id, ticket_id: ticketSubCategories.ticket_id, description: ticketSubCategories.description, pickup_date: tickets.pickup_date, confirmed_at: tickets.confirmed_at, express: modifiers.name })
+        .from(ticketSubCategories)
+        .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
+        .innerJoin(ticketSubCategoryModifiers, and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, ticketSubCategories.id), eq(ticketSubCategoryModifiers.modifier_type, "EXPRESS")))
+        .innerJoin(modifiers, eq(modifiers.id, ticketSubCategoryModifiers.modifier_id))
+        .where(and(eq(ticketSubCategories.has_express, true), notInArray(ticketSubCategories.state, DONE_STATES), isNotNull(tickets.confirmed_at), scope ? inArray(tickets.agent_id, scope) : undefined));
+      return rows
+        .map((r) => ({ id: r.id, ticket_id: r.ticket_id, description: r.description, pickup_date: r.pickup_date, express: r.express, due_date: expressDeliveryDate(r.confirmed_at, r.express) }))
+        .sort((a, b) => (a.due_date ?? "9999").localeCompare(b.due_date ?? "9999") || a.id - b.id);
+    },
+  };
+}
+export type ItemService = ReturnType<typeof createItemService>;

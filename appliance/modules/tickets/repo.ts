@@ -1,0 +1,116 @@
+import { asc, desc, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import {
+  actionGarmentSubCategories,
+  actions,
+  agents,
+  customers,
+  employees,
+  garmentCategories,
+  garmentSubCategories,
+  itemLogStates,
+  modifiers,
+  signatures,
+  ticketLogStates,
+  ticketSubCategories,
+  ticketSubCategoryActions,
+  ticketSubCategoryModifiers,
+  tickets,
+} from "../../../db/schema";
+import { actionPrice, effectivePrice, type PricedAction, type PriceRecord } from "../../domain/pricing";
+import { toEuros } from "../../http/schemas";
+
+export type Exec = Pick<Db, "select" | "insert" | "update" | "delete" | "query">;
+type ItemRow = typeof ticketSubCategories.$inferSelect;
+
+/**
+ * The unit price of an action for a garment: its ActionGarmentSubCategory price when the
+ * garment has one, otherwise the action's own price (spec §3, both through the engine).
+ */
+export async function unitPrice(q: Exec, garmentId: number, actionId: number): Promise<number> {
+  const records = await q.select().from(actionGarmentSubCategories).where(eq(actionGarmentSubCategories.garment_sub_category_id, garmentId));
+  const own = records.find((r) => r.action_id === actionId);
+  if (own) return effectivePrice(own.id, new Map<number, PriceRecord>(records.map((r) => [r.id, r])));
+  const all = await q.select({ id: actions.id, is_percentage_of: actions.is_percentage_of, up_charge: actions.up_charge }).from(actions);
+  return actionPrice(actionId, new Map<number, PricedAction>(all.map((a) => [a.id, a])));
+}
+
+/** Items of some tickets with their actions, modifiers and garment, in API shape (euros). */
+export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?: number[] }) {
+  const items: ItemRow[] = await q
+    .select()
+    .from(ticketSubCategories)
+    .where(where.itemIds ? inArray(ticketSubCategories.id, where.itemIds) : inArray(ticketSubCategories.ticket_id, where.ticketIds ?? []))
+    .orderBy(asc(ticketSubCategories.id));
+  if (!items.length) return [];
+  const ids = items.map((i) => i.id);
+  // Sequential on purpose: inside a transaction the queries share one connection.
+  const [acts, mods, garments, logs] = [
+    await q.select().from(ticketSubCategoryActions).where(inArray(ticketSubCategoryActions.ticket_sub_category_id, ids)).orderBy(asc(ticketSubCategoryActions.id)),
+    await q
+      .select({ m: ticketSubCategoryModifiers, name: modifiers.name, image: modifiers.image })
+      .from(ticketSubCategoryModifiers)
+      .innerJoin(modifiers, eq(modifiers.id, ticketSubCategoryModifiers.modifier_id))
+      .where(inArray(ticketSubCategoryModifiers.ticket_sub_category_id, ids))
+      .orderBy(asc(ticketSubCategoryModifiers.id)),
+    await q
+      .select({ id: garmentSubCategories.id, name: garmentSubCategories.name, allow_quantity: garmentSubCategories.allow_quantity, show_choose_pieces: garmentSubCategories.show_choose_pieces, images_required: garmentSubCategories.images_required, category: garmentCategories.name, category_type: garmentCategories.type })
+      .from(garmentSubCategories)
+      .innerJoin(garmentCategories, eq(garmentCategories.id, garmentSubCategories.garment_category_id))
+      .where(inArray(garmentSubCategories.id, [...new Set(items.map((i) => i.garment_sub_category_id))])),
+    await q.select().from(itemLogStates).where(inArray(itemLogStates.ticket_sub_category_id, ids)).orderBy(asc(itemLogStates.id)),
+  ];
+  const g = new Map(garments.map((x) => [x.id, x]));
+  return items.map((i) => ({
+    ...i,
+    total: toEuros(i.total),
+    pre_discount_total: toEuros(i.pre_discount_total),
+    total_override: i.total_override == null ? null : toEuros(i.total_override),
+    total_paid: toEuros(i.total_paid),
+    balance: toEuros(Math.max(0, (i.total_override ?? i.total) - i.total_paid)),
+    sub_category: g.get(i.garment_sub_category_id) ?? null,
+    actions: acts
+      .filter((a) => a.ticket_sub_category_id === i.id)
+      .map((a) => ({ id: a.id, ticket_sub_category_id: a.ticket_sub_category_id, actionID: a.action_id, quantity: a.quantity, price: toEuros(a.price), images: JSON.parse(a.images) as number[], name: a.name })),
+    modifiers: mods.filter((m) => m.m.ticket_sub_category_id === i.id).map((m) => ({ ...m.m, name: m.name, image: m.image })),
+    log_states: logs.filter((l) => l.ticket_sub_category_id === i.id),
+  }));
+}
+
+/** One ticket in the spec's shape (§3 Ticket), with its items and state history. */
+export async function loadTicket(q: Exec, id: number) {
+  const rows = await q
+    .select({ t: tickets, agent: agents.name, employee: employees.full_name, customer: { id: customers.id, full_name: customers.full_name, mobile: customers.mobile, landline: customers.landline, address_id: customers.address_id, discount: customers.discount } })
+    .from(tickets)
+    .innerJoin(agents, eq(agents.id, tickets.agent_id))
+    .innerJoin(employees, eq(employees.id, tickets.employee_id))
+    .innerJoin(customers, eq(customers.id, tickets.customer_id))
+    .where(eq(tickets.id, id));
+  const r = rows[0];
+  if (!r) return null;
+  const items = await loadItems(q, { ticketIds: [id] });
+  const logs = await q
+    .select({ l: ticketLogStates, agent: agents.name, employee: employees.full_name, signature: signatures.data_url })
+    .from(ticketLogStates)
+    .leftJoin(agents, eq(agents.id, ticketLogStates.agent_id))
+    .leftJoin(employees, eq(employees.id, ticketLogStates.employee_id))
+    .leftJoin(signatures, eq(signatures.id, ticketLogStates.signature_id))
+    .where(eq(ticketLogStates.ticket_id, id))
+    .orderBy(desc(ticketLogStates.id));
+  const t = r.t;
+  return {
+    ...t,
+    total: toEuros(t.total),
+    total_paid: toEuros(t.total_paid),
+    balance: toEuros(Math.max(0, t.total - t.total_paid)),
+    delivery_charge: toEuros(t.delivery_charge),
+    pickup_charge: toEuros(t.pickup_charge),
+    agent: r.agent,
+    employee: r.employee,
+    customer: r.customer,
+    ticket_sub_categories: items,
+    ticket_log_states: logs.map((l) => ({ ...l.l, agent: l.agent, employee: l.employee, signature: l.signature })),
+    actions: [...new Set(items.flatMap((i) => i.actions.map((a) => a.name)))],
+  };
+}
+export type TicketView = NonNullable<Awaited<ReturnType<typeof loadTicket>>>;

@@ -1,0 +1,231 @@
+import { z } from "zod";
+import { unprocessable } from "../../http/errors";
+import { ROLES, route } from "../../http/route";
+import { IdParams, IsoDate, text } from "../../http/schemas";
+import type { ItemService } from "./items";
+import type { TicketService } from "./service";
+
+const staff = { roles: ROLES };
+const bool = z.enum(["true", "false"]).transform((v) => v === "true");
+const many = z.union([z.string().max(100), z.array(z.string().max(100)).max(50)]).transform((v) => [v].flat());
+const StateChange = z.object({ Ids: z.array(z.number().int().positive()).min(1).max(2000), State: z.string().max(60), Signature: z.string().max(2_000_000).nullish() });
+const money = z.number().finite().min(0).max(1_000_000);
+const IdBody = z.object({ id: z.coerce.number().int().positive() });
+
+const TicketBody = z.object({
+  customer_id: z.number().int().positive(),
+  pickup_date: IsoDate.nullish(),
+  delivery_date: IsoDate.nullish(),
+  pickup_comment: text(500).optional(),
+  delivery_comment: text(500).optional(),
+  pickup_from_client: z.boolean().optional(),
+  delivery_to_client: z.boolean().optional(),
+  pickup_address_id: z.number().int().positive().nullish(),
+  delivery_address_id: z.number().int().positive().nullish(),
+  pickup_charge: money.optional(),
+  delivery_charge: money.optional(),
+});
+
+const ItemBody = z.object({
+  ticket_id: z.number().int().positive(),
+  garment_sub_category_id: z.number().int().positive(),
+  description: text(200).optional(),
+  pieces: z.string().max(500).optional(),
+  quantity: z.number().int().min(1).max(10_000).optional(),
+  comments: text(1000).optional(),
+  location: text(100).optional(),
+  detail: text(1000).nullish(),
+  actions: z.array(z.number().int().positive()).max(20).optional(),
+  modifiers: z.array(z.number().int().positive()).max(50).optional(),
+});
+
+const ItemUpdate = z.object({
+  description: text(200).optional(),
+  pieces: z.string().max(500).optional(),
+  quantity: z.number().int().min(1).max(10_000).optional(),
+  comments: text(1000).optional(),
+  location: text(100).optional(),
+  detail: text(1000).nullish(),
+  discount: z.union([z.number(), z.string().max(40)]).transform((d) => `PERCENTAGE ${Math.min(100, Math.max(0, Math.round(Number(typeof d === "number" ? d : (/-?\d+/.exec(d)?.[0] ?? 0)))))}`).optional(),
+  total_override: money.nullable().optional(),
+});
+
+export function ticketRoutes(tickets: TicketService, items: ItemService) {
+  return [
+    route({
+      method: "GET",
+      path: "/tickets/",
+      tag: "tickets",
+      summary: "Ticket list without CREATED; limit/offset paging, notState (repeated), date, term, withChildren",
+      access: staff,
+      query: z.object({
+        limit: z.coerce.number().int().min(1).max(200).default(10),
+        offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+        notState: many.optional(),
+        confirmed_at: bool.optional(),
+        withChildren: bool.optional(),
+        date: IsoDate.optional(),
+        term: z.string().max(100).optional(),
+        tab: z.string().max(40).optional(),
+      }),
+      handler: ({ caller, query }) =>
+        tickets.list(caller, { limit: query.limit, offset: query.offset, notState: query.notState ?? [], confirmed: query.confirmed_at, date: query.date, term: query.term, withChildren: query.withChildren ?? false }),
+    }),
+    route({ method: "GET", path: "/ticketStates/", tag: "tickets", summary: "Ticket states in order", access: staff, handler: () => tickets.states() }),
+    route({ method: "PUT", path: "/tickets/changeState", tag: "tickets", summary: "Sets a state on tickets and all their lines, with an optional signature", access: staff, body: StateChange, handler: ({ caller, body }) => tickets.changeState(caller, body) }),
+    route({ method: "PUT", path: "/tickets/paidFor/:id", tag: "tickets", summary: "Pays the ticket in full", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.payInFull(caller, params.id) }),
+    route({ method: "GET", path: "/tickets/children/:id", tag: "tickets", summary: "A ticket's items", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.children(caller, params.id) }),
+    route({ method: "GET", path: "/tickets/customer/:id", tag: "tickets", summary: "A customer's tickets, newest first", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.byCustomer(caller, params.id) }),
+    route({ method: "GET", path: "/tickets/lastnonconfirmed/:id", tag: "tickets", summary: "The customer's last unconfirmed ticket, or 404", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.lastNonConfirmed(caller, params.id) }),
+    route({ method: "GET", path: "/tickets/:id", tag: "tickets", summary: "One ticket with items and state history", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.view(caller, params.id) }),
+    route({ method: "POST", path: "/tickets/", tag: "tickets", summary: "Opens a ticket (pickup and delivery default to 7 days ahead)", access: staff, body: TicketBody, idempotent: true, handler: ({ caller, body }) => tickets.create(caller, body) }),
+    route({ method: "DELETE", path: "/tickets/:id", tag: "tickets", summary: "Deletes a ticket without payments", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.remove(caller, params.id) }),
+    route({ method: "PUT", path: "/tickets/:id/confirm", tag: "tickets", summary: "Confirms a ticket", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.confirm(caller, params.id) }),
+    route({
+      method: "PUT",
+      path: "/tickets/:id/pickup",
+      tag: "tickets",
+      summary: "Sets the pickup date",
+      access: staff,
+      params: IdParams,
+      query: z.object({ date: z.union([IsoDate, z.literal("")]) }),
+      handler: ({ caller, params, query }) => tickets.setDates(caller, params.id, { pickup_date: query.date || null }),
+    }),
+    route({
+      method: "PUT",
+      path: "/tickets/:id/delivery",
+      tag: "tickets",
+      summary: "Sets the delivery date; an empty date removes it",
+      access: staff,
+      params: IdParams,
+      query: z.object({ date: z.union([IsoDate, z.literal("")]).default("") }),
+      handler: ({ caller, params, query }) => tickets.setDates(caller, params.id, { delivery_date: query.date || null }),
+    }),
+    route({
+      method: "PUT",
+      path: "/tickets/:id/delivery/:value",
+      tag: "tickets",
+      summary: "Turns delivery to the client on or off",
+      access: staff,
+      params: z.object({ id: IdParams.shape.id, value: bool }),
+      handler: ({ caller, params }) => tickets.setOptions(caller, params.id, { delivery_to_client: params.value }),
+    }),
+    route({
+      method: "PUT",
+      path: "/tickets/:id/discount",
+      tag: "tickets",
+      summary: "Sets the ticket discount (percent, clamped 0..100)",
+      access: staff,
+      params: IdParams,
+      query: z.object({ discount: z.coerce.number().finite() }),
+      handler: ({ caller, params, query }) => tickets.setDiscount(caller, params.id, query.discount),
+    }),
+    route({
+      method: "PUT",
+      path: "/tickets/:id/deliveryPickupOptions",
+      tag: "tickets",
+      summary: "Pickup and delivery options: date, delivery, pickup, pickupComment, deliveryComment",
+      access: staff,
+      params: IdParams,
+      query: z.object({ date: IsoDate.optional(), delivery: bool.optional(), pickup: bool.optional(), pickupComment: z.string().max(500).optional(), deliveryComment: z.string().max(500).optional() }),
+      handler: ({ caller, params, query }) =>
+        tickets.setOptions(caller, params.id, {
+          ...(query.date !== undefined ? { delivery_date: query.date } : {}),
+          ...(query.delivery !== undefined ? { delivery_to_client: query.delivery } : {}),
+          ...(query.pickup !== undefined ? { pickup_from_client: query.pickup } : {}),
+          ...(query.pickupComment !== undefined ? { pickup_comment: query.pickupComment } : {}),
+          ...(query.deliveryComment !== undefined ? { delivery_comment: query.deliveryComment } : {}),
+        }),
+    }),
+
+    // ---- items
+    route({ method: "GET", path: "/ticketSubCategory/express/", tag: "items", summary: "Express items not yet delivered", access: { roles: ["admin", "manager", "employee"] }, handler: ({ caller }) => items.express(caller) }),
+    route({ method: "PUT", path: "/ticketSubCategory/changeState", tag: "items", summary: "Sets a state on items, with an optional signature", access: staff, body: StateChange, handler: ({ caller, body }) => items.changeState(caller, body) }),
+    route({
+      method: "POST",
+      path: "/ticketSubCategory/duplicate/:id/quantity/:n",
+      tag: "items",
+      summary: "Copies an item n times",
+      access: staff,
+      params: z.object({ id: IdParams.shape.id, n: z.coerce.number().int().min(-1_000_000).max(100) }),
+      handler: ({ caller, params }) => items.duplicate(caller, params.id, params.n),
+    }),
+    route({
+      method: "PUT",
+      path: "/ticketSubCategory/paidFor/:id/:amount",
+      tag: "items",
+      summary: "Takes a payment for an item; ?full=true pays what is left",
+      access: staff,
+      params: z.object({ id: IdParams.shape.id, amount: z.coerce.number().finite().min(0).max(1_000_000) }),
+      query: z.object({ full: bool.optional() }),
+      handler: ({ caller, params, query }) => items.pay(caller, params.id, params.amount, query.full ?? false),
+    }),
+    route({
+      method: "PUT",
+      path: "/ticketSubCategory/sorted/:id",
+      tag: "items",
+      summary: "Toggles the sorted flag of one piece (?item=piece)",
+      access: staff,
+      params: IdParams,
+      query: z.object({ item: z.string().min(1).max(100) }),
+      handler: ({ caller, params, query }) => items.toggleSorted(caller, params.id, query.item),
+    }),
+    route({
+      method: "PUT",
+      path: "/ticketSubCategory/processDate/:id/:datetime",
+      tag: "items",
+      summary: "Sets an item's process date",
+      access: staff,
+      params: z.object({ id: IdParams.shape.id, datetime: z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), "must be a date and time") }),
+      handler: ({ caller, params }) => items.setProcessDate(caller, params.id, new Date(params.datetime).toISOString()),
+    }),
+    route({ method: "GET", path: "/ticketSubCategory/:id", tag: "items", summary: "One item", access: staff, params: IdParams, handler: ({ caller, params }) => items.get(caller, params.id) }),
+    route({
+      method: "POST",
+      path: "/ticketSubCategory/",
+      tag: "items",
+      summary: "Adds an item to a ticket (?copies=n, default 1)",
+      access: staff,
+      query: z.object({ copies: z.coerce.number().int().min(1).max(100).default(1) }),
+      body: ItemBody,
+      idempotent: true,
+      handler: ({ caller, body, query }) => items.add(caller, body, query.copies),
+    }),
+    route({ method: "PUT", path: "/ticketSubCategory/:id", tag: "items", summary: "Updates an item", access: staff, params: IdParams, body: ItemUpdate, handler: ({ caller, params, body }) => items.update(caller, params.id, body) }),
+    route({ method: "DELETE", path: "/ticketSubCategory/:id", tag: "items", summary: "Deletes an item without payments", access: staff, params: IdParams, handler: ({ caller, params }) => items.remove(caller, params.id) }),
+    route({
+      method: "POST",
+      path: "/ticketSubCategoryActions/",
+      tag: "items",
+      summary: "Adds an action to an item (images, or override_images, when the action requires them)",
+      access: staff,
+      body: z.object({
+        ticket_sub_category_id: z.number().int().positive(),
+        action_id: z.number().int().positive().optional(),
+        actionID: z.number().int().positive().optional(),
+        quantity: z.number().int().min(1).max(1000).optional(),
+        images: z.array(z.number().int().positive()).max(20).optional(),
+        override_images: z.boolean().optional(),
+      }).refine((b) => b.action_id ?? b.actionID, { message: "action_id: is required", path: ["action_id"] }),
+      idempotent: true,
+      handler: ({ caller, body }) => items.addAction(caller, { ...body, action_id: (body.action_id ?? body.actionID)! }),
+    }),
+    route({ method: "DELETE", path: "/ticketSubCategoryActions/", tag: "items", summary: "Removes an action from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: ({ caller, query, body }) => items.removeAction(caller, need(query.id ?? body.id)) }),
+    route({
+      method: "POST",
+      path: "/ticketSubCategoryModifier/",
+      tag: "items",
+      summary: "Adds a modifier to an item",
+      access: staff,
+      body: z.object({ ticket_sub_category_id: z.number().int().positive(), modifier_id: z.number().int().positive() }),
+      idempotent: true,
+      handler: ({ caller, body }) => items.addModifier(caller, body),
+    }),
+    route({ method: "DELETE", path: "/ticketSubCategoryModifier/", tag: "items", summary: "Removes a modifier from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: ({ caller, query, body }) => items.removeModifier(caller, need(query.id ?? body.id)) }),
+  ];
+}
+
+function need(id: number | undefined): number {
+  if (!id) throw unprocessable("id: is required");
+  return id;
+}

@@ -1,0 +1,293 @@
+import { and, asc, desc, eq, inArray, isNull, like, ne, or, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { customers, employeeOwings, employees, itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
+import { addDays, businessDay } from "../../domain/dates";
+import { clampPercent, formatDiscount } from "../../domain/pricing";
+import { conflict, notFound, unprocessable } from "../../http/errors";
+import { agentScope, assertSameAgent } from "../../http/guard";
+import type { EmployeeCaller } from "../../http/route";
+import { toEuros } from "../../http/schemas";
+import type { Clock } from "../../platform/clock";
+import { audit } from "../audit/audit";
+import { type Exec, loadItems, loadTicket } from "./repo";
+import { recomputeTicket } from "./totals";
+
+/** Spec §9: a new ticket's pickup and delivery default to 7 days from today. */
+export const DEFAULT_DAYS_AHEAD = 7;
+
+export interface TicketInput {
+  customer_id: number;
+  pickup_date?: string | null;
+  delivery_date?: string | null;
+  pickup_comment?: string;
+  delivery_comment?: string;
+  pickup_from_client?: boolean;
+  delivery_to_client?: boolean;
+  pickup_address_id?: number | null;
+  delivery_address_id?: number | null;
+  pickup_charge?: number;
+  delivery_charge?: number;
+}
+
+export interface StateChange {
+  Ids: number[];
+  State: string;
+  Signature?: string | null;
+}
+
+export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
+  const now = () => clock.now().toISOString();
+
+  async function row(caller: EmployeeCaller, id: number, q: Exec = db) {
+    const t = await q.query.tickets.findFirst({ where: eq(tickets.id, id) });
+    if (!t) throw notFound("Ticket");
+    assertSameAgent(caller, t.agent_id, "Ticket");
+    return t;
+  }
+
+  async function view(caller: EmployeeCaller, id: number, q: Exec = db) {
+    await row(caller, id, q);
+    return (await loadTicket(q, id))!;
+  }
+
+  /** A state must be one of the ticket states (data, spec §4). */
+  async function checkState(q: Exec, state: string) {
+    if (!(await q.query.ticketStates.findFirst({ where: eq(ticketStates.name, state), columns: { id: true } }))) throw unprocessable("State: no such ticket state");
+  }
+
+  /** A signature is stored once per change and referenced by every log row of it. */
+  async function storeSignature(q: Exec, dataUrl: string | null | undefined) {
+    if (!dataUrl) return null;
+    if (!/^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/=]+$/.test(dataUrl)) throw unprocessable("Signature: must be a PNG, JPEG or WebP data URL");
+    const [s] = await q.insert(signatures).values({ data_url: dataUrl, created_at: now() }).returning({ id: signatures.id });
+    return s!.id;
+  }
+
+  async function logTicket(q: Exec, caller: EmployeeCaller, ticketId: number, state: string, log: string, signatureId: number | null = null) {
+    await q.insert(ticketLogStates).values({ ticket_id: ticketId, state, logged_at: now(), log, employee_id: caller.employee.id, agent_id: caller.agent.id, signature_id: signatureId });
+  }
+
+  /**
+   * A payment taken by an employee or a driver is money they now hold for the shop: it is
+   * recorded as an owing (100 %) and added to their pending figure until cleared.
+   */
+  async function recordOwing(q: Exec, caller: EmployeeCaller, ticketId: number, itemId: number | null, cents: number) {
+    if (cents <= 0 || (caller.employee.role !== "employee" && caller.employee.role !== "driver")) return;
+    await q.insert(employeeOwings).values({ ticket_id: ticketId, employee_id: caller.employee.id, ticket_sub_category_id: itemId, amount: cents, percentage: 100, payment_date: now(), state: "OPEN" });
+    await q.update(employees).set({ pending: sql`${employees.pending} + ${cents}` }).where(eq(employees.id, caller.employee.id));
+  }
+
+  return {
+    view,
+    row,
+    checkState,
+    storeSignature,
+    logTicket,
+    recordOwing,
+
+    async create(caller: EmployeeCaller, input: TicketInput) {
+      const customer = await db.query.customers.findFirst({ where: eq(customers.id, input.customer_id), columns: { id: true, agent_id: true, address_id: true } });
+      if (!customer) throw unprocessable("customer_id: no such customer");
+      assertSameAgent(caller, customer.agent_id, "Customer");
+      const inAWeek = addDays(businessDay(clock.now()), DEFAULT_DAYS_AHEAD);
+      const { pickup_charge, delivery_charge, ...rest } = input;
+      const id = await db.transaction(async (tx) => {
+        const [t] = await tx
+          .insert(tickets)
+          .values({
+            ...rest,
+            pickup_date: input.pickup_date === undefined ? inAWeek : input.pickup_date,
+            delivery_date: input.delivery_date === undefined ? inAWeek : input.delivery_date,
+            pickup_address_id: input.pickup_address_id ?? customer.address_id,
+            delivery_address_id: input.delivery_address_id ?? customer.address_id,
+            pickup_charge: Math.round((pickup_charge ?? 0) * 100),
+            delivery_charge: Math.round((delivery_charge ?? 0) * 100),
+            agent_id: caller.agent.id,
+            employee_id: caller.employee.id,
+            state: "CREATED",
+            created_at: now(),
+          })
+          .returning({ id: tickets.id });
+        await logTicket(tx, caller, t!.id, "CREATED", "Ticket created");
+        await recomputeTicket(tx, t!.id);
+        return t!.id;
+      });
+      return view(caller, id);
+    },
+
+    /** Spec §4: the customer's last ticket that was never confirmed, or 404. */
+    async lastNonConfirmed(caller: EmployeeCaller, customerId: number) {
+      const scope = agentScope(caller);
+      const [t] = await db
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(and(eq(tickets.customer_id, customerId), isNull(tickets.confirmed_at), scope ? inArray(tickets.agent_id, scope) : undefined))
+        .orderBy(desc(tickets.id))
+        .limit(1);
+      if (!t) throw notFound("Open ticket");
+      return view(caller, t.id);
+    },
+
+    async children(caller: EmployeeCaller, id: number) {
+      await row(caller, id);
+      return loadItems(db, { ticketIds: [id] });
+    },
+
+    async byCustomer(caller: EmployeeCaller, customerId: number) {
+      const scope = agentScope(caller);
+      const rows = await db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.customer_id, customerId), scope ? inArray(tickets.agent_id, scope) : undefined))
+        .orderBy(desc(tickets.id))
+        .limit(500);
+      return rows.map(summary);
+    },
+
+    /**
+     * The ticket list (spec §2): CREATED tickets are hidden, newest first, 10 at a time with
+     * "load more"; term matches the ticket number or the customer's name or phone.
+     */
+    async list(caller: EmployeeCaller, q: { limit: number; offset: number; notState: string[]; confirmed?: boolean; date?: string; term?: string; withChildren: boolean }) {
+      const scope = agentScope(caller);
+      const term = q.term?.trim();
+      const termWhere = term
+        ? /^\d+$/.test(term)
+          ? or(eq(tickets.id, Number(term)), like(customers.mobile, `%${term}%`))
+          : like(customers.full_name, `%${term.replace(/[%_]/g, "")}%`)
+        : undefined;
+      const rows = await db
+        .select({ t: tickets, customer: customers.full_name, mobile: customers.mobile })
+        .from(tickets)
+        .innerJoin(customers, eq(customers.id, tickets.customer_id))
+        .where(
+          and(
+            scope ? inArray(tickets.agent_id, scope) : undefined,
+            ne(tickets.state, "CREATED"),
+            q.notState.length ? sql`${tickets.state} NOT IN (${sql.join(q.notState.map((s) => sql`${s}`), sql`, `)})` : undefined,
+            q.confirmed === true ? sql`${tickets.confirmed_at} IS NOT NULL` : q.confirmed === false ? isNull(tickets.confirmed_at) : undefined,
+            q.date ? or(eq(tickets.pickup_date, q.date), eq(tickets.delivery_date, q.date)) : undefined,
+            termWhere,
+          ),
+        )
+        .orderBy(desc(tickets.id))
+        .limit(q.limit)
+        .offset(q.offset);
+      const items = q.withChildren && rows.length ? await loadItems(db, { ticketIds: rows.map((r) => r.t.id) }) : [];
+      return rows.map((r) => ({
+        ...summary(r.t),
+        customer: { full_name: r.customer, mobile: r.mobile },
+        ...(q.withChildren ? { ticket_sub_categories: items.filter((i) => i.ticket_id === r.t.id) } : {}),
+      }));
+    },
+
+    /** A ticket with money taken cannot be deleted; a confirmed one only by a manager or admin. */
+    async remove(caller: EmployeeCaller, id: number) {
+      const t = await row(caller, id);
+      if (t.total_paid > 0) throw conflict("Ticket has payments; it cannot be deleted");
+      if (t.confirmed_at && caller.employee.role !== "admin" && caller.employee.role !== "manager") throw conflict("A confirmed ticket can be deleted only by a manager or admin");
+      await db.transaction(async (tx) => {
+        await tx.delete(tickets).where(eq(tickets.id, id));
+        await audit(tx, clock.now(), caller, "delete", "ticket", id, { total: t.total, customer_id: t.customer_id });
+      });
+      return true;
+    },
+
+    /**
+     * Confirms a ticket (printing does this too). An empty ticket cannot be confirmed. A new
+     * ticket leaves CREATED: to AWAITING PICKUP when it is to be collected from the client,
+     * otherwise to the spec's empty state ("", garments at the counter).
+     */
+    async confirm(caller: EmployeeCaller, id: number) {
+      const t = await row(caller, id);
+      const [item] = await db.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id)).limit(1);
+      if (!item) throw unprocessable("Ticket is empty");
+      if (!t.confirmed_at) {
+        const state = t.state === "CREATED" ? (t.pickup_from_client ? "AWAITING PICKUP" : "") : t.state;
+        await db.transaction(async (tx) => {
+          await tx.update(tickets).set({ confirmed_at: now(), state }).where(eq(tickets.id, id));
+          if (state !== t.state) {
+            await tx.update(ticketSubCategories).set({ state }).where(and(eq(ticketSubCategories.ticket_id, id), eq(ticketSubCategories.state, "CREATED")));
+            await logTicket(tx, caller, id, state, "Ticket confirmed");
+          }
+        });
+      }
+      return view(caller, id);
+    },
+
+    async setDates(caller: EmployeeCaller, id: number, set: { pickup_date?: string | null; delivery_date?: string | null }) {
+      await row(caller, id);
+      await db.update(tickets).set(set).where(eq(tickets.id, id));
+      return view(caller, id);
+    },
+
+    async setOptions(caller: EmployeeCaller, id: number, set: Partial<Pick<typeof tickets.$inferInsert, "delivery_to_client" | "pickup_from_client" | "pickup_comment" | "delivery_comment" | "delivery_date">>) {
+      await row(caller, id);
+      if (Object.keys(set).length) await db.update(tickets).set(set).where(eq(tickets.id, id));
+      return view(caller, id);
+    },
+
+    async setDiscount(caller: EmployeeCaller, id: number, percent: number) {
+      const t = await row(caller, id);
+      const discount = formatDiscount(clampPercent(percent));
+      await db.transaction(async (tx) => {
+        await tx.update(tickets).set({ discount }).where(eq(tickets.id, id));
+        await recomputeTicket(tx, id);
+        await audit(tx, clock.now(), caller, "discount", "ticket", id, { before: t.discount, after: discount });
+      });
+      return view(caller, id);
+    },
+
+    /** Pays the whole ticket: every item its total, and the ticket's charges. */
+    async payInFull(caller: EmployeeCaller, id: number) {
+      await row(caller, id);
+      await db.transaction(async (tx) => {
+        await recomputeTicket(tx, id);
+        const t = (await tx.query.tickets.findFirst({ where: eq(tickets.id, id) }))!;
+        const items = await tx.select().from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id));
+        for (const i of items) {
+          const owed = i.total_override ?? i.total;
+          if (i.total_paid !== owed) await tx.update(ticketSubCategories).set({ total_paid: owed }).where(eq(ticketSubCategories.id, i.id));
+        }
+        const delta = t.total - t.total_paid;
+        await tx.update(tickets).set({ total_paid: t.total }).where(eq(tickets.id, id));
+        await recordOwing(tx, caller, id, null, delta);
+        await audit(tx, clock.now(), caller, "pay_in_full", "ticket", id, { amount_cents: delta });
+      });
+      return view(caller, id);
+    },
+
+    /**
+     * Spec §4: any state can be set; a ticket's state is set on every one of its lines. One
+     * signature (if drawn) is stored once and referenced by every log row of the change.
+     */
+    async changeState(caller: EmployeeCaller, change: StateChange) {
+      const ids = [...new Set(change.Ids)];
+      await checkState(db, change.State);
+      const found = await db.select({ id: tickets.id, agent_id: tickets.agent_id }).from(tickets).where(inArray(tickets.id, ids));
+      if (found.length !== ids.length) throw notFound("Ticket");
+      for (const t of found) assertSameAgent(caller, t.agent_id, "Ticket");
+      await db.transaction(async (tx) => {
+        const sig = await storeSignature(tx, change.Signature);
+        const at = now();
+        await tx.update(tickets).set({ state: change.State }).where(inArray(tickets.id, ids));
+        const items = await tx.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(inArray(ticketSubCategories.ticket_id, ids));
+        if (items.length) {
+          await tx.update(ticketSubCategories).set({ state: change.State }).where(inArray(ticketSubCategories.ticket_id, ids));
+          await tx.insert(itemLogStates).values(items.map((i) => ({ ticket_sub_category_id: i.id, state: change.State, logged_at: at, log: "State changed with the ticket", employee_id: caller.employee.id, signature_id: sig })));
+        }
+        for (const id of ids) await logTicket(tx, caller, id, change.State, "State changed", sig);
+        await audit(tx, clock.now(), caller, "change_state", "ticket", null, { ids, state: change.State });
+      });
+      return { success: true, count: ids.length };
+    },
+
+    /** Ticket states in their order (admins may add locality delivery states). */
+    states: () => db.select().from(ticketStates).orderBy(asc(ticketStates.position)),
+  };
+}
+export type TicketService = ReturnType<typeof createTicketService>;
+
+function summary(t: typeof tickets.$inferSelect) {
+  return { ...t, total: toEuros(t.total), total_paid: toEuros(t.total_paid), balance: toEuros(Math.max(0, t.total - t.total_paid)), pickup_charge: toEuros(t.pickup_charge), delivery_charge: toEuros(t.delivery_charge) };
+}

@@ -1,0 +1,55 @@
+import { eq, inArray } from "drizzle-orm";
+import { customers, garmentSubCategories, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
+import { itemTotals, parseDiscount, ticketTotal } from "../../domain/pricing";
+import type { Exec } from "./repo";
+
+/**
+ * Re-prices every item of a ticket and the ticket itself from what is stored, inside the
+ * caller's transaction, so a ticket's total always equals the sum of its items plus charges.
+ * Action prices are the snapshot taken when the action was added; modifier up-charges and
+ * discounts are read as they are now.
+ */
+export async function recomputeTicket(q: Exec, ticketId: number): Promise<void> {
+  const t = await q.query.tickets.findFirst({ where: eq(tickets.id, ticketId) });
+  if (!t) return;
+  const customer = await q.query.customers.findFirst({ where: eq(customers.id, t.customer_id), columns: { discount: true } });
+  const items = await q.select().from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, ticketId));
+  const ids = items.map((i) => i.id);
+  const acts = ids.length ? await q.select().from(ticketSubCategoryActions).where(inArray(ticketSubCategoryActions.ticket_sub_category_id, ids)) : [];
+  const mods = ids.length
+    ? await q
+        .select({ item: ticketSubCategoryModifiers.ticket_sub_category_id, type: modifiers.type, up_charge: modifiers.up_charge, is_percentage: modifiers.is_percentage })
+        .from(ticketSubCategoryModifiers)
+        .innerJoin(modifiers, eq(modifiers.id, ticketSubCategoryModifiers.modifier_id))
+        .where(inArray(ticketSubCategoryModifiers.ticket_sub_category_id, ids))
+    : [];
+  const garmentIds = [...new Set(items.map((i) => i.garment_sub_category_id))];
+  const garments = garmentIds.length
+    ? await q.select({ id: garmentSubCategories.id, discount: garmentSubCategories.discount, allow_quantity: garmentSubCategories.allow_quantity }).from(garmentSubCategories).where(inArray(garmentSubCategories.id, garmentIds))
+    : [];
+  const g = new Map(garments.map((x) => [x.id, x]));
+
+  const totals: number[] = [];
+  let anyExpress = false;
+  for (const item of items) {
+    const garment = g.get(item.garment_sub_category_id);
+    const itemMods = mods.filter((m) => m.item === item.id);
+    const r = itemTotals({
+      actions: acts.filter((a) => a.ticket_sub_category_id === item.id),
+      quantity: garment?.allow_quantity ? item.quantity : 1,
+      modifiers: itemMods,
+      discounts: { item: parseDiscount(item.discount), garment: parseDiscount(garment?.discount), customer: customer?.discount ?? 0, ticket: parseDiscount(t.discount) },
+    });
+    const hasExpress = itemMods.some((m) => m.type === "EXPRESS");
+    anyExpress ||= hasExpress;
+    // `total` keeps the computed price; an override replaces it in what is owed (spec §3).
+    totals.push(item.total_override ?? r.total);
+    if (r.total !== item.total || r.pre_discount_total !== item.pre_discount_total || hasExpress !== item.has_express) {
+      await q.update(ticketSubCategories).set({ total: r.total, pre_discount_total: r.pre_discount_total, has_express: hasExpress }).where(eq(ticketSubCategories.id, item.id));
+    }
+  }
+  const total = ticketTotal(totals, t.pickup_charge, t.delivery_charge);
+  if (total !== t.total || anyExpress !== t.has_express_item) {
+    await q.update(tickets).set({ total, has_express_item: anyExpress }).where(eq(tickets.id, ticketId));
+  }
+}
