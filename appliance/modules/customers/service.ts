@@ -117,8 +117,9 @@ export function createCustomerService({ db, clock, places }: { db: Db; clock: Cl
     /**
      * Fuzzy search over first and last name, mobile, landline, ID card and e-mail.
      * 1. Substring pass: the term as one FTS5 trigram phrase (exact substring, any case).
-     * 2. If that leaves room, a typo-tolerant pass: the term's rarest trigrams OR-ed, ranked
-     *    by bm25, then re-scored by the share of the term's trigrams each customer has.
+     * 2. If that found almost nothing, a typo-tolerant pass: customers sharing at least two of
+     *    the term's rarest trigrams, re-scored by the share of the term's trigrams they hold.
+     *    (A letter missing from a short word leaves no trigram in common: not found.)
      * Terms under 3 characters (no trigram) fall back to a prefix match.
      */
     async search(caller: EmployeeCaller, rawTerm: string, limit: number, offset = 0) {
@@ -126,8 +127,6 @@ export function createCustomerService({ db, clock, places }: { db: Db; clock: Cl
       if (!term) return [];
       const want = limit + offset;
       const scope = agentScope(caller);
-      const inScope = (r: Row) => !scope || scope.includes(r.agent_id);
-      const found = new Map<number, Row>();
 
       if (term.length < 3) {
         const like = `${term.replace(/[%_\\]/g, "\\$&")}%`;
@@ -140,27 +139,40 @@ export function createCustomerService({ db, clock, places }: { db: Db; clock: Cl
         return rows.slice(offset).map(out);
       }
 
-      const fetchRows = async (ids: number[]) => (ids.length ? await db.select().from(customers).where(inArray(customers.id, ids)) : []);
-      const substring = await db.all<{ id: number }>(sql`SELECT rowid AS id FROM customers_fts WHERE customers_fts MATCH ${ftsLiteral(term)} LIMIT ${Math.max(want * 5, 200)}`);
-      for (const r of await fetchRows(substring.map((r) => r.id))) if (inScope(r)) found.set(r.id, r);
+      // Candidates carry only what scoring needs; full rows are read for the winners alone.
+      type Candidate = { id: number; agent_id: number; full_name: string; last_name: string; mobile: string; landline: string; id_card: string; email_address: string };
+      const candidates = (match: string, limit: number, ranked: boolean) =>
+        db.all<Candidate>(sql`SELECT c.id, c.agent_id, c.full_name, c.last_name, c.mobile, c.landline, c.id_card, c.email_address
+          FROM customers_fts f JOIN customers c ON c.id = f.rowid WHERE customers_fts MATCH ${match} ${ranked ? sql`ORDER BY f.rank` : sql``} LIMIT ${limit}`);
+      const found = new Map<number, Candidate>();
+      const inScope = (r: Candidate) => !scope || scope.includes(r.agent_id);
+      for (const r of await candidates(ftsLiteral(term), Math.max(want * 3, 60), false)) if (inScope(r)) found.set(r.id, r);
 
-      if (found.size < want) {
+      // Typos are looked for only when the exact pass found (almost) nothing, and only in
+      // words: digits of a phone or ID card are matched exactly (their trigrams are so common
+      // that an OR over them would rank half the table).
+      if (found.size < 5 && /\p{L}/u.test(term)) {
         const grams = trigrams(term);
         const freq = await db.all<{ term: string; doc: number }>(
           sql`SELECT term, doc FROM customers_fts_vocab WHERE term IN (${sql.join(grams.map((g) => sql`${g}`), sql`, `)})`,
         );
-        const rare = freq.sort((a, b) => a.doc - b.doc).slice(0, 8).map((f) => ftsLiteral(f.term));
-        if (rare.length) {
-          const fuzzy = await db.all<{ id: number }>(sql`SELECT rowid AS id FROM customers_fts WHERE customers_fts MATCH ${rare.join(" OR ")} ORDER BY rank LIMIT 300`);
-          for (const r of await fetchRows(fuzzy.map((r) => r.id).filter((id) => !found.has(id)))) if (inScope(r)) found.set(r.id, r);
-        }
+        // Customers holding at least two of the term's (six rarest) trigrams: an OR of pairwise
+        // ANDs, which FTS5 answers by intersecting short posting lists, with no ranking pass.
+        const rare = freq.sort((a, b) => a.doc - b.doc).slice(0, 6).map((f) => ftsLiteral(f.term));
+        const pairs = rare.flatMap((a, i) => rare.slice(i + 1).map((b) => `(${a} AND ${b})`));
+        const match = pairs.length ? pairs.join(" OR ") : rare.join(" OR ");
+        if (match) for (const r of await candidates(match, 200, false)) if (inScope(r) && !found.has(r.id)) found.set(r.id, r);
       }
 
-      const ranked = [...found.values()]
+      const winners = [...found.values()]
         .map((r) => ({ r, s: score(term, [r.full_name, r.last_name, r.mobile, r.landline, r.id_card, r.email_address]) }))
-        .filter((x) => x.s >= 0.5)
-        .sort((a, b) => b.s - a.s || a.r.full_name.localeCompare(b.r.full_name) || a.r.id - b.r.id);
-      return ranked.slice(offset, want).map((x) => out(x.r));
+        .filter((x) => x.s >= 0.4)
+        .sort((a, b) => b.s - a.s || a.r.full_name.localeCompare(b.r.full_name) || a.r.id - b.r.id)
+        .slice(offset, want)
+        .map((x) => x.r.id);
+      if (!winners.length) return [];
+      const rows = new Map((await db.select().from(customers).where(inArray(customers.id, winners))).map((r) => [r.id, r]));
+      return winners.map((id) => out(rows.get(id)!));
     },
 
     /** Spec §5 existence check: the first customer with exactly this value, or 404. */

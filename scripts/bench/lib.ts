@@ -1,0 +1,33 @@
+/** Shared benchmark helpers: percentiles and a booted appliance logged in as the demo admin. */
+import { bootAppliance } from "../../appliance/boot";
+import { loadConfig } from "../../appliance/platform/config";
+
+export function percentiles(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+  return { n: s.length, p50: at(50), p95: at(95), p99: at(99), max: s[s.length - 1] ?? Number.NaN };
+}
+
+export const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+
+/**
+ * Boots the real appliance on a data dir (as main.ts does, without a port) and returns a
+ * caller that goes through the whole HTTP stack with the demo admin's token.
+ */
+export async function bootLoggedIn(dataDir: string, user = "hq", password = "hq-demo-2026", pin = 1111) {
+  const box = await bootAppliance(loadConfig({ IRONBOX_DATA_DIR: dataDir }), { log: () => {} });
+  const call = async (method: string, path: string, token?: string, body?: unknown) => {
+    const res = await box.app.handle(
+      new Request(`http://localhost/api/v1${path}`, {
+        method,
+        headers: { ...(token ? { authorization: `token ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      }),
+    );
+    return { status: res.status, json: (await res.json()) as any };
+  };
+  const agent = (await call("POST", "/login/agent", undefined, { user_name: user, password })).json.data as string;
+  const employee = (await call("POST", "/login/employee", agent, { pin })).json.data as string;
+  if (!employee) throw new Error("demo admin login failed: is this a reference data dir?");
+  return { box, token: employee, call };
+}
