@@ -10,6 +10,7 @@ import { authRoutes } from "./modules/auth/routes";
 import { createActionService } from "./modules/catalogue/actions";
 import { createGarmentService } from "./modules/catalogue/garments";
 import { createModifierService } from "./modules/catalogue/modifiers";
+import { priceListPdf } from "./modules/catalogue/priceList";
 import { createPriceService } from "./modules/catalogue/prices";
 import { catalogueRoutes } from "./modules/catalogue/routes";
 import { getBoxSecret } from "./modules/auth/secrets";
@@ -63,6 +64,7 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     garments: createGarmentService({ db, clock }),
     modifiers: createModifierService({ db, clock }),
     prices: createPriceService({ db, clock }),
+    priceList: (stamp: { agent: string; employee: string }) => priceListPdf(db, clock, stamp),
   };
 
   const tickets = createTicketService({ db, clock });

@@ -59,9 +59,10 @@ export function createApp(deps: AppDeps) {
 
   for (const def of deps.routes) {
     app.route(def.method, API + def.path, async ({ request, params, body }) => {
-      const caller = await deps.auth.authenticate(request.headers.get("authorization"));
-      authorize(def.access, caller);
       const url = new URL(request.url);
+      const fromQuery = def.queryToken ? url.searchParams.get(def.queryToken) : null;
+      const caller = await deps.auth.authenticate(request.headers.get("authorization") ?? (fromQuery ? `token ${fromQuery}` : null));
+      authorize(def.access, caller);
       const input = {
         caller,
         params: parsePart(def.params, params, "params"),

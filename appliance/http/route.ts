@@ -52,6 +52,11 @@ export interface RouteDef<A extends Access = Access, B = unknown, Q = unknown, P
   params?: z.ZodType<P>;
   /** A create: honours the Idempotency-Key header, so a client retry returns the first result. */
   idempotent?: boolean;
+  /**
+   * A query parameter that may carry the token instead of the Authorization header, for
+   * documents a browser opens in a new window (spec §6: the price list uses the tokens).
+   */
+  queryToken?: string;
   /** The handler returns a whole Response (files, streams) instead of envelope data. */
   raw?: boolean;
   handler: (c: { caller: CallerFor<A>; body: B; query: Q; params: P; request: Request }) => unknown | Promise<unknown>;

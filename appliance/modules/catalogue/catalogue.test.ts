@@ -131,3 +131,29 @@ describe("quick price grid", () => {
     expect((await box.call("GET", `/api/v1/actionGarmentSubCategories/?garment_sub_category_id=${g2.id}`, { token: admin })).json.data).toEqual([]);
   });
 });
+
+describe("price list", () => {
+  test("a PDF of every visible garment and its prices, stamped with agent and employee; tokens may come in the query", async () => {
+    const a = await post("/actions/", { name: "Żebbuġ Wash", up_charge: 0 });
+    const cat = await post("/garmentCategories/", { type: "Laundry", name: "Bedding" });
+    const duvet = await post("/garmentSubCategories/", { garment_category_id: cat.id, name: "Duvet Double" });
+    const hidden = await post("/garmentSubCategories/", { garment_category_id: cat.id, name: "Secret Blanket", visible: false });
+    await post("/actionGarmentSubCategories/", { garment_sub_category_id: duvet.id, action_id: a.id, price: 18.5 });
+    await post("/actionGarmentSubCategories/", { garment_sub_category_id: hidden.id, action_id: a.id, price: 99 });
+    const agent = await box.agentToken();
+    const res = await box.app.handle(new Request(`http://localhost/api/v1/garmentSubCategories/priceList?Employee=${admin}&Agent=${agent}&preview=true`));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toStartWith("inline");
+    expect(res.headers.get("filename")).toBe("pricelist 22-11-2026.pdf");
+    const file = `${box.dir}/pricelist.pdf`;
+    await Bun.write(file, await res.arrayBuffer());
+    const text = Bun.spawnSync(["pdftotext", "-layout", file, "-"]).stdout.toString();
+    expect(text).toContain("Price list");
+    expect(text).toContain("Head Quarters · Administrator · 22-11-2026");
+    expect(text).toContain("Duvet Double");
+    expect(text).toContain("Żebbuġ Wash €18.50");
+    expect(text).not.toContain("Secret Blanket");
+    expect((await box.app.handle(new Request("http://localhost/api/v1/garmentSubCategories/priceList?Employee=forged"))).status).toBe(401);
+  });
+});

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { pdfResponse } from "../../../drivers/pdf/document";
 import { ROLES, route } from "../../http/route";
+import { SECURITY_HEADERS } from "../../http/security";
 import { IdParams } from "../../http/schemas";
 import { ActionBody, type ActionService } from "./actions";
 import { CategoryBody, type GarmentService, ReOrderBody, SubCategoryBody } from "./garments";
@@ -11,7 +13,13 @@ const staff = { roles: ROLES };
 const admin = { roles: ["admin"] } as const;
 const optionalId = z.coerce.number().int().positive().optional();
 
-export function catalogueRoutes(s: { actions: ActionService; garments: GarmentService; modifiers: ModifierService; prices: PriceService }) {
+export function catalogueRoutes(s: {
+  actions: ActionService;
+  garments: GarmentService;
+  modifiers: ModifierService;
+  prices: PriceService;
+  priceList: (stamp: { agent: string; employee: string }) => Promise<{ pdf: Buffer; filename: string }>;
+}) {
   const { actions, garments, modifiers, prices } = s;
   return [
     // ---- actions
@@ -38,6 +46,20 @@ export function catalogueRoutes(s: { actions: ActionService; garments: GarmentSe
       access: staff,
       query: z.object({ garment_category_id: optionalId }),
       handler: ({ caller, query }) => garments.listSubCategories(caller, query.garment_category_id),
+    }),
+    route({
+      method: "GET",
+      path: "/garmentSubCategories/priceList",
+      tag: "catalogue",
+      summary: "The printable price list (PDF); Employee and Agent tokens may come in the query; preview=true shows it inline",
+      access: staff,
+      queryToken: "Employee",
+      query: z.object({ Employee: z.string().max(2000).optional(), Agent: z.string().max(2000).optional(), preview: z.enum(["true", "false"]).optional() }),
+      raw: true,
+      handler: async ({ caller, query }) => {
+        const { pdf, filename } = await s.priceList({ agent: caller.agent.name, employee: caller.employee.full_name });
+        return pdfResponse(pdf, filename, query.preview === "true", SECURITY_HEADERS);
+      },
     }),
     route({ method: "PUT", path: "/garmentSubCategories/reOrder", tag: "catalogue", summary: "Saves the order of garments (array of ids)", access: admin, body: ReOrderBody, handler: ({ caller, body }) => garments.reOrderSubCategories(caller, body) }),
     route({ method: "GET", path: "/garmentSubCategories/:id", tag: "catalogue", summary: "One garment with its action prices", access: staff, params: IdParams, handler: ({ params }) => garments.getSubCategory(params.id) }),
