@@ -1,0 +1,46 @@
+import { expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseScan } from "../../appliance/domain/scancodes";
+import type { LabelData } from "./label";
+import { encodePplz, zplEscape } from "./pplz";
+
+const label: LabelData = {
+  ticketId: 1042,
+  itemId: 88123,
+  description: "Suit 2pc navy^wool~",
+  piece: "Jacket",
+  agent: "Ironbox Birkirkara",
+  date: "22/11/2026",
+  deliveryDate: "29/11/2026",
+  tallies: [
+    { label: "Dry Cleaning", sorted: 1, total: 2 },
+    { label: "Laundry", sorted: 0, total: 3 },
+    { label: "Carpets", sorted: 0, total: 0 },
+  ],
+  customer: "Joseph Camilleri",
+};
+
+test("field data escapes ^ and ~ so they cannot start commands", () => {
+  expect(zplEscape("a^b~c_d")).toBe("a_5Eb_7Ec_5Fd");
+  const zpl = new TextDecoder().decode(encodePplz(label));
+  expect(zpl.startsWith("^XA\n^CI28\n^PW550")).toBe(true);
+  expect(zpl.trim().endsWith("^XZ")).toBe(true);
+  // Every ^FD … ^FS field is closed and holds no raw caret or tilde.
+  for (const m of zpl.matchAll(/\^FD(.*?)\^FS/g)) expect(m[1]).not.toMatch(/[\^~]/);
+  expect(zpl).toContain("T#1042  I#88123");
+  expect(zpl).toContain("D 1/2  L 0/3");
+  expect(zpl).not.toContain("C 0/0");
+});
+
+test("rendered label carries a QR that scans back to ticket, item, description and piece", async () => {
+  const { ready } = await import("zpl-renderer-js");
+  const { api } = await ready;
+  const png = Buffer.from(await api.zplToBase64Async(new TextDecoder().decode(encodePplz(label)), 69, 50, 8), "base64");
+  const file = join(mkdtempSync(join(tmpdir(), "label-")), "label.png");
+  await Bun.write(file, png);
+  const scan = Bun.spawnSync(["zbarimg", "--raw", "-q", file]);
+  const text = scan.stdout.toString().trim();
+  expect(parseScan(text)).toMatchObject({ type: "item", TicketID: 1042, ItemID: 88123, Desc: "Suit 2pc nav", Piece: "Jacket" });
+}, 30_000);
