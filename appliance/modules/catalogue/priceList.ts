@@ -3,7 +3,7 @@ import type { Db } from "../../../db/client";
 import { actionGarmentSubCategories, actions, garmentCategories, garmentSubCategories } from "../../../db/schema";
 import { renderPdf } from "../../../drivers/pdf/document";
 import { businessDay } from "../../domain/dates";
-import { euro, printDate } from "../../domain/money";
+import { euro, printDate } from "../../domain/format";
 import { effectivePrice, type PriceRecord } from "../../domain/pricing";
 import type { Clock } from "../../platform/clock";
 

@@ -1,0 +1,48 @@
+import { defineConfig } from "@playwright/test";
+import { EMPTY_PORT, MAIN_PORT } from "./ui/e2e/pages/env";
+
+/**
+ * Browser tests: Debian's Chromium (npx playwright install cannot work here) against the
+ * built appliance. Two boxes: one with demo data and a known admin, one empty for the
+ * first-run setup. Each starts on a fresh data dir.
+ */
+const MAIN = MAIN_PORT;
+const EMPTY = EMPTY_PORT;
+const box = (port: number, dir: string, env: string) =>
+  `rm -rf ${dir} && IRONBOX_PORT=${port} IRONBOX_DATA_DIR=${dir} ${env} node_modules/.bin/bun appliance/main.ts`;
+
+export default defineConfig({
+  testDir: "ui/e2e",
+  testMatch: "**/*.e2e.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  outputDir: "test-results/e2e-artifacts",
+  use: {
+    baseURL: `http://localhost:${MAIN}`,
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+    trace: "retain-on-failure",
+  },
+  webServer: [
+    {
+      command: box(MAIN, ".e2e-data/main", "IRONBOX_DEMO=1 IRONBOX_ADMIN_USER=admin IRONBOX_ADMIN_PASSWORD=admin-pass-1 IRONBOX_ADMIN_PIN=9999"),
+      url: `http://localhost:${MAIN}/api/v1/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: box(EMPTY, ".e2e-data/empty", ""),
+      url: `http://localhost:${EMPTY}/api/v1/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
+});
+

@@ -1,0 +1,68 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { useEffect, useState } from "react";
+import { Redirect, Route, Switch, useLocation } from "wouter";
+import { ConfirmDialogHost } from "../components/dialog";
+import { LoadingBar } from "../components/loading";
+import { Toasts } from "../components/toast";
+import { AgentLogin } from "../features/auth/AgentLogin";
+import { PinModal } from "../features/auth/PinModal";
+import { SetupScreen } from "../features/auth/SetupScreen";
+import { useIdleLogout } from "../features/auth/idle";
+import { api } from "../lib/api";
+import { agentLoggedIn, employee, employeeLoggedIn } from "../lib/session";
+import { allowed } from "./access";
+import { Header } from "./Header";
+import { ROUTES } from "./routes";
+
+/** Root: first-run setup, then agent login, then the PIN modal over home, then the app. */
+export function App() {
+  useSignals();
+  const [setup, setSetup] = useState<boolean | null>(null);
+  useEffect(() => {
+    api<{ setup_required: boolean }>("GET", "/health", { quiet: true })
+      .then((h) => setSetup(h.setup_required))
+      .catch(() => setSetup(false));
+  }, []);
+  useIdleLogout();
+
+  let body;
+  if (setup === null) body = <div className="splash">Ironbox</div>;
+  else if (setup) body = <SetupScreen onDone={() => setSetup(false)} />;
+  else if (!agentLoggedIn.value) body = <AgentLogin />;
+  else body = <Shell />;
+  return (
+    <>
+      <LoadingBar />
+      {body}
+      <ConfirmDialogHost />
+      <Toasts />
+    </>
+  );
+}
+
+function Shell() {
+  useSignals();
+  const [location] = useLocation();
+  const e = employee.value;
+  return (
+    <div className="shell">
+      <Header />
+      <main className="content">
+        <Switch>
+          <Route path="/">
+            <Redirect to="/home" replace />
+          </Route>
+          {ROUTES.map((r) => (
+            <Route key={r.path} path={r.path}>
+              {(params) => (!employeeLoggedIn.value || allowed(r.access, e) ? <r.component params={params} /> : <Redirect to="/home" replace />)}
+            </Route>
+          ))}
+          <Route>
+            <Redirect to="/home" replace />
+          </Route>
+        </Switch>
+      </main>
+      {!employeeLoggedIn.value && location !== "/setup" && <PinModal />}
+    </div>
+  );
+}

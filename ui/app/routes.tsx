@@ -1,0 +1,53 @@
+import type { ComponentType } from "react";
+import { ComingSoon } from "../features/common/ComingSoon";
+import { Home } from "../features/home/Home";
+import type { Access } from "./access";
+
+export interface RouteDef {
+  path: string;
+  title: string;
+  access: Access;
+  component: ComponentType<{ params: Record<string, string | undefined> }>;
+  /** Where the header's back button goes. */
+  back?: string;
+}
+
+const soon = (title: string) => () => <ComingSoon title={title} />;
+
+/**
+ * Every route of spec §2. Screens that later issues build are placeholders for now; the
+ * access rules are already the spec's, so a driver typing /agents lands on /home.
+ */
+export const ROUTES: RouteDef[] = [
+  { path: "/home", title: "Home", access: "all", component: Home },
+  { path: "/agents", title: "Agents", access: "admin", component: soon("Agents"), back: "/home" },
+  { path: "/agents/:id", title: "Agent", access: "admin", component: soon("Agent"), back: "/agents" },
+  { path: "/employees", title: "Employees", access: "admin", component: soon("Employees"), back: "/home" },
+  { path: "/employees/:id", title: "Employee", access: "admin", component: soon("Employee"), back: "/employees" },
+  { path: "/customers", title: "Customers", access: "all", component: soon("Customers"), back: "/home" },
+  { path: "/customers/:id", title: "Customer", access: "all", component: soon("Customer"), back: "/customers" },
+  { path: "/customers/:id/new-ticket/:ticketID", title: "Ticket", access: "all", component: soon("Ticket"), back: "/home" },
+  { path: "/tickets", title: "Tickets", access: "all", component: soon("Tickets"), back: "/home" },
+  { path: "/tickets/:id", title: "Ticket", access: "all", component: soon("Ticket"), back: "/tickets" },
+  { path: "/actions", title: "Actions", access: "admin", component: soon("Actions"), back: "/home" },
+  { path: "/actions/:id", title: "Action", access: "admin", component: soon("Action"), back: "/actions" },
+  { path: "/garments", title: "Garments", access: "admin", component: soon("Garments"), back: "/home" },
+  { path: "/garments/:id", title: "Garment category", access: "admin", component: soon("Garment category"), back: "/garments" },
+  { path: "/garmentsSubCategory/:id", title: "Garment", access: "admin", component: soon("Garment"), back: "/garments" },
+  { path: "/actionGarmentSubCategory/:id", title: "Action price", access: "admin", component: soon("Action price"), back: "/garments" },
+  { path: "/actionGarmentSubCategories/:id", title: "Action price", access: "admin", component: soon("Action price"), back: "/garments" },
+  { path: "/modifiers", title: "Modifiers", access: "admin", component: soon("Modifiers"), back: "/home" },
+  { path: "/modifiers/:id", title: "Modifier", access: "admin", component: soon("Modifier"), back: "/modifiers" },
+  { path: "/configuration", title: "Configuration", access: "admin", component: soon("Configuration"), back: "/home" },
+  { path: "/configuration/:id", title: "Workload configuration", access: "admin", component: soon("Workload configuration"), back: "/configuration" },
+  { path: "/configWorkLoad", title: "Workload", access: "admin", component: soon("Workload"), back: "/configuration" },
+  { path: "/configPickupDeliveries", title: "Pickup & delivery", access: "admin", component: soon("Pickup & delivery"), back: "/configuration" },
+  { path: "/quickgarments", title: "Quick prices", access: "admin", component: soon("Quick prices"), back: "/configuration" },
+  { path: "/messaging", title: "Messaging", access: "admin", component: soon("Messaging"), back: "/configuration" },
+  { path: "/reporting", title: "Reporting", access: "admin", component: soon("Reporting"), back: "/" },
+  { path: "/tracking", title: "Tracking", access: "all", component: soon("Tracking"), back: "/home" },
+  { path: "/tracking/:id", title: "Tracking", access: "all", component: soon("Tracking"), back: "/home" },
+  { path: "/scheduling", title: "Scheduler", access: "scheduler", component: soon("Scheduler"), back: "/home" },
+  { path: "/express", title: "Express", access: "notDriver", component: soon("Express"), back: "/home" },
+  { path: "/state-logs", title: "State Logs", access: "notDriver", component: soon("State Logs"), back: "/home" },
+];

@@ -1,0 +1,61 @@
+import { type ReactNode, useEffect, useMemo, useState } from "react";
+
+/** Page buttons around the current page: a window of 5 (spec §2, customers list). */
+export function pageWindow(page: number, pages: number, size = 5): number[] {
+  if (pages <= 0) return [];
+  const start = Math.max(0, Math.min(page - Math.floor(size / 2), pages - size));
+  return Array.from({ length: Math.min(size, pages) }, (_, i) => start + i);
+}
+
+export interface ListViewProps<T> {
+  items: T[];
+  /** Filters items for a query; a blank query shows them all (spec §5). */
+  filter?: (item: T, query: string) => boolean;
+  render: (item: T) => ReactNode;
+  keyOf: (item: T) => string | number;
+  pageSize?: number;
+  placeholder?: string;
+  empty?: ReactNode;
+  /** Controlled search (server-side search screens pass their own). */
+  query?: string;
+  onQuery?: (q: string) => void;
+}
+
+/** A searchable, paged list used by every list screen. */
+export function ListView<T>({ items, filter, render, keyOf, pageSize = 50, placeholder = "Search", empty = "Nothing to show", query: controlled, onQuery }: ListViewProps<T>) {
+  const [own, setOwn] = useState("");
+  const query = controlled ?? own;
+  const [page, setPage] = useState(0);
+  const shown = useMemo(() => (filter && query.trim() ? items.filter((i) => filter(i, query.trim())) : items), [items, filter, query]);
+  const pages = Math.ceil(shown.length / pageSize);
+  useEffect(() => setPage(0), [query]);
+  const slice = shown.slice(page * pageSize, (page + 1) * pageSize);
+  return (
+    <div className="list-view">
+      <input
+        className="search"
+        type="search"
+        placeholder={placeholder}
+        aria-label={placeholder}
+        value={query}
+        onChange={(e) => (onQuery ? onQuery(e.target.value) : setOwn(e.target.value))}
+      />
+      {slice.length ? <ul className="list">{slice.map((i) => <li key={keyOf(i)}>{render(i)}</li>)}</ul> : <p className="empty">{empty}</p>}
+      {pages > 1 && (
+        <nav className="pager" aria-label="Pages">
+          <button type="button" className="btn" disabled={page === 0} onClick={() => setPage(page - 1)} aria-label="Previous page">
+            ‹
+          </button>
+          {pageWindow(page, pages).map((p) => (
+            <button type="button" key={p} className={`btn ${p === page ? "btn-primary" : ""}`} aria-current={p === page ? "page" : undefined} onClick={() => setPage(p)}>
+              {p + 1}
+            </button>
+          ))}
+          <button type="button" className="btn" disabled={page >= pages - 1} onClick={() => setPage(page + 1)} aria-label="Next page">
+            ›
+          </button>
+        </nav>
+      )}
+    </div>
+  );
+}

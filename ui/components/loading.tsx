@@ -1,0 +1,43 @@
+import { signal } from "@preact/signals-react";
+import { useSignals } from "@preact/signals-react/runtime";
+
+/**
+ * Spec §9: the loading indicator turns on after 250 ms of pending work and, once shown,
+ * stays at least until 500 ms have passed, so quick calls never flash it.
+ */
+export const SHOW_AFTER_MS = 250;
+export const MIN_VISIBLE_UNTIL_MS = 500;
+
+const visible = signal(false);
+let pendingCount = 0;
+let showTimer: ReturnType<typeof setTimeout> | null = null;
+let shownAt = 0;
+
+export function trackLoading(): () => void {
+  pendingCount++;
+  const started = Date.now();
+  if (pendingCount === 1 && !visible.value) {
+    showTimer = setTimeout(() => {
+      visible.value = true;
+      shownAt = started;
+    }, SHOW_AFTER_MS);
+  }
+  let finished = false;
+  return () => {
+    if (finished) return;
+    finished = true;
+    pendingCount--;
+    if (pendingCount > 0) return;
+    if (showTimer) clearTimeout(showTimer);
+    showTimer = null;
+    if (visible.value) {
+      const wait = Math.max(0, shownAt + MIN_VISIBLE_UNTIL_MS - Date.now());
+      setTimeout(() => pendingCount === 0 && (visible.value = false), wait);
+    }
+  };
+}
+
+export function LoadingBar() {
+  useSignals();
+  return visible.value ? <div className="loading-bar" role="progressbar" aria-label="Loading" /> : null;
+}

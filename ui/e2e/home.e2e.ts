@@ -1,0 +1,85 @@
+import { expect, test } from "@playwright/test";
+import { AppPage } from "./pages/app";
+
+// Demo employees on the admin's HQ agent (README): PIN → role.
+const EVERY = ["Agents", "Employees", "Customers", "Tickets", "Actions", "Garments", "Modifiers", "Configuration", "Tracking", "Scheduler", "Reporting", "Express", "State Logs", "Logout"];
+const cases = [
+  { who: "admin (HQ)", pin: "9999", tiles: EVERY },
+  { who: "manager", pin: "2222", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "Logout"] },
+  { who: "employee", pin: "3333", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "Logout"] },
+  { who: "driver (HQ)", pin: "4444", tiles: ["Customers", "Tickets", "Tracking", "Scheduler", "Logout"] },
+];
+
+test.describe("home tiles by role (spec §6)", () => {
+  for (const c of cases) {
+    test(c.who, async ({ page }) => {
+      const app = new AppPage(page);
+      await app.loginAs(c.pin);
+      await expect(app.tiles()).toHaveText(c.tiles);
+    });
+  }
+
+  test("a shop admin without the HQ flag does not see the Scheduler", async ({ page }) => {
+    const app = new AppPage(page);
+    await app.loginAs("5555", "birkirkara", "shop-demo-2026");
+    await expect(app.tiles()).toHaveText(EVERY.filter((t) => t !== "Scheduler"));
+  });
+});
+
+test("an admin-only route typed by a driver redirects to /home", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("4444");
+  await page.goto("/agents");
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto("/express");
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto("/tracking");
+  await expect(page).toHaveURL(/\/tracking$/);
+});
+
+test("an admin reaches admin routes, and back returns home", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  await page.getByRole("link", { name: /Agents/ }).click();
+  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Agents");
+  await page.getByRole("button", { name: "Back" }).click();
+  await expect(page).toHaveURL(/\/home$/);
+});
+
+test("the Logout tile logs the employee out and the PIN modal returns", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("3333");
+  await page.getByRole("button", { name: /Logout/ }).click();
+  await expect(app.pin).toBeVisible();
+  await expect(page.getByTestId("who")).not.toContainText("Anna Vella");
+});
+
+test("idle for 6 minutes logs the employee out (not the shop)", async ({ page }) => {
+  await page.clock.install();
+  const app = new AppPage(page);
+  await app.loginAs("3333");
+  await page.clock.fastForward("05:00");
+  await expect(app.pin).toBeHidden();
+  await page.clock.fastForward("01:05");
+  await expect(app.pin).toBeVisible();
+  await expect(app.userName).toBeHidden();
+});
+
+test("screens look right on desktop, tablet and phone", async ({ page }) => {
+  const app = new AppPage(page);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await app.open();
+  await page.screenshot({ path: "test-results/screens/login-desktop.png" });
+  await app.loginShop();
+  await page.screenshot({ path: "test-results/screens/pin-desktop.png" });
+  await app.enterPin("9999");
+  await expect(app.tiles().first()).toBeVisible();
+  await expect(page.getByText("v1.0.6")).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/home-desktop.png" });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: "test-results/screens/home-tablet.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByText("v1.0.6")).toBeHidden();
+  await page.screenshot({ path: "test-results/screens/home-phone.png" });
+});

@@ -1,0 +1,96 @@
+import { currentToken, setAgentToken, setEmployeeToken } from "./session";
+import { toast } from "../components/toast";
+import { trackLoading } from "../components/loading";
+
+/** Spec §7: base path, 30 s timeout, JSON, no caching, arrays as repeated keys. */
+export const BASE = "/api/v1";
+export const TIMEOUT_MS = 30_000;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined | null | (string | number)[]>;
+
+export function queryString(q?: Query): string {
+  if (!q) return "";
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined || v === null) continue;
+    for (const one of Array.isArray(v) ? v : [v]) p.append(k, String(one));
+  }
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+/**
+ * Spec §6: a 401 logs out the agent or the employee depending on whether the message starts
+ * with "Agent" or "Employee"; "Token" logs out both.
+ */
+function handleUnauthorized(message: string) {
+  if (message.startsWith("Employee")) setEmployeeToken(null);
+  else setAgentToken(null);
+}
+
+export interface CallOptions {
+  query?: Query;
+  body?: unknown;
+  /** Don't show the red toast on failure (the caller handles the message). */
+  quiet?: boolean;
+  headers?: Record<string, string>;
+}
+
+/** Calls the API and unwraps the envelope; failures toast the server's message and throw. */
+export async function api<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
+  const ctrl = new AbortController();
+  const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
+  const token = currentToken();
+  const done = trackLoading();
+  try {
+    let res: Response;
+    try {
+      res = await fetch(BASE + path + queryString(opts.query), {
+        method,
+        signal: ctrl.signal,
+        cache: "no-store",
+        headers: {
+          accept: "application/json",
+          ...(opts.body !== undefined ? { "content-type": "application/json" } : {}),
+          ...(token ? { authorization: `token ${token}` } : {}),
+          ...opts.headers,
+        },
+        body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      });
+    } catch {
+      throw new ApiError(0, ctrl.signal.aborted ? "The box did not answer in time; try again" : "Cannot reach the box; check the Wi-Fi");
+    }
+    const json = (await res.json().catch(() => null)) as { success?: boolean; data?: T; message?: string } | null;
+    if (!res.ok || !json?.success) {
+      const message = json?.message ?? `Request failed (${res.status})`;
+      if (res.status === 401) handleUnauthorized(message);
+      throw new ApiError(res.status, message);
+    }
+    return json.data as T;
+  } catch (e) {
+    if (!opts.quiet && e instanceof ApiError && e.status !== 401) toast(e.message, "danger");
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    done();
+  }
+}
+
+/** Spec §7: a list decodes to an empty list when the envelope is unsuccessful or empty. */
+export async function apiList<T>(path: string, query?: Query): Promise<T[]> {
+  try {
+    const data = await api<T[]>("GET", path, { query, quiet: true });
+    return Array.isArray(data) ? data : [];
+  } catch {
+    return [];
+  }
+}
