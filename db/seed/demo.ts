@@ -1,0 +1,756 @@
+import { and, count, eq, inArray } from "drizzle-orm";
+import { getBoxSecret, hashPassword, hashPin } from "../../appliance/modules/auth/secrets";
+import type { Db } from "../client";
+import {
+  actionGarmentSubCategories,
+  actions,
+  addresses,
+  agents,
+  configurations,
+  customerPreferences,
+  customers,
+  employees,
+  garmentCategories,
+  garmentSubCategories,
+  itemLogStates,
+  localities,
+  modifiers,
+  pickupDeliveries,
+  preferences,
+  streets,
+  ticketLogStates,
+  ticketStates,
+  ticketSubCategories,
+  ticketSubCategoryActions,
+  ticketSubCategoryModifiers,
+  tickets,
+} from "../schema";
+
+/** A drizzle transaction on the app database (same query API as Db). */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers (also used by scripts/gen-reference.ts so both data sets price alike)
+// ---------------------------------------------------------------------------------------------
+
+/** mulberry32: a tiny seeded PRNG, so demo and reference data are the same on every run. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    /** Integer in [lo, hi], both inclusive. */
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    chance: (p: number) => next() < p,
+    pick: <T>(arr: readonly T[]): T => {
+      if (arr.length === 0) throw new Error("pick from an empty list");
+      return arr[Math.floor(next() * arr.length)]!;
+    },
+  };
+}
+export type Prng = ReturnType<typeof prng>;
+
+export const DAY_MS = 86_400_000;
+export const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Spec §4's ticket states, in order. "" is the spec's "empty" state. */
+export const TICKET_STATES: readonly { name: string; hidden_in_lists?: boolean; is_locality_delivery?: boolean; prices_on_receipt: boolean }[] = [
+  { name: "CREATED", hidden_in_lists: true, prices_on_receipt: false },
+  { name: "", prices_on_receipt: false },
+  { name: "AWAITING PICKUP", prices_on_receipt: false },
+  { name: "PICKED UP", prices_on_receipt: false },
+  { name: "TECNOWASH", prices_on_receipt: false },
+  { name: "MARKED", prices_on_receipt: false },
+  { name: "IN PROGRESS", prices_on_receipt: false },
+  { name: "AWAITING DELIVERY", prices_on_receipt: true },
+  { name: "OUT FOR DELIVERY", prices_on_receipt: true },
+  { name: "B Kara", is_locality_delivery: true, prices_on_receipt: true },
+  { name: "Mosta", is_locality_delivery: true, prices_on_receipt: true },
+  { name: "San Gwann", is_locality_delivery: true, prices_on_receipt: true },
+  { name: "DELIVERED", prices_on_receipt: true },
+  { name: "DELIVERED AND PAID", prices_on_receipt: true },
+  { name: "DELIVERED NOT PAID", prices_on_receipt: true },
+  { name: "CLOSED", prices_on_receipt: true },
+];
+
+/** Inserts the states that are missing; existing rows (and admin-added states) are left alone. */
+export async function seedTicketStates(db: Db | Tx): Promise<void> {
+  await db
+    .insert(ticketStates)
+    .values(
+      TICKET_STATES.map((s, i) => ({
+        name: s.name,
+        position: i + 1,
+        hidden_in_lists: s.hidden_in_lists ?? false,
+        is_locality_delivery: s.is_locality_delivery ?? false,
+        prices_on_receipt: s.prices_on_receipt,
+      })),
+    )
+    .onConflictDoNothing({ target: ticketStates.name });
+}
+
+const PREDECESSOR: Record<string, string | null> = {
+  CREATED: null,
+  "AWAITING PICKUP": "CREATED",
+  "PICKED UP": "AWAITING PICKUP",
+  MARKED: "PICKED UP",
+  TECNOWASH: "MARKED",
+  "IN PROGRESS": "MARKED",
+  "AWAITING DELIVERY": "IN PROGRESS",
+  "OUT FOR DELIVERY": "AWAITING DELIVERY",
+  "B Kara": "AWAITING DELIVERY",
+  Mosta: "AWAITING DELIVERY",
+  "San Gwann": "AWAITING DELIVERY",
+  DELIVERED: "OUT FOR DELIVERY",
+  "DELIVERED AND PAID": "OUT FOR DELIVERY",
+  "DELIVERED NOT PAID": "OUT FOR DELIVERY",
+  CLOSED: "DELIVERED AND PAID",
+};
+
+/**
+ * The states a ticket went through to reach `state`, oldest first, for its state logs.
+ * Garments brought to the counter skip the pickup states.
+ */
+export function statePath(state: string, pickedUp: boolean): string[] {
+  const path: string[] = [];
+  for (let s: string | null | undefined = state; s != null; s = PREDECESSOR[s]) path.unshift(s);
+  if (path.length === 0 || path[0] !== "CREATED") throw new Error(`no path to state ${JSON.stringify(state)}`);
+  return pickedUp ? path : path.filter((s, i) => i === path.length - 1 || (s !== "AWAITING PICKUP" && s !== "PICKED UP"));
+}
+
+/** States at or after MARKED: the pieces have been sorted and labelled. */
+export const isSortedState = (state: string) => !["CREATED", "AWAITING PICKUP", "PICKED UP"].includes(state);
+/** States in which the garment has been (or is being) processed. */
+export const isProcessedState = (state: string) => isSortedState(state) && state !== "MARKED" && state !== "TECNOWASH";
+
+/** A modifier's charge on an item: flat cents, or hundredths of a percent of the actions' subtotal. */
+export function modifierCharge(m: { up_charge: number; is_percentage: boolean }, actionsSubtotal: number): number {
+  return m.is_percentage ? Math.round((actionsSubtotal * m.up_charge) / 10000) : m.up_charge;
+}
+
+/**
+ * Effective price of an ActionGarmentSubCategory (spec §3): `price` percent of the record it
+ * points to, else the flat price; 0 when the chain is broken or loops.
+ */
+export function effectivePrice(id: number, byId: Map<number, { price: number; is_percentage_of: number | null }>, depth = 0): number {
+  const row = byId.get(id);
+  if (!row || depth > 16) return 0;
+  if (row.is_percentage_of == null) return row.price;
+  return Math.round((effectivePrice(row.is_percentage_of, byId, depth + 1) * row.price) / 10000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Demo content
+// ---------------------------------------------------------------------------------------------
+
+export const LOCALITIES: Record<string, readonly string[]> = {
+  Birkirkara: ["Triq il-Wied", "Triq Fleur-de-Lys", "Triq Psaila", "Triq il-Kbira", "Triq in-Naxxar", "Triq Sant' Elena"],
+  Mosta: ["Triq il-Kostituzzjoni", "Triq il-Kungress Ewkaristiku", "Triq Grognet", "Pjazza Rotunda", "Triq il-Barrieri"],
+  "San Gwann": ["Triq Birkirkara", "Triq ix-Xorrox", "Triq Mikiel Anton Vassalli", "Triq tal-Balal", "Triq Santa Margerita"],
+  Sliema: ["Triq it-Torri", "Triq ix-Xatt", "Triq Bisazza", "Triq Manwel Dimech", "Triq Dingli"],
+  "St. Julian's": ["Triq San Gorg", "Triq Spinola", "Triq Ball", "Triq Gorg Borg Olivier", "Triq Santu Wistin"],
+  Naxxar: ["Triq Tal-Labour", "Triq Vittorja", "Pjazza Vittorja", "Triq San Pawl tat-Targa", "Triq il-Kbira"],
+  Qormi: ["Triq San Bastjan", "Triq il-Kbira", "Triq Dun Mikiel Xerri", "Triq il-Fran"],
+  Zebbug: ["Triq il-Kbira", "Triq Mikiel Anton Vassalli", "Pjazza San Filep", "Triq Dun Karm"],
+  Attard: ["Triq il-Kbira", "Triq Sant' Anna", "Triq Hal Warda", "Triq iz-Zagfran"],
+  Balzan: ["Vjal de Paule", "Triq Idmejda", "Triq il-Kbira", "Triq Birkirkara"],
+  Msida: ["Triq ix-Xatt ta' l-Imsida", "Triq il-Wied", "Triq Dun Karm", "Triq il-Kbira"],
+  Valletta: ["Triq ir-Repubblika", "Triq il-Merkanti", "Triq San Pawl", "Triq l-Ifran", "Triq Zekka"],
+  Hamrun: ["Triq il-Kbira San Guzepp", "Triq Villambrosa", "Triq il-Kappillan Mifsud"],
+  Zabbar: ["Triq Sant' Ubaldeska", "Triq Hompesch", "Triq il-Kunsill tal-Ewropa", "Triq il-Kbira"],
+};
+
+export const PREFERENCES = ["No starch", "Light starch", "Hanger", "Folded", "Eco wash", "Hypoallergenic detergent", "Call before delivery"];
+
+export const MALE_NAMES = ["Joseph", "Carmel", "Anthony", "Mario", "Charles", "Paul", "Raymond", "Kevin", "Matthew", "Luke", "Daniel", "Mark", "Kurt", "Clayton", "Ryan", "Nicholas", "George", "Emanuel", "Saviour", "Alan"];
+export const FEMALE_NAMES = ["Maria", "Rita", "Doris", "Josephine", "Carmen", "Marthese", "Antoinette", "Roberta", "Graziella", "Nicole", "Claire", "Sarah", "Anna", "Rebecca", "Francesca", "Elaine", "Stephanie", "Rachel", "Christine", "Miriam"];
+export const SURNAMES = ["Camilleri", "Borg", "Vella", "Farrugia", "Zammit", "Galea", "Grech", "Attard", "Spiteri", "Azzopardi", "Micallef", "Caruana", "Cassar", "Pace", "Mifsud", "Sammut", "Debono", "Agius", "Fenech", "Bonnici", "Xuereb", "Schembri", "Muscat", "Mizzi", "Cutajar", "Said", "Abela", "Gauci", "Bugeja", "Buttigieg", "Briffa", "Calleja", "Ellul", "Formosa", "Tabone", "Zerafa", "Saliba", "Portelli", "Psaila", "Chetcuti"];
+export const OCCUPATIONS = ["Teacher", "Nurse", "Accountant", "Lawyer", "Engineer", "Pharmacist", "Clerk", "Retired", "Architect", "Doctor", "Manager", "Self-employed", ""];
+export const EMAIL_DOMAINS = ["gmail.com", "maltanet.net", "melita.com", "yahoo.com", "go.net.mt"];
+
+/** Title from gender and a deterministic draw: mostly Mr./Mrs., some Dr., Ing. and Profs. */
+export function pickTitle(r: Prng, male: boolean): string {
+  const x = r.next();
+  if (x < 0.08) return "Dr.";
+  if (x < 0.12) return "Ing.";
+  if (x < 0.14) return "Profs.";
+  return male ? "Mr." : "Mrs.";
+}
+
+/** The spec derives first and last name by splitting full_name on a space (the first one). */
+export function splitName(full: string) {
+  const i = full.indexOf(" ");
+  return i < 0 ? { first_name: full, last_name: "" } : { first_name: full.slice(0, i), last_name: full.slice(i + 1) };
+}
+
+type ActionKey = "DC" | "L" | "P" | "C" | "S" | "XP";
+const ACTIONS: readonly { key: ActionKey; name: string; up_charge: number; pctOf?: ActionKey }[] = [
+  { key: "DC", name: "Dry Cleaning", up_charge: 800 },
+  { key: "L", name: "Laundry", up_charge: 300 },
+  { key: "P", name: "Pressing", up_charge: 400 },
+  { key: "C", name: "Carpets", up_charge: 1200 },
+  { key: "S", name: "Stain Removal", up_charge: 300 },
+  // 150.00% of Pressing
+  { key: "XP", name: "Express Pressing", up_charge: 15000, pctOf: "P" },
+];
+
+/** A flat price in cents, or [other action of the same garment, hundredths of a percent]. */
+type Price = number | [ActionKey, number];
+interface GarmentDef {
+  name: string;
+  prices: Partial<Record<ActionKey, Price>>;
+  pieces?: string;
+  choose?: boolean;
+  qty?: boolean;
+  images?: boolean;
+}
+const XP: Price = ["P", 15000];
+const CATEGORIES: readonly { type: string; name: string; def: ActionKey; garments: GarmentDef[] }[] = [
+  {
+    type: "Dry Clean",
+    name: "Dry Cleaning",
+    def: "DC",
+    garments: [
+      // Pressing a suit costs 60% of dry cleaning it.
+      { name: "Suit 2pc", pieces: "Jacket,Trousers", choose: true, prices: { DC: 1500, P: ["DC", 6000], XP, S: 400 } },
+      { name: "Suit 3pc", pieces: "Jacket,Trousers,Waistcoat", choose: true, prices: { DC: 1900, P: 1000, XP, S: 400 } },
+      { name: "Jacket", prices: { DC: 900, P: 550, S: 300 } },
+      { name: "Trousers", prices: { DC: 650, P: 400, XP, S: 300 } },
+      { name: "Dress", prices: { DC: 1100, P: 700, S: 400 } },
+      { name: "Skirt", prices: { DC: 650, P: 400 } },
+      { name: "Coat", prices: { DC: 1500, P: 800 } },
+      { name: "Blouse", prices: { DC: 650, P: 350 } },
+      { name: "Tie", qty: true, prices: { DC: 400, P: 250 } },
+      { name: "Evening Dress", prices: { DC: 2500, P: 1500, S: 600 } },
+      { name: "Wedding Dress", images: true, prices: { DC: 9500, P: 4500, S: 1500 } },
+    ],
+  },
+  {
+    type: "Laundry",
+    name: "Laundry",
+    def: "L",
+    garments: [
+      { name: "Shirt", qty: true, prices: { L: 250, P: 200, XP, S: 250 } },
+      { name: "T-Shirt", qty: true, prices: { L: 200, P: 150 } },
+      { name: "Socks (pair)", qty: true, prices: { L: 100 } },
+      { name: "Bed Sheet", qty: true, prices: { L: 350, P: 250 } },
+      { name: "Pillow Case", qty: true, prices: { L: 150, P: 100 } },
+      { name: "Towel", qty: true, prices: { L: 200 } },
+      { name: "Tablecloth", prices: { L: 450, P: 300, S: 300 } },
+    ],
+  },
+  {
+    type: "TECNOWASH",
+    name: "Tecnowash",
+    def: "L",
+    garments: [
+      { name: "Wool Jumper", prices: { L: 600 } },
+      { name: "Silk Blouse", prices: { L: 700, P: 350 } },
+      { name: "Down Jacket", prices: { L: 1800 } },
+      { name: "Cashmere Coat", prices: { L: 2200, P: 900 } },
+    ],
+  },
+  {
+    type: "Laundry",
+    name: "Household",
+    def: "L",
+    garments: [
+      { name: "Duvet Single", prices: { L: 1500 } },
+      { name: "Duvet Double", prices: { L: 2000 } },
+      { name: "Blanket", prices: { L: 1200 } },
+      { name: "Curtains (per m²)", qty: true, prices: { L: 500, P: 300 } },
+    ],
+  },
+  {
+    type: "Dry Clean",
+    name: "Carpets & Rugs",
+    def: "C",
+    garments: [
+      { name: "Carpet (per m²)", qty: true, prices: { C: 1200, S: 300 } },
+      { name: "Rug", prices: { C: 2500, S: 800 } },
+    ],
+  },
+];
+
+type ModType = "COLOR" | "DESIGN" | "MATERIAL" | "STAIN" | "BRAND" | "TAILOR" | "EXPRESS";
+interface ModDef {
+  name: string;
+  up?: number;
+  pct?: boolean;
+  image?: string;
+  children?: ModDef[];
+}
+const MODIFIERS: Record<ModType, ModDef[]> = {
+  COLOR: [
+    { name: "Black", image: "color:#111827" },
+    { name: "White", image: "color:#ffffff" },
+    { name: "Navy", image: "color:#1e3a8a" },
+    { name: "Red", image: "color:#b91c1c" },
+    { name: "Beige", image: "color:#d6c6a8" },
+    { name: "Grey", image: "color:#6b7280" },
+    { name: "Green", image: "color:#166534" },
+    { name: "Brown", image: "color:#78350f" },
+  ],
+  DESIGN: [{ name: "Plain" }, { name: "Striped" }, { name: "Checked" }, { name: "Floral" }, { name: "Pleated", up: 200 }, { name: "Sequinned", up: 300 }],
+  MATERIAL: [{ name: "Cotton" }, { name: "Wool" }, { name: "Linen" }, { name: "Polyester" }, { name: "Silk", up: 500 }, { name: "Cashmere", up: 500 }, { name: "Velvet", up: 400 }, { name: "Leather", up: 1500 }],
+  STAIN: [
+    { name: "Wine", up: 300, children: [{ name: "Red Wine", up: 400 }, { name: "White Wine", up: 200 }] },
+    { name: "Oil", up: 400, children: [{ name: "Cooking Oil", up: 400 }, { name: "Engine Oil", up: 600 }] },
+    { name: "Ink", up: 500, children: [{ name: "Ballpoint", up: 500 }, { name: "Fountain Pen", up: 600 }] },
+    { name: "Coffee", up: 250 },
+    { name: "Blood", up: 300 },
+    { name: "Grass", up: 250 },
+    { name: "Make-up", up: 300 },
+  ],
+  // A 10% designer-care surcharge is a percentage; the others are flat.
+  BRAND: [{ name: "Hugo Boss" }, { name: "Armani", up: 1000, pct: true }, { name: "Zara" }, { name: "Marks & Spencer" }, { name: "Massimo Dutti" }, { name: "Burberry", up: 1000, pct: true }],
+  TAILOR: [{ name: "Hem Trousers", up: 800 }, { name: "Shorten Sleeves", up: 1200 }, { name: "Replace Zip", up: 1000 }, { name: "Take In Waist", up: 1200 }, { name: "Sew Button", up: 200 }],
+  EXPRESS: [
+    { name: "Same Day", up: 10000, pct: true },
+    { name: "Next Day", up: 5000, pct: true },
+    { name: "Third Day", up: 500 },
+    { name: "Fourth Day", up: 300 },
+    { name: "Fifth Day", up: 200 },
+    { name: "Sixth Day", up: 100 },
+  ],
+};
+export const MODIFIER_TYPES = Object.keys(MODIFIERS) as ModType[];
+
+export const MONTHS = ["JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER"];
+/** Summer and Christmas are the busy months. */
+const PEAK_MONTHS = new Set(["JUNE", "JULY", "AUGUST", "SEPTEMBER", "DECEMBER"]);
+
+const EMPLOYEES: readonly { agent: "hq" | "birkirkara" | "mosta"; full_name: string; role: "admin" | "manager" | "employee" | "driver"; pin: string; hq?: boolean; localities?: string[] }[] = [
+  { agent: "hq", full_name: "Maria Camilleri", role: "admin", pin: "1111", hq: true },
+  { agent: "hq", full_name: "Joseph Borg", role: "manager", pin: "2222" },
+  { agent: "hq", full_name: "Anna Vella", role: "employee", pin: "3333" },
+  { agent: "hq", full_name: "Mark Farrugia", role: "driver", pin: "4444", hq: true, localities: ["Birkirkara", "Balzan", "Attard", "San Gwann", "Msida"] },
+  { agent: "birkirkara", full_name: "Claire Zammit", role: "admin", pin: "5555" },
+  { agent: "birkirkara", full_name: "Luke Grech", role: "employee", pin: "6666" },
+  { agent: "mosta", full_name: "Sarah Azzopardi", role: "manager", pin: "7777" },
+  { agent: "mosta", full_name: "Daniel Micallef", role: "driver", pin: "8888", localities: ["Mosta", "Naxxar"] },
+];
+
+/** Demo tickets, one per entry, so every list and screen has something in it. */
+const DEMO_TICKET_STATES = [
+  ...Array<string>(4).fill("CREATED"),
+  ...Array<string>(4).fill("AWAITING PICKUP"),
+  ...Array<string>(3).fill("PICKED UP"),
+  "TECNOWASH",
+  ...Array<string>(2).fill("MARKED"),
+  ...Array<string>(6).fill("IN PROGRESS"),
+  ...Array<string>(5).fill("AWAITING DELIVERY"),
+  ...Array<string>(2).fill("OUT FOR DELIVERY"),
+  "B Kara",
+  "Mosta",
+  "San Gwann",
+  ...Array<string>(3).fill("DELIVERED"),
+  ...Array<string>(3).fill("DELIVERED AND PAID"),
+  ...Array<string>(2).fill("DELIVERED NOT PAID"),
+  ...Array<string>(3).fill("CLOSED"),
+];
+
+const PICKUP_CHARGE = 300;
+const DELIVERY_CHARGE = 300;
+const DEMO_SEED = 20260101;
+
+/**
+ * Loads the demo data (idempotent: does nothing once any customer exists). Reuses an existing
+ * HQ agent, e.g. the one first-run setup created, instead of adding the "hq" agent.
+ */
+export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
+  await seedTicketStates(db);
+  if (await hasCustomers(db)) return;
+  const now = (clock ?? { now: () => new Date() }).now();
+  // Outside the transaction: getBoxSecret may write with the pool, and argon2 is slow.
+  const secret = await getBoxSecret(db);
+  const [hqHash, shopHash1, shopHash2] = await Promise.all([hashPassword("hq-demo-2026"), hashPassword("shop-demo-2026"), hashPassword("shop-demo-2026")]);
+
+  await db.transaction(async (tx) => {
+    if (await hasCustomers(tx)) return;
+    const r = prng(DEMO_SEED);
+    const at = (msAgo: number) => new Date(now.getTime() - msAgo).toISOString();
+
+    // --- places --------------------------------------------------------------------------
+    const locNames = Object.keys(LOCALITIES);
+    await tx.insert(localities).values(locNames.map((name) => ({ name }))).onConflictDoNothing({ target: localities.name });
+    const locRows = await tx.select().from(localities).where(inArray(localities.name, locNames));
+    const locId = new Map(locRows.map((l) => [l.name, l.id]));
+    const streetIds = new Map<string, number[]>();
+    for (const [loc, names] of Object.entries(LOCALITIES)) {
+      const lid = locId.get(loc)!;
+      const have = await tx.select().from(streets).where(eq(streets.locality_id, lid));
+      const missing = names.filter((n) => !have.some((s) => s.name === n));
+      if (missing.length) await tx.insert(streets).values(missing.map((name) => ({ locality_id: lid, name })));
+      const all = await tx.select().from(streets).where(eq(streets.locality_id, lid));
+      streetIds.set(loc, names.map((n) => all.find((s) => s.name === n)!.id));
+    }
+    const addAddress = async (loc: string, name = "") => {
+      const [a] = await tx
+        .insert(addresses)
+        .values({ name, number: String(r.int(1, 180)), locality_id: locId.get(loc)!, street_id: r.pick(streetIds.get(loc)!) })
+        .returning({ id: addresses.id });
+      return a!.id;
+    };
+
+    await tx.insert(preferences).values(PREFERENCES.map((name) => ({ name }))).onConflictDoNothing({ target: preferences.name });
+    const prefIds = (await tx.select().from(preferences).where(inArray(preferences.name, PREFERENCES))).map((p) => p.id);
+
+    // --- agents ----------------------------------------------------------------------------
+    const agentCreated = at(400 * DAY_MS);
+    const existingHq = await tx.query.agents.findFirst({ where: eq(agents.is_hq, true), orderBy: agents.id });
+    const ensureAgent = async (user_name: string, locality: string, values: Omit<typeof agents.$inferInsert, "user_name">) => {
+      const found = await tx.query.agents.findFirst({ where: eq(agents.user_name, user_name) });
+      if (found) return found.id;
+      const address_id = await addAddress(locality, user_name === "hq" ? "Ironbox House" : "");
+      const [a] = await tx.insert(agents).values({ ...values, address_id, user_name, created_at: agentCreated }).returning({ id: agents.id });
+      return a!.id;
+    };
+    const agentIds = {
+      hq:
+        existingHq?.id ??
+        (await ensureAgent("hq", "San Gwann", {
+          name: "Ironbox HQ",
+          type: "HQ",
+          is_hq: true,
+          password_hash: hqHash,
+          landline: "21441234",
+          mobile: "79441234",
+          contact_person: "Maria Camilleri",
+          email_address: "hq@ironbox.mt",
+        })),
+      birkirkara: await ensureAgent("birkirkara", "Birkirkara", {
+        name: "Ironbox Birkirkara",
+        password_hash: shopHash1,
+        landline: "21487766",
+        mobile: "79487766",
+        commission: 10,
+        contact_person: "Claire Zammit",
+        email_address: "birkirkara@ironbox.mt",
+      }),
+      mosta: await ensureAgent("mosta", "Mosta", {
+        name: "Ironbox Mosta",
+        password_hash: shopHash2,
+        landline: "21415588",
+        mobile: "99415588",
+        commission: 12,
+        contact_person: "Sarah Azzopardi",
+        email_address: "mosta@ironbox.mt",
+      }),
+    };
+
+    // --- employees (skip a PIN the agent already uses: employees_agent_pin_uq) --------------
+    for (const e of EMPLOYEES) {
+      const agentId = agentIds[e.agent];
+      const pin_hash = hashPin(secret, agentId, e.pin);
+      const clash = await tx.query.employees.findFirst({ where: and(eq(employees.agent_id, agentId), eq(employees.pin_hash, pin_hash)) });
+      if (clash) continue;
+      await tx.insert(employees).values({
+        agent_id: agentId,
+        full_name: e.full_name,
+        role: e.role,
+        pin_hash,
+        hq: e.hq ?? false,
+        mobile: `79${String(r.int(0, 999999)).padStart(6, "0")}`,
+        localities: (e.localities ?? []).map((l) => locId.get(l)!).join(","),
+        created_at: agentCreated,
+      });
+    }
+    const staff = await tx.select().from(employees).where(inArray(employees.agent_id, Object.values(agentIds)));
+    if (staff.length === 0) throw new Error("demo seed: no employee to stamp tickets with");
+    const counterStaff = (agentId: number) => {
+      const own = staff.filter((e) => e.agent_id === agentId);
+      const desk = own.filter((e) => e.role !== "driver");
+      return desk.length ? desk : own.length ? own : staff;
+    };
+    const driverOf = (agentId: number) => staff.find((e) => e.agent_id === agentId && e.role === "driver") ?? staff.find((e) => e.role === "driver");
+
+    // --- catalogue ---------------------------------------------------------------------------
+    const actionIds = {} as Record<ActionKey, number>;
+    const actionNames = {} as Record<ActionKey, string>;
+    for (const a of ACTIONS) {
+      const [row] = await tx
+        .insert(actions)
+        .values({ name: a.name, up_charge: a.up_charge, is_percentage_of: a.pctOf ? actionIds[a.pctOf] : null })
+        .returning({ id: actions.id });
+      actionIds[a.key] = row!.id;
+      actionNames[a.key] = a.name;
+    }
+
+    interface Garment {
+      id: number;
+      name: string;
+      pieces: string;
+      allowQty: boolean;
+      /** Priced actions of this garment, the category's default first. */
+      prices: { key: ActionKey; actionId: number; name: string; cents: number }[];
+    }
+    const garments: Garment[] = [];
+    for (const [ci, c] of CATEGORIES.entries()) {
+      const [cat] = await tx
+        .insert(garmentCategories)
+        .values({ type: c.type, name: c.name, order: ci + 1, default_action_id: actionIds[c.def] })
+        .returning({ id: garmentCategories.id });
+      for (const [gi, g] of c.garments.entries()) {
+        const [sub] = await tx
+          .insert(garmentSubCategories)
+          .values({
+            garment_category_id: cat!.id,
+            name: g.name,
+            pieces: g.pieces ?? "",
+            show_choose_pieces: g.choose ?? false,
+            allow_quantity: g.qty ?? false,
+            images_required: g.images ?? false,
+            order: gi + 1,
+          })
+          .returning({ id: garmentSubCategories.id });
+        // Flat prices first, so percentage rows can point at them.
+        const entries = Object.entries(g.prices) as [ActionKey, Price][];
+        entries.sort((a, b) => Number(Array.isArray(a[1])) - Number(Array.isArray(b[1])));
+        const rowIds = new Map<ActionKey, number>();
+        const byId = new Map<number, { price: number; is_percentage_of: number | null }>();
+        for (const [key, price] of entries) {
+          const pctOf = Array.isArray(price) ? rowIds.get(price[0]) : undefined;
+          if (Array.isArray(price) && pctOf === undefined) throw new Error(`${g.name}: ${key} is a percentage of an unpriced action`);
+          const values = { garment_sub_category_id: sub!.id, action_id: actionIds[key], price: Array.isArray(price) ? price[1] : price, is_percentage_of: pctOf ?? null };
+          const [row] = await tx.insert(actionGarmentSubCategories).values(values).returning({ id: actionGarmentSubCategories.id });
+          rowIds.set(key, row!.id);
+          byId.set(row!.id, values);
+        }
+        const prices = [...rowIds].map(([key, id]) => ({ key, actionId: actionIds[key], name: actionNames[key], cents: effectivePrice(id, byId) }));
+        prices.sort((a, b) => Number(b.key === c.def) - Number(a.key === c.def));
+        garments.push({ id: sub!.id, name: g.name, pieces: g.pieces ?? "", allowQty: g.qty ?? false, prices });
+      }
+    }
+
+    interface Mod {
+      id: number;
+      type: ModType;
+      name: string;
+      up_charge: number;
+      is_percentage: boolean;
+    }
+    const mods: Record<ModType, Mod[]> = { COLOR: [], DESIGN: [], MATERIAL: [], STAIN: [], BRAND: [], TAILOR: [], EXPRESS: [] };
+    const insertMod = async (type: ModType, d: ModDef, order: number, parent_id: number) => {
+      const values = { type, name: d.name, image: d.image ?? null, up_charge: d.up ?? 0, is_percentage: d.pct ?? false, order, parent_id };
+      const [row] = await tx.insert(modifiers).values(values).returning({ id: modifiers.id });
+      mods[type].push({ id: row!.id, type, name: d.name, up_charge: values.up_charge, is_percentage: values.is_percentage });
+      for (const [i, child] of (d.children ?? []).entries()) await insertMod(type, child, i + 1, row!.id);
+    };
+    for (const type of MODIFIER_TYPES) for (const [i, d] of MODIFIERS[type].entries()) await insertMod(type, d, i + 1, 0);
+
+    await tx.insert(configurations).values(
+      MONTHS.flatMap((month) => {
+        const busy = PEAK_MONTHS.has(month);
+        return [
+          { month, action_id: actionIds.DC, amounts: busy ? "0,50,50,50,50,50,25" : "0,40,40,40,40,40,20" },
+          { month, action_id: actionIds.L, amounts: busy ? "0,80,80,80,80,80,40" : "0,60,60,60,60,60,30" },
+        ];
+      }),
+    );
+    // Rounds: Mon/Thu centre, Tue/Fri north, Wed/Sat coast and south. Sunday: none.
+    const rounds = [
+      ["Birkirkara", "Balzan", "Attard", "San Gwann", "Msida", "Hamrun", "Qormi", "Zebbug"],
+      ["Mosta", "Naxxar"],
+      ["Sliema", "St. Julian's", "Valletta", "Zabbar"],
+    ].map((names) => names.map((n) => locId.get(n)!).join(";"));
+    await tx.insert(pickupDeliveries).values(
+      (["PEAK", "OFFSEASON"] as const).flatMap((season) =>
+        [1, 2, 3, 4, 5, 6].map((day) => ({
+          season,
+          // OFFSEASON has no range: the fallback that always applies.
+          from: season === "PEAK" ? "06-01" : null,
+          to: season === "PEAK" ? "09-30" : null,
+          day_of_week: day,
+          quantity: (season === "PEAK" ? 30 : 20) / (day === 6 ? 2 : 1),
+          localities: rounds[(day - 1) % 3]!,
+        })),
+      ),
+    );
+
+    // --- customers ---------------------------------------------------------------------------
+    const shopArea: Record<keyof typeof agentIds, string[]> = {
+      hq: locNames,
+      birkirkara: ["Birkirkara", "Balzan", "Attard", "San Gwann", "Msida"],
+      mosta: ["Mosta", "Naxxar"],
+    };
+    const people: { id: number; agentId: number; addressId: number; name: string }[] = [];
+    for (let i = 0; i < 60; i++) {
+      const shop = (["hq", "hq", "birkirkara", "mosta"] as const)[i % 4]!;
+      const male = r.chance(0.5);
+      const first = r.pick(male ? MALE_NAMES : FEMALE_NAMES);
+      const last = r.pick(SURNAMES);
+      const full_name = `${first} ${last}`;
+      const addressId = await addAddress(r.pick(shopArea[shop]));
+      const [c] = await tx
+        .insert(customers)
+        .values({
+          agent_id: agentIds[shop],
+          title: pickTitle(r, male),
+          full_name,
+          ...splitName(full_name),
+          address_id: addressId,
+          mobile: `${r.chance(0.6) ? "79" : "99"}${String(r.int(0, 999999)).padStart(6, "0")}`,
+          landline: r.chance(0.4) ? `21${String(r.int(0, 999999)).padStart(6, "0")}` : "",
+          email_address: r.chance(0.6) ? `${first}.${last}${r.int(1, 99)}@${r.pick(EMAIL_DOMAINS)}`.toLowerCase() : "",
+          date_of_birth: r.chance(0.3) ? isoDay(new Date(Date.UTC(r.int(1945, 2004), r.int(0, 11), r.int(1, 28)))) : null,
+          id_card: r.chance(0.5) ? `${r.int(1000, 999999)}M` : "",
+          discount: i % 15 === 7 ? 10 : 0,
+          occupation: r.pick(OCCUPATIONS),
+          comments: i % 9 === 4 ? "Prefers delivery after 5pm" : "",
+          created_at: at(r.int(90, 700) * DAY_MS),
+        })
+        .returning({ id: customers.id });
+      people.push({ id: c!.id, agentId: agentIds[shop], addressId, name: full_name });
+      if (r.chance(0.35)) {
+        const chosen = [...new Set([r.pick(prefIds), r.pick(prefIds)])];
+        await tx.insert(customerPreferences).values(chosen.map((preference_id) => ({ customer_id: c!.id, preference_id })));
+      }
+    }
+
+    // --- tickets -----------------------------------------------------------------------------
+    const plans = DEMO_TICKET_STATES.map((state, i) => {
+      const pickedUp = state === "AWAITING PICKUP" || state === "PICKED UP" || r.chance(0.4);
+      const path = statePath(state, pickedUp);
+      // Further along the path means older; at most 80% of the age is spent moving between states.
+      const ageMs = (path.length * 1.2 + r.next() * 5) * DAY_MS;
+      const created = now.getTime() - ageMs;
+      const stepMs = (ageMs * 0.8) / path.length;
+      const times = path.map((_, k) => new Date(created + k * stepMs + (k ? r.int(0, 3600_000) : 0)));
+      return { i, state, pickedUp, path, created: new Date(created), times };
+    }).sort((a, b) => a.created.getTime() - b.created.getTime());
+
+    for (const p of plans) {
+      const customer = r.pick(people);
+      const desk = r.pick(counterStaff(customer.agentId));
+      const driver = driverOf(customer.agentId);
+      const delivered = ["OUT FOR DELIVERY", "B Kara", "Mosta", "San Gwann"].includes(p.state);
+      const deliverToClient = delivered || r.chance(0.4);
+      const confirmed = p.state !== "CREATED";
+      const fullyPaid = ["DELIVERED AND PAID", "CLOSED"].includes(p.state) || (p.state === "DELIVERED" && p.i % 2 === 0);
+      const partlyPaid = confirmed && !fullyPaid && p.state !== "DELIVERED NOT PAID" && p.i % 4 === 1;
+      const withExpress = p.i % 6 === 2;
+
+      const items = [] as {
+        row: Omit<typeof ticketSubCategories.$inferInsert, "ticket_id">;
+        acts: Omit<typeof ticketSubCategoryActions.$inferInsert, "ticket_sub_category_id">[];
+        mods: Mod[];
+      }[];
+      const nItems = r.int(1, 5);
+      for (let k = 0; k < nItems; k++) {
+        const g = r.pick(garments);
+        const qty = g.allowQty ? r.int(1, 6) : 1;
+        const chosen = [g.prices[0]!];
+        const extra = g.prices.filter((x) => x !== chosen[0]);
+        if (extra.length && r.chance(0.3)) chosen.push(r.pick(extra));
+        const acts = chosen.map((a) => ({ action_id: a.actionId, name: a.name, price: a.cents, quantity: qty }));
+        const subtotal = acts.reduce((s, a) => s + a.price * a.quantity, 0);
+        const itemMods: Mod[] = [];
+        if (r.chance(0.5)) itemMods.push(r.pick(mods.COLOR));
+        if (r.chance(0.2)) itemMods.push(r.pick(mods.STAIN));
+        if (r.chance(0.15)) itemMods.push(r.pick(mods.MATERIAL));
+        if (r.chance(0.08)) itemMods.push(r.pick(mods.TAILOR));
+        if (withExpress && k === 0) itemMods.push(r.pick(mods.EXPRESS));
+        const total = subtotal + itemMods.reduce((s, m) => s + modifierCharge(m, subtotal), 0);
+        const color = itemMods.find((m) => m.type === "COLOR");
+        const sorted = isSortedState(p.state);
+        const processAt = p.path.indexOf("IN PROGRESS");
+        items.push({
+          acts,
+          mods: itemMods,
+          row: {
+            garment_sub_category_id: g.id,
+            description: color ? `${color.name} ${g.name}` : g.name,
+            quantity: qty,
+            state: p.state,
+            pieces: g.pieces,
+            sorted,
+            sorted_items: sorted ? g.pieces : "",
+            has_express: itemMods.some((m) => m.type === "EXPRESS"),
+            location: ["AWAITING DELIVERY", "B Kara", "Mosta", "San Gwann"].includes(p.state) ? `Rack ${"ABCD"[k % 4]}${r.int(1, 12)}` : "",
+            comments: r.chance(0.1) ? "Customer points out a loose button" : "",
+            total,
+            pre_discount_total: total,
+            total_paid: 0,
+            process_date: processAt >= 0 ? p.times[processAt]!.toISOString() : null,
+            created_at: p.created.toISOString(),
+          },
+        });
+      }
+      // A partial payment settles the first item; a full one settles everything.
+      items.forEach((it, k) => (it.row.total_paid = fullyPaid || (partlyPaid && k === 0) ? it.row.total! : 0));
+      const pickup_charge = p.pickedUp ? PICKUP_CHARGE : 0;
+      const delivery_charge = deliverToClient ? DELIVERY_CHARGE : 0;
+      const itemsTotal = items.reduce((s, it) => s + it.row.total!, 0);
+      const total = itemsTotal + pickup_charge + delivery_charge;
+      const itemsPaid = items.reduce((s, it) => s + it.row.total_paid!, 0);
+
+      const [t] = await tx
+        .insert(tickets)
+        .values({
+          agent_id: customer.agentId,
+          employee_id: desk.id,
+          customer_id: customer.id,
+          pickup_date: isoDay(new Date(p.created.getTime() + (p.pickedUp ? DAY_MS : 0))),
+          delivery_date: isoDay(new Date(p.created.getTime() + 7 * DAY_MS)),
+          pickup_comment: p.pickedUp && p.i % 5 === 0 ? "Ring the bell twice" : "",
+          delivery_comment: deliverToClient && p.i % 7 === 3 ? "Leave with the neighbour" : "",
+          pickup_from_client: p.pickedUp,
+          delivery_to_client: deliverToClient,
+          pickup_address_id: p.pickedUp ? customer.addressId : null,
+          delivery_address_id: deliverToClient ? customer.addressId : null,
+          has_express_item: items.some((it) => it.row.has_express),
+          state: p.state,
+          total,
+          total_paid: fullyPaid ? total : itemsPaid,
+          pickup_charge,
+          delivery_charge,
+          confirmed_at: confirmed ? new Date(p.created.getTime() + 5 * 60_000).toISOString() : null,
+          created_at: p.created.toISOString(),
+        })
+        .returning({ id: tickets.id });
+
+      const byWhom = (state: string) => (state === "PICKED UP" || state === "OUT FOR DELIVERY" ? (driver ?? desk) : desk).id;
+      await tx.insert(ticketLogStates).values(
+        p.path.map((state, k) => ({
+          ticket_id: t!.id,
+          state,
+          logged_at: p.times[k]!.toISOString(),
+          log: k === 0 ? "Ticket created" : `State changed to ${state}`,
+          employee_id: byWhom(state),
+          agent_id: customer.agentId,
+        })),
+      );
+      for (const it of items) {
+        const [item] = await tx
+          .insert(ticketSubCategories)
+          .values({ ...it.row, ticket_id: t!.id })
+          .returning({ id: ticketSubCategories.id });
+        await tx.insert(ticketSubCategoryActions).values(it.acts.map((a) => ({ ...a, ticket_sub_category_id: item!.id })));
+        if (it.mods.length) {
+          await tx.insert(ticketSubCategoryModifiers).values(it.mods.map((m) => ({ ticket_sub_category_id: item!.id, modifier_id: m.id, modifier_type: m.type })));
+        }
+        await tx.insert(itemLogStates).values(
+          p.path.map((state, k) => ({
+            ticket_sub_category_id: item!.id,
+            state,
+            logged_at: p.times[k]!.toISOString(),
+            log: it.row.description!,
+            employee_id: byWhom(state),
+          })),
+        );
+      }
+    }
+  });
+}
+
+async function hasCustomers(db: Db | Tx) {
+  const [row] = await db.select({ n: count() }).from(customers);
+  return (row?.n ?? 0) > 0;
+}
