@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps) {
       Object.assign(set.headers, SECURITY_HEADERS);
       const path = new URL(request.url).pathname;
       if (code === "NOT_FOUND") {
-        const page = request.method === "GET" && !path.startsWith("/api/") ? ui?.(path) : null;
+        const page = (request.method === "GET" || request.method === "HEAD") && !path.startsWith("/api/") ? ui?.(path) : null;
         if (page) return page;
         return jsonResponse(404, fail(`No such API route: ${request.method} ${path}`), SECURITY_HEADERS);
       }
