@@ -17,6 +17,7 @@ import { join, resolve } from "node:path";
 import { and, count, eq } from "drizzle-orm";
 import { getBoxSecret, hashPassword, hashPin } from "../appliance/modules/auth/secrets";
 import { migrateDatabase, openDatabase } from "../db/client";
+import { REBUILD_CUSTOMER_STATS } from "../db/maintenance";
 import { addresses, agents, employees, localities, streets } from "../db/schema";
 import {
   DAY_MS,
@@ -159,10 +160,20 @@ export async function generateReference(o: RefOptions): Promise<{ path: string; 
       .query(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${big.map(() => "?").join(",")})`)
       .all(...big) as { name: string; sql: string }[];
     for (const ix of indexes) sq.run(`DROP INDEX "${ix.name}"`);
+    // The customer_stats triggers look tickets up by customer, which without the dropped
+    // indexes is a scan per row: drop them too and rebuild the table once at the end.
+    const triggers = sq.query("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'tickets'").all() as { name: string; sql: string }[];
+    for (const tr of triggers) sq.run(`DROP TRIGGER "${tr.name}"`);
     bulkLoad(sq, o, log);
     const ixStart = performance.now();
     for (const ix of indexes) sq.run(ix.sql);
     log(`${indexes.length} indexes rebuilt: ${Math.round(performance.now() - ixStart)} ms`);
+    const trStart = performance.now();
+    sq.run("BEGIN");
+    sq.exec(REBUILD_CUSTOMER_STATS);
+    for (const tr of triggers) sq.run(tr.sql);
+    sq.run("COMMIT");
+    log(`customer statistics rebuilt, ${triggers.length} triggers restored: ${Math.round(performance.now() - trStart)} ms`);
     sq.run("PRAGMA journal_mode=WAL");
     sq.run("PRAGMA wal_checkpoint(TRUNCATE)");
     const counts: Record<string, number> = {};
