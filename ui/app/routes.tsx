@@ -1,6 +1,8 @@
 import type { ComponentType } from "react";
 import { ComingSoon } from "../features/common/ComingSoon";
+import * as C from "../features/catalogue";
 import { Home } from "../features/home/Home";
+import * as P from "../features/people";
 import type { Access } from "./access";
 
 export interface RouteDef {
@@ -20,29 +22,29 @@ const soon = (title: string) => () => <ComingSoon title={title} />;
  */
 export const ROUTES: RouteDef[] = [
   { path: "/home", title: "Home", access: "all", component: Home },
-  { path: "/agents", title: "Agents", access: "admin", component: soon("Agents"), back: "/home" },
-  { path: "/agents/:id", title: "Agent", access: "admin", component: soon("Agent"), back: "/agents" },
-  { path: "/employees", title: "Employees", access: "admin", component: soon("Employees"), back: "/home" },
-  { path: "/employees/:id", title: "Employee", access: "admin", component: soon("Employee"), back: "/employees" },
-  { path: "/customers", title: "Customers", access: "all", component: soon("Customers"), back: "/home" },
-  { path: "/customers/:id", title: "Customer", access: "all", component: soon("Customer"), back: "/customers" },
+  { path: "/agents", title: "Agents", access: "admin", component: P.AgentsList, back: "/home" },
+  { path: "/agents/:id", title: "Agent", access: "admin", component: P.AgentDetail, back: "/agents" },
+  { path: "/employees", title: "Employees", access: "admin", component: P.EmployeesList, back: "/home" },
+  { path: "/employees/:id", title: "Employee", access: "admin", component: P.EmployeeDetail, back: "/employees" },
+  { path: "/customers", title: "Customers", access: "all", component: P.CustomersList, back: "/home" },
+  { path: "/customers/:id", title: "Customer", access: "all", component: P.CustomerDetail, back: "/customers" },
   { path: "/customers/:id/new-ticket/:ticketID", title: "Ticket", access: "all", component: soon("Ticket"), back: "/home" },
   { path: "/tickets", title: "Tickets", access: "all", component: soon("Tickets"), back: "/home" },
   { path: "/tickets/:id", title: "Ticket", access: "all", component: soon("Ticket"), back: "/tickets" },
-  { path: "/actions", title: "Actions", access: "admin", component: soon("Actions"), back: "/home" },
-  { path: "/actions/:id", title: "Action", access: "admin", component: soon("Action"), back: "/actions" },
-  { path: "/garments", title: "Garments", access: "admin", component: soon("Garments"), back: "/home" },
-  { path: "/garments/:id", title: "Garment category", access: "admin", component: soon("Garment category"), back: "/garments" },
-  { path: "/garmentsSubCategory/:id", title: "Garment", access: "admin", component: soon("Garment"), back: "/garments" },
-  { path: "/actionGarmentSubCategory/:id", title: "Action price", access: "admin", component: soon("Action price"), back: "/garments" },
-  { path: "/actionGarmentSubCategories/:id", title: "Action price", access: "admin", component: soon("Action price"), back: "/garments" },
-  { path: "/modifiers", title: "Modifiers", access: "admin", component: soon("Modifiers"), back: "/home" },
-  { path: "/modifiers/:id", title: "Modifier", access: "admin", component: soon("Modifier"), back: "/modifiers" },
-  { path: "/configuration", title: "Configuration", access: "admin", component: soon("Configuration"), back: "/home" },
+  { path: "/actions", title: "Actions", access: "admin", component: C.ActionsList, back: "/home" },
+  { path: "/actions/:id", title: "Action", access: "admin", component: C.ActionDetail, back: "/actions" },
+  { path: "/garments", title: "Garments", access: "admin", component: C.GarmentsList, back: "/home" },
+  { path: "/garments/:id", title: "Garment category", access: "admin", component: C.CategoryDetail, back: "/garments" },
+  { path: "/garmentsSubCategory/:id", title: "Garment", access: "admin", component: C.SubCategoryDetail, back: "/garments" },
+  { path: "/actionGarmentSubCategory/:id", title: "Action price", access: "admin", component: C.PriceDetail, back: "/garments" },
+  { path: "/actionGarmentSubCategories/:id", title: "Action price", access: "admin", component: C.PriceDetail, back: "/garments" },
+  { path: "/modifiers", title: "Modifiers", access: "admin", component: C.ModifiersList, back: "/home" },
+  { path: "/modifiers/:id", title: "Modifier", access: "admin", component: C.ModifierDetail, back: "/modifiers" },
+  { path: "/configuration", title: "Configuration", access: "admin", component: C.ConfigurationMenu, back: "/home" },
   { path: "/configuration/:id", title: "Workload configuration", access: "admin", component: soon("Workload configuration"), back: "/configuration" },
   { path: "/configWorkLoad", title: "Workload", access: "admin", component: soon("Workload"), back: "/configuration" },
   { path: "/configPickupDeliveries", title: "Pickup & delivery", access: "admin", component: soon("Pickup & delivery"), back: "/configuration" },
-  { path: "/quickgarments", title: "Quick prices", access: "admin", component: soon("Quick prices"), back: "/configuration" },
+  { path: "/quickgarments", title: "Quick prices", access: "admin", component: C.QuickGarments, back: "/configuration" },
   { path: "/messaging", title: "Messaging", access: "admin", component: soon("Messaging"), back: "/configuration" },
   { path: "/reporting", title: "Reporting", access: "admin", component: soon("Reporting"), back: "/" },
   { path: "/tracking", title: "Tracking", access: "all", component: soon("Tracking"), back: "/home" },
