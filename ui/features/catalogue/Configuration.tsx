@@ -1,0 +1,37 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { Link } from "wouter";
+import { agentToken, employeeToken } from "../../lib/session";
+
+/** Spec §2: the configuration menu; the screens behind some tiles come with their issues. */
+const TILES = [
+  { to: "/configWorkLoad", label: "Workload", initials: "W", color: "#475569" },
+  { to: "/configPickupDeliveries", label: "Pickup & delivery", initials: "PD", color: "#0e7490" },
+  { to: "/quickgarments", label: "Quick prices", initials: "QP", color: "#15803d" },
+  { to: "/messaging", label: "Messaging", initials: "M", color: "#be185d" },
+];
+
+export function ConfigurationMenu() {
+  useSignals();
+  // The price list opens in a new window, which sends no header: the tokens go in the query (spec §6).
+  const priceList = `/api/v1/garmentSubCategories/priceList?Employee=${encodeURIComponent(employeeToken.value ?? "")}&Agent=${encodeURIComponent(agentToken.value ?? "")}&preview=true`;
+  return (
+    <div className="stack">
+      <nav className="tiles" aria-label="Configuration">
+        {TILES.map((t) => (
+          <Link key={t.to} href={t.to} className="tile">
+            <span className="tile-icon" aria-hidden="true" style={{ background: t.color }}>
+              {t.initials}
+            </span>
+            <span className="tile-label">{t.label}</span>
+          </Link>
+        ))}
+        <a className="tile" href={priceList} target="_blank" rel="noopener">
+          <span className="tile-icon" aria-hidden="true" style={{ background: "#4338ca" }}>
+            PL
+          </span>
+          <span className="tile-label">Price list</span>
+        </a>
+      </nav>
+    </div>
+  );
+}

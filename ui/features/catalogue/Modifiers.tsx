@@ -1,0 +1,144 @@
+import { useEffect, useState } from "react";
+import { Link, useLocation, useSearch } from "wouter";
+import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
+import { toast } from "../../components/toast";
+import { euroFromEuros } from "../../../appliance/domain/format";
+import { MODIFIER_TYPES, type Modifier, listModifiers, save } from "./api";
+import { idOf, ImagePicker, saveRecord, useDelete, useRecord } from "./shared";
+
+/** Spec §9: at most 50 sub-modifiers are shown under a modifier. */
+export const MAX_SUB_MODIFIERS = 50;
+
+const swatch = (image: string | null) => (image?.startsWith("color:") ? image.slice(6) : null);
+const charge = (m: Modifier) => (m.up_charge ? (m.is_percentage ? `+${m.up_charge}%` : `+${euroFromEuros(m.up_charge)}`) : "");
+
+export function ModifiersList() {
+  const [mods, setMods] = useState<Modifier[]>([]);
+  const [open, setOpen] = useState<string | null>(MODIFIER_TYPES[0]);
+  useEffect(() => void listModifiers().then(setMods), []);
+  return (
+    <div className="stack">
+      <div className="toolbar">
+        <Link href="/modifiers/0" className="btn btn-primary">
+          Add modifier
+        </Link>
+      </div>
+      {MODIFIER_TYPES.map((type) => {
+        const roots = mods.filter((m) => m.type === type && m.parent_id === 0);
+        return (
+          <section key={type} className="card accordion">
+            <button type="button" className="accordion-head" aria-expanded={open === type} onClick={() => setOpen(open === type ? null : type)}>
+              <strong>{type}</strong> <span className="badge">{roots.length}</span>
+            </button>
+            {open === type && (
+              <ul className="list">
+                {roots.map((m) => {
+                  const subs = mods.filter((s) => s.parent_id === m.id);
+                  return (
+                    <li key={m.id}>
+                      <Link href={`/modifiers/${m.id}`} className="row-link">
+                        <span className="row-main">
+                          <strong>
+                            {swatch(m.image) && <span className="swatch" style={{ background: swatch(m.image)! }} />} {m.name}
+                          </strong>
+                          {subs.length > 0 && <span className="muted">{subs.length} sub-modifiers</span>}
+                        </span>
+                        <span>
+                          {!m.visible && <span className="badge badge-hidden">hidden</span>} <span className="price">{charge(m)}</span>
+                        </span>
+                      </Link>
+                      {subs.length > 0 && (
+                        <div className="chips">
+                          {subs.slice(0, MAX_SUB_MODIFIERS).map((s) => (
+                            <Link key={s.id} href={`/modifiers/${s.id}`} className="chip">
+                              {s.name} {charge(s)}
+                            </Link>
+                          ))}
+                        </div>
+                      )}
+                    </li>
+                  );
+                })}
+                <li>
+                  <Link href={`/modifiers/0?type=${type}`} className="row-link muted">
+                    + Add {type.toLowerCase()} modifier
+                  </Link>
+                </li>
+              </ul>
+            )}
+          </section>
+        );
+      })}
+    </div>
+  );
+}
+
+const blank: Modifier = { id: 0, parent_id: 0, type: "COLOR", name: "", image: null, discount: "PERCENTAGE 0", visible: true, up_charge: 0, order: 0, is_percentage: false };
+
+export function ModifierDetail({ params }: { params: Record<string, string | undefined> }) {
+  const id = idOf(params);
+  const search = new URLSearchParams(useSearch());
+  const [, navigate] = useLocation();
+  const startType = (MODIFIER_TYPES as readonly string[]).includes(search.get("type") ?? "") ? (search.get("type") as Modifier["type"]) : "COLOR";
+  const [m, setM] = useRecord<Modifier>("/modifiers/", id, { ...blank, type: startType });
+  const [all, setAll] = useState<Modifier[]>([]);
+  useEffect(() => void listModifiers().then(setAll), []);
+  const set = (p: Partial<Modifier>) => setM({ ...m, ...p });
+  const isSwatch = m.image?.startsWith("color:") ?? false;
+  const remove = useDelete("/modifiers/", id, m.parent_id ? "Modifier Sub Category Removed" : "Modifier Removed", "/modifiers");
+
+  async function submit() {
+    if (!m.name.trim()) return toast("Name is required", "warning");
+    const body = { parent_id: m.parent_id, type: m.type, name: m.name, image: m.image, discount: discountValue(m.discount), visible: m.visible, up_charge: Number(m.up_charge) || 0, is_percentage: m.is_percentage };
+    const saved = await saveRecord(() => save<Modifier>("/modifiers/", id, body), id === 0);
+    if (saved) navigate("/modifiers");
+  }
+
+  return (
+    <Section title={id ? m.name || "Modifier" : "New modifier"}>
+      <div className="grid-2">
+        <Field label="Name">
+          <input name="name" value={m.name} onChange={(e) => set({ name: e.target.value })} />
+        </Field>
+        <Field label="Type">
+          <select name="type" value={m.type} onChange={(e) => set({ type: e.target.value as Modifier["type"], parent_id: 0 })}>
+            {MODIFIER_TYPES.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Under">
+          <select name="parent_id" value={m.parent_id} onChange={(e) => set({ parent_id: Number(e.target.value) })}>
+            <option value={0}>Nothing (a main modifier)</option>
+            {all
+              .filter((x) => x.parent_id === 0 && x.type === m.type && x.id !== id)
+              .map((x) => (
+                <option key={x.id} value={x.id}>
+                  {x.name}
+                </option>
+              ))}
+          </select>
+        </Field>
+        <Field label={m.is_percentage ? "Up-charge (%)" : "Up-charge (€)"}>
+          <input name="up_charge" type="number" min={0} step="0.01" value={m.up_charge} onChange={(e) => set({ up_charge: Number(e.target.value) })} />
+        </Field>
+        <Toggle label="Up-charge is a percentage" checked={m.is_percentage} onChange={(is_percentage) => set({ is_percentage })} />
+        <Field label="Discount %" hint="0 to 100">
+          <input name="discount" type="number" min={0} max={100} value={discountValue(m.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
+        </Field>
+        <Toggle label="Visible" checked={m.visible} onChange={(visible) => set({ visible })} />
+        <Toggle label="Colour swatch instead of an image" checked={isSwatch} onChange={(on) => set({ image: on ? "color:#1e3a8a" : null })} />
+        {isSwatch ? (
+          <Field label="Colour">
+            <input name="colour" type="color" value={/^#[0-9a-f]{6}$/i.test(m.image!.slice(6)) ? m.image!.slice(6) : "#000000"} onChange={(e) => set({ image: `color:${e.target.value}` })} />
+          </Field>
+        ) : (
+          <Field label="Image">
+            <ImagePicker value={m.image} onChange={(image) => set({ image })} />
+          </Field>
+        )}
+      </div>
+      <FormButtons onSave={submit} onDelete={id ? remove : undefined} />
+    </Section>
+  );
+}

@@ -1,0 +1,79 @@
+import { useEffect, useState } from "react";
+import { useLocation } from "wouter";
+import { confirmDialog } from "../../components/dialog";
+import { toast } from "../../components/toast";
+import { api, ApiError } from "../../lib/api";
+
+/** Loads a record for a detail screen; id 0 means new (spec §2). */
+export function useRecord<T>(path: string, id: number, blank: T): [T, (t: T) => void, boolean] {
+  const [rec, setRec] = useState<T>(blank);
+  const [loaded, setLoaded] = useState(id === 0);
+  useEffect(() => {
+    if (!id) return;
+    api<T>("GET", `${path}${id}`).then((r) => {
+      setRec(r);
+      setLoaded(true);
+    });
+  }, [path, id]);
+  return [rec, setRec, loaded];
+}
+
+/**
+ * Saves a record the spec's way (§8): a failed create shows the server's message, a failed
+ * update 'Something went wrong'. Returns the saved record or null.
+ */
+export async function saveRecord<T>(run: () => Promise<T>, isNew: boolean, okText = "Information Saved"): Promise<T | null> {
+  try {
+    const r = await run();
+    toast(okText);
+    return r;
+  } catch (e) {
+    toast(isNew && e instanceof ApiError ? e.message : e instanceof ApiError && e.status === 422 ? e.message : "Something went wrong", "danger");
+    return null;
+  }
+}
+
+/** Spec §5: deleting with id 0 makes no call; every delete asks first. */
+export function useDelete(path: string, id: number, okText: string, then: string) {
+  const [, navigate] = useLocation();
+  return async () => {
+    if (!id) return;
+    if (!(await confirmDialog())) return;
+    try {
+      await api("DELETE", `${path}${id}`, { quiet: true });
+      toast(okText);
+      navigate(then);
+    } catch (e) {
+      toast(e instanceof ApiError && e.status === 409 ? e.message : "Something went wrong", "danger");
+    }
+  };
+}
+
+export const idOf = (params: Record<string, string | undefined>) => Number(params.id ?? 0) || 0;
+
+/** A small image upload that stores the returned URL. */
+export function ImagePicker({ value, onChange }: { value: string | null; onChange: (url: string | null) => void }) {
+  const [busy, setBusy] = useState(false);
+  async function upload(file: File) {
+    setBusy(true);
+    const form = new FormData();
+    form.append("file", file);
+    const { currentToken } = await import("../../lib/session");
+    const res = await fetch("/api/v1/images/", { method: "POST", body: form, headers: { authorization: `token ${currentToken()}` } });
+    const json = (await res.json()) as { success: boolean; data?: { url: string }; message?: string };
+    setBusy(false);
+    if (json.success && json.data) onChange(json.data.url);
+    else toast(json.message ?? "Upload failed", "danger");
+  }
+  return (
+    <div className="image-picker">
+      {value && !value.startsWith("color:") && <img src={value} alt="" className="thumb" />}
+      <input type="file" accept="image/png,image/jpeg,image/webp,image/gif" aria-label="Image" disabled={busy} onChange={(e) => e.target.files?.[0] && upload(e.target.files[0])} />
+      {value && (
+        <button type="button" className="btn btn-small" onClick={() => onChange(null)}>
+          Remove image
+        </button>
+      )}
+    </div>
+  );
+}
