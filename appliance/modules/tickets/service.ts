@@ -45,9 +45,12 @@ export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
     return t;
   }
 
+  /** One read: the agent check uses the loaded ticket rather than a second query. */
   async function view(caller: EmployeeCaller, id: number, q: Exec = db) {
-    await row(caller, id, q);
-    return (await loadTicket(q, id))!;
+    const t = await loadTicket(q, id);
+    if (!t) throw notFound("Ticket");
+    assertSameAgent(caller, t.agent_id, "Ticket");
+    return t;
   }
 
   /** A state must be one of the ticket states (data, spec §4). */
