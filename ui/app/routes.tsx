@@ -3,6 +3,7 @@ import { ComingSoon } from "../features/common/ComingSoon";
 import * as C from "../features/catalogue";
 import { Home } from "../features/home/Home";
 import * as P from "../features/people";
+import { PlacesScreen } from "../features/places/PlacesScreen";
 import type { Access } from "./access";
 
 export interface RouteDef {
@@ -45,6 +46,8 @@ export const ROUTES: RouteDef[] = [
   { path: "/configWorkLoad", title: "Workload", access: "admin", component: soon("Workload"), back: "/configuration" },
   { path: "/configPickupDeliveries", title: "Pickup & delivery", access: "admin", component: soon("Pickup & delivery"), back: "/configuration" },
   { path: "/quickgarments", title: "Quick prices", access: "admin", component: C.QuickGarments, back: "/configuration" },
+  // Not in the spec's list: where admins maintain localities, streets and preferences (README).
+  { path: "/configPlaces", title: "Places & preferences", access: "admin", component: PlacesScreen, back: "/configuration" },
   { path: "/messaging", title: "Messaging", access: "admin", component: soon("Messaging"), back: "/configuration" },
   { path: "/reporting", title: "Reporting", access: "admin", component: soon("Reporting"), back: "/" },
   { path: "/tracking", title: "Tracking", access: "all", component: soon("Tracking"), back: "/home" },

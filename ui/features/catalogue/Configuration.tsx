@@ -8,6 +8,7 @@ const TILES = [
   { to: "/configPickupDeliveries", label: "Pickup & delivery", initials: "PD", color: "#0e7490" },
   { to: "/quickgarments", label: "Quick prices", initials: "QP", color: "#15803d" },
   { to: "/messaging", label: "Messaging", initials: "M", color: "#be185d" },
+  { to: "/configPlaces", label: "Places & preferences", initials: "PP", color: "#7c3aed" },
 ];
 
 export function ConfigurationMenu() {

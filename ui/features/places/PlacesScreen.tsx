@@ -1,0 +1,122 @@
+import { useEffect, useState } from "react";
+import { Section } from "../../components/form";
+import { toast } from "../../components/toast";
+import { api, apiList } from "../../lib/api";
+
+interface Named {
+  id: number;
+  name: string;
+}
+
+/**
+ * Localities, their streets, and customer preferences (issue 4: the spec shows only reads;
+ * admins maintain them here, reached from the configuration menu).
+ */
+export function PlacesScreen() {
+  const [localities, setLocalities] = useState<Named[]>([]);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [streets, setStreets] = useState<Named[]>([]);
+  const [prefs, setPrefs] = useState<Named[]>([]);
+  const [newLocality, setNewLocality] = useState("");
+  const [newStreet, setNewStreet] = useState("");
+  const [newPref, setNewPref] = useState("");
+
+  const loadLocalities = () => apiList<Named>("/localities/").then(setLocalities);
+  const loadPrefs = () => apiList<Named>("/preferences/").then(setPrefs);
+  useEffect(() => {
+    loadLocalities();
+    loadPrefs();
+  }, []);
+  useEffect(() => {
+    if (selected) apiList<Named>(`/streets/locality/${selected}`).then(setStreets);
+    else setStreets([]);
+  }, [selected]);
+
+  async function add(path: string, body: unknown, done: () => void) {
+    try {
+      await api("POST", path, { body, quiet: true });
+      toast("Information Saved");
+      done();
+    } catch (e) {
+      toast(e instanceof Error ? e.message : "Something went wrong", "danger");
+    }
+  }
+
+  return (
+    <div className="grid-2 places">
+      <Section title="Localities">
+        <form
+          className="toolbar"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (newLocality.trim()) add("/localities/", { name: newLocality.trim() }, () => (setNewLocality(""), loadLocalities()));
+          }}
+        >
+          <input aria-label="New locality" placeholder="New locality" value={newLocality} onChange={(e) => setNewLocality(e.target.value)} />
+          <button className="btn btn-primary" type="submit">
+            Add
+          </button>
+        </form>
+        <ul className="list pick-list" aria-label="Localities">
+          {localities.map((l) => (
+            <li key={l.id}>
+              <button type="button" className={`row-link pick ${selected === l.id ? "picked" : ""}`} aria-pressed={selected === l.id} onClick={() => setSelected(l.id)}>
+                {l.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <div className="stack">
+        <Section title={selected ? `Streets of ${localities.find((l) => l.id === selected)?.name ?? ""}` : "Streets"}>
+          {selected ? (
+            <>
+              <form
+                className="toolbar"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  if (newStreet.trim()) add("/streets/", { locality_id: selected, name: newStreet.trim() }, () => (setNewStreet(""), apiList<Named>(`/streets/locality/${selected}`).then(setStreets)));
+                }}
+              >
+                <input aria-label="New street" placeholder="New street" value={newStreet} onChange={(e) => setNewStreet(e.target.value)} />
+                <button className="btn btn-primary" type="submit">
+                  Add
+                </button>
+              </form>
+              <ul className="list" aria-label="Streets">
+                {streets.map((s) => (
+                  <li key={s.id} className="row-link">
+                    {s.name}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p className="muted">Choose a locality to see and add its streets.</p>
+          )}
+        </Section>
+        <Section title="Customer preferences">
+          <form
+            className="toolbar"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (newPref.trim()) add("/preferences/", { name: newPref.trim() }, () => (setNewPref(""), loadPrefs()));
+            }}
+          >
+            <input aria-label="New preference" placeholder="New preference" value={newPref} onChange={(e) => setNewPref(e.target.value)} />
+            <button className="btn btn-primary" type="submit">
+              Add
+            </button>
+          </form>
+          <div className="chips" aria-label="Preferences">
+            {prefs.map((p) => (
+              <span key={p.id} className="chip">
+                {p.name}
+              </span>
+            ))}
+          </div>
+        </Section>
+      </div>
+    </div>
+  );
+}
