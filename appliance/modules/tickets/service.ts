@@ -173,7 +173,8 @@ export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
             termWhere,
           ),
         )
-        .orderBy(desc(tickets.id))
+        // Spec §4: DELIVERED sorts last; otherwise newest first.
+        .orderBy(sql`${tickets.state} = 'DELIVERED'`, desc(tickets.id))
         .limit(q.limit)
         .offset(q.offset);
       const items = q.withChildren && rows.length ? await loadItems(db, { ticketIds: rows.map((r) => r.t.id) }) : [];

@@ -143,6 +143,9 @@ describe("the counter flow", () => {
   test("lists hide CREATED tickets; a customer's tickets are all there", async () => {
     const list = await ok("GET", "/tickets/?limit=10");
     expect(list.every((t: { state: string }) => t.state !== "CREATED")).toBe(true);
+    // DELIVERED sorts last (the delivered ticket is not the oldest).
+    expect(list.at(-1).state).toBe("DELIVERED");
+    expect(list.findIndex((t: { state: string }) => t.state === "DELIVERED")).toBe(list.length - 1);
     const mine = await ok("GET", `/tickets/customer/${ids.customer}`);
     expect(mine.length).toBeGreaterThanOrEqual(4);
     const byTerm = await ok("GET", "/tickets/?term=camilleri&withChildren=true");
