@@ -9,6 +9,7 @@ import { EMPTY_PORT, MAIN_PORT } from "./ui/e2e/pages/env";
 const MAIN = MAIN_PORT;
 const EMPTY = EMPTY_PORT;
 const box = (port: number, dir: string, env: string) =>
+  // Each box gets its own data dir per port, so parallel runs never share a database.
   `rm -rf ${dir} && IRONBOX_PORT=${port} IRONBOX_DATA_DIR=${dir} ${env} node_modules/.bin/bun appliance/main.ts`;
 
 export default defineConfig({
@@ -32,13 +33,13 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: box(MAIN, ".e2e-data/main", "IRONBOX_DEMO=1 IRONBOX_ADMIN_USER=admin IRONBOX_ADMIN_PASSWORD=admin-pass-1 IRONBOX_ADMIN_PIN=9999"),
+      command: box(MAIN, `.e2e-data/main-${MAIN}`, "IRONBOX_DEMO=1 IRONBOX_ADMIN_USER=admin IRONBOX_ADMIN_PASSWORD=admin-pass-1 IRONBOX_ADMIN_PIN=9999"),
       url: `http://localhost:${MAIN}/api/v1/health`,
       reuseExistingServer: false,
       timeout: 60_000,
     },
     {
-      command: box(EMPTY, ".e2e-data/empty", ""),
+      command: box(EMPTY, `.e2e-data/empty-${EMPTY}`, ""),
       url: `http://localhost:${EMPTY}/api/v1/health`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -1,3 +1,4 @@
+import { signal } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useLocation, useRoute } from "wouter";
 import { confirmDialog } from "../components/dialog";
@@ -5,6 +6,9 @@ import { logoutAgent } from "../features/auth/actions";
 import { agent, employee } from "../lib/session";
 import { ROLE_LABEL } from "./access";
 import { ROUTES } from "./routes";
+
+/** A screen whose back target depends on its data (ticket view → its customer) sets this. */
+export const backTo = signal<string | null>(null);
 
 function useCurrentRoute() {
   const [location] = useLocation();
@@ -24,7 +28,7 @@ export function Header() {
       <div className="header-left">
         {!isHome && (
           <>
-            <button type="button" className="icon-btn" aria-label="Back" onClick={() => navigate(route?.back ?? "/home")}>
+            <button type="button" className="icon-btn" aria-label="Back" onClick={() => navigate(backTo.value ?? route?.back ?? "/home")}>
               ←
             </button>
             <button type="button" className="icon-btn" aria-label="Home" onClick={() => navigate("/home")}>

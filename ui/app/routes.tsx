@@ -4,6 +4,7 @@ import * as C from "../features/catalogue";
 import { Home } from "../features/home/Home";
 import * as P from "../features/people";
 import { PlacesScreen } from "../features/places/PlacesScreen";
+import * as T from "../features/tickets";
 import type { Access } from "./access";
 
 export interface RouteDef {
@@ -29,9 +30,9 @@ export const ROUTES: RouteDef[] = [
   { path: "/employees/:id", title: "Employee", access: "admin", component: P.EmployeeDetail, back: "/employees" },
   { path: "/customers", title: "Customers", access: "all", component: P.CustomersList, back: "/home" },
   { path: "/customers/:id", title: "Customer", access: "all", component: P.CustomerDetail, back: "/customers" },
-  { path: "/customers/:id/new-ticket/:ticketID", title: "Ticket", access: "all", component: soon("Ticket"), back: "/home" },
-  { path: "/tickets", title: "Tickets", access: "all", component: soon("Tickets"), back: "/home" },
-  { path: "/tickets/:id", title: "Ticket", access: "all", component: soon("Ticket"), back: "/tickets" },
+  { path: "/customers/:id/new-ticket/:ticketID", title: "Ticket", access: "all", component: T.TicketEdit, back: "/home" },
+  { path: "/tickets", title: "Tickets", access: "all", component: T.TicketsList, back: "/home" },
+  { path: "/tickets/:id", title: "Ticket", access: "all", component: T.TicketView, back: "/tickets" },
   { path: "/actions", title: "Actions", access: "admin", component: C.ActionsList, back: "/home" },
   { path: "/actions/:id", title: "Action", access: "admin", component: C.ActionDetail, back: "/actions" },
   { path: "/garments", title: "Garments", access: "admin", component: C.GarmentsList, back: "/home" },

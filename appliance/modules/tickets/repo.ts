@@ -54,7 +54,7 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
       .where(inArray(ticketSubCategoryModifiers.ticket_sub_category_id, ids))
       .orderBy(asc(ticketSubCategoryModifiers.id)),
     await q
-      .select({ id: garmentSubCategories.id, name: garmentSubCategories.name, allow_quantity: garmentSubCategories.allow_quantity, show_choose_pieces: garmentSubCategories.show_choose_pieces, images_required: garmentSubCategories.images_required, category: garmentCategories.name, category_type: garmentCategories.type })
+      .select({ id: garmentSubCategories.id, name: garmentSubCategories.name, pieces: garmentSubCategories.pieces, allow_quantity: garmentSubCategories.allow_quantity, show_choose_pieces: garmentSubCategories.show_choose_pieces, images_required: garmentSubCategories.images_required, category: garmentCategories.name, category_type: garmentCategories.type })
       .from(garmentSubCategories)
       .innerJoin(garmentCategories, eq(garmentCategories.id, garmentSubCategories.garment_category_id))
       .where(inArray(garmentSubCategories.id, [...new Set(items.map((i) => i.garment_sub_category_id))])),

@@ -1,0 +1,106 @@
+import { expect, type Page, test } from "@playwright/test";
+import { AppPage } from "./pages/app";
+
+const token = (page: Page) => page.evaluate(() => localStorage.getItem("ironbox.employeeToken"));
+const apiGet = async (page: Page, path: string) => {
+  const r = await (await page.request.get(`/api/v1${path}`, { headers: { authorization: `token ${await token(page)}` } })).json();
+  if (!r.success) throw new Error(`${path}: ${r.message}`);
+  return r.data;
+};
+const euros = (n: number) => `€${n.toLocaleString("en-MT", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+for (const [name, size] of [
+  ["tablet", { width: 1280, height: 800 }],
+  ["phone", { width: 390, height: 844 }],
+] as const) {
+  test(`the counter on a ${name}: three garments, actions, modifiers, discount, override, payments, confirm`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize(size);
+    const app = new AppPage(page);
+    await app.loginAs("3333"); // an employee at the counter
+    const created = await page.request.post("/api/v1/customers/", { headers: { authorization: `token ${await token(page)}` }, data: { full_name: `Counter Test ${name}`, mobile: "79000123" } });
+    const customer = (await created.json()).data;
+
+    await page.goto(`/customers/${customer.id}/new-ticket/0`);
+    await expect(page).toHaveURL(/\/new-ticket\/[1-9]\d*$/);
+    const ticketId = Number(page.url().split("/").pop());
+    await expect(page.getByText(`Counter Test ${name}`)).toBeVisible();
+
+    // 1. A two-piece suit, made express.
+    await page.getByRole("tab", { name: "Dry Cleaning" }).click();
+    await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
+    const editor = page.getByRole("region", { name: "Selected item" });
+    await expect(editor.getByLabel("Pieces").getByRole("button", { name: "Jacket", exact: true })).toHaveAttribute("aria-pressed", "true");
+    await expect(editor.getByLabel("Pieces").getByRole("button", { name: "Trousers", exact: true })).toHaveAttribute("aria-pressed", "true");
+    await editor.getByRole("button", { name: "Next Day", exact: true }).click();
+    await expect(page.getByTestId("item-row").first()).toHaveClass(/item-express/);
+
+    // 2. Shirts with a quantity, saved after a second of quiet.
+    await page.getByRole("tab", { name: "Laundry" }).click();
+    await page.getByRole("button", { name: "Shirt", exact: true }).click();
+    await editor.getByLabel("Quantity").fill("3");
+    await expect(page.getByTestId("item-row").nth(1)).toContainText("× 3", { timeout: 5000 });
+
+    // 3. A dress with an extra action and a comment.
+    await page.getByRole("tab", { name: "Dry Cleaning" }).click();
+    await page.getByRole("button", { name: "Dress", exact: true }).click();
+    await page.getByRole("region", { name: "Actions" }).getByRole("button", { name: "Pressing", exact: true }).click();
+    await editor.getByLabel("Comments").fill("Red wine on the hem");
+    await editor.getByLabel("Comments").press("Tab");
+    await expect(page.getByTestId("item-row").nth(2)).toContainText("Red wine on the hem");
+    await expect(page.getByTestId("item-row")).toHaveCount(3);
+
+    // A 10 % ticket discount, then an override on the dress.
+    page.once("dialog", (d) => d.accept("10"));
+    await page.getByRole("button", { name: "Discount" }).click();
+    await expect(page.getByText("10% off")).toBeVisible();
+    await editor.getByLabel("Price override").fill("12");
+    await editor.getByLabel("Price override").press("Enter");
+    await expect(page.getByTestId("item-row").nth(2)).toContainText("€12.00");
+
+    // The total on screen is the API's.
+    let api = await apiGet(page, `/tickets/${ticketId}`);
+    await expect(page.getByTestId("ticket-total")).toHaveText(`Total ${euros(api.total)}`);
+    expect(api.has_express_item).toBe(true);
+    expect(api.ticket_sub_categories[2].total_override).toBe(12);
+
+    // A partial payment on the dress, then confirm.
+    await editor.getByLabel("Payment amount").fill("5");
+    await editor.getByRole("button", { name: "Pay", exact: true }).click();
+    await expect(editor).toContainText("Paid €5.00");
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await expect(page).toHaveURL(new RegExp(`/tickets/${ticketId}$`));
+
+    // The rest in full from the ticket view.
+    api = await apiGet(page, `/tickets/${ticketId}`);
+    await expect(page.getByTestId("ticket-total")).toHaveText(`Total ${euros(api.total)}`);
+    await expect(page.getByTestId("pay-ticket")).toHaveText(euros(api.balance));
+    await page.getByTestId("pay-ticket").click();
+    await page.getByRole("button", { name: "OK" }).click();
+    await expect(page.getByTestId("pay-ticket")).toHaveText("PAID");
+    api = await apiGet(page, `/tickets/${ticketId}`);
+    expect(api.total_paid).toBe(api.total);
+
+    // History, and the list of tickets; back goes to the customer.
+    await page.getByRole("button", { name: /History/ }).click();
+    await expect(page.locator(".history")).toContainText("Ticket confirmed");
+    await page.goto("/tickets");
+    await page.getByLabel("Search tickets").fill(`Counter Test ${name}`);
+    await expect(page.getByRole("list", { name: "Tickets" }).getByRole("link").first()).toContainText(`#${ticketId}`);
+    await page.screenshot({ path: `test-results/screens/tickets-${name}.png` });
+  });
+}
+
+test("printing nothing: an empty ticket cannot be confirmed", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("3333");
+  const created = await page.request.post("/api/v1/customers/", { headers: { authorization: `token ${await token(page)}` }, data: { full_name: "Empty Ticket" } });
+  await page.goto(`/customers/${(await created.json()).data.id}/new-ticket/0`);
+  await expect(page).toHaveURL(/\/new-ticket\/[1-9]\d*$/);
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.locator(".toast", { hasText: "Ticket is empty" })).toBeVisible();
+  await page.getByRole("region", { name: "Actions" }).getByRole("button").first().click();
+  await expect(page.locator(".toast", { hasText: "Select a garment first" })).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: "test-results/screens/counter-empty.png" });
+});

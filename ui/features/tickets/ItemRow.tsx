@@ -1,0 +1,47 @@
+import { euroFromEuros } from "../../../appliance/domain/format";
+import type { Item } from "./api";
+
+/**
+ * Spec §2 ticket item row: actions (first letter and price), garment name, pieces,
+ * modifiers, comments (green), quantity where allowed, total with override; express in red.
+ */
+export function ItemRow({ item, selected, onSelect }: { item: Item; selected?: boolean; onSelect?: () => void }) {
+  const pieces = item.pieces ? item.pieces.split(",") : [];
+  const classes = ["item-row", selected ? "item-selected" : "", item.has_express ? "item-express" : ""].join(" ");
+  const body = (
+    <>
+      <span className="item-actions">
+        {item.actions.map((a) => (
+          <span key={a.id} className="action-pill" title={a.name}>
+            {a.name[0]} {euroFromEuros(a.price)}
+          </span>
+        ))}
+      </span>
+      <span className="item-main">
+        <strong>{item.sub_category?.name ?? item.description}</strong>
+        {pieces.length > 0 && <span className="muted"> · {pieces.join(", ")}</span>}
+        {item.sub_category?.allow_quantity && <span className="qty"> × {item.quantity}</span>}
+        {item.modifiers.length > 0 && <span className="item-mods">{item.modifiers.map((m) => m.name).join(", ")}</span>}
+        {item.comments && <span className="item-comment">{item.comments}</span>}
+      </span>
+      <span className="item-total">
+        {item.total_override != null ? (
+          <>
+            <s className="muted">{euroFromEuros(item.total)}</s> {euroFromEuros(item.total_override)}
+          </>
+        ) : (
+          euroFromEuros(item.total)
+        )}
+      </span>
+    </>
+  );
+  return onSelect ? (
+    <button type="button" className={classes} aria-pressed={selected} data-testid="item-row" onClick={onSelect}>
+      {body}
+    </button>
+  ) : (
+    <div className={classes} data-testid="item-row">
+      {body}
+    </div>
+  );
+}

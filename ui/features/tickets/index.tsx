@@ -1,0 +1,3 @@
+export { TicketEdit } from "./TicketEdit";
+export { TicketsList } from "./TicketsList";
+export { TicketView } from "./TicketView";
