@@ -1,0 +1,70 @@
+/**
+ * The counter flow (QUALITY.md: create a ticket, add 5 items with actions and modifiers,
+ * confirm, pay: ≤ 150 ms server time in total, p95).
+ *   bun scripts/bench/counter-flow.ts <dataDir> [--runs 60]
+ * Each run is the real sequence of API calls through the whole HTTP stack on a copy of the
+ * reference data; beside it, the same rows written raw through the same driver in one
+ * transaction (the floor for this much durable writing).
+ */
+import { copyFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { bootLoggedIn, fmt, percentiles } from "./lib";
+
+const src = process.argv[2];
+if (!src) throw new Error("usage: bun scripts/bench/counter-flow.ts <dataDir> [--runs 60]");
+const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 60;
+// Writes go to a copy: the reference set stays as generated.
+const dir = mkdtempSync(join(tmpdir(), "ironbox-bench-"));
+copyFileSync(join(src, "ironbox.db"), join(dir, "ironbox.db"));
+
+const { box, token, call } = await bootLoggedIn(dir);
+const db = box.database.db;
+const one = async <T>(q: ReturnType<typeof sql>) => ((await db.all(q)) as T[])[0]!;
+const garments = (await db.all(sql`SELECT g.id FROM garment_sub_categories g JOIN garment_categories c ON c.id = g.garment_category_id WHERE g.visible = 1 AND c.default_action_id IS NOT NULL ORDER BY g.id LIMIT 5`)) as { id: number }[];
+const extra = await one<{ id: number }>(sql`SELECT id FROM actions WHERE name = 'Pressing'`);
+const mods = (await db.all(sql`SELECT id FROM modifiers WHERE parent_id = 0 ORDER BY id LIMIT 5`)) as { id: number }[];
+const customers = (await db.all(sql`SELECT id FROM customers ORDER BY id LIMIT ${runs}`)) as { id: number }[];
+
+async function must(method: string, path: string, body?: unknown) {
+  const r = await call(method, path, token, body);
+  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
+  return r.json.data;
+}
+
+const flow: number[] = [];
+const raw: number[] = [];
+for (let i = 0; i < runs + 5; i++) {
+  const customer = customers[i % customers.length]!.id;
+  const t0 = performance.now();
+  const t = await must("POST", "/tickets/", { customer_id: customer });
+  for (const [k, g] of garments.entries()) {
+    const [item] = await must("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: g.id, actions: [extra.id], modifiers: [mods[k % mods.length]!.id] });
+    if (!item) throw new Error("no item");
+  }
+  await must("PUT", `/tickets/${t.id}/confirm`);
+  await must("PUT", `/tickets/paidFor/${t.id}`);
+  const ms = performance.now() - t0;
+  if (i >= 5) flow.push(ms); // the first runs warm the caches
+
+  // The floor: the same number of rows written raw in one transaction.
+  const s = performance.now();
+  const tx = await box.database.client.transaction("write");
+  const r = await tx.execute({ sql: "INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, 1, ?) RETURNING id", args: [customer] });
+  const tid = Number(r.rows[0]!.id);
+  for (const g of garments) {
+    const it = await tx.execute({ sql: "INSERT INTO ticket_sub_categories (ticket_id, garment_sub_category_id) VALUES (?, ?) RETURNING id", args: [tid, g.id] });
+    await tx.execute({ sql: "INSERT INTO ticket_sub_category_actions (ticket_sub_category_id, action_id, name) VALUES (?, ?, 'x')", args: [Number(it.rows[0]!.id), extra.id] });
+  }
+  await tx.execute({ sql: "UPDATE tickets SET confirmed_at = 'x', total_paid = total WHERE id = ?", args: [tid] });
+  await tx.commit();
+  if (i >= 5) raw.push(performance.now() - s);
+}
+const f = percentiles(flow);
+const b = percentiles(raw);
+console.log(`counter flows: ${runs} (ticket + 5 items with an extra action and a modifier + confirm + pay: 8 requests)`);
+console.log(`whole flow, server time  p50 ${fmt(f.p50)}  p95 ${fmt(f.p95)}  p99 ${fmt(f.p99)}  (bar: p95 ≤ 150 ms)`);
+console.log(`raw rows, one transaction p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  (floor, same driver, synchronous=FULL)`);
+console.log(`ratio flow/raw at p95: ${(f.p95 / b.p95).toFixed(1)}×`);
+box.database.close();
