@@ -77,6 +77,19 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
   }));
 }
 
+/** Spec §3 ticket log state history: newest first, with agent and employee names and the signature. */
+export async function loadTicketLogs(q: Exec, ticketId: number) {
+  const rows = await q
+    .select({ l: ticketLogStates, agent: agents.name, employee: employees.full_name, signature: signatures.data_url })
+    .from(ticketLogStates)
+    .leftJoin(agents, eq(agents.id, ticketLogStates.agent_id))
+    .leftJoin(employees, eq(employees.id, ticketLogStates.employee_id))
+    .leftJoin(signatures, eq(signatures.id, ticketLogStates.signature_id))
+    .where(eq(ticketLogStates.ticket_id, ticketId))
+    .orderBy(desc(ticketLogStates.id));
+  return rows.map((l) => ({ ...l.l, agent: l.agent, employee: l.employee, signature: l.signature }));
+}
+
 /** One ticket in the spec's shape (§3 Ticket), with its items and state history. */
 export async function loadTicket(q: Exec, id: number) {
   const rows = await q
@@ -89,14 +102,7 @@ export async function loadTicket(q: Exec, id: number) {
   const r = rows[0];
   if (!r) return null;
   const items = await loadItems(q, { ticketIds: [id] });
-  const logs = await q
-    .select({ l: ticketLogStates, agent: agents.name, employee: employees.full_name, signature: signatures.data_url })
-    .from(ticketLogStates)
-    .leftJoin(agents, eq(agents.id, ticketLogStates.agent_id))
-    .leftJoin(employees, eq(employees.id, ticketLogStates.employee_id))
-    .leftJoin(signatures, eq(signatures.id, ticketLogStates.signature_id))
-    .where(eq(ticketLogStates.ticket_id, id))
-    .orderBy(desc(ticketLogStates.id));
+  const logs = await loadTicketLogs(q, id);
   const t = r.t;
   return {
     ...t,
@@ -109,7 +115,7 @@ export async function loadTicket(q: Exec, id: number) {
     employee: r.employee,
     customer: r.customer,
     ticket_sub_categories: items,
-    ticket_log_states: logs.map((l) => ({ ...l.l, agent: l.agent, employee: l.employee, signature: l.signature })),
+    ticket_log_states: logs,
     actions: [...new Set(items.flatMap((i) => i.actions.map((a) => a.name)))],
   };
 }

@@ -71,6 +71,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       handler: ({ caller, query }) =>
         tickets.list(caller, { limit: query.limit, offset: query.offset, notState: query.notState ?? [], confirmed: query.confirmed_at, date: query.date, term: query.term, withChildren: query.withChildren ?? false }),
     }),
+    route({ method: "GET", path: "/ticketLogStates/:id", tag: "tickets", summary: "A ticket's state history (logged at, log, agent, employee, signature)", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.logs(caller, params.id) }),
     route({ method: "GET", path: "/ticketStates/", tag: "tickets", summary: "Ticket states in order", access: staff, handler: () => tickets.states() }),
     route({ method: "PUT", path: "/tickets/changeState", tag: "tickets", summary: "Sets a state on tickets and all their lines, with an optional signature", access: staff, body: StateChange, handler: ({ caller, body }) => tickets.changeState(caller, body) }),
     route({ method: "PUT", path: "/tickets/paidFor/:id", tag: "tickets", summary: "Pays the ticket in full", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.payInFull(caller, params.id) }),

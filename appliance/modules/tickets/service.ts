@@ -9,7 +9,7 @@ import type { EmployeeCaller } from "../../http/route";
 import { toEuros } from "../../http/schemas";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
-import { type Exec, loadItems, loadTicket } from "./repo";
+import { type Exec, loadItems, loadTicket, loadTicketLogs } from "./repo";
 import { recomputeTicket } from "./totals";
 
 /** Spec §9: a new ticket's pickup and delivery default to 7 days from today. */
@@ -129,6 +129,11 @@ export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
         .limit(1);
       if (!t) throw notFound("Open ticket");
       return view(caller, t.id);
+    },
+
+    async logs(caller: EmployeeCaller, id: number) {
+      await row(caller, id);
+      return loadTicketLogs(db, id);
     },
 
     async children(caller: EmployeeCaller, id: number) {

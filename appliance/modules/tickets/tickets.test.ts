@@ -132,6 +132,7 @@ describe("the counter flow", () => {
     expect(after.state).toBe("DELIVERED");
     expect(after.ticket_sub_categories[0].state).toBe("DELIVERED");
     expect(after.ticket_log_states[0]).toMatchObject({ state: "DELIVERED", signature: sig, employee: "Administrator", agent: "Head Quarters" });
+    expect(await ok("GET", `/ticketLogStates/${t.id}`)).toEqual(after.ticket_log_states);
     expect((await ok("GET", "/ticketSubCategory/express/")).map((e: { id: number }) => e.id)).not.toContain(suit.id);
     const sigRows = await box.database.client.execute("SELECT count(*) AS n FROM signatures");
     expect(Number(sigRows.rows[0]!.n)).toBe(1);

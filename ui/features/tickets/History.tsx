@@ -9,7 +9,14 @@ export function History({ logs }: { logs: TicketLog[] }) {
       <button type="button" className="btn" onClick={() => setOpen(!open)} aria-expanded={open}>
         History ({logs.length})
       </button>
-      {open && (
+      {open && <HistoryTable logs={logs} />}
+    </section>
+  );
+}
+
+/** The history rows themselves, shared by the ticket view and the customer's ticket list. */
+export function HistoryTable({ logs }: { logs: TicketLog[] }) {
+  return (
         <table className="history">
           <thead>
             <tr>
@@ -34,7 +41,5 @@ export function History({ logs }: { logs: TicketLog[] }) {
             ))}
           </tbody>
         </table>
-      )}
-    </section>
   );
 }

@@ -1,3 +1,4 @@
+export { CustomerTickets } from "./CustomerTickets";
 export { TicketEdit } from "./TicketEdit";
 export { TicketsList } from "./TicketsList";
 export { TicketView } from "./TicketView";

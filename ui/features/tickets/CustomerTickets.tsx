@@ -1,0 +1,131 @@
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
+import { confirmDialog } from "../../components/dialog";
+import { toast } from "../../components/toast";
+import { api, apiList } from "../../lib/api";
+import { type TicketLog, type TicketState, payLabel } from "./api";
+import { HistoryTable } from "./History";
+
+interface Row {
+  id: number;
+  state: string;
+  agent_name?: string;
+  agent_id?: number;
+  pickup_date: string | null;
+  delivery_date: string | null;
+  total: number;
+  total_paid: number;
+  balance?: number;
+}
+
+/** Spec §2 Customers detail: the last 10 tickets (See All shows every one). */
+export const LAST_TICKETS = 10;
+
+/**
+ * A customer's tickets: id, state selector, agent, pickup date, delivery date or N/A, total,
+ * edit link, history dialog and a pay button (PAID or the balance).
+ */
+export function CustomerTickets({ customerId }: { customerId: number }) {
+  const [rows, setRows] = useState<Row[]>([]);
+  const [all, setAll] = useState(false);
+  const [states, setStates] = useState<TicketState[]>([]);
+  const [history, setHistory] = useState<{ id: number; logs: TicketLog[] } | null>(null);
+  const load = () => apiList<Row>(`/tickets/customer/${customerId}`).then(setRows);
+  useEffect(() => {
+    load();
+    apiList<TicketState>("/ticketStates/").then(setStates);
+  }, [customerId]);
+
+  async function setState(id: number, state: string) {
+    const r = await api<{ success: boolean }>("PUT", "/tickets/changeState", { body: { Ids: [id], State: state } }).catch(() => null);
+    if (r?.success) await load();
+  }
+  async function pay(r: Row) {
+    const balance = r.balance ?? r.total - r.total_paid;
+    if (balance <= 0) return;
+    if (!(await confirmDialog({ title: "Pay in full", message: `Take ${euroFromEuros(balance)} for ticket #${r.id}?` }))) return;
+    await api("PUT", `/tickets/paidFor/${r.id}`).then(() => toast("Information Saved"), () => null);
+    await load();
+  }
+  async function showHistory(id: number) {
+    setHistory({ id, logs: await apiList<TicketLog>(`/ticketLogStates/${id}`) });
+  }
+
+  const shown = all ? rows : rows.slice(0, LAST_TICKETS);
+  return (
+    <section className="card section" aria-label="Tickets">
+      <div className="section-head">
+        <h2>Tickets</h2>
+        {rows.length > LAST_TICKETS && (
+          <button type="button" className="btn btn-small" onClick={() => setAll(!all)}>
+            {all ? "Show the last 10" : "See All"}
+          </button>
+        )}
+      </div>
+      {shown.length === 0 ? (
+        <p className="muted">No tickets yet.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="tickets-table">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>State</th>
+                <th>Pickup</th>
+                <th>Delivery</th>
+                <th>Total</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((r) => (
+                <tr key={r.id} data-testid="customer-ticket">
+                  <td>
+                    <Link href={`/tickets/${r.id}`}>#{r.id}</Link>
+                  </td>
+                  <td>
+                    <select aria-label={`State of ticket ${r.id}`} value={r.state} onChange={(e) => setState(r.id, e.target.value)}>
+                      {states.map((s) => (
+                        <option key={s.id} value={s.name}>
+                          {s.name || "(none)"}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>{displayDate(r.pickup_date)}</td>
+                  <td>{displayDate(r.delivery_date)}</td>
+                  <td className="price">{euroFromEuros(r.total)}</td>
+                  <td className="row-buttons">
+                    <Link href={`/customers/${customerId}/new-ticket/${r.id}`} className="btn btn-small">
+                      Edit
+                    </Link>
+                    <button type="button" className="btn btn-small" aria-label={`History of ticket ${r.id}`} onClick={() => showHistory(r.id)}>
+                      History
+                    </button>
+                    <button type="button" className="btn btn-small btn-primary" onClick={() => pay(r)}>
+                      {payLabel(r.balance ?? r.total - r.total_paid, euroFromEuros)}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {history && (
+        <div className="overlay" onClick={() => setHistory(null)}>
+          <div className="dialog history-dialog" role="dialog" aria-modal="true" aria-label={`History of ticket ${history.id}`} onClick={(e) => e.stopPropagation()}>
+            <h2>Ticket #{history.id}</h2>
+            <HistoryTable logs={history.logs} />
+            <div className="dialog-buttons">
+              <button type="button" className="btn" onClick={() => setHistory(null)}>
+                Close
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
