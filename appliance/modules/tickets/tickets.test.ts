@@ -156,3 +156,56 @@ describe("the counter flow", () => {
     expect(stats.number_of_visits).toBe(3);
   });
 });
+
+describe("scoping and retries", () => {
+  test("another shop cannot see or change this shop's tickets and items", async () => {
+    const t = await ok("POST", "/tickets/", { customer_id: ids.customer });
+    const [item] = await ok("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: ids.shirt });
+    const shop = await ok("POST", "/agents/", { name: "Mosta shop", user_name: "mosta-t" });
+    await ok("PUT", `/agents/password/${shop.id}`, { password: "mosta-pass-t" });
+    await ok("POST", "/employees/", { agent_id: shop.id, full_name: "Mosta clerk", role: "employee", pin: 7001 });
+    const other = await box.employeeToken(7001, await box.agentToken("mosta-t", "mosta-pass-t"));
+    for (const [method, path, body] of [
+      ["GET", `/tickets/${t.id}`],
+      ["GET", `/tickets/children/${t.id}`],
+      ["GET", `/ticketLogStates/${t.id}`],
+      ["PUT", `/tickets/${t.id}/confirm`],
+      ["PUT", `/tickets/paidFor/${t.id}`],
+      ["DELETE", `/tickets/${t.id}`],
+      ["GET", `/ticketSubCategory/${item.id}`],
+      ["PUT", `/ticketSubCategory/${item.id}`, { comments: "x" }],
+      ["PUT", "/tickets/changeState", { Ids: [t.id], State: "CLOSED" }],
+      ["PUT", "/ticketSubCategory/changeState", { Ids: [item.id], State: "CLOSED" }],
+      ["POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: ids.shirt }],
+      ["POST", "/tickets/", { customer_id: ids.customer }],
+    ] as const) {
+      const r = await api(method, path, body, other);
+      expect(r.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await ok("GET", "/tickets/?limit=200", undefined, other)).length).toBe(0);
+    expect((await ok("GET", `/ticketSubCategory/${item.id}`)).state).toBe("CREATED");
+  });
+
+  test("a retried create with the same Idempotency-Key makes one ticket and one item", async () => {
+    const headers = { "idempotency-key": "retry-ticket-1" };
+    const a = await box.call("POST", "/api/v1/tickets/", { token: admin, body: { customer_id: ids.customer }, headers });
+    const b = await box.call("POST", "/api/v1/tickets/", { token: admin, body: { customer_id: ids.customer }, headers });
+    expect(b.json.data.id).toBe(a.json.data.id);
+    const itemHeaders = { "idempotency-key": "retry-item-1" };
+    const body = { ticket_id: a.json.data.id, garment_sub_category_id: ids.shirt };
+    await box.call("POST", "/api/v1/ticketSubCategory/", { token: admin, body, headers: itemHeaders });
+    await box.call("POST", "/api/v1/ticketSubCategory/", { token: admin, body, headers: itemHeaders });
+    expect((await ok("GET", `/tickets/${a.json.data.id}`)).ticket_sub_categories).toHaveLength(1);
+  });
+
+  test("bad input: unknown ids, wrong types, out-of-range amounts", async () => {
+    expect((await api("POST", "/tickets/", { customer_id: 987654 })).status).toBe(422);
+    expect((await api("POST", "/tickets/", { customer_id: "one" })).status).toBe(422);
+    expect((await api("GET", "/tickets/987654")).status).toBe(404);
+    expect((await api("PUT", "/tickets/1/pickup?date=2026-02-30")).status).toBe(422);
+    expect((await api("PUT", "/ticketSubCategory/paidFor/1/-5")).status).toBe(422);
+    expect((await api("POST", "/ticketSubCategory/?copies=0", { ticket_id: 1, garment_sub_category_id: ids.shirt })).status).toBe(422);
+    expect((await api("PUT", "/tickets/changeState", { Ids: [], State: "CLOSED" })).status).toBe(422);
+    expect((await api("PUT", "/tickets/changeState", { Ids: [1], State: "CLOSED", Signature: "javascript:alert(1)" })).status).toBe(422);
+  });
+});
