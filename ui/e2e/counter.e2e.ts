@@ -104,3 +104,26 @@ test("printing nothing: an empty ticket cannot be confirmed", async ({ page }) =
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: "test-results/screens/counter-empty.png" });
 });
+
+test("an action that needs a photo takes one, and the item's viewer shows it", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const auth = { authorization: `token ${await token(page)}` };
+  const stamp = Date.now().toString(36).slice(-4);
+  await page.request.post("/api/v1/actions/", { headers: auth, data: { name: `Repair ${stamp}`, up_charge: 15, images_required: true } });
+  const customer = (await (await page.request.post("/api/v1/customers/", { headers: auth, data: { full_name: "Photo Test" } })).json()).data;
+  await page.goto(`/customers/${customer.id}/new-ticket/0`);
+  await expect(page).toHaveURL(/\/new-ticket\/[1-9]\d*$/);
+  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
+  await page.getByRole("button", { name: "Coat", exact: true }).click();
+  await page.getByRole("region", { name: "Actions" }).getByRole("button", { name: `Repair ${stamp}` }).click();
+  await expect(page.getByRole("dialog")).toContainText("Need to select image!");
+  const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+  await page.getByLabel("Photo").setInputFiles({ name: "coat.png", mimeType: "image/png", buffer: png });
+  const row = page.getByTestId("item-row").first();
+  await expect(row).toContainText(`R €15.00`);
+  await row.getByText("1 photo").click();
+  const img = page.getByRole("dialog", { name: "Photos" }).getByRole("img");
+  await expect(img).toBeVisible();
+  expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1);
+});

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { actions, garmentCategories, garmentSubCategories, itemLogStates, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
+import { actions, garmentCategories, garmentSubCategories, images as imagesTable, itemLogStates, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
 import { expressDeliveryDate } from "../../domain/express";
 import { conflict, notFound, unprocessable } from "../../http/errors";
 import { agentScope, assertSameAgent } from "../../http/guard";
@@ -70,6 +70,10 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
     if (!a) throw unprocessable("action_id: no such action");
     // Spec §5: an action that needs images needs an upload or an explicit override.
     if (a.images_required && images.length === 0 && !override) throw unprocessable("Need to select image!");
+    if (images.length) {
+      const found = await q.select({ id: imagesTable.id }).from(imagesTable).where(inArray(imagesTable.id, images));
+      if (found.length !== new Set(images).size) throw unprocessable("images: unknown image id");
+    }
     const price = await unitPrice(q, garmentId, actionId);
     const [row] = await q.insert(ticketSubCategoryActions).values({ ticket_sub_category_id: itemId, action_id: actionId, name: a.name, quantity, price, images: JSON.stringify(images) }).returning();
     return row!;

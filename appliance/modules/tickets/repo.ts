@@ -8,6 +8,7 @@ import {
   employees,
   garmentCategories,
   garmentSubCategories,
+  images,
   itemLogStates,
   modifiers,
   signatures,
@@ -61,6 +62,10 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
     await q.select().from(itemLogStates).where(inArray(itemLogStates.ticket_sub_category_id, ids)).orderBy(asc(itemLogStates.id)),
   ];
   const g = new Map(garments.map((x) => [x.id, x]));
+  // Photos taken for actions that need them, as URLs for the item's image viewer.
+  const imageIds = [...new Set(acts.flatMap((a) => JSON.parse(a.images) as number[]))];
+  const files = imageIds.length ? await q.select({ id: images.id, file: images.file }).from(images).where(inArray(images.id, imageIds)) : [];
+  const url = new Map(files.map((f) => [f.id, `/api/v1/images/${f.file}`]));
   return items.map((i) => ({
     ...i,
     total: toEuros(i.total),
@@ -74,6 +79,10 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
       .map((a) => ({ id: a.id, ticket_sub_category_id: a.ticket_sub_category_id, actionID: a.action_id, quantity: a.quantity, price: toEuros(a.price), images: JSON.parse(a.images) as number[], name: a.name })),
     modifiers: mods.filter((m) => m.m.ticket_sub_category_id === i.id).map((m) => ({ ...m.m, name: m.name, image: m.image })),
     log_states: logs.filter((l) => l.ticket_sub_category_id === i.id),
+    image_urls: acts
+      .filter((a) => a.ticket_sub_category_id === i.id)
+      .flatMap((a) => (JSON.parse(a.images) as number[]).map((id) => url.get(id)))
+      .filter((u): u is string => !!u),
   }));
 }
 

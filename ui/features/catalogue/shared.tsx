@@ -3,6 +3,7 @@ import { useLocation } from "wouter";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import { api, ApiError } from "../../lib/api";
+import { uploadImage } from "../../lib/upload";
 
 /** Loads a record for a detail screen; id 0 means new (spec §2). */
 export function useRecord<T>(path: string, id: number, blank: T): [T, (t: T) => void, boolean] {
@@ -56,14 +57,9 @@ export function ImagePicker({ value, onChange }: { value: string | null; onChang
   const [busy, setBusy] = useState(false);
   async function upload(file: File) {
     setBusy(true);
-    const form = new FormData();
-    form.append("file", file);
-    const { currentToken } = await import("../../lib/session");
-    const res = await fetch("/api/v1/images/", { method: "POST", body: form, headers: { authorization: `token ${currentToken()}` } });
-    const json = (await res.json()) as { success: boolean; data?: { url: string }; message?: string };
+    const img = await uploadImage(file);
     setBusy(false);
-    if (json.success && json.data) onChange(json.data.url);
-    else toast(json.message ?? "Upload failed", "danger");
+    if (img) onChange(img.url);
   }
   return (
     <div className="image-picker">

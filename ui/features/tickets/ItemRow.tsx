@@ -1,5 +1,33 @@
 import { euroFromEuros } from "../../../appliance/domain/format";
+import { useState } from "react";
 import type { Item } from "./api";
+
+/** The item's image viewer: a count that opens the photos taken for its actions. */
+function PhotoViewer({ urls }: { urls: string[] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <span
+        role="button"
+        tabIndex={0}
+        className="photos-link"
+        onClick={(e) => (e.stopPropagation(), setOpen(true))}
+        onKeyDown={(e) => e.key === "Enter" && (e.stopPropagation(), setOpen(true))}
+      >
+        📷 {urls.length} photo{urls.length > 1 ? "s" : ""}
+      </span>
+      {open && (
+        <span className="overlay" role="dialog" aria-label="Photos" onClick={(e) => (e.stopPropagation(), setOpen(false))}>
+          <span className="photo-strip">
+            {urls.map((u) => (
+              <img key={u} src={u} alt="Garment" />
+            ))}
+          </span>
+        </span>
+      )}
+    </>
+  );
+}
 
 /**
  * Spec §2 ticket item row: actions (first letter and price), garment name, pieces,
@@ -23,6 +51,7 @@ export function ItemRow({ item, selected, onSelect }: { item: Item; selected?: b
         {item.sub_category?.allow_quantity && <span className="qty"> × {item.quantity}</span>}
         {item.modifiers.length > 0 && <span className="item-mods">{item.modifiers.map((m) => m.name).join(", ")}</span>}
         {item.comments && <span className="item-comment">{item.comments}</span>}
+        {item.image_urls.length > 0 && <PhotoViewer urls={item.image_urls} />}
       </span>
       <span className="item-total">
         {item.total_override != null ? (

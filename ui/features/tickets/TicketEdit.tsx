@@ -4,6 +4,7 @@ import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";
+import { uploadImage } from "../../lib/upload";
 import type { Action, Category, Modifier } from "../catalogue/api";
 import { MODIFIER_TYPES } from "../catalogue/api";
 import { type Item, type Ticket, getTicket, putItem, putTicket, vat } from "./api";
@@ -34,6 +35,8 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
   const [copies, setCopies] = useState(1);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [panelOpen, setPanelOpen] = useState(true);
+  // An action that needs a photo waits here for one, or for an explicit "without photo".
+  const [photoFor, setPhotoFor] = useState<Action | null>(null);
 
   useEffect(() => {
     api<CustomerHead>("GET", `/customers/${customerId}`).then(setCustomer).catch(() => {});
@@ -83,14 +86,18 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
     if (!selected) return toast("Select a garment first", "warning");
     const row = selected.actions.find((x) => x.actionID === a.id);
     if (row) await api("DELETE", "/ticketSubCategoryActions/", { query: { id: row.id } }).catch(() => null);
-    else {
-      let override = false;
-      if (a.images_required) {
-        override = await confirmDialog({ title: "Need to select image!", message: `${a.name} needs a photo of the garment. Add it without one?`, okText: "Add without photo" });
-        if (!override) return toast("Need to select image!", "warning");
-      }
-      await api("POST", "/ticketSubCategoryActions/", { body: { ticket_sub_category_id: selected.id, action_id: a.id, override_images: override } }).catch(() => null);
-    }
+    else if (a.images_required) return setPhotoFor(a);
+    else await api("POST", "/ticketSubCategoryActions/", { body: { ticket_sub_category_id: selected.id, action_id: a.id } }).catch(() => null);
+    await reload();
+  }
+
+  async function addWithPhoto(file: File | null) {
+    const a = photoFor;
+    setPhotoFor(null);
+    if (!a || !selected) return;
+    const img = file ? await uploadImage(file) : null;
+    if (file && !img) return;
+    await api("POST", "/ticketSubCategoryActions/", { body: { ticket_sub_category_id: selected.id, action_id: a.id, images: img ? [img.id] : [], override_images: !img } }).catch(() => null);
     await reload();
   }
 
@@ -213,6 +220,26 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
         })}
       </section>
 
+      {photoFor && (
+        <div className="overlay">
+          <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="photo-title">
+            <h2 id="photo-title">Need to select image!</h2>
+            <p>{photoFor.name} needs a photo of the garment before it is added.</p>
+            <label className="btn btn-primary">
+              Take or choose a photo
+              <input type="file" accept="image/*" capture="environment" hidden aria-label="Photo" onChange={(e) => addWithPhoto(e.target.files?.[0] ?? null)} />
+            </label>
+            <div className="dialog-buttons">
+              <button type="button" className="btn" onClick={() => (setPhotoFor(null), toast("Need to select image!", "warning"))}>
+                Cancel
+              </button>
+              <button type="button" className="btn" onClick={() => addWithPhoto(null)}>
+                Add without photo
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
       {selected && <ItemEditor key={selected.id} item={selected} mods={mods} onToggleModifier={toggleModifier} onChanged={reload} onDeleted={() => (setSelectedId(null), reload())} />}
       {!selected && (
         <section className="card muted" aria-label="Modifiers">

@@ -34,6 +34,7 @@ export interface Item {
   sub_category: { id: number; name: string; pieces: string; allow_quantity: boolean; show_choose_pieces: boolean; images_required: boolean; category: string } | null;
   actions: ItemAction[];
   modifiers: ItemModifier[];
+  image_urls: string[];
 }
 export interface TicketLog {
   id: number;

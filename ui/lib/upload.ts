@@ -1,0 +1,17 @@
+import { toast } from "../components/toast";
+import { currentToken } from "./session";
+
+/** Uploads an image (multipart, so not through api()); returns its id and URL, or null. */
+export async function uploadImage(file: File): Promise<{ id: number; url: string } | null> {
+  const form = new FormData();
+  form.append("file", file);
+  try {
+    const res = await fetch("/api/v1/images/", { method: "POST", body: form, headers: { authorization: `token ${currentToken()}` } });
+    const json = (await res.json()) as { success: boolean; data?: { id: number; url: string }; message?: string };
+    if (json.success && json.data) return json.data;
+    toast(json.message ?? "Upload failed", "danger");
+  } catch {
+    toast("Cannot reach the box; check the Wi-Fi", "danger");
+  }
+  return null;
+}
