@@ -44,6 +44,7 @@ for (const [name, size] of [
     // 3. A dress with an extra action and a comment.
     await page.getByRole("tab", { name: "Dry Cleaning" }).click();
     await page.getByRole("button", { name: "Dress", exact: true }).click();
+    await expect(page.getByTestId("item-row")).toHaveCount(3);
     await page.getByRole("region", { name: "Actions" }).getByRole("button", { name: "Pressing", exact: true }).click();
     await editor.getByLabel("Comments").fill("Red wine on the hem");
     await editor.getByLabel("Comments").press("Tab");
@@ -76,7 +77,7 @@ for (const [name, size] of [
     await expect(page.getByTestId("ticket-total")).toHaveText(`Total ${euros(api.total)}`);
     await expect(page.getByTestId("pay-ticket")).toHaveText(euros(api.balance));
     await page.getByTestId("pay-ticket").click();
-    await page.getByRole("button", { name: "OK" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
     await expect(page.getByTestId("pay-ticket")).toHaveText("PAID");
     api = await apiGet(page, `/tickets/${ticketId}`);
     expect(api.total_paid).toBe(api.total);
@@ -126,4 +127,34 @@ test("an action that needs a photo takes one, and the item's viewer shows it", a
   const img = page.getByRole("dialog", { name: "Photos" }).getByRole("img");
   await expect(img).toBeVisible();
   expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(1);
+});
+
+test("on a phone, an item row swipes left to its comments and delete options", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const app = new AppPage(page);
+  await app.loginAs("3333");
+  const customer = (await (await page.request.post("/api/v1/customers/", { headers: { authorization: `token ${await token(page)}` }, data: { full_name: "Swipe Test" } })).json()).data;
+  await page.goto(`/customers/${customer.id}/new-ticket/0`);
+  await expect(page).toHaveURL(/\/new-ticket\/[1-9]\d*$/);
+  await page.getByRole("tab", { name: "Laundry" }).click();
+  await page.getByRole("button", { name: "Shirt", exact: true }).click();
+  await page.getByRole("button", { name: "Towel", exact: true }).click();
+  await expect(page.getByTestId("item-row")).toHaveCount(2);
+  await expect(page.getByRole("region", { name: "Selected item" })).toContainText("Towel");
+  // A finger swipe, as the row sees it: down on the right, up 250 px to the left.
+  const swipe = async () => {
+    const row = page.locator(".swipe-row").first();
+    await row.dispatchEvent("pointerdown", { clientX: 330, clientY: 100, pointerType: "touch", isPrimary: true });
+    await row.dispatchEvent("pointerup", { clientX: 80, clientY: 104, pointerType: "touch", isPrimary: true });
+  };
+  await swipe();
+  page.once("dialog", (d) => d.accept("Collar frayed"));
+  await page.locator(".swipe-open").getByRole("button", { name: "Comments" }).click();
+  await expect(page.getByTestId("item-row").first()).toContainText("Collar frayed");
+  await swipe();
+  await page.locator(".swipe-open").getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+  await expect(page.getByTestId("item-row")).toHaveCount(1);
+  await expect(page.getByTestId("item-row")).toContainText("Towel");
+  await page.screenshot({ path: "test-results/screens/counter-phone.png" });
 });

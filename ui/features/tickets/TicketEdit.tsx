@@ -9,6 +9,7 @@ import type { Action, Category, Modifier } from "../catalogue/api";
 import { MODIFIER_TYPES } from "../catalogue/api";
 import { type Item, type Ticket, getTicket, putItem, putTicket, vat } from "./api";
 import { ItemRow } from "./ItemRow";
+import { SwipeRow } from "../../components/SwipeRow";
 
 interface CustomerHead {
   id: number;
@@ -37,6 +38,17 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
   const [panelOpen, setPanelOpen] = useState(true);
   // An action that needs a photo waits here for one, or for an explicit "without photo".
   const [photoFor, setPhotoFor] = useState<Action | null>(null);
+  // While a change is on its way the action and modifier buttons wait, so a quick second tap
+  // cannot land on the previously selected item.
+  const [busy, setBusy] = useState(false);
+  const busyWhile = async (work: () => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await work();
+    } finally {
+      setBusy(false);
+    }
+  };
 
   useEffect(() => {
     api<CustomerHead>("GET", `/customers/${customerId}`).then(setCustomer).catch(() => {});
@@ -73,14 +85,15 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
     return q ? all.filter((g) => g.name.toLowerCase().includes(q)) : all.filter((g) => g.cat === catId);
   }, [cats, catId, search]);
 
-  async function addGarment(garmentId: number) {
-    if (!ticket) return;
-    const made = await api<Item[]>("POST", "/ticketSubCategory/", { query: { copies }, body: { ticket_id: ticket.id, garment_sub_category_id: garmentId } }).catch(() => null);
-    setCopies(1); // spec §9: the copy count resets to 1 after adding
-    if (!made) return;
-    await reload();
-    setSelectedId(made[made.length - 1]!.id);
-  }
+  const addGarment = (garmentId: number) =>
+    busyWhile(async () => {
+      if (!ticket) return;
+      const made = await api<Item[]>("POST", "/ticketSubCategory/", { query: { copies }, body: { ticket_id: ticket.id, garment_sub_category_id: garmentId } }).catch(() => null);
+      setCopies(1); // spec §9: the copy count resets to 1 after adding
+      if (!made) return;
+      setSelectedId(made[made.length - 1]!.id);
+      await reload();
+    });
 
   async function toggleAction(a: Action) {
     if (!selected) return toast("Select a garment first", "warning");
@@ -106,6 +119,19 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
     const row = selected.modifiers.find((x) => x.modifier_id === m.id);
     if (row) await api("DELETE", "/ticketSubCategoryModifier/", { query: { id: row.id } }).catch(() => null);
     else await api("POST", "/ticketSubCategoryModifier/", { body: { ticket_sub_category_id: selected.id, modifier_id: m.id } }).catch(() => null);
+    await reload();
+  }
+
+  async function editComment(i: Item) {
+    const v = window.prompt("Comments", i.comments);
+    if (v === null || v === i.comments) return;
+    await putItem(i.id, { comments: v }).catch(() => null);
+    await reload();
+  }
+  async function deleteItem(i: Item) {
+    if (!(await confirmDialog({ message: `Remove ${i.sub_category?.name ?? "this item"} from the ticket?` }))) return;
+    await api("DELETE", `/ticketSubCategory/${i.id}`).catch(() => null);
+    if (selectedId === i.id) setSelectedId(null);
     await reload();
   }
 
@@ -191,7 +217,21 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
 
         <section className="card items-panel">
           <h2>Items</h2>
-          {items.length === 0 ? <p className="muted">Tap a garment to add it.</p> : items.map((i) => <ItemRow key={i.id} item={i} selected={i.id === selectedId} onSelect={() => setSelectedId(i.id === selectedId ? null : i.id)} />)}
+          {items.length === 0 ? (
+            <p className="muted">Tap a garment to add it.</p>
+          ) : (
+            items.map((i) => (
+              <SwipeRow
+                key={i.id}
+                options={[
+                  { label: "Comments", onClick: () => editComment(i) },
+                  { label: "Delete", danger: true, onClick: () => deleteItem(i) },
+                ]}
+              >
+                <ItemRow item={i} selected={i.id === selectedId} onSelect={() => setSelectedId(i.id === selectedId ? null : i.id)} />
+              </SwipeRow>
+            ))
+          )}
           <div className="totals" data-testid="totals">
             <span>Subtotal {euroFromEuros(split.subtotal)}</span>
             <span>VAT 18% {euroFromEuros(split.vat)}</span>
@@ -213,7 +253,7 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
         {actions.map((a) => {
           const on = !!selected?.actions.some((x) => x.actionID === a.id);
           return (
-            <button key={a.id} type="button" className={`btn ${on ? "btn-primary" : ""}`} aria-pressed={on} onClick={() => toggleAction(a)}>
+            <button key={a.id} type="button" className={`btn ${on ? "btn-primary" : ""}`} aria-pressed={on} disabled={busy} onClick={() => busyWhile(() => toggleAction(a))}>
               {a.name}
             </button>
           );
@@ -240,7 +280,7 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
           </div>
         </div>
       )}
-      {selected && <ItemEditor key={selected.id} item={selected} mods={mods} onToggleModifier={toggleModifier} onChanged={reload} onDeleted={() => (setSelectedId(null), reload())} />}
+      {selected && <ItemEditor key={selected.id} item={selected} mods={mods} busy={busy} onToggleModifier={(m) => busyWhile(() => toggleModifier(m))} onChanged={reload} onDeleted={() => (setSelectedId(null), reload())} />}
       {!selected && (
         <section className="card muted" aria-label="Modifiers">
           Select an item to set its pieces, modifiers, quantity, comments and price.
@@ -251,7 +291,7 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
   );
 }
 
-function ItemEditor({ item, mods, onToggleModifier, onChanged, onDeleted }: { item: Item; mods: Modifier[]; onToggleModifier: (m: Modifier) => void; onChanged: () => void; onDeleted: () => void }) {
+function ItemEditor({ item, mods, busy, onToggleModifier, onChanged, onDeleted }: { item: Item; mods: Modifier[]; busy: boolean; onToggleModifier: (m: Modifier) => void; onChanged: () => void; onDeleted: () => void }) {
   const [qty, setQty] = useState(String(item.quantity));
   const [comments, setComments] = useState(item.comments);
   const [override, setOverride] = useState(item.total_override != null ? String(item.total_override) : "");
@@ -341,7 +381,7 @@ function ItemEditor({ item, mods, onToggleModifier, onChanged, onDeleted }: { it
               const on = item.modifiers.some((x) => x.modifier_id === m.id);
               const sw = m.image?.startsWith("color:") ? m.image.slice(6) : null;
               return (
-                <button key={m.id} type="button" className={`chip ${on ? "chip-on" : ""}`} aria-pressed={on} onClick={() => onToggleModifier(m)}>
+                <button key={m.id} type="button" className={`chip ${on ? "chip-on" : ""}`} aria-pressed={on} disabled={busy} onClick={() => onToggleModifier(m)}>
                   {sw && <span className="swatch" style={{ background: sw }} />} {m.name}
                 </button>
               );

@@ -1,0 +1,359 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { useEffect, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
+import { ROLE_LABEL } from "../../app/access";
+import { confirmDialog } from "../../components/dialog";
+import { Field, Section, Toggle } from "../../components/form";
+import { ListView } from "../../components/ListView";
+import { toast } from "../../components/toast";
+import { api, ApiError, apiList } from "../../lib/api";
+import { employee as me } from "../../lib/session";
+import type { Agent } from "./Agents";
+import { ChipToggles, idOf, type Params, PhoneInput, Stat, useLocalities } from "./fields";
+
+type Role = "admin" | "manager" | "employee" | "driver";
+const ROLES: Role[] = ["admin", "manager", "employee", "driver"];
+
+export interface Owing {
+  id: number;
+  ticket_id: number;
+  amount: number;
+  percentage: number;
+  received: number;
+  state: string;
+  payment_date: string | null;
+  paid_in_full: boolean;
+  employee_payment_date?: string | null;
+}
+export interface Employee {
+  id: number;
+  agent_id: number;
+  agent?: { id: number; name: string };
+  full_name: string;
+  mobile: string;
+  landline: string;
+  role: Role;
+  enable_login: boolean;
+  hq: boolean;
+  localities: string;
+  accumulated: number;
+  pending: number;
+  employee_owings?: Owing[];
+}
+
+/** Spec §5: employees are searched on first and last name, landline, mobile and role. */
+const matches = (e: Employee, q: string) => {
+  const t = q.toLowerCase();
+  return [e.full_name, e.landline, e.mobile, e.role, ROLE_LABEL[e.role]].some((v) => (v ?? "").toLowerCase().includes(t));
+};
+
+export function EmployeesList() {
+  const [list, setList] = useState<Employee[] | null>(null);
+  useEffect(() => void apiList<Employee>("/employees/").then(setList), []);
+  return (
+    <div className="stack">
+      <div className="toolbar">
+        <span className="muted people-hint">{list ? `${list.length} employee${list.length === 1 ? "" : "s"}` : "Loading…"}</span>
+        <Link href="/employees/0" className="btn btn-primary">
+          + New employee
+        </Link>
+      </div>
+      <ListView
+        items={list ?? []}
+        keyOf={(e) => e.id}
+        placeholder="Search employees"
+        filter={matches}
+        empty={list ? "No employee matches" : "Loading…"}
+        render={(e) => (
+          <Link href={`/employees/${e.id}`} className="row-link">
+            <span className="row-main">
+              <strong>{e.full_name}</strong>
+              <span className="muted people-sub">{[e.mobile || "No mobile", e.agent?.name].filter(Boolean).join(" · ")}</span>
+            </span>
+            <span className="people-row-meta">
+              {!e.enable_login && <span className="badge badge-hidden">no login</span>}
+              {e.hq && <span className="badge">HQ</span>}
+              <span className="badge">{ROLE_LABEL[e.role]}</span>
+              <span className="people-chevron" aria-hidden="true">
+                ›
+              </span>
+            </span>
+          </Link>
+        )}
+      />
+    </div>
+  );
+}
+
+const blank: Employee = { id: 0, agent_id: 0, full_name: "", mobile: "", landline: "", role: "employee", enable_login: true, hq: false, localities: "", accumulated: 0, pending: 0 };
+const localitySet = (s: string) => new Set(s.split(",").filter(Boolean).map(Number));
+
+export function EmployeeDetail({ params }: { params: Params }) {
+  useSignals();
+  const id = idOf(params);
+  const [, navigate] = useLocation();
+  const [e, setE] = useState<Employee>(blank);
+  const [pin, setPin] = useState("");
+  const [agents, setAgents] = useState<Agent[]>([]);
+  const [loaded, setLoaded] = useState(id === 0);
+  const [saving, setSaving] = useState(false);
+  const localities = useLocalities();
+  // Only head-quarters sees other agents, so only it may place staff with one (and grant HQ).
+  const hqCaller = agents.length > 1 || agents.some((a) => a.is_hq);
+
+  useEffect(() => void apiList<Agent>("/agents/").then(setAgents), []);
+
+  async function load() {
+    const r = await api<Employee>("GET", `/employees/${id}`);
+    setE({ ...blank, ...r });
+    setLoaded(true);
+  }
+  useEffect(() => {
+    setLoaded(id === 0);
+    setPin("");
+    if (!id) return setE({ ...blank, agent_id: me.value?.agent_id ?? 0 });
+    load().catch(() => {});
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [id]);
+
+  const set = (patch: Partial<Employee>) => setE((prev) => ({ ...prev, ...patch }));
+
+  async function save() {
+    const isNew = id === 0;
+    if (!e.full_name.trim()) return toast("Full name is required", "warning");
+    if (pin && !/^\d{1,8}$/.test(pin)) return toast("The PIN is a number of up to 8 digits", "warning");
+    if (isNew && !pin) return toast("Choose a PIN for the new employee", "warning");
+    const body = {
+      full_name: e.full_name.trim(),
+      mobile: e.mobile,
+      landline: e.landline,
+      role: e.role,
+      enable_login: e.enable_login,
+      ...(hqCaller ? { hq: e.hq } : {}),
+      ...(pin ? { pin: Number(pin) } : {}),
+      ...(isNew ? { localities: e.localities, ...(hqCaller && e.agent_id ? { agent_id: e.agent_id } : {}) } : {}),
+    };
+    setSaving(true);
+    try {
+      const saved = isNew ? await api<Employee>("POST", "/employees/", { body, quiet: true }) : await api<Employee>("PUT", `/employees/${id}`, { body, quiet: true });
+      toast(isNew ? "Employee Created" : "Employee Updated");
+      setPin("");
+      if (isNew) navigate(`/employees/${saved.id}`, { replace: true });
+      else await load();
+    } catch (err) {
+      // Spec §8: create failures show the server's message; a PIN clash (409) or a refused
+      // change (422) too, since the user can act on it; others a generic one.
+      toast(err instanceof ApiError && (isNew || err.status === 409 || err.status === 422 || err.status === 403) ? err.message : "Something went wrong", "danger");
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function remove() {
+    if (!id) return;
+    if (!(await confirmDialog({ title: "Remove employee", message: `Remove ${e.full_name}? This cannot be undone.` }))) return;
+    try {
+      await api("DELETE", `/employees/${id}`, { quiet: true });
+      toast("Employee Removed");
+      navigate("/employees");
+    } catch (err) {
+      toast(err instanceof ApiError && err.message ? err.message : "Something went wrong", "danger");
+    }
+  }
+
+  /** Spec §4: tapping a locality toggles it (present → removed); saved at once for a saved employee. */
+  async function toggleLocality(lid: number) {
+    if (!id) {
+      const have = localitySet(e.localities);
+      have.has(lid) ? have.delete(lid) : have.add(lid);
+      return set({ localities: [...have].join(",") });
+    }
+    try {
+      const r = await api<Employee>("PUT", `/employees/localities/${id}`, { body: [lid], quiet: true });
+      set({ localities: r.localities });
+    } catch {
+      toast("Something went wrong", "danger");
+    }
+  }
+
+  async function clearOwings(close: boolean) {
+    const ok = await confirmDialog({
+      title: close ? "Clear & Close owings" : "Clear owings",
+      message: close ? "Mark every open owing as paid and start a new period (accumulated back to 0)?" : "Mark every open owing as paid?",
+    });
+    if (!ok) return;
+    try {
+      await api("PUT", `/employees/clearOwings/${id}`, { query: close ? { close: true } : undefined, quiet: true });
+      toast(close ? "Owings cleared and closed" : "Owings cleared");
+      await load();
+    } catch {
+      toast("Something went wrong", "danger");
+    }
+  }
+
+  if (!loaded) return <p className="muted">Loading employee…</p>;
+  const chosen = localitySet(e.localities);
+  const hasOwings = id > 0 && (e.role === "employee" || e.role === "driver");
+  const isMe = id > 0 && me.value?.employee_id === id;
+
+  return (
+    <div className="stack people-detail">
+      <div className="people-head">
+        <div>
+          <h2 className="people-name">{id ? e.full_name : "New employee"}</h2>
+          {id > 0 && (
+            <p className="muted people-sub">
+              {ROLE_LABEL[e.role]}
+              {e.agent ? ` · ${e.agent.name}` : ""}
+            </p>
+          )}
+        </div>
+      </div>
+
+      <Section title="Contact">
+        <div className="grid-2">
+          <Field label="Full name">
+            <input name="full_name" value={e.full_name} autoComplete="off" onChange={(ev) => set({ full_name: ev.target.value })} />
+          </Field>
+          <Field label="Mobile">
+            <PhoneInput name="mobile" value={e.mobile} onChange={(mobile) => set({ mobile })} />
+          </Field>
+          <Field label="Landline">
+            <PhoneInput name="landline" value={e.landline} onChange={(landline) => set({ landline })} />
+          </Field>
+        </div>
+      </Section>
+
+      <Section title="Permissions">
+        <div className="grid-2">
+          {hqCaller && (
+            <Field label="Agent" hint={id ? "An employee stays with their agent" : undefined}>
+              <select name="agent_id" value={e.agent_id || ""} disabled={id > 0} onChange={(ev) => set({ agent_id: Number(ev.target.value) || 0 })}>
+                {agents.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          )}
+          <Field label="Role">
+            <select name="role" value={e.role} disabled={isMe} onChange={(ev) => set({ role: ev.target.value as Role })}>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_LABEL[r]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="PIN" hint={id ? "Leave empty to keep the current PIN" : "Digits only; unique within the agent"}>
+            <input
+              name="pin"
+              type="password"
+              inputMode="numeric"
+              pattern="[0-9]*"
+              autoComplete="new-password"
+              maxLength={8}
+              value={pin}
+              className="people-pin"
+              onChange={(ev) => setPin(ev.target.value.replace(/\D/g, ""))}
+            />
+          </Field>
+        </div>
+        <div className="people-toggles">
+          <Toggle label="Enable login" checked={e.enable_login} onChange={(enable_login) => !isMe && set({ enable_login })} />
+          {hqCaller && <Toggle label="Head-quarters (HQ)" checked={e.hq} onChange={(hq) => set({ hq })} />}
+        </div>
+      </Section>
+
+      <Section title="Localities" actions={<span className="muted">{chosen.size ? `${chosen.size} chosen` : "None chosen"}</span>}>
+        <p className="muted people-note">Tap a locality to add or remove it{id ? "; changes are saved at once." : "."}</p>
+        <ChipToggles label="Localities" items={localities} selected={chosen} onToggle={toggleLocality} />
+      </Section>
+
+      {hasOwings && <Owings e={e} onClear={clearOwings} />}
+
+      <div className="form-buttons people-actions">
+        {id > 0 && !isMe && (
+          <button type="button" className="btn btn-danger" onClick={remove}>
+            Delete
+          </button>
+        )}
+        <button type="button" className="btn btn-primary" onClick={save} disabled={saving}>
+          Save
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Spec §3 and §6: owings of employee and driver records, the amount received per owing. */
+function Owings({ e, onClear }: { e: Employee; onClear: (close: boolean) => void }) {
+  const owings = e.employee_owings ?? [];
+  const open = owings.filter((o) => o.state === "OPEN");
+  const sum = (list: Owing[]) => Math.round(list.reduce((s, o) => s + o.received, 0) * 100) / 100;
+  return (
+    <Section
+      title="Owings"
+      actions={
+        <div className="toolbar">
+          <button type="button" className="btn" onClick={() => onClear(false)}>
+            Clear
+          </button>
+          <button type="button" className="btn" onClick={() => onClear(true)}>
+            Clear &amp; Close
+          </button>
+        </div>
+      }
+    >
+      <div className="people-totals" aria-label="Owing totals">
+        <Stat label="Pending" value={euroFromEuros(e.pending)} />
+        <Stat label="Accumulated" value={euroFromEuros(e.accumulated)} />
+        <Stat label="Open owings" value={open.length} />
+        <Stat label="Open total" value={euroFromEuros(sum(open))} />
+      </div>
+      {owings.length === 0 ? (
+        <p className="muted">No owings.</p>
+      ) : (
+        <div className="people-table-wrap">
+          <table className="people-table" aria-label="Owings">
+            <thead>
+              <tr>
+                <th>Ticket</th>
+                <th>Paid on</th>
+                <th className="num">Amount</th>
+                <th className="num">%</th>
+                <th className="num">Received</th>
+                <th>State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {owings.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    <Link href={`/tickets/${o.ticket_id}`}>#{o.ticket_id}</Link>
+                  </td>
+                  <td>{displayDate(o.payment_date)}</td>
+                  <td className="num price">{euroFromEuros(o.amount)}</td>
+                  <td className="num">{o.percentage}</td>
+                  <td className="num price">{euroFromEuros(o.received)}</td>
+                  <td>
+                    <span className={`badge${o.state === "OPEN" ? " people-open" : " people-paid"}`}>{o.state}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <td colSpan={4}>Total received</td>
+                <td className="num price">{euroFromEuros(sum(owings))}</td>
+                <td />
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+    </Section>
+  );
+}
