@@ -89,6 +89,16 @@ for (const [name, size] of [
     await page.getByLabel("Search tickets").fill(`Counter Test ${name}`);
     await expect(page.getByRole("list", { name: "Tickets" }).getByRole("link").first()).toContainText(`#${ticketId}`);
     await page.screenshot({ path: `test-results/screens/tickets-${name}.png` });
+
+    // And on the customer's screen, with its state, PAID and its history.
+    await page.goto(`/customers/${customer.id}`);
+    const row = page.getByTestId("customer-ticket").filter({ hasText: `#${ticketId}` });
+    await expect(row).toContainText("PAID");
+    await row.getByRole("button", { name: `History of ticket ${ticketId}` }).click();
+    await expect(page.getByRole("dialog", { name: `History of ticket ${ticketId}` })).toContainText("Ticket confirmed");
+    await page.getByRole("button", { name: "Close" }).click();
+    await row.getByLabel(`State of ticket ${ticketId}`).selectOption("IN PROGRESS");
+    await expect.poll(async () => (await apiGet(page, `/tickets/${ticketId}`)).state).toBe("IN PROGRESS");
   });
 }
 

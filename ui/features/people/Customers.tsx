@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { CustomerTickets } from "../tickets/CustomerTickets";
 import { Link, useLocation } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
@@ -422,54 +423,8 @@ export function CustomerDetail({ params }: { params: Params }) {
         </button>
       </div>
 
-      {id > 0 && <LastTickets tickets={c.simple_tickets ?? []} />}
+      {id > 0 && <CustomerTickets customerId={id} />}
     </div>
   );
 }
 
-/** The customer's last 10 tickets, read-only (the full list comes with the counter screens). */
-function LastTickets({ tickets }: { tickets: SimpleTicket[] }) {
-  return (
-    <Section title="Last 10 tickets" actions={<Link href="/tickets" className="btn btn-small">See All</Link>}>
-      {tickets.length === 0 ? (
-        <p className="muted">No tickets yet.</p>
-      ) : (
-        <div className="people-table-wrap">
-          <table className="people-table">
-            <thead>
-              <tr>
-                <th>Ticket</th>
-                <th>State</th>
-                <th>Agent</th>
-                <th>Pickup</th>
-                <th>Delivery</th>
-                <th className="num">Total</th>
-                <th className="num">Paid</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tickets.map((t) => {
-                const balance = Math.round((t.total - t.total_paid) * 100) / 100;
-                return (
-                  <tr key={t.id}>
-                    <td>
-                      <Link href={`/tickets/${t.id}`}>#{t.id}</Link>
-                    </td>
-                    <td>
-                      <span className="badge">{t.state || "—"}</span>
-                    </td>
-                    <td>{t.agent_name}</td>
-                    <td>{displayDate(t.pickup_date)}</td>
-                    <td>{displayDate(t.delivery_date)}</td>
-                    <td className="num price">{euroFromEuros(t.total)}</td>
-                    <td className="num">{balance <= 0 ? <span className="badge people-paid">PAID</span> : <span className="price people-owed">{euroFromEuros(balance)}</span>}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </Section>
-  );
-}
