@@ -25,6 +25,9 @@ import { placeRoutes } from "./modules/places/routes";
 import { createPlaceService } from "./modules/places/service";
 import { systemRoutes } from "./modules/system/routes";
 import { createItemService } from "./modules/tickets/items";
+import { trackingRoutes } from "./modules/tracking/routes";
+import { createTrackingService } from "./modules/tracking/service";
+import { addDays, businessDay } from "./domain/dates";
 import { ticketRoutes } from "./modules/tickets/routes";
 import { createTicketService } from "./modules/tickets/service";
 import { type Clock, systemClock } from "./platform/clock";
@@ -79,6 +82,11 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     ...placeRoutes(places),
     ...customerRoutes(createCustomerService({ db, clock, places })),
     ...ticketRoutes(tickets, createItemService({ db, clock, tickets })),
+    ...trackingRoutes(
+      createTrackingService({ db, clock }),
+      () => businessDay(clock.now()),
+      () => addDays(businessDay(clock.now()), -7),
+    ),
     ...imageRoutes(createImageService({ db, dataDir: config.dataDir })),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });

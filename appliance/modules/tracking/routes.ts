@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { ROLES, route } from "../../http/route";
+import { IdParams, IsoDate, text } from "../../http/schemas";
+import type { TrackingService } from "./service";
+
+const staff = { roles: ROLES };
+const optionalId = z.coerce.number().int().positive().optional();
+
+export function trackingRoutes(tracking: TrackingService, today: () => string, weekAgo: () => string) {
+  return [
+    route({
+      method: "GET",
+      path: "/tracking/scan",
+      tag: "tracking",
+      summary: "Reads a scanned code and returns its ticket's or items' rows for the tracking list",
+      access: staff,
+      query: z.object({ code: z.string().max(500) }),
+      handler: ({ caller, query }) => tracking.scan(caller, query.code),
+    }),
+    route({
+      method: "GET",
+      path: "/ticketLogStates/logStateJourney/query",
+      tag: "tracking",
+      summary: "State logs: item state changes by ticket (tid), employee (eid), days df..dt and state (s)",
+      access: { roles: ["admin", "manager", "employee"] },
+      query: z.object({ tid: optionalId, eid: optionalId, df: IsoDate.optional(), dt: IsoDate.optional(), s: z.string().max(60).optional() }),
+      handler: ({ caller, query }) => tracking.journey(caller, { ...query, df: query.df ?? weekAgo(), dt: query.dt ?? today() }),
+    }),
+    route({ method: "POST", path: "/ticketStates/", tag: "tracking", summary: "Adds a locality delivery state", access: { roles: ["admin"] }, body: z.object({ name: text(60).min(1) }), idempotent: true, handler: ({ caller, body }) => tracking.addState(caller, body.name) }),
+    route({ method: "PUT", path: "/ticketStates/:id", tag: "tracking", summary: "Renames a locality delivery state", access: { roles: ["admin"] }, params: IdParams, body: z.object({ name: text(60).min(1) }), handler: ({ caller, params, body }) => tracking.renameState(caller, params.id, body.name) }),
+  ];
+}
