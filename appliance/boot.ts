@@ -23,7 +23,10 @@ import { imageRoutes } from "./modules/images/routes";
 import { createImageService } from "./modules/images/service";
 import { placeRoutes } from "./modules/places/routes";
 import { createPlaceService } from "./modules/places/service";
+import { scannerRoutes } from "./modules/scanners/routes";
+import { createScannerService, type DriverFactory } from "./modules/scanners/service";
 import { systemRoutes } from "./modules/system/routes";
+import { createEventBus, type EventBus } from "./platform/events";
 import { createItemService } from "./modules/tickets/items";
 import { trackingRoutes } from "./modules/tracking/routes";
 import { createTrackingService } from "./modules/tracking/service";
@@ -35,6 +38,9 @@ import type { Config } from "./platform/config";
 
 export interface Appliance {
   app: ReturnType<typeof createApp>;
+  bus: EventBus;
+  /** Stops background work (gun readers) before the database closes. */
+  stop(): void;
   database: Database;
   routes: readonly RouteDef[];
   clock: Clock;
@@ -44,7 +50,7 @@ export interface Appliance {
  * Composes the appliance: database (migrated), services with their explicit dependencies,
  * and the HTTP app. main.ts serves it; tests call `app.handle(request)` on it directly.
  */
-export async function bootAppliance(config: Config, opts: { clock?: Clock; log?: (m: string, e?: unknown) => void } = {}): Promise<Appliance> {
+export async function bootAppliance(config: Config, opts: { clock?: Clock; log?: (m: string, e?: unknown) => void; scannerDrivers?: DriverFactory } = {}): Promise<Appliance> {
   const clock = opts.clock ?? systemClock;
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
   await migrateDatabase(database);
@@ -71,6 +77,8 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
   };
 
   const tickets = createTicketService({ db, clock });
+  const bus = createEventBus();
+  const scanners = createScannerService({ db, clock, bus, drivers: opts.scannerDrivers });
 
   const routes: RouteDef[] = [];
   routes.push(
@@ -82,6 +90,7 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     ...placeRoutes(places),
     ...customerRoutes(createCustomerService({ db, clock, places })),
     ...ticketRoutes(tickets, createItemService({ db, clock, tickets })),
+    ...scannerRoutes(scanners, bus),
     ...trackingRoutes(
       createTrackingService({ db, clock }),
       () => businessDay(clock.now()),
@@ -90,5 +99,6 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     ...imageRoutes(createImageService({ db, dataDir: config.dataDir })),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
-  return { app, database, routes, clock };
+  await scanners.start();
+  return { app, database, routes, clock, bus, stop: () => scanners.stop() };
 }

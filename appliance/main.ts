@@ -3,7 +3,7 @@ import { loadConfig } from "./platform/config";
 
 const started = performance.now();
 const config = loadConfig();
-const { app, database } = await bootAppliance(config);
+const { app, database, stop } = await bootAppliance(config);
 app.listen({ port: config.port, hostname: "0.0.0.0", maxRequestBodySize: 16 * 1024 * 1024 });
 console.log(
   `Ironbox ${config.version} serving http://localhost:${config.port} (data: ${config.dataDir}) in ${Math.round(performance.now() - started)} ms`,
@@ -13,6 +13,7 @@ console.log(
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, async () => {
     await app.stop();
+    stop();
     database.close();
     process.exit(0);
   });

@@ -3,13 +3,18 @@
  * Money is integer cents in, euro out in Maltese format ("€1,234.50"). Days are
  * "YYYY-MM-DD" (API and filters); display is DD/MM/YYYY; print and file names DD-MM-YYYY.
  */
+import { businessDay } from "./dates";
+
 const EUR = new Intl.NumberFormat("en-MT", { style: "currency", currency: "EUR" });
 
 export const euro = (cents: number) => EUR.format((Number.isFinite(cents) ? cents : 0) / 100);
 /** For amounts the API already gives in euros. */
 export const euroFromEuros = (eur: number) => EUR.format(Number.isFinite(eur) ? eur : 0);
 
-const parts = (day: string | null | undefined) => {
+/** A UTC instant ("…T23:10:00Z" or with an offset) counts on its Malta business day. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/;
+const parts = (value: string | null | undefined) => {
+  const day = value && INSTANT.test(value) && !Number.isNaN(Date.parse(value)) ? businessDay(new Date(value)) : value;
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(day ?? "");
   return m ? { y: m[1]!, m: m[2]!, d: m[3]! } : null;
 };
@@ -30,4 +35,14 @@ export function parseDisplayDate(text: string): string | null {
   const day = `${m[3]}-${m[2]!.padStart(2, "0")}-${m[1]!.padStart(2, "0")}`;
   const d = new Date(`${day}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day ? day : null;
+}
+
+/** The API's "YYYY-MM-DD" for an instant: its business day in Malta, not in UTC. */
+export const apiDate = (at: Date) => businessDay(at);
+
+/** DD/MM/YYYY HH:mm in Malta time, for log rows stored as UTC instants. */
+const DT = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Malta", day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+export function displayDateTime(iso: string | null | undefined): string {
+  const d = iso ? new Date(iso) : null;
+  return d && !Number.isNaN(d.getTime()) ? DT.format(d).replace(",", "") : "N/A";
 }

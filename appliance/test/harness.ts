@@ -34,6 +34,11 @@ export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: str
       body = o.rawBody ?? JSON.stringify(o.body);
     }
     const res = await box.app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    // An event stream never ends: report its status and hang up.
+    if (res.headers.get("content-type") === "text/event-stream") {
+      await res.body?.cancel();
+      return { status: res.status, json: { success: true, stream: true } as any, headers: res.headers };
+    }
     const text = await res.text();
     let json: unknown = text;
     try {
@@ -61,6 +66,7 @@ export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: str
     agentToken,
     employeeToken,
     close() {
+      box.stop();
       box.database.close();
       rmSync(dir, { recursive: true, force: true });
     },
