@@ -23,6 +23,8 @@ import { imageRoutes } from "./modules/images/routes";
 import { createImageService } from "./modules/images/service";
 import { placeRoutes } from "./modules/places/routes";
 import { createPlaceService } from "./modules/places/service";
+import { printingRoutes } from "./modules/printing/routes";
+import { receiptData } from "./modules/printing/ticketPdf";
 import { scannerRoutes } from "./modules/scanners/routes";
 import { createScannerService, type DriverFactory } from "./modules/scanners/service";
 import { systemRoutes } from "./modules/system/routes";
@@ -90,6 +92,7 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     ...placeRoutes(places),
     ...customerRoutes(createCustomerService({ db, clock, places })),
     ...ticketRoutes(tickets, createItemService({ db, clock, tickets })),
+    ...printingRoutes({ clock, receipt: (caller, id, items) => receiptData({ db, clock, tickets, places }, caller, id, items) }),
     ...scannerRoutes(scanners, bus),
     ...trackingRoutes(
       createTrackingService({ db, clock }),

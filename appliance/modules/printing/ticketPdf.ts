@@ -1,0 +1,86 @@
+import { eq } from "drizzle-orm";
+import QRCode from "qrcode";
+import type { Db } from "../../../db/client";
+import { ticketStates } from "../../../db/schema";
+import { renderPdf } from "../../../drivers/pdf/document";
+import { RECEIPT_CONDITIONS, type ReceiptData } from "../../../drivers/printers/receipt";
+import { businessDay } from "../../domain/dates";
+import { euro, printDate } from "../../domain/format";
+import { ticketCode } from "../../domain/scancodes";
+import { vatSplit } from "../../domain/pricing";
+import type { EmployeeCaller } from "../../http/route";
+import type { Clock } from "../../platform/clock";
+import type { PlaceService } from "../places/service";
+import type { TicketService } from "../tickets/service";
+
+/**
+ * What a receipt or ticket PDF shows for a ticket (optionally only some of its items).
+ * Prices appear only in states that allow them (spec §4, the ticket_states table).
+ */
+export async function receiptData(deps: { db: Db; clock: Clock; tickets: TicketService; places: PlaceService }, caller: EmployeeCaller, id: number, itemIds?: number[]): Promise<ReceiptData> {
+  const t = await deps.tickets.view(caller, id);
+  const state = await deps.db.query.ticketStates.findFirst({ where: eq(ticketStates.name, t.state) });
+  const address = t.customer.address_id ? await deps.places.getAddress(t.customer.address_id) : null;
+  const items = t.ticket_sub_categories.filter((i) => !itemIds?.length || itemIds.includes(i.id));
+  const cents = (eur: number) => Math.round(eur * 100);
+  const split = vatSplit(cents(t.total));
+  return {
+    shop: t.agent,
+    ticketId: t.id,
+    date: printDate(businessDay(new Date(t.confirmed_at ?? t.created_at))),
+    customer: { name: t.customer.full_name, mobile: t.customer.mobile || undefined, address: address?.line },
+    items: items.map((i) => ({ name: i.sub_category?.name ?? i.description, pieces: i.pieces ? i.pieces.split(",").join(", ") : undefined, quantity: i.sub_category?.allow_quantity ? i.quantity : undefined, total: euro(cents(i.total_override ?? i.total)), express: i.has_express })),
+    showPrices: state?.prices_on_receipt ?? false,
+    totals: { subtotal: euro(split.subtotal), vat: euro(split.vat), total: euro(split.total), paid: euro(cents(t.total_paid)), due: euro(cents(t.balance)) },
+    pickup: t.pickup_date ? printDate(t.pickup_date) : undefined,
+    delivery: t.delivery_date ? printDate(t.delivery_date) : undefined,
+    stamp: { agent: caller.agent.name, employee: caller.employee.full_name, employeeId: caller.employee.id },
+  };
+}
+
+/** The ticket as an A4 PDF: the same content as the receipt, with the ticket's QR code. */
+export async function ticketPdf(d: ReceiptData, clock: Clock): Promise<{ pdf: Buffer; filename: string }> {
+  const qr = await QRCode.toBuffer(ticketCode(d.ticketId), { errorCorrectionLevel: "M", margin: 1, scale: 4 });
+  const pdf = await renderPdf(
+    (doc) => {
+      const left = doc.page.margins.left;
+      const right = doc.page.width - doc.page.margins.right;
+      doc.image(qr, right - 90, doc.y, { width: 90 });
+      doc.font("bold").fontSize(20).text(d.shop, left, doc.y, { width: right - left - 100 });
+      doc.font("bold").fontSize(14).text(`Ticket #${d.ticketId}`);
+      doc.font("regular").fontSize(10).fillColor("#555").text(d.date).fillColor("#000").moveDown(1.2);
+      doc.font("bold").fontSize(12).text(d.customer.name);
+      doc.font("regular").fontSize(10);
+      if (d.customer.mobile) doc.text(d.customer.mobile);
+      if (d.customer.address) doc.text(d.customer.address);
+      doc.moveDown(0.8);
+      const row = (l: string, r: string, bold = false) => {
+        const y = doc.y;
+        doc.font(bold ? "bold" : "regular").text(l, left, y, { width: right - left - 110 });
+        const after = doc.y;
+        if (r) doc.text(r, right - 100, y, { width: 100, align: "right" });
+        doc.y = Math.max(after, doc.y);
+        doc.x = left;
+      };
+      for (const it of d.items) {
+        row(`${it.express ? "EXPRESS  " : ""}${it.quantity && it.quantity > 1 ? `${it.quantity} × ` : ""}${it.name}${it.pieces ? ` (${it.pieces})` : ""}`, d.showPrices ? it.total : "");
+      }
+      doc.moveDown(0.5).moveTo(left, doc.y).lineTo(right, doc.y).strokeColor("#bbb").stroke().moveDown(0.5);
+      if (d.showPrices) {
+        row("Subtotal", d.totals.subtotal);
+        row("VAT 18%", d.totals.vat);
+        row("Total", d.totals.total, true);
+        row("Paid", d.totals.paid);
+        row("Due", d.totals.due, true);
+        doc.moveDown(0.5);
+      }
+      if (d.pickup) row(`Pickup ${d.pickup}`, "");
+      if (d.delivery) row(`Delivery ${d.delivery}`, "");
+      doc.moveDown(1).fontSize(9).fillColor("#444");
+      for (const c of RECEIPT_CONDITIONS) doc.text(c);
+      doc.moveDown(0.8).text(`${d.stamp.agent} / ${d.stamp.employee} · Employee ID ${d.stamp.employeeId}`);
+    },
+    { title: `Ticket ${d.ticketId}`, author: `${d.stamp.agent} / ${d.stamp.employee}` },
+  );
+  return { pdf, filename: `ticket${d.ticketId} ${printDate(businessDay(clock.now()))}.pdf` };
+}
