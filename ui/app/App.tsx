@@ -1,6 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
-import { Redirect, Route, Switch, useLocation } from "wouter";
+import { Redirect, Route, Switch } from "wouter";
 import { ConfirmDialogHost } from "../components/dialog";
 import { LoadingBar } from "../components/loading";
 import { Toasts } from "../components/toast";
@@ -9,7 +9,8 @@ import { PinModal } from "../features/auth/PinModal";
 import { SetupScreen } from "../features/auth/SetupScreen";
 import { useIdleLogout } from "../features/auth/idle";
 import { api } from "../lib/api";
-import { agentLoggedIn, employee, employeeLoggedIn } from "../lib/session";
+import { Home } from "../features/home/Home";
+import { agentLoggedIn, employee } from "../lib/session";
 import { allowed } from "./access";
 import { Header } from "./Header";
 import { ROUTES } from "./routes";
@@ -42,27 +43,39 @@ export function App() {
 
 function Shell() {
   useSignals();
-  const [location] = useLocation();
   const e = employee.value;
   return (
     <div className="shell">
       <Header />
       <main className="content">
+        {/* Spec §2: routes open only once an employee is in; until then the PIN modal sits
+            over home, so no screen loads data with the shop token alone. */}
+        {!e ? (
+          <Switch>
+            <Route path="/home">
+              <Home />
+            </Route>
+            <Route>
+              <Redirect to="/home" replace />
+            </Route>
+          </Switch>
+        ) : (
         <Switch>
           <Route path="/">
             <Redirect to="/home" replace />
           </Route>
           {ROUTES.map((r) => (
             <Route key={r.path} path={r.path}>
-              {(params) => (!employeeLoggedIn.value || allowed(r.access, e) ? <r.component params={params} /> : <Redirect to="/home" replace />)}
+              {(params) => (allowed(r.access, e) ? <r.component params={params} /> : <Redirect to="/home" replace />)}
             </Route>
           ))}
           <Route>
             <Redirect to="/home" replace />
           </Route>
         </Switch>
+        )}
       </main>
-      {!employeeLoggedIn.value && location !== "/setup" && <PinModal />}
+      {!e && <PinModal />}
     </div>
   );
 }

@@ -47,7 +47,7 @@ export function Header() {
           type="button"
           className="btn btn-small"
           onClick={async () => {
-            if (await confirmDialog({ title: "Log out shop", message: "Log this tablet out of the shop? Everyone will need the shop password again." })) await logoutAgent();
+            if (await confirmDialog({ title: "Log out shop", message: "Log this tablet out of the shop? Everyone will need the shop password again." })) logoutAgent();
           }}
         >
           Log out shop

@@ -9,6 +9,8 @@ export const SHOW_AFTER_MS = 250;
 export const MIN_VISIBLE_UNTIL_MS = 500;
 
 const visible = signal(false);
+/** Whether the indicator shows (read by tests and by screens that dim themselves). */
+export const loadingVisible = visible;
 let pendingCount = 0;
 let showTimer: ReturnType<typeof setTimeout> | null = null;
 let shownAt = 0;

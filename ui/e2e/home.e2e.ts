@@ -66,6 +66,45 @@ test("idle for 6 minutes logs the employee out (not the shop)", async ({ page })
   await expect(app.userName).toBeHidden();
 });
 
+test("a reload after the idle time has passed still asks for the PIN", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("3333");
+  await page.evaluate(() => localStorage.setItem("ironbox.lastActivity", String(Date.now() - 7 * 60_000)));
+  await page.reload();
+  await expect(app.pin).toBeVisible();
+  await expect(app.userName).toBeHidden();
+});
+
+test("before the PIN no screen opens: a deep link waits on home under the PIN modal", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.open();
+  await app.loginShop();
+  await page.goto("/agents");
+  await expect(app.pin).toBeVisible();
+  await expect(page).toHaveURL(/\/home$/);
+  await app.enterPin("9999");
+  await expect(app.pin).toBeHidden();
+  await expect(page).toHaveURL(/\/home$/);
+});
+
+// Spec §2's full route list: each one exists for an admin (no redirect to /home). The new
+// ticket route is left out: opening it starts a ticket.
+const SPEC_ROUTES = [
+  "/agents", "/agents/0", "/express", "/state-logs", "/employees", "/employees/0", "/customers", "/customers/0", "/tickets", "/tickets/1",
+  "/actions", "/actions/0", "/garments", "/garments/0", "/garmentsSubCategory/0", "/actionGarmentSubCategory/0", "/modifiers", "/modifiers/0",
+  "/tracking", "/tracking/1", "/configuration", "/configWorkLoad", "/configPickupDeliveries", "/configuration/0", "/quickgarments",
+  "/scheduling", "/reporting", "/messaging",
+];
+test("every route of the spec exists for an admin", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  for (const path of SPEC_ROUTES) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Home");
+    await expect(page, path).toHaveURL(new RegExp(`${path}$`));
+  }
+});
+
 test("screens look right on desktop, tablet and phone", async ({ page }) => {
   const app = new AppPage(page);
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -82,4 +121,12 @@ test("screens look right on desktop, tablet and phone", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByText("v1.0.6")).toBeHidden();
   await page.screenshot({ path: "test-results/screens/home-phone.png" });
+  await page.getByRole("button", { name: /Logout/ }).click();
+  await expect(app.pin).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/pin-phone.png" });
+  await page.getByRole("button", { name: "Log out shop" }).click();
+  await page.screenshot({ path: "test-results/screens/confirm-phone.png" });
+  await page.getByRole("button", { name: "OK" }).click();
+  await expect(app.userName).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/login-phone.png" });
 });

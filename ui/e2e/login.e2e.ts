@@ -72,5 +72,16 @@ test.describe("first run", () => {
     await app.enterPin("1357");
     await expect(page.getByTestId("who")).toContainText("Rita Spiteri");
     await expect(app.tiles()).toHaveCount(14);
+
+    // This box is this test's own, so its shop's PIN lock can be tried: after 5 wrong PINs
+    // the box answers 429 and the modal shows the box's reason instead of 'Incorrect Pin'.
+    await page.getByRole("button", { name: /Logout/ }).click();
+    for (let i = 0; i < 5; i++) {
+      await app.enterPin("2468");
+      await expect(app.toast("Incorrect Pin").last()).toBeVisible();
+    }
+    await app.enterPin("1357");
+    await expect(app.toast(/locked/)).toBeVisible();
+    await expect(app.pin).toBeVisible();
   });
 });

@@ -32,7 +32,10 @@ export function queryString(q?: Query): string {
  * Spec §6: a 401 logs out the agent or the employee depending on whether the message starts
  * with "Agent" or "Employee"; "Token" logs out both.
  */
-function handleUnauthorized(message: string) {
+function handleUnauthorized(message: string, sent: string | null) {
+  // An answer to a request sent with a token that has since been replaced (a new PIN
+  // went in meanwhile) must not log the new session out.
+  if (sent !== currentToken()) return;
   if (message.startsWith("Employee")) setEmployeeToken(null);
   else setAgentToken(null);
 }
@@ -72,7 +75,7 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
     const json = (await res.json().catch(() => null)) as { success?: boolean; data?: T; message?: string } | null;
     if (!res.ok || !json?.success) {
       const message = json?.message ?? `Request failed (${res.status})`;
-      if (res.status === 401) handleUnauthorized(message);
+      if (res.status === 401) handleUnauthorized(message, token);
       throw new ApiError(res.status, message);
     }
     return json.data as T;

@@ -5,7 +5,7 @@ import { computed, signal } from "@preact/signals-react";
  * in local storage and are restored at start. Storage older than version 5 is cleared.
  */
 export const STORAGE_VERSION = 5;
-const KEYS = { version: "ironbox.version", agent: "ironbox.agentToken", employee: "ironbox.employeeToken" } as const;
+const KEYS = { version: "ironbox.version", agent: "ironbox.agentToken", employee: "ironbox.employeeToken", activity: "ironbox.lastActivity" } as const;
 
 export interface AgentClaims {
   agent_id: number;
@@ -60,6 +60,19 @@ export function setAgentToken(t: string | null) {
 export function setEmployeeToken(t: string | null) {
   employeeToken.value = t;
   t ? localStorage.setItem(KEYS.employee, t) : localStorage.removeItem(KEYS.employee);
+  if (t) touchActivity();
+}
+
+/**
+ * When the person at the tablet last touched it. Kept in storage so that reloading the page
+ * does not restart the idle clock of the previous employee.
+ */
+export function touchActivity(now = Date.now()) {
+  localStorage.setItem(KEYS.activity, String(now));
+}
+export function lastActivity(): number | null {
+  const v = Number(localStorage.getItem(KEYS.activity));
+  return Number.isFinite(v) && v > 0 ? v : null;
 }
 
 /** The token requests carry: the employee's once the PIN is in, the agent's before. */

@@ -25,7 +25,7 @@ export function PinModal() {
   }
 
   return (
-    <div className="overlay">
+    <div className="overlay overlay-pin">
       <form className="dialog pin-dialog" role="dialog" aria-modal="true" aria-labelledby="pin-title" onSubmit={submit}>
         <h2 id="pin-title">Who is working?</h2>
         <p className="muted">{agent.value?.agent_name} — enter your PIN.</p>

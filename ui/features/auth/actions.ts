@@ -1,5 +1,5 @@
 import { api, ApiError } from "../../lib/api";
-import { setAgentToken, setEmployeeToken } from "../../lib/session";
+import { agentToken, employeeToken, setAgentToken, setEmployeeToken } from "../../lib/session";
 
 /** Spec §8: a failed or thrown agent login gives false; the screen says 'Wrong username/password'. */
 export async function loginAgent(user_name: string, password: string): Promise<true | string> {
@@ -21,13 +21,23 @@ export async function loginEmployee(pin: number): Promise<true | string> {
   }
 }
 
-/** The session ends on the device whatever the box answers (it may be unreachable). */
-export async function logoutEmployee() {
-  await api("GET", "/logout/employee", { quiet: true }).catch(() => {});
-  setEmployeeToken(null);
+/**
+ * Logouts end the session on the device at once, whatever the box answers (it may be
+ * unreachable), and tell the box in the background so it revokes the token.
+ */
+function tellBox(path: string, token: string | null) {
+  if (token) api("GET", path, { quiet: true, headers: { authorization: `token ${token}` } }).catch(() => {});
 }
 
-export async function logoutAgent() {
-  await api("GET", "/logout/agent", { quiet: true }).catch(() => {});
+export function logoutEmployee() {
+  const token = employeeToken.value;
+  setEmployeeToken(null);
+  tellBox("/logout/employee", token);
+}
+
+/** Logs the shop out (and with it the employee). */
+export function logoutAgent() {
+  const token = agentToken.value;
   setAgentToken(null);
+  tellBox("/logout/agent", token);
 }

@@ -9,6 +9,7 @@ const TILES = [
   { to: "/quickgarments", label: "Quick prices", initials: "QP", color: "#15803d" },
   { to: "/messaging", label: "Messaging", initials: "M", color: "#be185d" },
   { to: "/configPlaces", label: "Places & preferences", initials: "PP", color: "#7c3aed" },
+  { to: "/configScanners", label: "Barcode guns", initials: "BG", color: "#b45309" },
 ];
 
 export function ConfigurationMenu() {

@@ -2,6 +2,7 @@
 export function ComingSoon({ title }: { title: string }) {
   return (
     <section className="card coming-soon">
+      <span className="badge-soon">Coming soon</span>
       <h2>{title}</h2>
       <p className="muted">This screen is coming in a later release.</p>
     </section>

@@ -1,0 +1,112 @@
+import { useEffect, useState } from "react";
+import { Field, Section } from "../../components/form";
+import { toast } from "../../components/toast";
+import { api, ApiError } from "../../lib/api";
+
+type Gun = { id: string; name: string; kind: "serial"; path: string; baud: number } | { id: string; name: string; kind: "hid"; vendorId: number; productId: number };
+type GunState = Gun & { status: "online" | "offline" | "unknown"; detail?: string };
+interface Devices {
+  serial: { path: string; name: string }[];
+  hid: { vendorId: number; productId: number; product?: string; manufacturer?: string }[];
+  hid_error?: string;
+}
+
+const hex = (n: number) => n.toString(16).padStart(4, "0");
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 30) || "gun";
+
+/**
+ * Barcode guns wired to the box (issue 6: the device is chosen in settings). Lists what is
+ * attached, adds it under a name, shows each gun's state; tablets then pair with a gun on
+ * their tracking screen.
+ */
+export function ScannersScreen() {
+  const [guns, setGuns] = useState<GunState[]>([]);
+  const [devices, setDevices] = useState<Devices | null>(null);
+  const [name, setName] = useState("");
+  const load = async () => {
+    setGuns(await api<GunState[]>("GET", "/scanners/"));
+    setDevices(await api<Devices>("GET", "/scanners/devices"));
+  };
+  useEffect(() => void load().catch(() => {}), []);
+
+  async function save(next: Gun[]) {
+    try {
+      setGuns(await api<GunState[]>("PUT", "/scanners/", { body: next.map(({ ...g }) => stripState(g)), quiet: true }));
+      toast("Settings saved.");
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : "Something went wrong", "danger");
+    }
+  }
+  const add = (g: Gun) => {
+    if (guns.some((x) => x.id === g.id)) return toast("That gun is already set up", "warning");
+    void save([...guns, g]);
+    setName("");
+  };
+
+  return (
+    <div className="stack">
+      <Section title="Guns at the box">
+        {guns.length === 0 ? (
+          <p className="muted">No gun is set up. Plug one into the box, then add it below.</p>
+        ) : (
+          <ul className="list" aria-label="Guns">
+            {guns.map((g) => (
+              <li key={g.id} className="row-link">
+                <span className="row-main">
+                  <strong>{g.name}</strong>
+                  <span className="muted">{g.kind === "serial" ? `${g.path} · ${g.baud} baud` : `USB ${hex(g.vendorId)}:${hex(g.productId)}`}</span>
+                </span>
+                <span className="toolbar">
+                  <span className={`badge gun-${g.status}`} title={g.detail}>
+                    {g.status}
+                  </span>
+                  <button type="button" className="btn btn-small btn-danger" onClick={() => save(guns.filter((x) => x.id !== g.id))}>
+                    Remove
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Section title="Attached devices" actions={<button type="button" className="btn btn-small" onClick={() => load()}>Refresh</button>}>
+        <Field label="Name for the gun you add">
+          <input aria-label="Gun name" placeholder="Counter gun" value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <ul className="list" aria-label="Attached devices">
+          {devices?.serial.map((d) => (
+            <li key={d.path} className="row-link">
+              <span className="row-main">
+                <strong>{d.name}</strong>
+                <span className="muted">USB-serial · {d.path}</span>
+              </span>
+              <button type="button" className="btn btn-small btn-primary" onClick={() => add({ id: slug(name || d.name), name: name || d.name, kind: "serial", path: d.path, baud: 9600 })}>
+                Add
+              </button>
+            </li>
+          ))}
+          {devices?.hid.map((d) => (
+            <li key={`${d.vendorId}:${d.productId}`} className="row-link">
+              <span className="row-main">
+                <strong>{d.product ?? "HID device"}</strong>
+                <span className="muted">
+                  {d.manufacturer ?? ""} USB {hex(d.vendorId)}:{hex(d.productId)}
+                </span>
+              </span>
+              <button type="button" className="btn btn-small btn-primary" onClick={() => add({ id: slug(name || d.product || "hid"), name: name || d.product || "HID gun", kind: "hid", vendorId: d.vendorId, productId: d.productId })}>
+                Add
+              </button>
+            </li>
+          ))}
+        </ul>
+        {devices && devices.serial.length + devices.hid.length === 0 && <p className="muted">Nothing attached that looks like a gun.</p>}
+        {devices?.hid_error && <p className="muted small">HID devices cannot be listed on this box: {devices.hid_error}</p>}
+      </Section>
+    </div>
+  );
+}
+
+function stripState(g: Gun & Partial<Pick<GunState, "status" | "detail">>): Gun {
+  const { status, detail, ...gun } = g;
+  return gun as Gun;
+}
