@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { boxSettings } from "../../../db/schema";
+import { startEvdevScanner } from "../../../drivers/scanners/evdev";
 import { startHidScanner } from "../../../drivers/scanners/hid";
 import { startSerialScanner } from "../../../drivers/scanners/serial";
 import { unprocessable } from "../../http/errors";
@@ -13,6 +14,7 @@ import { audit } from "../audit/audit";
 
 export const GunConfig = z.discriminatedUnion("kind", [
   z.object({ id: z.string().regex(/^[a-z0-9-]{1,30}$/), name: z.string().trim().min(1).max(60), kind: z.literal("serial"), path: z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path"), baud: z.number().int().min(1200).max(921600).default(9600) }),
+  z.object({ id: z.string().regex(/^[a-z0-9-]{1,30}$/), name: z.string().trim().min(1).max(60), kind: z.literal("evdev"), path: z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path") }),
   z.object({ id: z.string().regex(/^[a-z0-9-]{1,30}$/), name: z.string().trim().min(1).max(60), kind: z.literal("hid"), vendorId: z.number().int().min(0).max(0xffff), productId: z.number().int().min(0).max(0xffff) }),
 ]);
 export type Gun = z.infer<typeof GunConfig>;
@@ -22,7 +24,11 @@ type Driver = (o: { onCode: (c: string) => void; onStatus: (s: "online" | "offli
 /** Drivers by kind; tests swap in fakes behind the same interface. */
 export type DriverFactory = (gun: Gun) => Driver;
 export const realDrivers: DriverFactory = (gun) => (cb) =>
-  gun.kind === "serial" ? startSerialScanner({ id: gun.id, path: gun.path, baud: gun.baud, ...cb }) : startHidScanner({ id: gun.id, vendorId: gun.vendorId, productId: gun.productId, ...cb });
+  gun.kind === "serial"
+    ? startSerialScanner({ id: gun.id, path: gun.path, baud: gun.baud, ...cb })
+    : gun.kind === "evdev"
+      ? startEvdevScanner({ id: gun.id, path: gun.path, ...cb })
+      : startHidScanner({ id: gun.id, vendorId: gun.vendorId, productId: gun.productId, ...cb });
 
 /**
  * Barcode guns wired to the box. Each configured gun runs its driver; scans and status
@@ -69,7 +75,7 @@ export function createScannerService({ db, clock, bus, drivers = realDrivers }: 
     async save(caller: EmployeeCaller, guns: Gun[]) {
       // A serial gun's path must be a terminal device (when plugged in), never a file.
       for (const g of guns) {
-        if (g.kind === "serial" && existsSync(g.path) && !statSync(g.path).isCharacterDevice()) throw unprocessable("path: not a serial device");
+        if (g.kind !== "hid" && existsSync(g.path) && !statSync(g.path).isCharacterDevice()) throw unprocessable(`path: not a ${g.kind === "serial" ? "serial" : "input"} device`);
       }
       if (new Set(guns.map((g) => g.id)).size !== guns.length) throw unprocessable("id: each gun needs its own id");
       await db.insert(boxSettings).values({ key: KEY, value: JSON.stringify(guns) }).onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(guns) } });
@@ -83,6 +89,10 @@ export function createScannerService({ db, clock, bus, drivers = realDrivers }: 
       const byId = "/dev/serial/by-id";
       if (existsSync(byId)) for (const f of readdirSync(byId)) serial.push({ path: `${byId}/${f}`, name: f });
       for (const f of existsSync("/dev") ? readdirSync("/dev") : []) if (/^tty(ACM|USB)\d+$/.test(f)) serial.push({ path: `/dev/${f}`, name: f });
+      // Keyboard-wedge guns appear as keyboards; their stable names end in -event-kbd.
+      const keyboards: { path: string; name: string }[] = [];
+      const inputs = "/dev/input/by-id";
+      if (existsSync(inputs)) for (const f of readdirSync(inputs)) if (f.endsWith("-event-kbd")) keyboards.push({ path: `${inputs}/${f}`, name: f });
       let hid: { vendorId: number; productId: number; product?: string; manufacturer?: string; serialNumber?: string }[] = [];
       let hidError: string | undefined;
       try {
@@ -91,7 +101,7 @@ export function createScannerService({ db, clock, bus, drivers = realDrivers }: 
       } catch (e) {
         hidError = e instanceof Error ? e.message : String(e);
       }
-      return { serial, hid, ...(hidError ? { hid_error: hidError } : {}) };
+      return { serial, keyboards, hid, ...(hidError ? { hid_error: hidError } : {}) };
     },
   };
 }

@@ -3,10 +3,14 @@ import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
 import { api, ApiError } from "../../lib/api";
 
-type Gun = { id: string; name: string; kind: "serial"; path: string; baud: number } | { id: string; name: string; kind: "hid"; vendorId: number; productId: number };
+type Gun =
+  | { id: string; name: string; kind: "serial"; path: string; baud: number }
+  | { id: string; name: string; kind: "evdev"; path: string }
+  | { id: string; name: string; kind: "hid"; vendorId: number; productId: number };
 type GunState = Gun & { status: "online" | "offline" | "unknown"; detail?: string };
 interface Devices {
   serial: { path: string; name: string }[];
+  keyboards: { path: string; name: string }[];
   hid: { vendorId: number; productId: number; product?: string; manufacturer?: string }[];
   hid_error?: string;
 }
@@ -54,7 +58,7 @@ export function ScannersScreen() {
               <li key={g.id} className="row-link">
                 <span className="row-main">
                   <strong>{g.name}</strong>
-                  <span className="muted">{g.kind === "serial" ? `${g.path} · ${g.baud} baud` : `USB ${hex(g.vendorId)}:${hex(g.productId)}`}</span>
+                  <span className="muted">{g.kind === "serial" ? `${g.path} · ${g.baud} baud` : g.kind === "evdev" ? `keyboard · ${g.path}` : `USB ${hex(g.vendorId)}:${hex(g.productId)}`}</span>
                 </span>
                 <span className="toolbar">
                   <span className={`badge gun-${g.status}`} title={g.detail}>
@@ -85,6 +89,17 @@ export function ScannersScreen() {
               </button>
             </li>
           ))}
+          {devices?.keyboards.map((d) => (
+            <li key={d.path} className="row-link">
+              <span className="row-main">
+                <strong>{d.name}</strong>
+                <span className="muted">keyboard-wedge · {d.path}</span>
+              </span>
+              <button type="button" className="btn btn-small btn-primary" onClick={() => add({ id: slug(name || d.name), name: name || d.name, kind: "evdev", path: d.path })}>
+                Add
+              </button>
+            </li>
+          ))}
           {devices?.hid.map((d) => (
             <li key={`${d.vendorId}:${d.productId}`} className="row-link">
               <span className="row-main">
@@ -99,7 +114,7 @@ export function ScannersScreen() {
             </li>
           ))}
         </ul>
-        {devices && devices.serial.length + devices.hid.length === 0 && <p className="muted">Nothing attached that looks like a gun.</p>}
+        {devices && devices.serial.length + devices.keyboards.length + devices.hid.length === 0 && <p className="muted">Nothing attached that looks like a gun.</p>}
         {devices?.hid_error && <p className="muted small">HID devices cannot be listed on this box: {devices.hid_error}</p>}
       </Section>
     </div>
