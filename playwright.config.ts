@@ -10,7 +10,7 @@ const MAIN = MAIN_PORT;
 const EMPTY = EMPTY_PORT;
 const box = (port: number, dir: string, env: string) =>
   // Each box gets its own data dir per port, so parallel runs never share a database.
-  `rm -rf ${dir} && IRONBOX_PORT=${port} IRONBOX_DATA_DIR=${dir} ${env} node_modules/.bin/bun appliance/main.ts`;
+  `rm -rf ${dir} && IRONBOX_MDNS=0 IRONBOX_PORT=${port} IRONBOX_DATA_DIR=${dir} ${env} node_modules/.bin/bun appliance/main.ts`;
 
 export default defineConfig({
   testDir: "ui/e2e",

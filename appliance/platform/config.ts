@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 
@@ -11,6 +12,9 @@ export interface Config {
   admin: { user: string; password: string; pin: string } | null;
   uiDir: string;
   version: string;
+  /** mDNS name "Ironbox <site>"; mdns false stops the box advertising itself. */
+  site: string;
+  mdns: boolean;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -30,5 +34,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     admin: user && password && pin ? { user, password, pin } : null,
     uiDir: resolve(env.IRONBOX_UI_DIR || resolve(import.meta.dir, "../../ui/dist")),
     version: pkg.version,
+    site: env.IRONBOX_SITE_NAME || hostname(),
+    mdns: env.IRONBOX_MDNS !== "0",
   };
 }
