@@ -22,6 +22,7 @@ if [ "${1:-}" = "--test" ]; then
   command -v socat >/dev/null 2>&1 || missing="$missing socat"
   command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"
   command -v zbarimg >/dev/null 2>&1 || missing="$missing zbar-tools"
+  command -v ip >/dev/null 2>&1 || missing="$missing iproute2"
   if [ -n "$missing" ]; then
     if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
       echo "ironbox: the tests need:$missing (install them with apt as root)" >&2; exit 1
