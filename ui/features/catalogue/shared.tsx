@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
-import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
-import { api, ApiError } from "../../lib/api";
+import { deleteRecord, failureMessage } from "../../components/records";
+import { api } from "../../lib/api";
 import { uploadImage } from "../../lib/upload";
 
 /** Loads a record for a detail screen; id 0 means new (spec §2). */
@@ -29,7 +29,7 @@ export async function saveRecord<T>(run: () => Promise<T>, isNew: boolean, okTex
     toast(okText);
     return r;
   } catch (e) {
-    toast(isNew && e instanceof ApiError ? e.message : e instanceof ApiError && e.status === 422 ? e.message : "Something went wrong", "danger");
+    toast(failureMessage(e, isNew), "danger");
     return null;
   }
 }
@@ -38,15 +38,7 @@ export async function saveRecord<T>(run: () => Promise<T>, isNew: boolean, okTex
 export function useDelete(path: string, id: number, okText: string, then: string) {
   const [, navigate] = useLocation();
   return async () => {
-    if (!id) return;
-    if (!(await confirmDialog())) return;
-    try {
-      await api("DELETE", `${path}${id}`, { quiet: true });
-      toast(okText);
-      navigate(then);
-    } catch (e) {
-      toast(e instanceof ApiError && e.status === 409 ? e.message : "Something went wrong", "danger");
-    }
+    if (await deleteRecord({ path, id, okText })) navigate(then);
   };
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { confirmDialog } from "../../components/dialog";
+import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, Toggle, clamp100 } from "../../components/form";
 import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
@@ -146,8 +146,7 @@ export function AgentDetail({ params }: { params: Params }) {
       try {
         saved = isNew ? await api<Agent>("POST", "/agents/", { body, quiet: true }) : await api<Agent>("PUT", `/agents/${id}`, { body, quiet: true });
       } catch (e) {
-        // Spec §8: a failed create shows the server's message, a failed update a generic one.
-        toast(e instanceof ApiError && (isNew || e.status === 409 || e.status === 422) ? e.message : "Something went wrong", "danger");
+        toast(failureMessage(e, isNew), "danger");
         return;
       }
       toast(isNew ? "Agent Created" : "Agent Updated");
@@ -160,16 +159,9 @@ export function AgentDetail({ params }: { params: Params }) {
   }
 
   async function remove() {
-    if (!id) return;
-    if (!(await confirmDialog({ title: "Remove agent", message: `Remove ${a.name}? This cannot be undone.` }))) return;
-    try {
-      await api("DELETE", `/agents/${id}`, { quiet: true });
-      toast("Agent Removed");
-      navigate("/agents");
-    } catch (e) {
-      // An agent with records is kept: the server says why (disable it instead).
-      toast(e instanceof ApiError && e.status === 409 ? e.message : "Something went wrong", "danger");
-    }
+    // An agent with records is kept: the 409 says why (disable it instead).
+    const done = await deleteRecord({ path: "/agents/", id, okText: "Agent Removed", confirm: { title: "Remove agent", message: `Remove ${a.name}? This cannot be undone.` } });
+    if (done) navigate("/agents");
   }
 
   if (!loaded) return <p className="muted">Loading agent…</p>;

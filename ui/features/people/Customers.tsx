@@ -4,6 +4,7 @@ import { CustomerTickets } from "../tickets/CustomerTickets";
 import { Link, useLocation } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
+import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, clamp100 } from "../../components/form";
 import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
@@ -303,22 +304,15 @@ export function CustomerDetail({ params }: { params: Params }) {
       else await load(id).catch(() => {});
     } catch (e) {
       // Spec §8: a failed create shows the server's message, other failures a generic one.
-      toast(e instanceof ApiError && (isNew || e.status === 422 || e.status === 409) ? e.message : "Something went wrong", "danger");
+      toast(failureMessage(e, isNew), "danger");
     } finally {
       setSaving(false);
     }
   }
 
   async function remove() {
-    if (!id) return;
-    if (!(await confirmDialog({ title: "Remove customer", message: `Remove ${c.full_name}? This cannot be undone.` }))) return;
-    try {
-      await api("DELETE", `/customers/${id}`, { quiet: true });
-      toast("Customer Removed");
-      navigate("/customers");
-    } catch (e) {
-      toast(e instanceof ApiError && e.message ? e.message : "Something went wrong", "danger");
-    }
+    const done = await deleteRecord({ path: "/customers/", id, okText: "Customer Removed", serverMessage: true, confirm: { title: "Remove customer", message: `Remove ${c.full_name}? This cannot be undone.` } });
+    if (done) navigate("/customers");
   }
 
   const togglePref = (pid: number) =>

@@ -4,10 +4,11 @@ import { Link, useLocation } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { ROLE_LABEL } from "../../app/access";
 import { confirmDialog } from "../../components/dialog";
+import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, Toggle } from "../../components/form";
 import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
-import { api, ApiError, apiList } from "../../lib/api";
+import { api, apiList } from "../../lib/api";
 import { employee as me } from "../../lib/session";
 import type { Agent } from "./Agents";
 import { ChipToggles, idOf, type Params, PhoneInput, Stat, useLocalities } from "./fields";
@@ -144,22 +145,15 @@ export function EmployeeDetail({ params }: { params: Params }) {
     } catch (err) {
       // Spec §8: create failures show the server's message; a PIN clash (409) or a refused
       // change (422) too, since the user can act on it; others a generic one.
-      toast(err instanceof ApiError && (isNew || err.status === 409 || err.status === 422 || err.status === 403) ? err.message : "Something went wrong", "danger");
+      toast(failureMessage(err, isNew), "danger");
     } finally {
       setSaving(false);
     }
   }
 
   async function remove() {
-    if (!id) return;
-    if (!(await confirmDialog({ title: "Remove employee", message: `Remove ${e.full_name}? This cannot be undone.` }))) return;
-    try {
-      await api("DELETE", `/employees/${id}`, { quiet: true });
-      toast("Employee Removed");
-      navigate("/employees");
-    } catch (err) {
-      toast(err instanceof ApiError && err.message ? err.message : "Something went wrong", "danger");
-    }
+    const done = await deleteRecord({ path: "/employees/", id, okText: "Employee Removed", serverMessage: true, confirm: { title: "Remove employee", message: `Remove ${e.full_name}? This cannot be undone.` } });
+    if (done) navigate("/employees");
   }
 
   /** Spec §4: tapping a locality toggles it (present → removed); saved at once for a saved employee. */
