@@ -3,7 +3,9 @@ import { seedDemo, seedTicketStates } from "../db/seed/demo";
 import { createApp } from "./http/app";
 import { pruneIdempotencyKeys } from "./http/idempotency";
 import { buildOpenApi } from "./http/openapi";
-import type { RouteDef } from "./http/route";
+import { unprocessable } from "./http/errors";
+import type { EmployeeCaller, RouteDef } from "./http/route";
+import type { Sender } from "./modules/printing/journal";
 import { agentRoutes } from "./modules/agents/routes";
 import { createAgentService } from "./modules/agents/service";
 import { authRoutes } from "./modules/auth/routes";
@@ -23,7 +25,11 @@ import { imageRoutes } from "./modules/images/routes";
 import { createImageService } from "./modules/images/service";
 import { placeRoutes } from "./modules/places/routes";
 import { createPlaceService } from "./modules/places/service";
-import { printingRoutes } from "./modules/printing/routes";
+import { createPrintJournal } from "./modules/printing/journal";
+import { labelsFor } from "./modules/printing/labels";
+import { printingRoutes, printJournalRoutes } from "./modules/printing/routes";
+import { encodePplz } from "../drivers/printers/pplz";
+import { encodeEscPosReceipt } from "../drivers/printers/escpos";
 import { receiptData } from "./modules/printing/ticketPdf";
 import { scannerRoutes } from "./modules/scanners/routes";
 import { createScannerService, type DriverFactory } from "./modules/scanners/service";
@@ -41,6 +47,7 @@ import type { Config } from "./platform/config";
 export interface Appliance {
   app: ReturnType<typeof createApp>;
   bus: EventBus;
+  journal: ReturnType<typeof createPrintJournal>;
   /** Stops background work (gun readers) before the database closes. */
   stop(): void;
   database: Database;
@@ -52,7 +59,10 @@ export interface Appliance {
  * Composes the appliance: database (migrated), services with their explicit dependencies,
  * and the HTTP app. main.ts serves it; tests call `app.handle(request)` on it directly.
  */
-export async function bootAppliance(config: Config, opts: { clock?: Clock; log?: (m: string, e?: unknown) => void; scannerDrivers?: DriverFactory } = {}): Promise<Appliance> {
+export async function bootAppliance(
+  config: Config,
+  opts: { clock?: Clock; log?: (m: string, e?: unknown) => void; scannerDrivers?: DriverFactory; printSender?: Sender } = {},
+): Promise<Appliance> {
   const clock = opts.clock ?? systemClock;
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
   await migrateDatabase(database);
@@ -80,6 +90,9 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
 
   const tickets = createTicketService({ db, clock });
   const bus = createEventBus();
+  const items = createItemService({ db, clock, tickets });
+  const journal = createPrintJournal({ db, clock, bus, ...(opts.printSender ? { send: opts.printSender } : {}) });
+  const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[]) => receiptData({ db, clock, tickets, places }, caller, id, itemIds);
   const scanners = createScannerService({ db, clock, bus, drivers: opts.scannerDrivers });
 
   const routes: RouteDef[] = [];
@@ -91,8 +104,33 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
     ...catalogueRoutes(catalogue),
     ...placeRoutes(places),
     ...customerRoutes(createCustomerService({ db, clock, places })),
-    ...ticketRoutes(tickets, createItemService({ db, clock, tickets })),
-    ...printingRoutes({ clock, receipt: (caller, id, items) => receiptData({ db, clock, tickets, places }, caller, id, items) }),
+    ...ticketRoutes(tickets, items),
+    ...printingRoutes({ clock, receipt }),
+    ...printJournalRoutes({
+      journal,
+      // Spec §4: printing labels sets each item to MARKED (no signature) with tomorrow as its process date.
+      async printLabels(caller, ticketId, printerId, itemIds, variant) {
+        const printer = await journal.printer(printerId);
+        if (printer.language !== "PPLZ") throw unprocessable("printer: labels need a label printer (PPLZ)");
+        const t = await tickets.view(caller, ticketId);
+        const labels = labelsFor(t, itemIds);
+        if (!labels.length) throw unprocessable("Ticket is empty");
+        const jobs = await journal.enqueue(caller, printerId, labels.map((l) => ({ kind: "label", encoding: "PPLZ", bytes: encodePplz(l, variant), ticket_id: ticketId, item_id: l.itemId })));
+        const ids = [...new Set(labels.map((l) => l.itemId))];
+        await items.changeState(caller, { Ids: ids, State: "MARKED" });
+        const tomorrow = `${addDays(businessDay(clock.now()), 1)}T00:00:00.000Z`;
+        for (const id of ids) await items.setProcessDate(caller, id, tomorrow);
+        return { jobs };
+      },
+      // Spec §2: printing confirms the ticket.
+      async printReceipt(caller, ticketId, printerId) {
+        const printer = await journal.printer(printerId);
+        if (printer.language !== "ESCPOS") throw unprocessable("printer: receipts need a receipt printer (ESC/POS)");
+        await tickets.confirm(caller, ticketId);
+        const bytes = encodeEscPosReceipt(await receipt(caller, ticketId), printer.paper);
+        return { jobs: await journal.enqueue(caller, printerId, [{ kind: "receipt", encoding: "ESCPOS", bytes, ticket_id: ticketId }]) };
+      },
+    }),
     ...scannerRoutes(scanners, bus),
     ...trackingRoutes(
       createTrackingService({ db, clock }),
@@ -103,5 +141,5 @@ export async function bootAppliance(config: Config, opts: { clock?: Clock; log?:
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
   await scanners.start();
-  return { app, database, routes, clock, bus, stop: () => scanners.stop() };
+  return { app, database, routes, clock, bus, journal, stop: () => scanners.stop() };
 }

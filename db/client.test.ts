@@ -51,3 +51,22 @@ test("the audit trail refuses updates and deletes", async () => {
   expect(database.client.execute("UPDATE audit_log SET action = 'changed'")).rejects.toThrow(/append-only/);
   expect(database.client.execute("DELETE FROM audit_log")).rejects.toThrow(/append-only/);
 });
+
+test("a write during another request's transaction waits its turn instead of freezing on SQLITE_BUSY", async () => {
+  await database.client.execute("CREATE TABLE IF NOT EXISTS t_conc (v INTEGER)");
+  const t0 = performance.now();
+  const slowTx = (async () => {
+    const tx = await database.client.transaction("write");
+    await tx.execute("INSERT INTO t_conc VALUES (1)");
+    await Bun.sleep(200); // a request awaiting something mid-transaction
+    await tx.execute("INSERT INTO t_conc VALUES (2)");
+    await tx.commit();
+  })();
+  await Bun.sleep(20);
+  const other = database.client.execute("INSERT INTO t_conc VALUES (3)");
+  const read = await database.client.execute("SELECT count(*) AS n FROM t_conc"); // reads never wait
+  await Promise.all([slowTx, other]);
+  expect(performance.now() - t0).toBeLessThan(1500);
+  expect(Number(read.rows[0]!.n)).toBe(0);
+  expect((await database.client.execute("SELECT v FROM t_conc ORDER BY rowid")).rows.map((r) => r.v)).toEqual([1, 2, 3]);
+});

@@ -2,7 +2,8 @@
 export type BoxEvent =
   | { type: "scan"; gun: string; code: string; at: string }
   | { type: "gun"; gun: string; status: "online" | "offline"; detail?: string; at: string }
-  | { type: "state"; ids: number[]; state: string; at: string };
+  | { type: "state"; ids: number[]; state: string; at: string }
+  | { type: "print"; job: number; printer: string; status: "queued" | "sending" | "done" | "failed"; error?: string | null; at: string };
 
 type Listener = (e: BoxEvent) => void;
 

@@ -42,7 +42,8 @@ async function send(t: PrinterTarget, bytes: Uint8Array, signal: AbortSignal): P
     queueMicrotask(() => {
       let fd: number | undefined;
       try {
-        fd = openSync(t.path, "w");
+        // Append: on a device it is the same as a write; a file standing in for one keeps every job.
+        fd = openSync(t.path, "a");
         let off = 0;
         while (off < bytes.length) off += writeSync(fd, bytes, off);
         resolve();
