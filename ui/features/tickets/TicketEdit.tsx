@@ -9,6 +9,7 @@ import type { Action, Category, Modifier } from "../catalogue/api";
 import { MODIFIER_TYPES } from "../catalogue/api";
 import { type Item, type Ticket, getTicket, putItem, putTicket, vat } from "./api";
 import { ItemRow } from "./ItemRow";
+import { PrintMenu } from "./PrintMenu";
 import { SwipeRow } from "../../components/SwipeRow";
 
 interface CustomerHead {
@@ -238,6 +239,7 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
             <strong data-testid="ticket-total">Total {euroFromEuros(ticket.total)}</strong>
             {ticket.discount !== "PERCENTAGE 0" && <span className="badge">{ticket.discount.replace("PERCENTAGE ", "")}% off</span>}
           </div>
+          <PrintMenu ticketId={ticket.id} empty={items.length === 0} onPrinted={reload} />
           <div className="form-buttons">
             <button type="button" className="btn" onClick={setDiscount}>
               Discount
