@@ -5,6 +5,7 @@ import { Home } from "../features/home/Home";
 import * as P from "../features/people";
 import { PlacesScreen } from "../features/places/PlacesScreen";
 import * as T from "../features/tickets";
+import * as S from "../features/scan";
 import { ScannersScreen } from "../features/scanners/ScannersScreen";
 import type { Access } from "./access";
 
@@ -54,9 +55,9 @@ export const ROUTES: RouteDef[] = [
   { path: "/configScanners", title: "Barcode guns", access: "admin", component: ScannersScreen, back: "/configuration" },
   { path: "/messaging", title: "Messaging", access: "admin", component: soon("Messaging"), back: "/configuration" },
   { path: "/reporting", title: "Reporting", access: "admin", component: soon("Reporting"), back: "/" },
-  { path: "/tracking", title: "Tracking", access: "all", component: soon("Tracking"), back: "/home" },
-  { path: "/tracking/:id", title: "Tracking", access: "all", component: soon("Tracking"), back: "/home" },
+  { path: "/tracking", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
+  { path: "/tracking/:id", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
   { path: "/scheduling", title: "Scheduler", access: "scheduler", component: soon("Scheduler"), back: "/home" },
-  { path: "/express", title: "Express", access: "notDriver", component: soon("Express"), back: "/home" },
-  { path: "/state-logs", title: "State Logs", access: "notDriver", component: soon("State Logs"), back: "/home" },
+  { path: "/express", title: "Express", access: "notDriver", component: S.ExpressScreen, back: "/home" },
+  { path: "/state-logs", title: "State Logs", access: "notDriver", component: S.StateLogsScreen, back: "/home" },
 ];

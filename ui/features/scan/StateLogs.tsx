@@ -1,0 +1,143 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { useEffect, useState } from "react";
+import { addDays, businessDay } from "../../../appliance/domain/dates";
+import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
+import { api, apiList } from "../../lib/api";
+import { employee } from "../../lib/session";
+import type { TicketState } from "../tickets/api";
+
+interface Row {
+  ticket_id: number;
+  garment_id: number;
+  employee: string | null;
+  agent: string;
+  state: string;
+  date: string;
+  description: string;
+  total: number;
+}
+
+const time = (iso: string) => new Date(iso).toLocaleTimeString("en-GB", { timeZone: "Europe/Malta", hour: "2-digit", minute: "2-digit" });
+
+/** Spec §2 State Logs: filters, rows, and a grand total counting each garment once. */
+export function StateLogsScreen() {
+  useSignals();
+  const today = businessDay(new Date());
+  const blank = { tid: "", df: addDays(today, -7), dt: today, eid: "", s: "*" };
+  const [f, setF] = useState(blank);
+  const [rows, setRows] = useState<Row[]>([]);
+  const [total, setTotal] = useState(0);
+  const [states, setStates] = useState<TicketState[]>([]);
+  const [staff, setStaff] = useState<{ id: number; full_name: string }[]>([]);
+  const isAdmin = employee.value?.role === "admin";
+  useEffect(() => {
+    apiList<TicketState>("/ticketStates/").then(setStates);
+    if (isAdmin) apiList<{ id: number; full_name: string }>("/employees/").then(setStaff);
+  }, [isAdmin]);
+
+  async function search(q = f) {
+    const r = await api<{ data: Row[]; grand_total: number }>("GET", "/ticketLogStates/logStateJourney/query", {
+      query: { tid: q.tid || undefined, eid: q.eid || undefined, df: q.df, dt: q.dt, s: q.s === "*" ? undefined : q.s },
+    }).catch(() => null);
+    // Spec §7: the result is read from data.data.
+    setRows(r?.data ?? []);
+    setTotal(r?.grand_total ?? 0);
+  }
+  useEffect(() => void search(), []);
+  const set = (k: keyof typeof f) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setF({ ...f, [k]: e.target.value });
+
+  return (
+    <div className="stack">
+      <form
+        className="card filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void search();
+        }}
+      >
+        <label className="field">
+          <span>Ticket ID</span>
+          <input aria-label="Ticket ID" inputMode="numeric" value={f.tid} onChange={set("tid")} />
+        </label>
+        <label className="field">
+          <span>Date From</span>
+          <input aria-label="Date From" type="date" value={f.df} onChange={set("df")} />
+        </label>
+        <label className="field">
+          <span>Date To</span>
+          <input aria-label="Date To" type="date" value={f.dt} onChange={set("dt")} />
+        </label>
+        <label className="field">
+          <span>Employee</span>
+          <select aria-label="Employee" value={f.eid} onChange={set("eid")}>
+            <option value="">Any</option>
+            {staff.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.full_name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>State</span>
+          <select aria-label="State" value={f.s} onChange={set("s")}>
+            <option value="*">Any</option>
+            {states.map((s) => (
+              <option key={s.id} value={s.name}>
+                {s.name || "(none)"}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="form-buttons">
+          <button type="button" className="btn" onClick={() => (setF(blank), void search(blank))}>
+            Reset
+          </button>
+          <button type="submit" className="btn btn-primary">
+            Search
+          </button>
+        </div>
+      </form>
+      <div className="card table-scroll">
+        <table className="tickets-table" aria-label="State logs">
+          <thead>
+            <tr>
+              <th>Ticket</th>
+              <th>Garment</th>
+              <th>Employee</th>
+              <th>Agent</th>
+              <th>State</th>
+              <th>Date time</th>
+              <th>Description</th>
+              <th>Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={`${r.garment_id}-${r.date}-${i}`}>
+                <td>{r.ticket_id}</td>
+                <td>{r.garment_id}</td>
+                <td>{r.employee}</td>
+                <td>{r.agent}</td>
+                <td>{r.state || "(none)"}</td>
+                <td>
+                  {displayDate(r.date)} {time(r.date)}
+                </td>
+                <td>{r.description}</td>
+                <td className="price">{euroFromEuros(r.total)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <td colSpan={7}>Grand total (each garment once)</td>
+              <td className="price" data-testid="grand-total">
+                {euroFromEuros(total)}
+              </td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,239 @@
+import { useEffect, useRef, useState } from "react";
+import { useSearch } from "wouter";
+import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
+import { confirmDialog } from "../../components/dialog";
+import { toast } from "../../components/toast";
+import { api, ApiError, apiList } from "../../lib/api";
+import { GunPicker, useBoxGun } from "../../lib/boxGun";
+import { type Item, type TicketState, payLabel } from "../tickets/api";
+import { SignaturePad, type SignatureHandle } from "./Signature";
+
+type Row = Item & { customer_name: string; agent_name: string; process_date: string | null; location: string; sorted: boolean };
+const pieces = (r: Row) => (r.pieces ? r.pieces.split(",") : [r.description || "Item"]);
+
+/**
+ * Spec §2 Tracking: scan or type codes, keep a list of items, set a state on all of them
+ * with a signature. Codes come from the scan box (Enter), a keyboard-wedge gun typing
+ * anywhere, the camera (QR), or a gun wired to the box (paired below).
+ */
+export function TrackingScreen({ params }: { params: Record<string, string | undefined> }) {
+  const search = new URLSearchParams(useSearch());
+  const [rows, setRows] = useState<Row[]>([]);
+  const [code, setCode] = useState("");
+  const [states, setStates] = useState<TicketState[]>([]);
+  const [state, setState] = useState("");
+  const [camera, setCamera] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const sig = useRef<SignatureHandle>(null);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+
+  useEffect(() => void apiList<TicketState>("/ticketStates/").then((s) => setStates(s.filter((x) => x.name !== "CREATED"))), []);
+
+  async function scan(raw: string) {
+    const text = raw.trim();
+    if (!text) return toast("Ticket Number UNDEFINED!", "danger", "top");
+    try {
+      const r = await api<{ items: Row[] }>("GET", "/tracking/scan", { query: { code: text }, quiet: true });
+      const known = new Set(rowsRef.current.map((x) => x.id));
+      const fresh = r.items.filter((i) => !known.has(i.id));
+      if (!fresh.length) return toast("Already in List", "warning", "top");
+      setRows((old) => [...old, ...fresh]);
+      toast("Scan Successful");
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : "Scan failed", "danger", "top");
+    }
+  }
+
+  // /tracking/{id}: type=ticket opens a ticket; otherwise the id is an item.
+  useEffect(() => {
+    if (params.id) void scan(search.get("type") === "ticket" ? `!T!T:${params.id}` : `!I!I:${params.id}`);
+  }, [params.id]);
+
+  // A keyboard-wedge gun types fast and ends with Enter; when no field has focus, catch it.
+  useEffect(() => {
+    let buf = "";
+    let lastAt = 0;
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+      const now = performance.now();
+      if (now - lastAt > 80) buf = "";
+      lastAt = now;
+      if (e.key === "Enter") {
+        if (buf.length >= 4) void scan(buf);
+        buf = "";
+      } else if (e.key.length === 1) buf += e.key;
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const gun = useBoxGun((c) => void scan(c));
+
+  async function refresh(id: number, patch: Promise<Item>) {
+    const it = await patch.catch(() => null);
+    if (it) setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...it } : r)));
+  }
+
+  async function confirmAll() {
+    if (!rows.length) return toast("No items to submit", "warning");
+    if (!state) return toast("Select a state first", "warning");
+    try {
+      const r = await api<{ success: boolean }>("PUT", "/ticketSubCategory/changeState", { body: { Ids: rows.map((x) => x.id), State: state, Signature: sig.current?.value() ?? undefined }, quiet: true });
+      if (!r.success) throw new Error();
+      toast(`Saved ${rows.length} items successfully`);
+      setRows([]);
+      sig.current?.clear();
+    } catch {
+      toast("Something went wrong.", "danger");
+    }
+  }
+
+  return (
+    <div className="stack tracking">
+      <section className="card section">
+        <form
+          className="toolbar"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void scan(code);
+            setCode("");
+            input.current?.focus();
+          }}
+        >
+          <input ref={input} className="search" aria-label="Scan or type a code" placeholder="Scan or type a ticket or item code" value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+          <button type="submit" className="btn btn-primary">
+            Add
+          </button>
+          <button type="button" className="btn" onClick={() => setCamera(true)}>
+            Camera
+          </button>
+          <GunPicker gun={gun} />
+        </form>
+        {camera && <CameraScanner onCode={(c) => void scan(c)} onClose={() => setCamera(false)} />}
+      </section>
+
+      <section className="card section" aria-label="Scanned items">
+        <div className="section-head">
+          <h2>Items ({rows.length})</h2>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={async () => {
+              if (rows.length && (await confirmDialog({ message: "Are you sure you want to clear the list?" }))) setRows([]);
+            }}
+          >
+            Clear list
+          </button>
+        </div>
+        {rows.length === 0 && <p className="muted">Scan a label or a ticket to start.</p>}
+        {rows.map((r) => (
+          <div key={r.id} className="track-row" data-testid="track-row">
+            <div className="track-main">
+              <strong>
+                #{r.ticket_id}/{r.id} {r.sub_category?.name ?? r.description}
+              </strong>
+              <span className="muted">
+                {r.customer_name} · {r.agent_name} · process {displayDate(r.process_date)} {r.location && `· ${r.location}`}
+              </span>
+              <span className="chips" aria-label={`Pieces of ${r.id}`}>
+                {pieces(r).map((p) => {
+                  const on = r.sorted_items.split(",").includes(p);
+                  return (
+                    <button key={p} type="button" className={`chip ${on ? "chip-on" : ""}`} aria-pressed={on} onClick={() => refresh(r.id, api<Item>("PUT", `/ticketSubCategory/sorted/${r.id}`, { query: { item: p } }))}>
+                      {p}
+                    </button>
+                  );
+                })}
+              </span>
+            </div>
+            <div className="track-side">
+              <select aria-label={`State of item ${r.id}`} value={r.state} onChange={(e) => refresh(r.id, api<{ success: boolean }>("PUT", "/ticketSubCategory/changeState", { body: { Ids: [r.id], State: e.target.value } }).then(() => api<Item>("GET", `/ticketSubCategory/${r.id}`)))}>
+                {states.map((s) => (
+                  <option key={s.id} value={s.name}>
+                    {s.name || "(none)"}
+                  </option>
+                ))}
+              </select>
+              <input type="date" aria-label={`Process date of item ${r.id}`} value={(r.process_date ?? "").slice(0, 10)} onChange={(e) => e.target.value && refresh(r.id, api<Item>("PUT", `/ticketSubCategory/processDate/${r.id}/${e.target.value}T00:00:00.000Z`))} />
+              <span className="price">Paid {euroFromEuros(r.total_paid)}</span>
+              <button type="button" className="btn btn-small btn-primary" onClick={() => r.balance > 0 && refresh(r.id, api<Item>("PUT", `/ticketSubCategory/paidFor/${r.id}/0`, { query: { full: "true" } }))}>
+                {payLabel(r.balance, euroFromEuros)}
+              </button>
+            </div>
+          </div>
+        ))}
+      </section>
+
+      <section className="card section">
+        <h2>Set a state on every item</h2>
+        <select aria-label="New state" value={state} onChange={(e) => setState(e.target.value)}>
+          <option value="" disabled hidden>
+            Choose a state
+          </option>
+          {states.map((s) => (
+            <option key={s.id} value={s.name} disabled={s.name === ""}>
+              {s.name || "(none)"}
+            </option>
+          ))}
+        </select>
+        <SignaturePad ref={sig} />
+        <div className="form-buttons">
+          <button type="button" className="btn" onClick={() => sig.current?.clear()}>
+            Clear signature
+          </button>
+          <button type="button" className="btn btn-primary" onClick={confirmAll}>
+            Confirm
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+/** Camera QR scanning (spec §9: QR codes only). Needs a secure context and BarcodeDetector. */
+function CameraScanner({ onCode, onClose }: { onCode: (c: string) => void; onClose: () => void }) {
+  const video = useRef<HTMLVideoElement>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (!window.isSecureContext) return setProblem("The camera needs a secure connection (HTTPS). Open Ironbox over HTTPS, or use a barcode gun or the code box.");
+    const Detector = (window as unknown as { BarcodeDetector?: new (o: { formats: string[] }) => { detect(v: HTMLVideoElement): Promise<{ rawValue: string }[]> } }).BarcodeDetector;
+    if (!Detector) return setProblem("This tablet's browser cannot read QR codes from the camera. Use a barcode gun or the code box.");
+    let stream: MediaStream | null = null;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let lastCode = "";
+    navigator.mediaDevices
+      .getUserMedia({ video: { facingMode: "environment" } })
+      .then(async (s) => {
+        stream = s;
+        video.current!.srcObject = s;
+        await video.current!.play();
+        const detector = new Detector({ formats: ["qr_code"] });
+        timer = setInterval(async () => {
+          const found = await detector.detect(video.current!).catch(() => []);
+          const c = found[0]?.rawValue;
+          if (c && c !== lastCode) {
+            lastCode = c;
+            onCode(c);
+          }
+        }, 300);
+      })
+      .catch((e) => {
+        console.error("camera", e); // spec §8: camera errors are only logged
+        setProblem("The camera could not be opened.");
+      });
+    return () => {
+      clearInterval(timer);
+      stream?.getTracks().forEach((t) => t.stop());
+    };
+  }, []);
+  return (
+    <div className="camera">
+      {problem ? <p className="form-error">{problem}</p> : <video ref={video} muted playsInline className="camera-video" />}
+      <button type="button" className="btn btn-small" onClick={onClose}>
+        Close camera
+      </button>
+    </div>
+  );
+}

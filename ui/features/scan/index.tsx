@@ -1,0 +1,3 @@
+export { ExpressScreen } from "./Express";
+export { StateLogsScreen } from "./StateLogs";
+export { TrackingScreen } from "./TrackingScreen";
