@@ -57,6 +57,14 @@ test("tracking: scan a ticket, a repeat, nothing, garbage; sort a piece; confirm
   const item = (await (await page.request.get(`/api/v1/ticketSubCategory/${itemId}`, { headers: auth })).json()).data;
   expect(item.state).toBe("IN PROGRESS");
   expect(item.log_states.at(-1).signature_id).not.toBeNull();
+  // The customer's history dialog shows the change with its signature.
+  const t = (await (await page.request.get(`/api/v1/tickets/${ticketId}`, { headers: auth })).json()).data;
+  await page.goto(`/customers/${t.customer_id}`);
+  await page.getByRole("button", { name: `History of ticket ${ticketId}` }).click();
+  const dialog = page.getByRole("dialog", { name: `History of ticket ${ticketId}` });
+  await expect(dialog).toContainText("2 items set to IN PROGRESS");
+  await expect(dialog.getByRole("img", { name: "Signature" }).first()).toBeVisible();
+  await page.goto("/tracking");
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: "test-results/screens/tracking-tablet.png" });
 });
@@ -99,5 +107,34 @@ test("state logs find the changes with a grand total; express lists and opens an
   for (const p of ["/express", "/state-logs"]) {
     await page.goto(p);
     await expect(page).toHaveURL(/\/home$/);
+  }
+});
+
+test("a scan from a gun wired to the box appears on the tracking screen of the tablet paired with it", async ({ page }) => {
+  const { spawn } = await import("node:child_process");
+  const { existsSync, mkdtempSync, openSync, writeSync, closeSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  // A socat pty pair stands in for the USB-serial gun plugged into the box.
+  const dir = mkdtempSync(join(tmpdir(), "e2e-gun-"));
+  const socat = spawn("socat", [`pty,raw,echo=0,link=${join(dir, "gun")}`, `pty,raw,echo=0,link=${join(dir, "host")}`]);
+  try {
+    for (let i = 0; i < 100 && !existsSync(join(dir, "host")); i++) await new Promise((r) => setTimeout(r, 20));
+    const app = new AppPage(page);
+    await app.loginAs("9999");
+    const { ticketId, auth } = await makeTicket(page);
+    const put = await page.request.put("/api/v1/scanners/", { headers: auth, data: [{ id: "e2e-gun", name: "Counter gun", kind: "serial", path: join(dir, "gun"), baud: 9600 }] });
+    expect(put.ok()).toBe(true);
+    await page.goto("/tracking");
+    await page.getByLabel("Gun at the box").selectOption("e2e-gun");
+    await expect(page.locator(".gun-picker .badge")).toHaveText("online");
+    const fd = openSync(join(dir, "host"), "w");
+    writeSync(fd, `!T!T:${ticketId}\r\n`);
+    closeSync(fd);
+    await expect(page.getByTestId("track-row")).toHaveCount(2);
+    await expect(page.locator(".toast", { hasText: "Scan Successful" })).toBeVisible();
+    await page.request.put("/api/v1/scanners/", { headers: auth, data: [] });
+  } finally {
+    socat.kill();
   }
 });

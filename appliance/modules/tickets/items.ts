@@ -229,7 +229,7 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
       const ids = [...new Set(change.Ids)];
       await ticketService.checkState(db, change.State);
       const found = await db
-        .select({ id: ticketSubCategories.id, agent_id: tickets.agent_id })
+        .select({ id: ticketSubCategories.id, ticket_id: tickets.id, agent_id: tickets.agent_id })
         .from(ticketSubCategories)
         .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
         .where(inArray(ticketSubCategories.id, ids));
@@ -240,6 +240,10 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
         const at = now();
         await tx.update(ticketSubCategories).set({ state: change.State }).where(inArray(ticketSubCategories.id, ids));
         await tx.insert(itemLogStates).values(ids.map((i) => ({ ticket_sub_category_id: i, state: change.State, logged_at: at, log: "State changed", employee_id: caller.employee.id, signature_id: sig })));
+        // The ticket's history (the customer's history dialog) shows the change and its signature too.
+        const perTicket = new Map<number, number>();
+        for (const f of found) perTicket.set(f.ticket_id, (perTicket.get(f.ticket_id) ?? 0) + 1);
+        for (const [ticketId, n] of perTicket) await ticketService.logTicket(tx, caller, ticketId, change.State, `${n} item${n === 1 ? "" : "s"} set to ${change.State || "(none)"}`, sig);
         await audit(tx, clock.now(), caller, "change_state", "ticket_sub_category", null, { ids, state: change.State });
       });
       return { success: true, count: ids.length };

@@ -50,7 +50,10 @@ describe("state logs", () => {
   test("changes by ticket, with the grand total counting each garment once", async () => {
     const ids = ticket.ticket_sub_categories.map((i) => i.id);
     await ok("PUT", "/ticketSubCategory/changeState", { Ids: ids, State: "MARKED" });
-    await ok("PUT", "/ticketSubCategory/changeState", { Ids: ids, State: "IN PROGRESS" });
+    const sig = `data:image/png;base64,${Buffer.from("drawn").toString("base64")}`;
+    await ok("PUT", "/ticketSubCategory/changeState", { Ids: ids, State: "IN PROGRESS", Signature: sig });
+    // The ticket's history shows the change with its signature (the customer's history dialog).
+    expect((await ok("GET", `/ticketLogStates/${ticket.id}`))[0]).toMatchObject({ state: "IN PROGRESS", log: "3 items set to IN PROGRESS", signature: sig });
     const r = await ok("GET", `/ticketLogStates/logStateJourney/query?tid=${ticket.id}&df=2026-11-22&dt=2026-11-22`);
     expect(r.data.filter((x: { state: string }) => x.state === "IN PROGRESS")).toHaveLength(3);
     expect(r.data[0]).toMatchObject({ ticket_id: ticket.id, employee: "Administrator", agent: "Head Quarters" });
