@@ -1,7 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
 import { addDays, businessDay } from "../../../appliance/domain/dates";
-import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
+import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
 import { api, apiList } from "../../lib/api";
 import { employee } from "../../lib/session";
 import type { TicketState } from "../tickets/api";
@@ -16,8 +16,6 @@ interface Row {
   description: string;
   total: number;
 }
-
-const time = (iso: string) => new Date(iso).toLocaleTimeString("en-GB", { timeZone: "Europe/Malta", hour: "2-digit", minute: "2-digit" });
 
 /** Spec §2 State Logs: filters, rows, and a grand total counting each garment once. */
 export function StateLogsScreen() {
@@ -120,9 +118,7 @@ export function StateLogsScreen() {
                 <td>{r.employee}</td>
                 <td>{r.agent}</td>
                 <td>{r.state || "(none)"}</td>
-                <td>
-                  {displayDate(r.date)} {time(r.date)}
-                </td>
+                <td>{displayDateTime(r.date)}</td>
                 <td>{r.description}</td>
                 <td className="price">{euroFromEuros(r.total)}</td>
               </tr>

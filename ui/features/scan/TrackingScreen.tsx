@@ -6,6 +6,7 @@ import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";
 import { GunPicker, useBoxGun } from "../../lib/boxGun";
 import { type Item, type TicketState, payLabel } from "../tickets/api";
+import { PhotoViewer } from "../tickets/ItemRow";
 import { SignaturePad, type SignatureHandle } from "./Signature";
 
 type Row = Item & { customer_name: string; agent_name: string; process_date: string | null; location: string; sorted: boolean };
@@ -23,6 +24,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
   const [states, setStates] = useState<TicketState[]>([]);
   const [state, setState] = useState("");
   const [camera, setCamera] = useState(false);
+  const [toPrint, setToPrint] = useState<Set<number>>(new Set());
   const input = useRef<HTMLInputElement>(null);
   const sig = useRef<SignatureHandle>(null);
   const rowsRef = useRef(rows);
@@ -40,6 +42,9 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
       if (!fresh.length) return toast("Already in List", "warning", "top");
       setRows((old) => [...old, ...fresh]);
       toast("Scan Successful");
+      // Ready for the next scan, whatever it came from (camera, gun, keystrokes).
+      const active = document.activeElement as HTMLElement | null;
+      if (!active || !["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName)) input.current?.focus();
     } catch (e) {
       toast(e instanceof ApiError ? e.message : "Scan failed", "danger", "top");
     }
@@ -74,6 +79,22 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
   async function refresh(id: number, patch: Promise<Item>) {
     const it = await patch.catch(() => null);
     if (it) setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...it } : r)));
+  }
+
+  /** Labels for the chosen items, on the label printer last used on this tablet (the counter's print menu). */
+  async function printLabels(list: Row[]) {
+    if (!list.length) return toast("No items to submit", "warning");
+    const printer = localStorage.getItem("ironbox.printer");
+    if (!printer) return toast("Select Port", "warning");
+    const byTicket = new Map<number, number[]>();
+    for (const r of list) byTicket.set(r.ticket_id, [...(byTicket.get(r.ticket_id) ?? []), r.id]);
+    let jobs = 0;
+    for (const [ticket_id, item_ids] of byTicket) {
+      const res = await api<{ jobs: number[] }>("POST", "/print/labels", { body: { ticket_id, printer, item_ids } }).catch(() => null);
+      jobs += res?.jobs.length ?? 0;
+    }
+    if (jobs) toast(`Sent ${jobs} label${jobs === 1 ? "" : "s"} to the printer`);
+    setToPrint(new Set());
   }
 
   async function confirmAll() {
@@ -117,15 +138,20 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
       <section className="card section" aria-label="Scanned items">
         <div className="section-head">
           <h2>Items ({rows.length})</h2>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={async () => {
-              if (rows.length && (await confirmDialog({ message: "Are you sure you want to clear the list?" }))) setRows([]);
-            }}
-          >
-            Clear list
-          </button>
+          <span className="toolbar">
+            <button type="button" className="btn btn-small" disabled={!toPrint.size} onClick={() => printLabels(rows.filter((r) => toPrint.has(r.id)))}>
+              Print checked ({toPrint.size})
+            </button>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={async () => {
+                if (rows.length && (await confirmDialog({ message: "Are you sure you want to clear the list?" }))) setRows([]);
+              }}
+            >
+              Clear list
+            </button>
+          </span>
         </div>
         {rows.length === 0 && <p className="muted">Scan a label or a ticket to start.</p>}
         {rows.map((r) => (
@@ -150,6 +176,8 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
             </div>
             <div className="track-side">
               <select aria-label={`State of item ${r.id}`} value={r.state} onChange={(e) => refresh(r.id, api<{ success: boolean }>("PUT", "/ticketSubCategory/changeState", { body: { Ids: [r.id], State: e.target.value } }).then(() => api<Item>("GET", `/ticketSubCategory/${r.id}`)))}>
+                {/* An item still in CREATED shows its real state (CREATED is not offered otherwise). */}
+                {!states.some((s) => s.name === r.state) && <option value={r.state}>{r.state || "(none)"}</option>}
                 {states.map((s) => (
                   <option key={s.id} value={s.name}>
                     {s.name || "(none)"}
@@ -157,6 +185,14 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
                 ))}
               </select>
               <input type="date" aria-label={`Process date of item ${r.id}`} value={(r.process_date ?? "").slice(0, 10)} onChange={(e) => e.target.value && refresh(r.id, api<Item>("PUT", `/ticketSubCategory/processDate/${r.id}/${e.target.value}T00:00:00.000Z`))} />
+              {r.image_urls.length > 0 && <PhotoViewer urls={r.image_urls} />}
+              <label className="toggle">
+                <input type="checkbox" aria-label={`Print label of item ${r.id}`} checked={toPrint.has(r.id)} onChange={(e) => setToPrint((s) => (e.target.checked ? new Set(s).add(r.id) : new Set([...s].filter((x) => x !== r.id))))} />
+                Print
+              </label>
+              <button type="button" className="btn btn-small" onClick={() => printLabels([r])}>
+                Print label
+              </button>
               <span className="price">Paid {euroFromEuros(r.total_paid)}</span>
               <button type="button" className="btn btn-small btn-primary" onClick={() => r.balance > 0 && refresh(r.id, api<Item>("PUT", `/ticketSubCategory/paidFor/${r.id}/0`, { query: { full: "true" } }))}>
                 {payLabel(r.balance, euroFromEuros)}

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { displayDateTime } from "../../../appliance/domain/format";
 import type { TicketLog } from "./api";
 
 /** Spec §2 history: logged at, log, agent, employee and signature. */
@@ -30,7 +31,7 @@ export function HistoryTable({ logs }: { logs: TicketLog[] }) {
           <tbody>
             {logs.map((l) => (
               <tr key={l.id}>
-                <td>{new Date(l.logged_at).toLocaleString("en-GB", { timeZone: "Europe/Malta" })}</td>
+                <td>{displayDateTime(l.logged_at)}</td>
                 <td>
                   {l.log} {l.state && <span className="badge">{l.state}</span>}
                 </td>

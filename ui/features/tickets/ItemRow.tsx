@@ -3,7 +3,7 @@ import { useState } from "react";
 import type { Item } from "./api";
 
 /** The item's image viewer: a count that opens the photos taken for its actions. */
-function PhotoViewer({ urls }: { urls: string[] }) {
+export function PhotoViewer({ urls }: { urls: string[] }) {
   const [open, setOpen] = useState(false);
   return (
     <>
