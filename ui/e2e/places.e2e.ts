@@ -16,6 +16,14 @@ test("an admin adds a locality, one of its streets and a preference", async ({ p
   await page.getByLabel("New preference").fill(`Light starch ${stamp}`);
   await page.getByLabel("New preference").press("Enter");
   await expect(page.getByLabel("Preferences")).toContainText(`Light starch ${stamp}`);
+  // A delivery state for the new locality, then renamed.
+  await page.getByLabel("New delivery state").fill(`Marsaxlokk ${stamp}`);
+  await page.getByLabel("New delivery state").press("Enter");
+  const states = page.getByRole("list", { name: "Delivery states" });
+  await expect(states).toContainText(`Marsaxlokk ${stamp}`);
+  page.once("dialog", (d) => d.accept(`M'Xlokk ${stamp}`));
+  await states.getByRole("listitem").filter({ hasText: `Marsaxlokk ${stamp}` }).getByRole("button", { name: "Rename" }).click();
+  await expect(states).toContainText(`M'Xlokk ${stamp}`);
   // The pickers on other screens read the same lists.
   const streets = await page.request.get("/api/v1/localities/", { headers: { authorization: `token ${await page.evaluate(() => localStorage.getItem("ironbox.employeeToken"))}` } });
   expect((await streets.json()).data.map((l: { name: string }) => l.name)).toContain(`Marsaxlokk ${stamp}`);

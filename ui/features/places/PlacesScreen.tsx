@@ -20,12 +20,16 @@ export function PlacesScreen() {
   const [newLocality, setNewLocality] = useState("");
   const [newStreet, setNewStreet] = useState("");
   const [newPref, setNewPref] = useState("");
+  const [states, setStates] = useState<{ id: number; name: string; is_locality_delivery: boolean }[]>([]);
+  const [newState, setNewState] = useState("");
+  const loadStates = () => apiList<{ id: number; name: string; is_locality_delivery: boolean }>("/ticketStates/").then((s) => setStates(s.filter((x) => x.is_locality_delivery)));
 
   const loadLocalities = () => apiList<Named>("/localities/").then(setLocalities);
   const loadPrefs = () => apiList<Named>("/preferences/").then(setPrefs);
   useEffect(() => {
     loadLocalities();
     loadPrefs();
+    loadStates();
   }, []);
   useEffect(() => {
     if (selected) apiList<Named>(`/streets/locality/${selected}`).then(setStreets);
@@ -94,6 +98,45 @@ export function PlacesScreen() {
           ) : (
             <p className="muted">Choose a locality to see and add its streets.</p>
           )}
+        </Section>
+        <Section title="Delivery states by locality">
+          <p className="muted small">Tickets out for delivery in a locality (spec: B Kara, Mosta, San Gwann). Renaming moves the tickets in that state with it.</p>
+          <form
+            className="toolbar"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (newState.trim()) add("/ticketStates/", { name: newState.trim() }, () => (setNewState(""), loadStates()));
+            }}
+          >
+            <input aria-label="New delivery state" placeholder="New delivery state" value={newState} onChange={(e) => setNewState(e.target.value)} />
+            <button className="btn btn-primary" type="submit">
+              Add
+            </button>
+          </form>
+          <ul className="list" aria-label="Delivery states">
+            {states.map((st) => (
+              <li key={st.id} className="row-link">
+                {st.name}
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  onClick={async () => {
+                    const name = window.prompt("New name", st.name)?.trim();
+                    if (!name || name === st.name) return;
+                    try {
+                      await api("PUT", `/ticketStates/${st.id}`, { body: { name }, quiet: true });
+                      toast("Information Saved");
+                      loadStates();
+                    } catch (e) {
+                      toast(e instanceof Error ? e.message : "Something went wrong", "danger");
+                    }
+                  }}
+                >
+                  Rename
+                </button>
+              </li>
+            ))}
+          </ul>
         </Section>
         <Section title="Customer preferences">
           <form
