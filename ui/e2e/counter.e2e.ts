@@ -158,6 +158,10 @@ test("on a phone, an item row swipes left to its comments and delete options", a
     await row.dispatchEvent("pointerup", { clientX: 80, clientY: 104, pointerType: "touch", isPrimary: true });
   };
   await swipe();
+  // Print, before a printer was ever chosen on this tablet, asks for one.
+  await page.locator(".swipe-open").getByRole("button", { name: "Print" }).click();
+  await expect(page.locator(".toast", { hasText: "Select Port" })).toBeVisible();
+  await swipe();
   page.once("dialog", (d) => d.accept("Collar frayed"));
   await page.locator(".swipe-open").getByRole("button", { name: "Comments" }).click();
   await expect(page.getByTestId("item-row").first()).toContainText("Collar frayed");

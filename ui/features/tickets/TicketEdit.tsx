@@ -129,6 +129,14 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
     await putItem(i.id, { comments: v }).catch(() => null);
     await reload();
   }
+  /** The item's labels, on the printer last chosen in the print menu ('Select Port' if none). */
+  async function printItem(i: Item) {
+    const printer = localStorage.getItem("ironbox.printer");
+    if (!printer) return toast("Select Port", "warning");
+    const r = await api<{ jobs: number[] }>("POST", "/print/labels", { body: { ticket_id: ticket!.id, printer, item_ids: [i.id] } }).catch(() => null);
+    if (r) toast(`Sent ${r.jobs.length} label${r.jobs.length === 1 ? "" : "s"} to the printer`);
+    await reload();
+  }
   async function deleteItem(i: Item) {
     if (!(await confirmDialog({ message: `Remove ${i.sub_category?.name ?? "this item"} from the ticket?` }))) return;
     await api("DELETE", `/ticketSubCategory/${i.id}`).catch(() => null);
@@ -226,6 +234,7 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
                 key={i.id}
                 options={[
                   { label: "Comments", onClick: () => editComment(i) },
+                  { label: "Print", onClick: () => printItem(i) },
                   { label: "Delete", danger: true, onClick: () => deleteItem(i) },
                 ]}
               >
