@@ -5,6 +5,7 @@ import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";
 import { GunPicker, useBoxGun } from "../../lib/boxGun";
+import { decodeQr } from "../../lib/qr";
 import { type Item, type TicketState, payLabel } from "../tickets/api";
 import { PhotoViewer } from "../tickets/ItemRow";
 import { SignaturePad, type SignatureHandle } from "./Signature";
@@ -56,17 +57,20 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
   }, [params.id]);
 
   // A keyboard-wedge gun types fast and ends with Enter; when no field has focus, catch it.
+  // A burst counts when its keys came on average under 100 ms apart (people type slower);
+  // the average, not each gap, so a busy tablet that delays a key or two loses nothing.
   useEffect(() => {
     let buf = "";
+    let startedAt = 0;
     let lastAt = 0;
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
       if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
       const now = performance.now();
-      if (now - lastAt > 80) buf = "";
+      if (now - lastAt > 1000) (buf = ""), (startedAt = now);
       lastAt = now;
       if (e.key === "Enter") {
-        if (buf.length >= 4) void scan(buf);
+        if (buf.length >= 4 && (now - startedAt) / buf.length < 100) void scan(buf);
         buf = "";
       } else if (e.key.length === 1) buf += e.key;
     };
@@ -235,7 +239,6 @@ function CameraScanner({ onCode, onClose }: { onCode: (c: string) => void; onClo
   useEffect(() => {
     if (!window.isSecureContext) return setProblem("The camera needs a secure connection (HTTPS). Open Ironbox over HTTPS, or use a barcode gun or the code box.");
     const Detector = (window as unknown as { BarcodeDetector?: new (o: { formats: string[] }) => { detect(v: HTMLVideoElement): Promise<{ rawValue: string }[]> } }).BarcodeDetector;
-    if (!Detector) return setProblem("This tablet's browser cannot read QR codes from the camera. Use a barcode gun or the code box.");
     let stream: MediaStream | null = null;
     let timer: ReturnType<typeof setInterval> | undefined;
     let lastCode = "";
@@ -245,10 +248,20 @@ function CameraScanner({ onCode, onClose }: { onCode: (c: string) => void; onClo
         stream = s;
         video.current!.srcObject = s;
         await video.current!.play();
-        const detector = new Detector({ formats: ["qr_code"] });
+        const detector = Detector ? new Detector({ formats: ["qr_code"] }) : null;
+        // Without BarcodeDetector, frames go through a canvas to the jsQR fallback.
+        const canvas = document.createElement("canvas");
         timer = setInterval(async () => {
-          const found = await detector.detect(video.current!).catch(() => []);
-          const c = found[0]?.rawValue;
+          const v = video.current!;
+          let c: string | null | undefined;
+          if (detector) c = (await detector.detect(v).catch(() => []))[0]?.rawValue;
+          else if (v.videoWidth) {
+            canvas.width = v.videoWidth;
+            canvas.height = v.videoHeight;
+            const ctx = canvas.getContext("2d", { willReadFrequently: true })!;
+            ctx.drawImage(v, 0, 0);
+            c = await decodeQr(ctx.getImageData(0, 0, canvas.width, canvas.height).data, canvas.width, canvas.height);
+          }
           if (c && c !== lastCode) {
             lastCode = c;
             onCode(c);

@@ -1,0 +1,8 @@
+/**
+ * Reads a QR code from camera pixels where the browser has no BarcodeDetector (the spec's
+ * polyfill). jsQR is loaded only when needed, so the first load stays small.
+ */
+export async function decodeQr(pixels: Uint8ClampedArray, width: number, height: number): Promise<string | null> {
+  const { default: jsQR } = await import("jsqr");
+  return jsQR(pixels, width, height, { inversionAttempts: "dontInvert" })?.data ?? null;
+}
