@@ -3,6 +3,7 @@ import { Link, useLocation } from "wouter";
 import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, Toggle, clamp100 } from "../../components/form";
 import { ListView } from "../../components/ListView";
+import { RecordList } from "../../components/RecordList";
 import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";
 import { type Address, type AddressDraft, AddressFields, addressTouched, addressValid, blankAddress, draftOf, generatePassword, idOf, type Params, PhoneInput } from "./fields";
@@ -33,23 +34,13 @@ const matches = (a: Agent, q: string) => {
 
 /** Spec §2: the first 50 agents, searchable, with add. */
 export function AgentsList() {
-  const [agents, setAgents] = useState<Agent[] | null>(null);
-  useEffect(() => void apiList<Agent>("/agents/").then(setAgents), []);
   return (
-    <div className="stack">
-      <div className="toolbar">
-        <span className="muted people-hint">{agents ? `${agents.length} agent${agents.length === 1 ? "" : "s"}` : "Loading…"}</span>
-        <Link href="/agents/0" className="btn btn-primary">
-          + New agent
-        </Link>
-      </div>
-      <ListView
-        items={agents ?? []}
-        keyOf={(a) => a.id}
-        placeholder="Search agents"
-        filter={matches}
-        empty={agents ? "No agent matches" : "Loading…"}
-        render={(a) => (
+    <RecordList<Agent>
+      path="/agents/"
+      noun="agent"
+      newHref="/agents/0"
+      matches={matches}
+      render={(a) => (
           <Link href={`/agents/${a.id}`} className="row-link">
             <span className="row-main">
               <strong>{a.name}</strong>
@@ -67,9 +58,8 @@ export function AgentsList() {
               </span>
             </span>
           </Link>
-        )}
-      />
-    </div>
+      )}
+    />
   );
 }
 

@@ -7,6 +7,7 @@ import { confirmDialog } from "../../components/dialog";
 import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, Toggle } from "../../components/form";
 import { ListView } from "../../components/ListView";
+import { RecordList } from "../../components/RecordList";
 import { toast } from "../../components/toast";
 import { api, apiList } from "../../lib/api";
 import { employee as me } from "../../lib/session";
@@ -50,23 +51,13 @@ const matches = (e: Employee, q: string) => {
 };
 
 export function EmployeesList() {
-  const [list, setList] = useState<Employee[] | null>(null);
-  useEffect(() => void apiList<Employee>("/employees/").then(setList), []);
   return (
-    <div className="stack">
-      <div className="toolbar">
-        <span className="muted people-hint">{list ? `${list.length} employee${list.length === 1 ? "" : "s"}` : "Loading…"}</span>
-        <Link href="/employees/0" className="btn btn-primary">
-          + New employee
-        </Link>
-      </div>
-      <ListView
-        items={list ?? []}
-        keyOf={(e) => e.id}
-        placeholder="Search employees"
-        filter={matches}
-        empty={list ? "No employee matches" : "Loading…"}
-        render={(e) => (
+    <RecordList<Employee>
+      path="/employees/"
+      noun="employee"
+      newHref="/employees/0"
+      matches={matches}
+      render={(e) => (
           <Link href={`/employees/${e.id}`} className="row-link">
             <span className="row-main">
               <strong>{e.full_name}</strong>
@@ -81,9 +72,8 @@ export function EmployeesList() {
               </span>
             </span>
           </Link>
-        )}
-      />
-    </div>
+      )}
+    />
   );
 }
 
