@@ -88,6 +88,23 @@ test("history is plausible: agents match, customers exist before their tickets, 
   expect(states.CREATED).toBeGreaterThan(0);
 });
 
+test("derived tables match their sources: customer statistics, search index, triggers back", () => {
+  // Independent of db/maintenance.ts: recomputed here from the tickets.
+  const drift = all(`SELECT c.id FROM customers c LEFT JOIN customer_stats s ON s.customer_id = c.id
+    LEFT JOIN (SELECT customer_id, count(confirmed_at) AS visits, sum(total_paid) AS spent, sum(total) AS total,
+                      sum(CASE WHEN confirmed_at IS NOT NULL THEN total - total_paid ELSE 0 END) AS owed, max(confirmed_at) AS last
+               FROM tickets GROUP BY customer_id) t ON t.customer_id = c.id
+    WHERE coalesce(s.number_of_visits, 0) <> coalesce(t.visits, 0) OR coalesce(s.total_spent, 0) <> coalesce(t.spent, 0)
+       OR coalesce(s.ticket_total, 0) <> coalesce(t.total, 0) OR coalesce(s.outstanding_balance, 0) <> coalesce(t.owed, 0)
+       OR s.last_visit IS NOT t.last`);
+  expect(drift).toEqual([]);
+  expect(one("SELECT count(*) AS n FROM customer_stats").n).toBeGreaterThan(100);
+  expect(one("SELECT count(*) AS n FROM customers_fts").n).toBe(200);
+  expect(one("SELECT count(*) AS n FROM customers_fts WHERE customers_fts MATCH 'amille'").n).toBeGreaterThan(0);
+  const triggers = all("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'tickets'");
+  expect(triggers.length).toBeGreaterThan(0);
+});
+
 test("customers have unique mobiles and names split on the first space", () => {
   expect(one("SELECT count(*) - count(DISTINCT mobile) AS d FROM customers WHERE id > 60").d).toBe(0);
   expect(all("SELECT id FROM customers WHERE first_name || ' ' || last_name <> full_name")).toEqual([]);

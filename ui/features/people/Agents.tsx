@@ -2,7 +2,6 @@ import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, Toggle, clamp100 } from "../../components/form";
-import { ListView } from "../../components/ListView";
 import { RecordList } from "../../components/RecordList";
 import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";

@@ -6,7 +6,6 @@ import { ROLE_LABEL } from "../../app/access";
 import { confirmDialog } from "../../components/dialog";
 import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, Toggle } from "../../components/form";
-import { ListView } from "../../components/ListView";
 import { RecordList } from "../../components/RecordList";
 import { toast } from "../../components/toast";
 import { api, apiList } from "../../lib/api";
