@@ -462,10 +462,11 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
       const iid = ++itemId;
       const main = g.prices[0]!;
       let subtotal = main.cents * qty;
-      acts.push([iid, main.actionId, main.name, qty, main.cents]);
+      // The item carries the quantity (the pricing engine multiplies action × item quantity).
+      acts.push([iid, main.actionId, main.name, 1, main.cents]);
       if (g.prices.length > 1 && r.chance(0.25)) {
         const extra = g.prices[1 + Math.floor(r.next() * (g.prices.length - 1))]!;
-        acts.push([iid, extra.actionId, extra.name, qty, extra.cents]);
+        acts.push([iid, extra.actionId, extra.name, 1, extra.cents]);
         subtotal += extra.cents * qty;
       }
       let total = subtotal;

@@ -149,7 +149,7 @@ test("ticket total = items + pickup/delivery charges; item total = actions × qu
     (SELECT coalesce(sum(i.total), 0) FROM ticket_sub_categories i WHERE i.ticket_id = t.id) + t.pickup_charge + t.delivery_charge`);
   expect(bad).toEqual([]);
   const badItems = await rows(`SELECT i.id FROM ticket_sub_categories i,
-      (SELECT ticket_sub_category_id AS id, sum(price * quantity) AS sub FROM ticket_sub_category_actions GROUP BY 1) a
+      (SELECT x.ticket_sub_category_id AS id, sum(x.price * x.quantity * it.quantity) AS sub FROM ticket_sub_category_actions x JOIN ticket_sub_categories it ON it.id = x.ticket_sub_category_id GROUP BY 1) a
     WHERE a.id = i.id AND i.total <> a.sub + coalesce((SELECT sum(CASE WHEN m.is_percentage THEN round(a.sub * m.up_charge / 10000.0) ELSE m.up_charge END)
       FROM ticket_sub_category_modifiers x JOIN modifiers m ON m.id = x.modifier_id WHERE x.ticket_sub_category_id = i.id), 0)`);
   expect(badItems).toEqual([]);

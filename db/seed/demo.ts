@@ -649,8 +649,10 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
         const chosen = [g.prices[0]!];
         const extra = g.prices.filter((x) => x !== chosen[0]);
         if (extra.length && r.chance(0.3)) chosen.push(r.pick(extra));
-        const acts = chosen.map((a) => ({ action_id: a.actionId, name: a.name, price: a.cents, quantity: qty }));
-        const subtotal = acts.reduce((s, a) => s + a.price * a.quantity, 0);
+        // The item carries the quantity; each action is done once per garment (the pricing
+        // engine multiplies action price × action quantity × item quantity).
+        const acts = chosen.map((a) => ({ action_id: a.actionId, name: a.name, price: a.cents, quantity: 1 }));
+        const subtotal = acts.reduce((s, a) => s + a.price * qty, 0);
         const itemMods: Mod[] = [];
         if (r.chance(0.5)) itemMods.push(r.pick(mods.COLOR));
         if (r.chance(0.2)) itemMods.push(r.pick(mods.STAIN));
