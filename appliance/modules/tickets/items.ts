@@ -55,6 +55,15 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
   }
   const one = async (id: number) => (await loadItems(db, { itemIds: [id] }))[0]!;
 
+  /** Changes an item and re-prices its ticket in the same transaction; returns the item. */
+  async function reprice(cur: { id: number; ticket_id: number }, change: (tx: Exec) => Promise<unknown>) {
+    await db.transaction(async (tx) => {
+      await change(tx);
+      await recomputeTicket(tx, cur.ticket_id);
+    });
+    return one(cur.id);
+  }
+
   async function garment(q: Exec, id: number) {
     const g = await q
       .select({ g: garmentSubCategories, default_action_id: garmentCategories.default_action_id })
@@ -251,39 +260,23 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
 
     async addAction(caller: EmployeeCaller, input: { ticket_sub_category_id: number; action_id: number; quantity?: number; images?: number[]; override_images?: boolean }) {
       const cur = await item(caller, input.ticket_sub_category_id);
-      await db.transaction(async (tx) => {
-        await addActionRow(tx, cur.id, cur.garment_sub_category_id, input.action_id, input.quantity ?? 1, input.images ?? [], input.override_images ?? false);
-        await recomputeTicket(tx, cur.ticket_id);
-      });
-      return one(cur.id);
+      return reprice(cur, (tx) => addActionRow(tx, cur.id, cur.garment_sub_category_id, input.action_id, input.quantity ?? 1, input.images ?? [], input.override_images ?? false));
     },
     async removeAction(caller: EmployeeCaller, actionRowId: number) {
       const a = await db.query.ticketSubCategoryActions.findFirst({ where: eq(ticketSubCategoryActions.id, actionRowId) });
       if (!a) throw notFound("Item action");
       const cur = await item(caller, a.ticket_sub_category_id);
-      await db.transaction(async (tx) => {
-        await tx.delete(ticketSubCategoryActions).where(eq(ticketSubCategoryActions.id, actionRowId));
-        await recomputeTicket(tx, cur.ticket_id);
-      });
-      return one(cur.id);
+      return reprice(cur, (tx) => tx.delete(ticketSubCategoryActions).where(eq(ticketSubCategoryActions.id, actionRowId)));
     },
     async addModifier(caller: EmployeeCaller, input: { ticket_sub_category_id: number; modifier_id: number }) {
       const cur = await item(caller, input.ticket_sub_category_id);
-      await db.transaction(async (tx) => {
-        await addModifierRow(tx, cur.id, input.modifier_id);
-        await recomputeTicket(tx, cur.ticket_id);
-      });
-      return one(cur.id);
+      return reprice(cur, (tx) => addModifierRow(tx, cur.id, input.modifier_id));
     },
     async removeModifier(caller: EmployeeCaller, rowId: number) {
       const m = await db.query.ticketSubCategoryModifiers.findFirst({ where: eq(ticketSubCategoryModifiers.id, rowId) });
       if (!m) throw notFound("Item modifier");
       const cur = await item(caller, m.ticket_sub_category_id);
-      await db.transaction(async (tx) => {
-        await tx.delete(ticketSubCategoryModifiers).where(eq(ticketSubCategoryModifiers.id, rowId));
-        await recomputeTicket(tx, cur.ticket_id);
-      });
-      return one(cur.id);
+      return reprice(cur, (tx) => tx.delete(ticketSubCategoryModifiers).where(eq(ticketSubCategoryModifiers.id, rowId)));
     },
 
     /** Spec §2 Express: express items of confirmed tickets not yet delivered, soonest due first. */
