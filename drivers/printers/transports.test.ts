@@ -1,17 +1,110 @@
-import { expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { afterAll, expect, test } from "bun:test";
+import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sendToPrinter } from "./transports";
+import { sendToPrinter, setDeviceRoots } from "./transports";
 
-test("a USB printer-class device receives the bytes (a file stands in for /dev/usb/lp0)", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "lp-"));
-  const lp = join(dir, "lp0");
-  writeFileSync(lp, "");
-  await sendToPrinter({ kind: "usblp", path: lp }, new TextEncoder().encode("^XA^XZ"));
-  expect(readFileSync(lp, "utf8")).toBe("^XA^XZ");
-  await expect(sendToPrinter({ kind: "usblp", path: join(dir, "lp9") }, new Uint8Array([1]))).rejects.toThrow("not connected");
+/** Real byte streams against stand-ins: a socat pty pair, FIFOs, files, loopback sockets. */
+const dir = mkdtempSync(join(tmpdir(), "printer-"));
+const procs: { kill(): void }[] = [];
+afterAll(() => {
+  for (const p of procs) p.kill();
+  setDeviceRoots({ sysRoot: "/sys", devRoot: "/dev" });
+});
+
+/** A socat pty pair: the printer's end (a tty the box writes to) and the far end we read. */
+async function ptyPair(name: string) {
+  const printer = join(dir, `${name}-printer`);
+  const far = join(dir, `${name}-far`);
+  const p = Bun.spawn(["socat", `pty,raw,echo=0,link=${printer}`, `pty,raw,echo=0,link=${far}`], { stderr: "ignore" });
+  procs.push(p);
+  for (let i = 0; i < 100 && !(existsSync(printer) && existsSync(far)); i++) await Bun.sleep(20);
+  return { printer, far, proc: p };
+}
+/** Reads what arrives at a tty until `n` bytes or the deadline, without blocking the loop. */
+async function readBytes(path: string, n: number, ms = 3000) {
+  const nb = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const out: number[] = [];
+  const buf = Buffer.alloc(65536);
+  const end = Date.now() + ms;
+  while (out.length < n && Date.now() < end) {
+    try {
+      const got = readSync(nb, buf, 0, buf.length, null);
+      out.push(...buf.subarray(0, got));
+    } catch {
+      await Bun.sleep(10);
+    }
+  }
+  closeSync(nb);
+  return Buffer.from(out);
+}
+
+test("a USB-serial printer (socat pty pair) receives the exact bytes at 9600 baud", async () => {
+  const { printer, far } = await ptyPair("serial");
+  const job = Buffer.from("\x1b@Ticket #1042\n\x1dVB\x00");
+  const reading = readBytes(far, job.length);
+  await Bun.sleep(50);
+  await sendToPrinter({ kind: "serial", path: printer, baud: 9600 }, job);
+  expect(await reading).toEqual(job);
+});
+
+test("a serial printer chosen by vendor and product id is found at whatever tty it has today", async () => {
+  const { printer, far } = await ptyPair("byid");
+  const sys = join(dir, "sys");
+  const dev = join(dir, "dev");
+  const usb = join(sys, "devices/pci0000:00/usb1/1-2");
+  mkdirSync(join(usb, "1-2:1.0/ttyUSB3"), { recursive: true });
+  for (const [f, v] of Object.entries({ idVendor: "1a86", idProduct: "7523", product: "POS-80 receipt printer", manufacturer: "QinHeng" })) writeFileSync(join(usb, f), `${v}\n`);
+  mkdirSync(join(sys, "class/tty"), { recursive: true });
+  symlinkSync("../../devices/pci0000:00/usb1/1-2/1-2:1.0/ttyUSB3", join(sys, "class/tty/ttyUSB3"));
+  symlinkSync("../../1-2:1.0", join(usb, "1-2:1.0/ttyUSB3/device"));
+  mkdirSync(dev, { recursive: true });
+  symlinkSync(printer, join(dev, "ttyUSB3"));
+  setDeviceRoots({ sysRoot: sys, devRoot: dev });
+  const reading = readBytes(far, 5);
+  await Bun.sleep(50);
+  await sendToPrinter({ kind: "serial", vendorId: "1a86", productId: "7523", baud: 9600 }, Buffer.from("hello"));
+  expect((await reading).toString()).toBe("hello");
+  await expect(sendToPrinter({ kind: "serial", vendorId: "04b8", productId: "0e15", baud: 9600 }, Buffer.from("x"))).rejects.toThrow("no USB device 04b8:0e15");
+});
+
+test("usblp: a FIFO with a reader gets the bytes; without one the printer is not connected; a file keeps every job", async () => {
+  const fifo = join(dir, "lp-fifo");
+  Bun.spawnSync(["mkfifo", fifo]);
+  await expect(sendToPrinter({ kind: "usblp", path: fifo }, Buffer.from("x"), 1000)).rejects.toThrow("The printer is not connected");
+  const reader = Bun.spawn(["cat", fifo], { stdout: "pipe" });
+  await Bun.sleep(100);
+  await sendToPrinter({ kind: "usblp", path: fifo }, Buffer.from("^XA^XZ"));
+  expect(await new Response(reader.stdout).text()).toBe("^XA^XZ");
+  const file = join(dir, "lp0");
+  writeFileSync(file, "");
+  await sendToPrinter({ kind: "usblp", path: file }, Buffer.from("one "));
+  await sendToPrinter({ kind: "usblp", path: file }, Buffer.from("two"));
+  expect(readFileSync(file, "utf8")).toBe("one two");
+  await expect(sendToPrinter({ kind: "usblp", path: join(dir, "lp9") }, Buffer.from("x"))).rejects.toThrow("not connected");
+});
+
+test("a printer that stops reading times out, and the box keeps serving meanwhile", async () => {
+  const fifo = join(dir, "lp-stalled");
+  Bun.spawnSync(["mkfifo", fifo]);
+  const reader = Bun.spawn(["sh", "-c", `exec 3<"${fifo}"; sleep 10`]); // opens, never reads
+  procs.push(reader);
+  await Bun.sleep(100);
+  let ticks = 0;
+  const tick = setInterval(() => ticks++, 50);
+  const t0 = performance.now();
+  await expect(sendToPrinter({ kind: "usblp", path: fifo }, new Uint8Array(1 << 20), 800)).rejects.toThrow("did not take the job within");
+  clearInterval(tick);
+  expect(performance.now() - t0).toBeLessThan(1500);
+  expect(ticks).toBeGreaterThan(8); // the event loop ran during the wait
+  reader.kill();
+});
+
+test("an unplug in the middle of a job (the pty's far end goes away) fails it as unplugged", async () => {
+  const { printer, proc } = await ptyPair("unplug");
+  setTimeout(() => proc.kill(), 200); // nobody reads: the job is still going when the cable comes out
+  await expect(sendToPrinter({ kind: "serial", path: printer, baud: 9600 }, new Uint8Array(4 << 20), 5000)).rejects.toThrow("The printer was unplugged during the job");
 });
 
 test("a network printer on port 9100 receives the bytes; a dead one fails with the reason", async () => {
@@ -26,8 +119,7 @@ test("a network printer on port 9100 receives the bytes; a dead one fails with t
   await expect(sendToPrinter({ kind: "tcp", host: "127.0.0.1", port }, new Uint8Array([1]), 2000)).rejects.toThrow("Cannot reach the network printer");
 });
 
-test("a stalled printer times out instead of blocking the counter", async () => {
-  // A server that accepts but never reads or closes: the job cannot finish.
+test("a stalled network printer times out instead of blocking the counter", async () => {
   const server = createServer(() => {});
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as { port: number }).port;

@@ -1,25 +1,33 @@
-import { openSync, writeSync, closeSync, existsSync } from "node:fs";
+import { closeSync, constants, existsSync, openSync, statSync, writeSync } from "node:fs";
 import { connect } from "node:net";
+import { discoverPrinters } from "./discovery";
 
-/** Where a printer is: a USB printer-class device, a USB-serial tty, a network printer, or Bluetooth RFCOMM. */
+/** Where a printer is: a USB printer-class device, a USB-serial tty (by path, or by vendor and product id), a network printer, or Bluetooth RFCOMM. */
 export type PrinterTarget =
   | { kind: "usblp"; path: string }
-  | { kind: "serial"; path: string; baud: number }
+  | { kind: "serial"; path?: string; vendorId?: string; productId?: string; serialNumber?: string; baud: number }
   | { kind: "tcp"; host: string; port: number }
   | { kind: "rfcomm"; path: string };
 
 export class PrinterError extends Error {}
 
+/** Where serial printers chosen by vendor and product id are looked up (the appliance's config; tests point it at a stand-in tree). */
+let roots = { sysRoot: "/sys", devRoot: "/dev" };
+export function setDeviceRoots(r: { sysRoot: string; devRoot: string }) {
+  roots = r;
+}
+
 /**
  * Sends bytes to a printer, or fails within `timeoutMs` with a reason a person reads. A
- * missing, stalled or unplugged printer never blocks longer than that.
+ * missing, stalled or unplugged printer never blocks longer than that, nor blocks the box
+ * meanwhile: device writes are non-blocking and wait between tries.
  */
 export async function sendToPrinter(target: PrinterTarget, bytes: Uint8Array, timeoutMs = 10_000): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const abort = new AbortController();
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      abort.abort(); // hang up on a stalled network printer rather than leave the socket open
+      abort.abort(); // stop the writer and hang up on a stalled network printer
       reject(new PrinterError(`The printer did not take the job within ${Math.round(timeoutMs / 1000)} s (off, out of paper or unplugged?)`));
     }, timeoutMs);
   });
@@ -30,31 +38,61 @@ export async function sendToPrinter(target: PrinterTarget, bytes: Uint8Array, ti
   }
 }
 
+/** The tty of a serial printer: its path, or today's tty of the USB device with that vendor and product id. */
+function serialPath(t: Extract<PrinterTarget, { kind: "serial" }>): string {
+  if (!t.vendorId || !t.productId) return t.path ?? "";
+  const d = discoverPrinters(roots).find((x) => x.kind === "serial" && x.vendorId === t.vendorId && x.productId === t.productId && (!t.serialNumber || x.serialNumber === t.serialNumber));
+  if (!d) throw new PrinterError(`The printer is not connected (no USB device ${t.vendorId}:${t.productId})`);
+  return d.path;
+}
+
 async function send(t: PrinterTarget, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
   if (t.kind === "tcp") return sendTcp(t.host, t.port, bytes, signal);
-  if (!existsSync(t.path)) throw new PrinterError(`The printer is not connected (${t.path} is missing)`);
+  const path = t.kind === "serial" ? serialPath(t) : t.path;
+  if (!path || !existsSync(path)) throw new PrinterError(`The printer is not connected (${path || "no device"} is missing)`);
   if (t.kind === "serial") {
-    const p = Bun.spawn(["stty", "-F", t.path, String(t.baud), "raw", "-echo"], { stderr: "pipe" });
+    // serialport cannot open ports under Bun (STACK-NOTES): set the line up with stty, write with fs.
+    const p = Bun.spawn(["stty", "-F", path, String(t.baud), "raw", "-echo"], { stderr: "pipe" });
     if ((await p.exited) !== 0) throw new PrinterError(`Cannot set up the printer's port: ${(await new Response(p.stderr).text()).trim()}`);
   }
-  // A write to a device blocks while the printer is busy or stalled: run it off the event loop.
-  await new Promise<void>((resolve, reject) => {
-    queueMicrotask(() => {
-      let fd: number | undefined;
+  await writeDevice(path, bytes, signal);
+}
+
+/**
+ * Writes to a device without ever blocking the event loop: O_NONBLOCK, and on EAGAIN (the
+ * printer's buffer is full) wait 10 ms and try again until done or aborted. A regular file
+ * standing in for a device is appended to, so it keeps every job.
+ */
+async function writeDevice(path: string, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+  let fd: number;
+  try {
+    const file = statSync(path).isFile();
+    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (file ? constants.O_APPEND : 0));
+  } catch (e) {
+    throw deviceError(e as NodeJS.ErrnoException);
+  }
+  try {
+    let off = 0;
+    while (off < bytes.length) {
+      if (signal.aborted) return;
       try {
-        // Append: on a device it is the same as a write; a file standing in for one keeps every job.
-        fd = openSync(t.path, "a");
-        let off = 0;
-        while (off < bytes.length) off += writeSync(fd, bytes, off);
-        resolve();
+        off += writeSync(fd, bytes, off, Math.min(4096, bytes.length - off));
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
-        reject(new PrinterError(err.code === "EIO" || err.code === "ENODEV" ? "The printer was unplugged during the job" : `Printer returned error during print: ${err.message}`));
-      } finally {
-        if (fd !== undefined) closeSync(fd);
+        if (err.code !== "EAGAIN" && err.code !== "EWOULDBLOCK") throw deviceError(err);
+        await Bun.sleep(10);
       }
-    });
-  });
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function deviceError(err: NodeJS.ErrnoException): PrinterError {
+  if (err.code === "EIO" || err.code === "ENODEV") return new PrinterError("The printer was unplugged during the job");
+  // A FIFO or device with nobody at the other end (ENXIO), or gone (ENOENT).
+  if (err.code === "ENXIO" || err.code === "ENOENT") return new PrinterError("The printer is not connected");
+  return new PrinterError(`Printer returned error during print: ${err.message}`);
 }
 
 function sendTcp(host: string, port: number, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
