@@ -3,7 +3,6 @@ import { seedDemo, seedTicketStates } from "../db/seed/demo";
 import { createApp } from "./http/app";
 import { pruneIdempotencyKeys } from "./http/idempotency";
 import { buildOpenApi } from "./http/openapi";
-import { unprocessable } from "./http/errors";
 import type { EmployeeCaller, RouteDef } from "./http/route";
 import type { Sender } from "./modules/printing/journal";
 import { agentRoutes } from "./modules/agents/routes";
@@ -26,10 +25,10 @@ import { createImageService } from "./modules/images/service";
 import { placeRoutes } from "./modules/places/routes";
 import { createPlaceService } from "./modules/places/service";
 import { createPrintJournal } from "./modules/printing/journal";
-import { labelsFor } from "./modules/printing/labels";
+import { createPrintService } from "./modules/printing/service";
+import { discoverPrinters } from "../drivers/printers/discovery";
+import { setDeviceRoots } from "../drivers/printers/transports";
 import { printingRoutes, printJournalRoutes } from "./modules/printing/routes";
-import { encodePplz } from "../drivers/printers/pplz";
-import { encodeEscPosReceipt } from "../drivers/printers/escpos";
 import { receiptData } from "./modules/printing/ticketPdf";
 import { scannerRoutes } from "./modules/scanners/routes";
 import { createScannerService, type DriverFactory } from "./modules/scanners/service";
@@ -91,8 +90,11 @@ export async function bootAppliance(
   const tickets = createTicketService({ db, clock });
   const bus = createEventBus();
   const items = createItemService({ db, clock, tickets });
-  const journal = createPrintJournal({ db, clock, bus, ...(opts.printSender ? { send: opts.printSender } : {}) });
+  const discover = () => discoverPrinters(config.devices);
+  setDeviceRoots(config.devices); // serial printers saved by vendor and product id are looked up there
+  const journal = createPrintJournal({ db, clock, bus, discover, ...(opts.printSender ? { send: opts.printSender } : {}) });
   const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[]) => receiptData({ db, clock, tickets, places }, caller, id, itemIds);
+  const printing = createPrintService({ journal, tickets, items, clock, receipt, discover });
   const scanners = createScannerService({ db, clock, bus, drivers: opts.scannerDrivers });
 
   const routes: RouteDef[] = [];
@@ -106,31 +108,7 @@ export async function bootAppliance(
     ...customerRoutes(createCustomerService({ db, clock, places })),
     ...ticketRoutes(tickets, items),
     ...printingRoutes({ clock, receipt }),
-    ...printJournalRoutes({
-      journal,
-      // Spec §4: printing labels sets each item to MARKED (no signature) with tomorrow as its process date.
-      async printLabels(caller, ticketId, printerId, itemIds, variant) {
-        const printer = await journal.printer(printerId);
-        if (printer.language !== "PPLZ") throw unprocessable("printer: labels need a label printer (PPLZ)");
-        const t = await tickets.view(caller, ticketId);
-        const labels = labelsFor(t, itemIds);
-        if (!labels.length) throw unprocessable("Ticket is empty");
-        const jobs = await journal.enqueue(caller, printerId, labels.map((l) => ({ kind: "label", encoding: "PPLZ", bytes: encodePplz(l, variant), ticket_id: ticketId, item_id: l.itemId })));
-        const ids = [...new Set(labels.map((l) => l.itemId))];
-        await items.changeState(caller, { Ids: ids, State: "MARKED" });
-        const tomorrow = `${addDays(businessDay(clock.now()), 1)}T00:00:00.000Z`;
-        for (const id of ids) await items.setProcessDate(caller, id, tomorrow);
-        return { jobs };
-      },
-      // Spec §2: printing confirms the ticket.
-      async printReceipt(caller, ticketId, printerId) {
-        const printer = await journal.printer(printerId);
-        if (printer.language !== "ESCPOS") throw unprocessable("printer: receipts need a receipt printer (ESC/POS)");
-        await tickets.confirm(caller, ticketId);
-        const bytes = encodeEscPosReceipt(await receipt(caller, ticketId), printer.paper);
-        return { jobs: await journal.enqueue(caller, printerId, [{ kind: "receipt", encoding: "ESCPOS", bytes, ticket_id: ticketId }]) };
-      },
-    }),
+    ...printJournalRoutes(journal, printing),
     ...scannerRoutes(scanners, bus),
     ...trackingRoutes(
       createTrackingService({ db, clock }),
@@ -141,5 +119,6 @@ export async function bootAppliance(
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
   await scanners.start();
+  await journal.recover();
   return { app, database, routes, clock, bus, journal, stop: () => scanners.stop() };
 }

@@ -15,6 +15,8 @@ export interface Config {
   /** mDNS name "Ironbox <site>"; mdns false stops the box advertising itself. */
   site: string;
   mdns: boolean;
+  /** Where printer discovery looks (sysfs and /dev); tests and the e2e boxes point these at a stand-in tree. */
+  devices: { sysRoot: string; devRoot: string };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -36,5 +38,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     version: pkg.version,
     site: env.IRONBOX_SITE_NAME || hostname(),
     mdns: env.IRONBOX_MDNS !== "0",
+    devices: { sysRoot: resolve(env.IRONBOX_SYSFS_ROOT || "/sys"), devRoot: resolve(env.IRONBOX_DEV_ROOT || "/dev") },
   };
 }

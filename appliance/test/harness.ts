@@ -17,9 +17,10 @@ export interface TestBox extends Appliance {
 }
 
 /** A real appliance on a temporary libSQL file with the real migrations; no port needed. */
-export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: string } = {}): Promise<TestBox> {
+export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: string; env?: Record<string, string> } = {}): Promise<TestBox> {
   const dir = mkdtempSync(join(tmpdir(), "ironbox-test-"));
-  const env: Record<string, string> = { IRONBOX_DATA_DIR: dir, IRONBOX_UI_DIR: join(dir, "no-ui") };
+  // Printer discovery looks at an empty stand-in tree, not at this machine's /sys and /dev.
+  const env: Record<string, string> = { IRONBOX_DATA_DIR: dir, IRONBOX_UI_DIR: join(dir, "no-ui"), IRONBOX_SYSFS_ROOT: join(dir, "sys"), IRONBOX_DEV_ROOT: join(dir, "dev"), ...opts.env };
   if (opts.admin !== false) Object.assign(env, { IRONBOX_ADMIN_USER: ADMIN.user, IRONBOX_ADMIN_PASSWORD: ADMIN.password, IRONBOX_ADMIN_PIN: ADMIN.pin });
   if (opts.demo) env.IRONBOX_DEMO = "1";
   const clock = fixedClock(opts.now ?? "2026-11-22T09:00:00Z");

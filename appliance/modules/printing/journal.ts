@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { boxSettings, printJobs } from "../../../db/schema";
+import type { PrinterDevice } from "../../../drivers/printers/discovery";
 import { type PrinterTarget, sendToPrinter } from "../../../drivers/printers/transports";
 import { notFound, unprocessable } from "../../http/errors";
 import type { EmployeeCaller } from "../../http/route";
@@ -9,15 +10,24 @@ import type { Clock } from "../../platform/clock";
 import type { EventBus } from "../../platform/events";
 
 const path = z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
+const usbId = z.string().regex(/^[0-9a-f]{4}$/, "must be 4 hex digits");
+/** Spec §9 encodings: PPLZ and PPLA for labels, ESC/POS for receipts. */
+export const Encoding = z.enum(["PPLZ", "PPLA", "ESCPOS"]);
+export type Encoding = z.infer<typeof Encoding>;
 export const PrinterConfig = z.object({
-  id: z.string().regex(/^[a-z0-9-]{1,30}$/),
+  id: z.string().regex(/^[a-z0-9-]{1,40}$/, "lowercase letters, digits and dashes"),
   name: z.string().trim().min(1).max(60),
   /** The language the printer speaks (spec §9 encodings). */
-  language: z.enum(["PPLZ", "ESCPOS"]),
+  language: Encoding,
   paper: z.enum(["80mm", "58mm"]).default("80mm"),
+  /** A model of drivers/printers/models.ts, when known. */
+  model: z.string().max(40).optional(),
   target: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("usblp"), path }),
-    z.object({ kind: z.literal("serial"), path, baud: z.number().int().min(1200).max(921600).default(9600) }),
+    // Spec §9: USB-serial printers at 9600 baud, chosen by vendor and product id (the tty number changes on replug).
+    z
+      .object({ kind: z.literal("serial"), path: path.optional(), vendorId: usbId.optional(), productId: usbId.optional(), serialNumber: z.string().max(60).optional(), baud: z.number().int().min(1200).max(921600).default(9600) })
+      .refine((t) => t.path || (t.vendorId && t.productId), "a serial printer needs a path or a vendor and product id"),
     z.object({ kind: z.literal("tcp"), host: z.string().max(100).regex(/^[\w.-]+$/), port: z.number().int().min(1).max(65535).default(9100) }),
     z.object({ kind: z.literal("rfcomm"), path }),
   ]),
@@ -25,13 +35,34 @@ export const PrinterConfig = z.object({
 export type Printer = z.infer<typeof PrinterConfig>;
 const KEY = "printers";
 export type Sender = (target: PrinterTarget, bytes: Uint8Array, timeoutMs: number) => Promise<void>;
+/** Printers the tablet drives itself (spec §9 port codes): BLE through Web Bluetooth, RawBT through an intent. */
+export type TabletPort = "ble" | "rbt";
+
+/** A device found on the box, as a printer it can print to before anyone has saved it. */
+export function printerFromDevice(d: PrinterDevice): Printer {
+  const target: Printer["target"] =
+    d.kind === "serial" && d.vendorId && d.productId
+      ? { kind: "serial", vendorId: d.vendorId, productId: d.productId, ...(d.serialNumber ? { serialNumber: d.serialNumber } : {}), baud: 9600 }
+      : d.kind === "serial"
+        ? { kind: "serial", path: d.path, baud: 9600 }
+        : { kind: d.kind, path: d.path };
+  return { id: d.id, name: d.name, language: d.encoding ?? (d.class === "label" ? "PPLZ" : "ESCPOS"), paper: "80mm", target };
+}
 
 /**
  * The print journal: every job is a row (what, which printer, who), sent by a queue per
  * printer, and marked done or failed with the reason. Requests only enqueue, so a printer
- * never blocks the counter; a failed job can be sent again.
+ * never blocks the counter; a failed job can be sent again. Jobs the tablet sends itself
+ * (BLE, RawBT) are journaled too and closed by the tablet's report.
  */
-export function createPrintJournal({ db, clock, bus, send = sendToPrinter, timeoutMs = 10_000 }: { db: Db; clock: Clock; bus: EventBus; send?: Sender; timeoutMs?: number }) {
+export function createPrintJournal({
+  db,
+  clock,
+  bus,
+  send = sendToPrinter,
+  discover = () => [],
+  timeoutMs = 10_000,
+}: { db: Db; clock: Clock; bus: EventBus; send?: Sender; discover?: () => PrinterDevice[]; timeoutMs?: number }) {
   const busy = new Set<string>();
   const now = () => clock.now().toISOString();
   const announce = (job: number, printer: string, status: "queued" | "sending" | "done" | "failed", error?: string | null) => bus.publish({ type: "print", job, printer, status, error, at: now() });
@@ -40,6 +71,13 @@ export function createPrintJournal({ db, clock, bus, send = sendToPrinter, timeo
     const row = await db.query.boxSettings.findFirst({ where: eq(boxSettings.key, KEY) });
     const parsed = z.array(PrinterConfig).safeParse(row ? JSON.parse(row.value) : []);
     return parsed.success ? parsed.data : [];
+  }
+  /** A saved printer, or a device attached to the box that nobody has saved yet. */
+  async function find(id: string): Promise<Printer | undefined> {
+    const saved = (await printers()).find((p) => p.id === id);
+    if (saved) return saved;
+    const device = discover().find((d) => d.id === id);
+    return device && printerFromDevice(device);
   }
 
   /** Sends the printer's queued jobs one after another; a second call while it runs is a no-op. */
@@ -50,20 +88,17 @@ export function createPrintJournal({ db, clock, bus, send = sendToPrinter, timeo
       for (;;) {
         const [job] = await db.select().from(printJobs).where(and(eq(printJobs.printer, printerId), eq(printJobs.status, "queued"))).orderBy(asc(printJobs.id)).limit(1);
         if (!job) return;
-        const printer = (await printers()).find((p) => p.id === printerId);
+        const printer = await find(printerId);
         await db.update(printJobs).set({ status: "sending", attempts: job.attempts + 1 }).where(eq(printJobs.id, job.id));
         announce(job.id, printerId, "sending");
         try {
-          if (!printer) throw new Error("This printer is no longer set up");
+          if (!printer) throw new Error("The printer is not connected (it is neither set up nor attached)");
           await send(printer.target, Buffer.from(job.payload, "base64"), timeoutMs);
           await db.update(printJobs).set({ status: "done", error: null, finished_at: now() }).where(eq(printJobs.id, job.id));
           announce(job.id, printerId, "done");
         } catch (e) {
           const error = e instanceof Error ? e.message : String(e);
-          // The rest of a batch waits for "reprint from here" instead of failing one by one.
-          await db.update(printJobs).set({ status: "failed", error, finished_at: now() }).where(eq(printJobs.id, job.id));
-          await db.update(printJobs).set({ status: "failed", error: "Not sent: an earlier job on this printer failed" }).where(and(eq(printJobs.printer, printerId), eq(printJobs.status, "queued")));
-          announce(job.id, printerId, "failed", error);
+          await fail(job.id, printerId, error);
           return;
         }
       }
@@ -71,28 +106,57 @@ export function createPrintJournal({ db, clock, bus, send = sendToPrinter, timeo
       busy.delete(printerId);
     }
   }
+  /** Marks a job failed; the rest of its printer's queue waits for "reprint from here" instead of failing one by one. */
+  async function fail(id: number, printer: string, error: string) {
+    await db.update(printJobs).set({ status: "failed", error, finished_at: now() }).where(eq(printJobs.id, id));
+    await db.update(printJobs).set({ status: "failed", error: "Not sent: an earlier job on this printer failed" }).where(and(eq(printJobs.printer, printer), inArray(printJobs.status, ["queued", "sending"])));
+    announce(id, printer, "failed", error);
+  }
+  const isTablet = (printer: string) => printer.startsWith("ble:") || printer.startsWith("rbt:");
+  type NewJob = { kind: string; encoding: string; bytes: Uint8Array; ticket_id?: number; item_id?: number };
+  const insert = (caller: EmployeeCaller, printer: string, jobs: NewJob[], status: "queued" | "sending") =>
+    db
+      .insert(printJobs)
+      .values(jobs.map((j) => ({ agent_id: caller.agent.id, employee_id: caller.employee.id, kind: j.kind, printer, encoding: j.encoding, ticket_id: j.ticket_id ?? null, ticket_sub_category_id: j.item_id ?? null, payload: Buffer.from(j.bytes).toString("base64"), status, attempts: status === "sending" ? 1 : 0, created_at: now() })))
+      .returning({ id: printJobs.id });
 
   return {
     printers,
+    find,
     async savePrinters(list: Printer[]) {
       if (new Set(list.map((p) => p.id)).size !== list.length) throw unprocessable("id: each printer needs its own id");
       await db.insert(boxSettings).values({ key: KEY, value: JSON.stringify(list) }).onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(list) } });
       return list;
     },
     async printer(id: string) {
-      const p = (await printers()).find((x) => x.id === id);
-      if (!p) throw unprocessable("printer: no such printer; set it up first");
+      const p = await find(id);
+      if (!p) throw unprocessable("printer: this printer is neither set up nor attached; search again");
       return p;
     },
     /** Records jobs and returns at once; sending happens behind the request. */
-    async enqueue(caller: EmployeeCaller, printer: string, jobs: { kind: string; encoding: string; bytes: Uint8Array; ticket_id?: number; item_id?: number }[]) {
-      const rows = await db
-        .insert(printJobs)
-        .values(jobs.map((j) => ({ agent_id: caller.agent.id, employee_id: caller.employee.id, kind: j.kind, printer, encoding: j.encoding, ticket_id: j.ticket_id ?? null, ticket_sub_category_id: j.item_id ?? null, payload: Buffer.from(j.bytes).toString("base64"), created_at: now() })))
-        .returning({ id: printJobs.id });
+    async enqueue(caller: EmployeeCaller, printer: string, jobs: NewJob[]) {
+      const rows = await insert(caller, printer, jobs, "queued");
       for (const r of rows) announce(r.id, printer, "queued");
       void drain(printer);
       return rows.map((r) => r.id);
+    },
+    /** Records jobs the tablet sends itself ("ble:<device>" or "rbt:<tablet>"): they stay "sending" until it reports. */
+    async handOver(caller: EmployeeCaller, port: TabletPort, device: string, jobs: NewJob[]) {
+      const printer = `${port}:${device}`.slice(0, 80);
+      const rows = await insert(caller, printer, jobs, "sending");
+      for (const r of rows) announce(r.id, printer, "sending");
+      return rows.map((r) => r.id);
+    },
+    /** The tablet's report on a job it sent: done, or failed with the printer's reason. */
+    async report(caller: EmployeeCaller, id: number, ok: boolean, error?: string) {
+      const job = await db.query.printJobs.findFirst({ where: and(eq(printJobs.id, id), eq(printJobs.agent_id, caller.agent.id)) });
+      if (!job || !isTablet(job.printer)) throw notFound("Print job");
+      if (job.status !== "sending") throw unprocessable("This job is not waiting for a report");
+      if (ok) {
+        await db.update(printJobs).set({ status: "done", error: null, finished_at: now() }).where(eq(printJobs.id, id));
+        announce(id, job.printer, "done");
+      } else await fail(id, job.printer, error || "Printer returned error during print");
+      return { id, status: ok ? "done" : "failed" };
     },
     async list(q: { ticket_id?: number; limit: number }) {
       const rows = await db
@@ -103,6 +167,12 @@ export function createPrintJournal({ db, clock, bus, send = sendToPrinter, timeo
         .limit(q.limit);
       return rows;
     },
+    /** The bytes of a job, for the tablet to send again (BLE, RawBT). */
+    async payload(caller: EmployeeCaller, id: number) {
+      const job = await db.query.printJobs.findFirst({ where: and(eq(printJobs.id, id), eq(printJobs.agent_id, caller.agent.id)) });
+      if (!job) throw notFound("Print job");
+      return { id, encoding: job.encoding, data: job.payload };
+    },
     /** Reprint from here: this failed job and the failed ones after it on the same printer. */
     async retry(id: number) {
       const job = await db.query.printJobs.findFirst({ where: eq(printJobs.id, id) });
@@ -110,15 +180,26 @@ export function createPrintJournal({ db, clock, bus, send = sendToPrinter, timeo
       if (job.status !== "failed") throw unprocessable("Only a failed job can be sent again");
       const later = await db.select({ id: printJobs.id }).from(printJobs).where(and(eq(printJobs.printer, job.printer), eq(printJobs.status, "failed")));
       const ids = later.map((l) => l.id).filter((x) => x >= id);
-      await db.update(printJobs).set({ status: "queued", error: null }).where(inArray(printJobs.id, ids));
-      void drain(job.printer);
-      return { requeued: ids.length };
+      // The tablet sends its own jobs again: they wait for its report; the box's queue sends the rest.
+      await db.update(printJobs).set({ status: isTablet(job.printer) ? "sending" : "queued", error: null }).where(inArray(printJobs.id, ids));
+      if (!isTablet(job.printer)) void drain(job.printer);
+      return { requeued: ids.length, jobs: ids };
     },
-    /** Waits until no job is queued or sending (tests and shutdown). */
+    /**
+     * After a restart: a job that was being sent when the box stopped is failed (it may
+     * have half printed; a person decides whether to reprint), queued ones are sent.
+     */
+    async recover() {
+      const interrupted = await db.select({ id: printJobs.id, printer: printJobs.printer }).from(printJobs).where(eq(printJobs.status, "sending"));
+      for (const j of interrupted) await db.update(printJobs).set({ status: "failed", error: "Interrupted: the box restarted during the job", finished_at: now() }).where(eq(printJobs.id, j.id));
+      const queued = await db.selectDistinct({ printer: printJobs.printer }).from(printJobs).where(eq(printJobs.status, "queued"));
+      for (const q of queued) void drain(q.printer);
+    },
+    /** Waits until the box has nothing queued or being sent (tests and shutdown); the tablet's jobs are its own. */
     async idle() {
       for (let i = 0; i < 500; i++) {
-        const [row] = await db.select({ id: printJobs.id }).from(printJobs).where(inArray(printJobs.status, ["queued", "sending"])).limit(1);
-        if (!row && busy.size === 0) return;
+        const pending = await db.select({ printer: printJobs.printer, status: printJobs.status }).from(printJobs).where(inArray(printJobs.status, ["queued", "sending"]));
+        if (busy.size === 0 && !pending.some((j) => j.status === "queued" || !isTablet(j.printer))) return;
         await Bun.sleep(10);
       }
     },

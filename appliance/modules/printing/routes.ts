@@ -6,7 +6,8 @@ import { SECURITY_HEADERS } from "../../http/security";
 import type { Clock } from "../../platform/clock";
 import type { EmployeeCaller } from "../../http/route";
 import type { ReceiptData } from "../../../drivers/printers/receipt";
-import { PrinterConfig } from "./journal";
+import { Encoding, PrinterConfig, type PrintJournal } from "./journal";
+import type { PrintService } from "./service";
 import { ticketPdf } from "./ticketPdf";
 
 const ids = z
@@ -34,35 +35,42 @@ export function printingRoutes(deps: { clock: Clock; receipt: (caller: EmployeeC
   ];
 }
 
-export function printJournalRoutes(deps: {
-  journal: import("./journal").PrintJournal;
-  printLabels: (caller: EmployeeCaller, ticketId: number, printer: string, itemIds?: number[], variant?: "normal" | "smaller" | "nologo") => Promise<{ jobs: number[] }>;
-  printReceipt: (caller: EmployeeCaller, ticketId: number, printer: string) => Promise<{ jobs: number[] }>;
-}) {
-  const { journal } = deps;
+const PrintBody = z.object({
+  ticket_id: z.number().int().positive(),
+  port: z.enum(["u", "b", "ble", "rbt"]).optional(),
+  printer: z.string().max(40).optional(),
+  device: z.string().max(60).optional(),
+  encoding: Encoding.optional(),
+  item_ids: z.array(z.number().int().positive()).max(500).optional(),
+  variant: z.enum(["normal", "smaller", "nologo"]).optional(),
+  mini: z.boolean().optional(),
+  paper: z.enum(["80mm", "58mm"]).optional(),
+});
+
+export function printJournalRoutes(journal: PrintJournal, printing: PrintService) {
   return [
     route({ method: "GET", path: "/printers/", tag: "printing", summary: "Printers set up on the box", access: { roles: ROLES }, handler: () => journal.printers() }),
-    route({ method: "PUT", path: "/printers/", tag: "printing", summary: "Sets up the box's printers (language, paper, where they are)", access: { roles: ["admin"] }, body: z.array(PrinterConfig).max(20), handler: ({ body }) => journal.savePrinters(body) }),
+    route({ method: "PUT", path: "/printers/", tag: "printing", summary: "Sets up the box's printers (language, paper, model, where they are)", access: { roles: ["admin"] }, body: z.array(PrinterConfig).max(20), handler: ({ body }) => journal.savePrinters(body) }),
+    route({
+      method: "GET",
+      path: "/printers/devices",
+      tag: "printing",
+      summary: "Printers of the box: the saved ones with their state, and devices attached now (spec §3 printer device fields)",
+      access: { roles: ROLES },
+      handler: () => printing.devices(),
+    }),
+    route({ method: "POST", path: "/printers/:id/test", tag: "printing", summary: "Prints a sample label or receipt", access: { roles: ["admin"] }, params: z.object({ id: z.string().max(40) }), handler: ({ caller, params }) => printing.test(caller, params.id) }),
     route({
       method: "POST",
       path: "/print/labels",
       tag: "printing",
-      summary: "Prints item labels (one per piece); the items become MARKED with tomorrow's process date",
+      summary: "Prints item labels (one per piece, or mini labels one per action amount); confirms the ticket; the items become MARKED with tomorrow's process date",
       access: { roles: ROLES },
-      body: z.object({ ticket_id: z.number().int().positive(), printer: z.string().max(30), item_ids: z.array(z.number().int().positive()).max(500).optional(), variant: z.enum(["normal", "smaller", "nologo"]).optional() }),
+      body: PrintBody,
       idempotent: true,
-      handler: ({ caller, body }) => deps.printLabels(caller, body.ticket_id, body.printer, body.item_ids, body.variant),
+      handler: ({ caller, body }) => printing.labels(caller, body),
     }),
-    route({
-      method: "POST",
-      path: "/print/receipt",
-      tag: "printing",
-      summary: "Confirms the ticket and prints its receipt",
-      access: { roles: ROLES },
-      body: z.object({ ticket_id: z.number().int().positive(), printer: z.string().max(30) }),
-      idempotent: true,
-      handler: ({ caller, body }) => deps.printReceipt(caller, body.ticket_id, body.printer),
-    }),
+    route({ method: "POST", path: "/print/receipt", tag: "printing", summary: "Confirms the ticket and prints its receipt (ESC/POS)", access: { roles: ROLES }, body: PrintBody, idempotent: true, handler: ({ caller, body }) => printing.receipt(caller, body) }),
     route({
       method: "GET",
       path: "/printJobs/",
@@ -73,5 +81,16 @@ export function printJournalRoutes(deps: {
       handler: ({ query }) => journal.list(query),
     }),
     route({ method: "POST", path: "/printJobs/:id/retry", tag: "printing", summary: "Reprints from a failed job on", access: { roles: ROLES }, params: IdParams, handler: ({ params }) => journal.retry(params.id) }),
+    route({ method: "GET", path: "/printJobs/:id/payload", tag: "printing", summary: "A job's bytes (base64), for the tablet to send again", access: { roles: ROLES }, params: IdParams, handler: ({ caller, params }) => journal.payload(caller, params.id) }),
+    route({
+      method: "POST",
+      path: "/printJobs/:id/result",
+      tag: "printing",
+      summary: "The tablet reports a job it sent itself (BLE, RawBT): done, or failed with the reason",
+      access: { roles: ROLES },
+      params: IdParams,
+      body: z.object({ ok: z.boolean(), error: z.string().max(300).optional() }),
+      handler: ({ caller, params, body }) => journal.report(caller, params.id, body.ok, body.error),
+    }),
   ];
 }

@@ -1,0 +1,176 @@
+import type { PrinterDevice } from "../../../drivers/printers/discovery";
+import { encodeEscPosReceipt } from "../../../drivers/printers/escpos";
+import type { LabelData, LabelVariant } from "../../../drivers/printers/label";
+import { encodePpla } from "../../../drivers/printers/ppla";
+import { encodePplz } from "../../../drivers/printers/pplz";
+import type { Paper, ReceiptData } from "../../../drivers/printers/receipt";
+import { addDays, businessDay } from "../../domain/dates";
+import { displayDate } from "../../domain/format";
+import { unprocessable } from "../../http/errors";
+import type { EmployeeCaller } from "../../http/route";
+import type { Clock } from "../../platform/clock";
+import type { ItemService } from "../tickets/items";
+import type { TicketService } from "../tickets/service";
+import { type Encoding, type Printer, type PrintJournal, printerFromDevice, type TabletPort } from "./journal";
+import { labelsFor } from "./labels";
+
+/** Spec §9 port codes: u (USB on the box), b (Bluetooth on the box), ble and rbt (the tablet's own). */
+export type Port = "u" | "b" | TabletPort;
+
+export interface PrintRequest {
+  ticket_id: number;
+  port?: Port;
+  /** A printer of the box (saved, or attached and found by a search); ports u and b. */
+  printer?: string;
+  /** The tablet's printer name, journaled with its jobs; ports ble and rbt. */
+  device?: string;
+  encoding?: Encoding;
+  item_ids?: number[];
+  variant?: LabelVariant;
+  mini?: boolean;
+  paper?: Paper;
+}
+
+/** What a print answers: the journal's job ids, and for the tablet's ports the bytes to send (base64, one per job). */
+export interface PrintResult {
+  jobs: number[];
+  payloads?: { job: number; data: string }[];
+}
+
+const LABEL_ENCODERS: Partial<Record<Encoding, (d: LabelData, v?: LabelVariant) => Uint8Array>> = { PPLZ: encodePplz, PPLA: encodePpla };
+
+/** A device row of the printer dialog and the printer settings: saved printers and attached devices, with honest state. */
+export interface DeviceRow {
+  id: string;
+  name: string;
+  serialNumber: string;
+  productName: string;
+  manufacturerName: string;
+  port: "u" | "b";
+  encoding: Encoding;
+  class: "label" | "receipt" | "unknown";
+  saved: boolean;
+  /** online: the device is attached now; offline: set up but not found; unknown: a network printer (not probed). */
+  state: "online" | "offline" | "unknown";
+  where: string;
+  /** For a device nobody has saved yet: the printer settings that would save it. */
+  setup?: Printer;
+}
+
+export function createPrintService(deps: {
+  journal: PrintJournal;
+  tickets: TicketService;
+  items: ItemService;
+  clock: Clock;
+  receipt: (caller: EmployeeCaller, id: number, items?: number[]) => Promise<ReceiptData>;
+  discover: () => PrinterDevice[];
+}) {
+  const { journal, tickets, items, clock } = deps;
+
+  /** Where the jobs go: a box printer through the queue, or back to the tablet that sends them itself. */
+  async function destination(req: PrintRequest): Promise<{ printer?: Printer; port: Port }> {
+    const port = req.port ?? "u";
+    if (port === "ble" || port === "rbt") return { port };
+    if (!req.printer) throw unprocessable("Select Port");
+    return { port, printer: await journal.printer(req.printer) };
+  }
+
+  async function dispatch(caller: EmployeeCaller, req: PrintRequest, where: { printer?: Printer; port: Port }, jobs: Parameters<PrintJournal["enqueue"]>[2]): Promise<PrintResult> {
+    if (where.printer) return { jobs: await journal.enqueue(caller, where.printer.id, jobs) };
+    const ids = await journal.handOver(caller, where.port as TabletPort, req.device?.trim() || (where.port === "rbt" ? "RawBT" : "BLE printer"), jobs);
+    return { jobs: ids, payloads: ids.map((job, i) => ({ job, data: Buffer.from(jobs[i]!.bytes).toString("base64") })) };
+  }
+
+  async function devices(): Promise<DeviceRow[]> {
+    const found = deps.discover();
+    const saved = await journal.printers();
+    const matches = (p: Printer, d: PrinterDevice) =>
+      p.id === d.id ||
+      ("path" in p.target && p.target.path === d.path) ||
+      (p.target.kind === "serial" && !!p.target.vendorId && p.target.vendorId === d.vendorId && p.target.productId === d.productId && (!p.target.serialNumber || p.target.serialNumber === d.serialNumber));
+    const rows: DeviceRow[] = saved.map((p) => {
+      const d = found.find((x) => matches(p, x));
+      const t = p.target;
+      return {
+        id: p.id,
+        name: p.name,
+        serialNumber: d?.serialNumber ?? "",
+        productName: d?.productName ?? "",
+        manufacturerName: d?.manufacturerName ?? "",
+        port: t.kind === "rfcomm" ? "b" : "u",
+        encoding: p.language,
+        class: p.language === "ESCPOS" ? "receipt" : "label",
+        saved: true,
+        state: t.kind === "tcp" ? "unknown" : d ? "online" : "offline",
+        where: t.kind === "tcp" ? `${t.host}:${t.port}` : t.kind === "serial" && !t.path ? `USB ${t.vendorId}:${t.productId}` : (t.path ?? ""),
+      };
+    });
+    for (const d of found) {
+      if (saved.some((p) => matches(p, d))) continue;
+      rows.push({ id: d.id, name: d.name, serialNumber: d.serialNumber, productName: d.productName, manufacturerName: d.manufacturerName, port: d.port, encoding: d.encoding ?? (d.class === "label" ? "PPLZ" : "ESCPOS"), class: d.class, saved: false, state: "online", where: d.path, setup: printerFromDevice(d) });
+    }
+    return rows;
+  }
+
+  return {
+    devices,
+
+    /**
+     * Item labels, one per piece (or mini labels, one per action amount). Printing confirms
+     * the ticket (spec §2/§4) and sets each item to MARKED with no signature and tomorrow as
+     * its process date. Everything is checked before anything changes.
+     */
+    async labels(caller: EmployeeCaller, req: PrintRequest): Promise<PrintResult> {
+      const t = await tickets.view(caller, req.ticket_id);
+      const labels = labelsFor(t, req.item_ids, { mini: req.mini });
+      if (!labels.length) throw unprocessable("Ticket is empty");
+      const where = await destination(req);
+      const encoding = req.encoding ?? where.printer?.language ?? "PPLZ";
+      const encode = LABEL_ENCODERS[encoding];
+      if (!encode) throw unprocessable("encoding: labels print in PPLZ or PPLA");
+      await tickets.confirm(caller, t.id);
+      const result = await dispatch(caller, req, where, labels.map((l) => ({ kind: l.mini ? "mini-label" : "label", encoding, bytes: encode(l, req.variant), ticket_id: t.id, item_id: l.itemId })));
+      const ids = [...new Set(labels.map((l) => l.itemId))];
+      await items.changeState(caller, { Ids: ids, State: "MARKED" });
+      const tomorrow = `${addDays(businessDay(clock.now()), 1)}T00:00:00.000Z`;
+      for (const id of ids) await items.setProcessDate(caller, id, tomorrow);
+      return result;
+    },
+
+    /** The receipt in ESC/POS; printing it confirms the ticket (spec §2). */
+    async receipt(caller: EmployeeCaller, req: PrintRequest): Promise<PrintResult> {
+      const t = await tickets.view(caller, req.ticket_id);
+      if (!t.ticket_sub_categories.length) throw unprocessable("Ticket is empty");
+      const where = await destination(req);
+      const encoding = req.encoding ?? (where.printer ? where.printer.language : "ESCPOS");
+      if (encoding !== "ESCPOS") throw unprocessable("encoding: receipts print in ESC/POS");
+      await tickets.confirm(caller, t.id);
+      const bytes = encodeEscPosReceipt(await deps.receipt(caller, t.id, req.item_ids), req.paper ?? where.printer?.paper ?? "80mm");
+      return dispatch(caller, req, where, [{ kind: "receipt", encoding, bytes, ticket_id: t.id }]);
+    },
+
+    /** A sample label or receipt, so whoever sets a printer up sees it work. */
+    async test(caller: EmployeeCaller, printerId: string): Promise<PrintResult> {
+      const p = await journal.printer(printerId);
+      const today = displayDate(clock.now().toISOString());
+      const bytes =
+        p.language === "ESCPOS"
+          ? encodeEscPosReceipt(
+              {
+                shop: caller.agent.name,
+                ticketId: 0,
+                date: today.replaceAll("/", "-"),
+                customer: { name: "Test print" },
+                items: [{ name: p.name, total: "€0.00" }],
+                showPrices: true,
+                totals: { subtotal: "€0.00", vat: "€0.00", total: "€0.00", paid: "€0.00", due: "€0.00" },
+                stamp: { agent: caller.agent.name, employee: caller.employee.full_name, employeeId: caller.employee.id },
+              },
+              p.paper,
+            )
+          : LABEL_ENCODERS[p.language]!({ ticketId: 0, itemId: 0, description: "Test label", piece: p.name, agent: caller.agent.name, date: today, tallies: [] });
+      return { jobs: await journal.enqueue(caller, p.id, [{ kind: "test", encoding: p.language, bytes }]) };
+    },
+  };
+}
+export type PrintService = ReturnType<typeof createPrintService>;
