@@ -9,8 +9,9 @@ import { EMPTY_PORT, MAIN_PORT } from "./ui/e2e/pages/env";
 const MAIN = MAIN_PORT;
 const EMPTY = EMPTY_PORT;
 const box = (port: number, dir: string, env: string) =>
-  // Each box gets its own data dir per port, so parallel runs never share a database.
-  `rm -rf ${dir} && IRONBOX_MDNS=0 IRONBOX_PORT=${port} IRONBOX_DATA_DIR=${dir} ${env} node_modules/.bin/bun appliance/main.ts`;
+  // Each box gets its own data dir per port, so parallel runs never share a database. Printer
+  // discovery looks at a stand-in sysfs and /dev inside it, which the printing tests fill.
+  `rm -rf ${dir} && IRONBOX_MDNS=0 IRONBOX_PORT=${port} IRONBOX_DATA_DIR=${dir} IRONBOX_SYSFS_ROOT=${dir}/sys IRONBOX_DEV_ROOT=${dir}/dev ${env} node_modules/.bin/bun appliance/main.ts`;
 
 export default defineConfig({
   testDir: "ui/e2e",

@@ -1,3 +1,4 @@
+import { PrintersScreen } from "../features/printing/PrintersScreen";
 import type { ComponentType } from "react";
 import { ComingSoon } from "../features/common/ComingSoon";
 import * as C from "../features/catalogue";
@@ -53,6 +54,7 @@ export const ROUTES: RouteDef[] = [
   { path: "/configPlaces", title: "Places & preferences", access: "admin", component: PlacesScreen, back: "/configuration" },
   // Not in the spec's list: the barcode guns wired to the box (issue 6, README).
   { path: "/configScanners", title: "Barcode guns", access: "admin", component: ScannersScreen, back: "/configuration" },
+  { path: "/configPrinters", title: "Printers", access: "admin", component: PrintersScreen, back: "/configuration" },
   { path: "/messaging", title: "Messaging", access: "admin", component: soon("Messaging"), back: "/configuration" },
   { path: "/reporting", title: "Reporting", access: "admin", component: soon("Reporting"), back: "/" },
   { path: "/tracking", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },

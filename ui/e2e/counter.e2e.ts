@@ -158,9 +158,14 @@ test("on a phone, an item row swipes left to its comments and delete options", a
     await row.dispatchEvent("pointerup", { clientX: 80, clientY: 104, pointerType: "touch", isPrimary: true });
   };
   await swipe();
-  // Print, before a printer was ever chosen on this tablet, asks for one.
+  // Print opens the printer dialog for that item; before a printer was ever chosen on this tablet, it asks for one.
   await page.locator(".swipe-open").getByRole("button", { name: "Print" }).click();
+  const dialog = page.getByRole("dialog", { name: /^Print ticket #/ });
+  await dialog.getByRole("button", { name: "Print", exact: true }).click();
   await expect(page.locator(".toast", { hasText: "Select Port" })).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/printer-dialog-phone.png" });
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
   await swipe();
   page.once("dialog", (d) => d.accept("Collar frayed"));
   await page.locator(".swipe-open").getByRole("button", { name: "Comments" }).click();

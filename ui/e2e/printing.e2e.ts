@@ -1,35 +1,208 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
+import { MAIN_PORT } from "./pages/env";
+
+/**
+ * The printer dialog against the box's stand-in hardware: printer discovery reads a stand-in
+ * sysfs and /dev inside the box's data dir (playwright.config.ts), where a plain file stands
+ * in for the USB label printer's /dev/usb/lp0 and collects every job the box sends.
+ */
+const DATA = resolve(`.e2e-data/main-${MAIN_PORT}`);
+const LP = `${DATA}/dev/usb/lp0`;
+
+/** One USB printer-class device, laid out as the kernel does (the class link points into devices/). */
+function plugLabelPrinter() {
+  rmSync(`${DATA}/sys`, { recursive: true, force: true });
+  const usb = `${DATA}/sys/devices/pci0000:00/0000:00:14.0/usb1/1-1`;
+  mkdirSync(`${usb}/1-1:1.0/usbmisc/lp0`, { recursive: true });
+  for (const [f, v] of Object.entries({ idVendor: "1664", idProduct: "0d10", manufacturer: "Argox", product: "OS-214plus series PPLZ", serial: "AX123" })) writeFileSync(`${usb}/${f}`, `${v}\n`);
+  writeFileSync(`${usb}/1-1:1.0/ieee1284_id`, "MFG:Argox;CMD:ZPL;MDL:OS-214plus;CLS:PRINTER;\n");
+  mkdirSync(`${DATA}/sys/class/usbmisc`, { recursive: true });
+  symlinkSync("../../devices/pci0000:00/0000:00:14.0/usb1/1-1/1-1:1.0/usbmisc/lp0", `${DATA}/sys/class/usbmisc/lp0`);
+  symlinkSync("../../../1-1:1.0", `${usb}/1-1:1.0/usbmisc/lp0/device`);
+  mkdirSync(`${DATA}/dev/usb`, { recursive: true });
+  writeFileSync(LP, "");
+}
 
 const token = (page: Page) => page.evaluate(() => localStorage.getItem("ironbox.employeeToken"));
+const maltaDay = () => new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Malta", day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date()).replaceAll("/", "-");
 
-test("labels from the counter reach the label printer, with progress; without a printer 'Select Port'", async ({ page }) => {
-  const app = new AppPage(page);
-  await app.loginAs("9999");
+async function counterWithSuit(page: Page) {
   const auth = { authorization: `token ${await token(page)}` };
-  // A file stands in for /dev/usb/lp0 (the appliance appends each job to it).
-  const lp = resolve(`.e2e-data/lp-${Date.now()}`);
-  writeFileSync(lp, "");
-  await page.request.put("/api/v1/printers/", { headers: auth, data: [{ id: "labels", name: "Label printer", language: "PPLZ", target: { kind: "usblp", path: lp } }] });
-  const customer = (await (await page.request.post("/api/v1/customers/", { headers: auth, data: { full_name: "Label Test" } })).json()).data;
+  const customer = (await (await page.request.post("/api/v1/customers/", { headers: auth, data: { full_name: "Printer Dialog" } })).json()).data;
   await page.goto(`/customers/${customer.id}/new-ticket/0`);
   await expect(page).toHaveURL(/\/new-ticket\/[1-9]\d*$/);
-  await page.getByRole("button", { name: "Labels" }).click();
-  await expect(page.locator(".toast", { hasText: "Ticket is empty" })).toBeVisible();
+  return { customer, auth, ticketId: Number(page.url().split("/").pop()) };
+}
+
+test("printer dialog: search picks the single USB label printer; labels reach it; the counter confirms and returns to the customer", async ({ page }) => {
+  plugLabelPrinter();
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  await page.evaluate(() => localStorage.removeItem("ironbox.printerChoice"));
+  const { customer, auth, ticketId } = await counterWithSuit(page);
+  await page.getByRole("button", { name: "Print", exact: true }).click();
+  await expect(app.toast("Ticket is empty")).toBeVisible();
+
   await page.getByRole("tab", { name: "Dry Cleaning" }).click();
   await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
   await expect(page.getByTestId("item-row")).toHaveCount(1);
-  await page.getByRole("button", { name: "Labels" }).click();
-  await expect(page.locator(".toast", { hasText: "Select Port" })).toBeVisible();
-  await page.getByLabel("Printer").selectOption("labels");
-  await page.getByRole("button", { name: "Labels" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Printed 2 of 2" })).toBeVisible();
-  const zpl = readFileSync(lp, "utf8");
+  await page.getByRole("button", { name: "Print", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
+  await expect(dialog.getByRole("tab")).toHaveText(["USB", "Bluetooth", "BLE", "RAWBT", "PDF"]);
+  await dialog.getByRole("button", { name: "Print", exact: true }).click();
+  await expect(app.toast("Select Port")).toBeVisible();
+
+  // Search resets the choice, finds the one attached printer and takes its encoding.
+  await dialog.getByRole("button", { name: "Search" }).click();
+  const device = dialog.getByRole("radio", { name: /OS-214plus/ });
+  await expect(device).toBeChecked();
+  await expect(dialog.getByLabel("Encoding")).toHaveValue("PPLZ");
+  await dialog.getByRole("button", { name: "Print labels" }).click();
+  // Printing confirms the ticket, then the counter returns to the customer screen.
+  await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));
+  const zpl = readFileSync(LP, "latin1");
   expect(zpl.match(/\^XA/g)).toHaveLength(2); // Jacket and Trousers
-  await expect(page.getByTestId("item-row")).toBeVisible();
-  const ticketId = Number(page.url().split("/").pop());
+  expect(zpl).toContain(`T#${ticketId}`);
   const t = (await (await page.request.get(`/api/v1/tickets/${ticketId}`, { headers: auth })).json()).data;
+  expect(t.confirmed_at).not.toBeNull();
   expect(t.ticket_sub_categories[0].state).toBe("MARKED");
+
+  // The receipt from the ticket view: the tablet remembers the printer; ESC/POS prints the receipt.
+  await page.goto(`/tickets/${ticketId}`);
+  await page.getByRole("button", { name: "Print", exact: true }).click();
+  await expect(dialog.getByRole("radio", { name: /OS-214plus/ })).toBeChecked();
+  await dialog.getByLabel("Encoding").selectOption("ESCPOS");
+  await dialog.getByLabel("Paper").selectOption("58mm");
+  await dialog.getByRole("button", { name: "Print receipt" }).click();
+  await expect(dialog.getByRole("status")).toHaveText("Printed 1 of 1");
+  const bytes = readFileSync(LP, "latin1");
+  expect(bytes).toContain(`Ticket #${ticketId}`);
+  expect(bytes).toContain("\x1dV"); // the receipt is cut
+});
+
+test("a printer that fails shows the printer's reason and reprints from there once it is back", async ({ page }) => {
+  plugLabelPrinter();
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const { ticketId } = await counterWithSuit(page);
+  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
+  await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
+  await expect(page.getByTestId("item-row")).toHaveCount(1);
+  await page.getByRole("button", { name: "Print", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
+  await dialog.getByRole("button", { name: "Search" }).click();
+  await expect(dialog.getByRole("radio", { name: /OS-214plus/ })).toBeChecked();
+  // The printer stops answering after the search: a FIFO nobody reads stands in for it.
+  rmSync(LP);
+  execFileSync("mkfifo", [LP]);
+  await dialog.getByRole("button", { name: "Print labels" }).click();
+  await expect(dialog.getByRole("status")).toContainText("Printer returned error during print: The printer is not connected");
+  rmSync(LP);
+  writeFileSync(LP, ""); // working again
+  await dialog.getByRole("button", { name: "Reprint from here" }).click();
+  await expect(page).toHaveURL(/\/customers\/\d+$/);
+  expect(readFileSync(LP, "latin1").match(/\^XA/g)).toHaveLength(2);
+});
+
+test("PDF: Download names the file ticket{id} DD-MM-YYYY.pdf; Preview opens it inline", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const { ticketId } = await counterWithSuit(page);
+  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
+  await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
+  await expect(page.getByTestId("item-row")).toHaveCount(1);
+  await page.getByRole("button", { name: "Print", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
+  await dialog.getByRole("tab", { name: "PDF" }).click();
+  const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Download" }).click()]);
+  expect(download.suggestedFilename()).toBe(`ticket${ticketId} ${maltaDay()}.pdf`);
+  // The preview opens without an opener (noopener): watch the context for the new tab.
+  const [popup] = await Promise.all([page.context().waitForEvent("page"), dialog.getByRole("button", { name: "Preview" }).click()]);
+  await expect.poll(() => popup.url()).toContain(`/tickets/pdf/${ticketId}`);
+  const res = await popup.request.get(popup.url());
+  expect(res.headers()["content-type"]).toBe("application/pdf");
+  expect(res.headers()["content-disposition"]).toMatch(/^inline/);
+});
+
+test("BLE from the tablet: pair, print the receipt in chunks of at most 100 bytes, and the journal records it done", async ({ page }) => {
+  // A BLE printer behind Web Bluetooth's interface: it records every chunk written to it.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __ble: number[][] };
+    w.__ble = [];
+    const characteristic = {
+      properties: { write: true, writeWithoutResponse: true },
+      writeValueWithoutResponse: async (d: Uint8Array) => void w.__ble.push(Array.from(d)),
+      writeValue: async (d: Uint8Array) => void w.__ble.push(Array.from(d)),
+    };
+    const gatt = {
+      connected: false,
+      async connect() {
+        gatt.connected = true;
+        return gatt;
+      },
+      getPrimaryServices: async () => [{ getCharacteristics: async () => [characteristic] }],
+    };
+    Object.defineProperty(navigator, "bluetooth", { configurable: true, value: { requestDevice: async () => ({ id: "ble-1", name: "MPT-II", gatt }) } });
+  });
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const { customer, auth, ticketId } = await counterWithSuit(page);
+  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
+  await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
+  await expect(page.getByTestId("item-row")).toHaveCount(1);
+  await page.getByRole("button", { name: "Print", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
+  await dialog.getByRole("tab", { name: "BLE" }).click();
+  await dialog.getByRole("button", { name: "Pair a printer" }).click();
+  await expect(dialog.getByRole("radio", { name: "MPT-II" })).toBeChecked();
+  await expect(dialog.getByLabel("Encoding")).toHaveValue("ESCPOS");
+  await dialog.getByRole("button", { name: "Print receipt" }).click();
+  await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));
+  const chunks = await page.evaluate(() => (window as unknown as { __ble: number[][] }).__ble);
+  expect(chunks.length).toBeGreaterThan(1);
+  expect(chunks.every((c) => c.length <= 100)).toBe(true);
+  const receipt = Buffer.from(chunks.flat()).toString("latin1");
+  expect(receipt).toContain(`Ticket #${ticketId}`);
+  const jobs = (await (await page.request.get(`/api/v1/printJobs/?ticket_id=${ticketId}`, { headers: auth })).json()).data;
+  expect(jobs.map((j: { printer: string; status: string; kind: string }) => [j.printer, j.kind, j.status])).toEqual([["ble:MPT-II", "receipt", "done"]]);
+});
+
+test("Configuration → Printers: an attached printer is added, shows online and prints a test label; a network printer is added and removed", async ({ page }) => {
+  plugLabelPrinter();
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const auth = { authorization: `token ${await token(page)}` };
+  await page.request.put("/api/v1/printers/", { headers: auth, data: [] });
+  await page.goto("/configuration");
+  await page.getByRole("link", { name: "Printers" }).click();
+  await expect(page).toHaveURL(/\/configPrinters$/);
+  const attached = page.getByRole("list", { name: "Attached printers" });
+  await expect(attached).toContainText("Argox · OS-214plus series PPLZ · S/N AX123");
+  await expect(attached).toContainText("label printer");
+  await attached.getByRole("button", { name: "Add" }).click();
+  await expect(app.toast("Settings saved.")).toBeVisible();
+  const printers = page.getByRole("list", { name: "Printers" });
+  await expect(printers.getByRole("listitem")).toHaveCount(1);
+  await expect(printers).toContainText("online");
+  await expect(page.getByText("Nothing attached that is not set up already")).toBeVisible();
+  await printers.getByRole("button", { name: "Test print" }).click();
+  await expect(app.toast("Test page sent")).toBeVisible();
+  await expect.poll(() => readFileSync(LP, "latin1")).toContain("Test label");
+
+  await page.getByLabel("Network printer name").fill("Till");
+  await page.getByLabel("Network printer address").fill("192.168.1.50");
+  await page.getByRole("button", { name: "Add network printer" }).click();
+  await expect(printers.getByRole("listitem")).toHaveCount(2);
+  const till = printers.getByRole("listitem").filter({ hasText: "Till" });
+  await expect(till).toContainText("192.168.1.50:9100");
+  await expect(till).toContainText("unknown");
+  await page.screenshot({ path: "test-results/screens/printers.png" });
+  await till.getByRole("button", { name: "Remove" }).click();
+  await expect(printers.getByRole("listitem")).toHaveCount(1);
+  const saved = (await (await page.request.get("/api/v1/printers/", { headers: auth })).json()).data;
+  expect(saved.map((p: { language: string; target: { kind: string } }) => [p.language, p.target.kind])).toEqual([["PPLZ", "usblp"]]);
 });

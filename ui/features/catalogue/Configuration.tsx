@@ -10,6 +10,7 @@ const TILES = [
   { to: "/messaging", label: "Messaging", initials: "M", color: "#be185d" },
   { to: "/configPlaces", label: "Places & preferences", initials: "PP", color: "#7c3aed" },
   { to: "/configScanners", label: "Barcode guns", initials: "BG", color: "#b45309" },
+  { to: "/configPrinters", label: "Printers", initials: "PR", color: "#0f766e" },
 ];
 
 export function ConfigurationMenu() {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useSearch } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
+import { printTicket } from "../printing/printer";
 import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";
 import { GunPicker, useBoxGun } from "../../lib/boxGun";
@@ -85,19 +86,13 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
     if (it) setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...it } : r)));
   }
 
-  /** Labels for the chosen items, on the label printer last used on this tablet (the counter's print menu). */
+  /** Labels for the chosen items, on the label printer this tablet last printed to (the printer dialog's choice). */
   async function printLabels(list: Row[]) {
     if (!list.length) return toast("No items to submit", "warning");
-    const printer = localStorage.getItem("ironbox.printer");
-    if (!printer) return toast("Select Port", "warning");
     const byTicket = new Map<number, number[]>();
     for (const r of list) byTicket.set(r.ticket_id, [...(byTicket.get(r.ticket_id) ?? []), r.id]);
-    let jobs = 0;
-    for (const [ticket_id, item_ids] of byTicket) {
-      const res = await api<{ jobs: number[] }>("POST", "/print/labels", { body: { ticket_id, printer, item_ids } }).catch(() => null);
-      jobs += res?.jobs.length ?? 0;
-    }
-    if (jobs) toast(`Sent ${jobs} label${jobs === 1 ? "" : "s"} to the printer`);
+    for (const [ticketId, itemIds] of byTicket) if (!(await printTicket(ticketId, { itemIds, kind: "labels" }))) return;
+    toast(`Printed ${list.length} item${list.length === 1 ? "" : "s"}`);
     setToPrint(new Set());
   }
 

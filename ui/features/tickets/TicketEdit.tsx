@@ -9,7 +9,7 @@ import type { Action, Category, Modifier } from "../catalogue/api";
 import { MODIFIER_TYPES } from "../catalogue/api";
 import { type Item, type Ticket, getTicket, putItem, putTicket, vat } from "./api";
 import { ItemRow } from "./ItemRow";
-import { PrintMenu } from "./PrintMenu";
+import { PrintButton, PrinterDialog } from "../printing/PrinterDialog";
 import { SwipeRow } from "../../components/SwipeRow";
 
 interface CustomerHead {
@@ -28,6 +28,8 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
   const ticketParam = Number(params.ticketID) || 0;
   const [, navigate] = useLocation();
   const [ticket, setTicket] = useState<Ticket | null>(null);
+  /** The item whose labels the printer dialog prints (the phone's swipe option). */
+  const [printItem, setPrintItem] = useState<number | null>(null);
   const [customer, setCustomer] = useState<CustomerHead | null>(null);
   const [cats, setCats] = useState<Category[]>([]);
   const [actions, setActions] = useState<Action[]>([]);
@@ -129,14 +131,6 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
     await putItem(i.id, { comments: v }).catch(() => null);
     await reload();
   }
-  /** The item's labels, on the printer last chosen in the print menu ('Select Port' if none). */
-  async function printItem(i: Item) {
-    const printer = localStorage.getItem("ironbox.printer");
-    if (!printer) return toast("Select Port", "warning");
-    const r = await api<{ jobs: number[] }>("POST", "/print/labels", { body: { ticket_id: ticket!.id, printer, item_ids: [i.id] } }).catch(() => null);
-    if (r) toast(`Sent ${r.jobs.length} label${r.jobs.length === 1 ? "" : "s"} to the printer`);
-    await reload();
-  }
   async function deleteItem(i: Item) {
     if (!(await confirmDialog({ message: `Remove ${i.sub_category?.name ?? "this item"} from the ticket?` }))) return;
     await api("DELETE", `/ticketSubCategory/${i.id}`).catch(() => null);
@@ -234,7 +228,7 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
                 key={i.id}
                 options={[
                   { label: "Comments", onClick: () => editComment(i) },
-                  { label: "Print", onClick: () => printItem(i) },
+                  { label: "Print", onClick: () => setPrintItem(i.id) },
                   { label: "Delete", danger: true, onClick: () => deleteItem(i) },
                 ]}
               >
@@ -248,7 +242,9 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
             <strong data-testid="ticket-total">Total {euroFromEuros(ticket.total)}</strong>
             {ticket.discount !== "PERCENTAGE 0" && <span className="badge">{ticket.discount.replace("PERCENTAGE ", "")}% off</span>}
           </div>
-          <PrintMenu ticketId={ticket.id} empty={items.length === 0} onPrinted={reload} />
+          {/* Spec §2: printing confirms the ticket, then returns to the customer screen. */}
+          <PrintButton ticketId={ticket.id} empty={items.length === 0} onPrinted={() => navigate(`/customers/${customerId}`)} />
+          {printItem !== null && <PrinterDialog ticketId={ticket.id} empty={false} itemIds={[printItem]} onClose={() => setPrintItem(null)} onPrinted={() => (setPrintItem(null), void reload())} />}
           <div className="form-buttons">
             <button type="button" className="btn" onClick={setDiscount}>
               Discount

@@ -6,6 +6,7 @@ import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import { api, apiList } from "../../lib/api";
 import { type Ticket, type TicketState, getTicket, payLabel, putTicket, vat } from "./api";
+import { PrintButton } from "../printing/PrinterDialog";
 import { History } from "./History";
 import { ItemRow } from "./ItemRow";
 
@@ -90,6 +91,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
           <Link href={`/customers/${t.customer_id}/new-ticket/${t.id}`} className="btn">
             Edit
           </Link>
+          <PrintButton ticketId={t.id} empty={t.ticket_sub_categories.length === 0} onPrinted={() => void getTicket(t.id).then(setT)} />
           <button type="button" className="btn btn-primary" data-testid="pay-ticket" onClick={payAll}>
             {payLabel(t.balance, euroFromEuros)}
           </button>
