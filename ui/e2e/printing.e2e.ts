@@ -206,3 +206,30 @@ test("Configuration → Printers: an attached printer is added, shows online and
   const saved = (await (await page.request.get("/api/v1/printers/", { headers: auth })).json()).data;
   expect(saved.map((p: { language: string; target: { kind: string } }) => [p.language, p.target.kind])).toEqual([["PPLZ", "usblp"]]);
 });
+
+test("tracking: the checked items' labels go to the printer this tablet chose", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const auth = { authorization: `token ${await token(page)}` };
+  const j = async (r: Promise<{ json(): Promise<{ data: any }> }>) => (await (await r).json()).data;
+  const lp = resolve(`.e2e-data/track-lp-${Date.now()}`);
+  writeFileSync(lp, "");
+  await page.request.put("/api/v1/printers/", { headers: auth, data: [{ id: "track-labels", name: "Back room labels", language: "PPLA", target: { kind: "usblp", path: lp } }] });
+  const garments = await j(page.request.get("/api/v1/garmentSubCategories/", { headers: auth }));
+  const customer = await j(page.request.post("/api/v1/customers/", { headers: auth, data: { full_name: "Tracking Print" } }));
+  const t = await j(page.request.post("/api/v1/tickets/", { headers: auth, data: { customer_id: customer.id } }));
+  const [suit] = await j(page.request.post("/api/v1/ticketSubCategory/", { headers: auth, data: { ticket_id: t.id, garment_sub_category_id: garments.find((g: { name: string }) => g.name === "Suit 2pc").id } }));
+  await j(page.request.post("/api/v1/ticketSubCategory/", { headers: auth, data: { ticket_id: t.id, garment_sub_category_id: garments.find((g: { name: string }) => g.name === "Shirt").id } }));
+  await page.evaluate(() => localStorage.setItem("ironbox.printerChoice", JSON.stringify({ port: "u", printer: "track-labels", encoding: "PPLA", paper: "80mm", variant: "smaller", mini: false })));
+  await page.goto("/tracking");
+  const box = page.getByLabel("Scan or type a code");
+  await box.fill(`!T!T:${t.id}`);
+  await box.press("Enter");
+  await expect(page.getByTestId("track-row")).toHaveCount(2);
+  await page.getByLabel(`Print label of item ${suit.id}`).check();
+  await page.getByRole("button", { name: "Print checked (1)" }).click();
+  await expect(app.toast("Printed 1 item")).toBeVisible();
+  const ppla = readFileSync(lp, "latin1");
+  expect(ppla.match(/\x02L/g)).toHaveLength(2); // Jacket and Trousers, in PPLA
+  expect(ppla).toContain(`T#${t.id}  I#${suit.id}`);
+});

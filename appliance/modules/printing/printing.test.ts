@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
+import { parseScan } from "../../domain/scancodes";
 
 let box: TestBox;
 let admin: string;
@@ -58,4 +59,14 @@ test("in a later state prices and the VAT split print; ticketSubCategories picks
   expect(only.text).toContain("Shirt");
   expect(only.text).not.toContain("Suit 2pc");
   expect((await box.call("GET", `/api/v1/tickets/pdf/${ticketId}?ticketSubCategories=abc`, { token: admin })).status).toBe(422);
+});
+
+test("the ticket PDF's QR, rendered to an image with pdftoppm, scans back to the ticket", async () => {
+  const res = await box.app.handle(new Request(`http://localhost/api/v1/tickets/pdf/${ticketId}`, { headers: { authorization: `token ${admin}` } }));
+  const file = `${box.dir}/qr.pdf`;
+  await Bun.write(file, await res.arrayBuffer());
+  expect(Bun.spawnSync(["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", file, `${box.dir}/page`]).exitCode).toBe(0);
+  const png = (await Array.fromAsync(new Bun.Glob("page*.png").scan(box.dir)))[0]!;
+  const text = Bun.spawnSync(["zbarimg", "--raw", "-q", `${box.dir}/${png}`]).stdout.toString().trim();
+  expect(parseScan(text)).toEqual({ type: "ticket", TicketID: ticketId });
 });
