@@ -192,6 +192,7 @@ test("Configuration → Printers: an attached printer is added, shows online and
   await printers.getByRole("button", { name: "Test print" }).click();
   await expect(app.toast("Test page sent")).toBeVisible();
   await expect.poll(() => readFileSync(LP, "latin1")).toContain("Test label");
+  await expect(page.getByRole("list", { name: "Print jobs" }).getByRole("listitem").first()).toContainText(/test.*done/);
 
   await page.getByLabel("Network printer name").fill("Till");
   await page.getByLabel("Network printer address").fill("192.168.1.50");

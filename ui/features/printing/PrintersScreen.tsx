@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
+import { displayDateTime } from "../../../appliance/domain/format";
 import { api, ApiError } from "../../lib/api";
 import type { Device, Encoding } from "./printer";
 
@@ -14,6 +15,15 @@ interface PrinterConfig {
   target: { kind: "usblp" | "rfcomm"; path: string } | { kind: "serial"; path?: string; vendorId?: string; productId?: string; serialNumber?: string; baud: number } | { kind: "tcp"; host: string; port: number };
 }
 type Row = Device & { setup?: PrinterConfig };
+interface Job {
+  id: number;
+  kind: string;
+  printer: string;
+  ticket_id: number | null;
+  status: "queued" | "sending" | "done" | "failed";
+  error: string | null;
+  created_at: string;
+}
 
 const LANGUAGES: { id: Encoding; label: string }[] = [
   { id: "PPLZ", label: "PPLZ (labels)" },
@@ -30,10 +40,12 @@ const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(
 export function PrintersScreen() {
   const [saved, setSaved] = useState<PrinterConfig[]>([]);
   const [rows, setRows] = useState<Row[] | null>(null);
+  const [jobs, setJobs] = useState<Job[]>([]);
   const [net, setNet] = useState({ name: "", host: "", port: "9100", language: "ESCPOS" as Encoding });
   const load = async () => {
     setSaved(await api<PrinterConfig[]>("GET", "/printers/"));
     setRows(await api<Row[]>("GET", "/printers/devices"));
+    setJobs(await api<Job[]>("GET", "/printJobs/", { query: { limit: 20 } }));
   };
   useEffect(() => void load().catch(() => {}), []);
 
@@ -54,7 +66,9 @@ export function PrintersScreen() {
   }
   async function test(id: string) {
     const r = await api<{ jobs: number[] }>("POST", `/printers/${id}/test`).catch(() => null);
-    if (r) toast("Test page sent; see the printer");
+    if (!r) return;
+    toast("Test page sent; see the printer");
+    setTimeout(() => void load().catch(() => {}), 500); // the journal shows how it went
   }
   function addNetwork() {
     const port = Number(net.port);
@@ -134,6 +148,42 @@ export function PrintersScreen() {
                 <button type="button" className="btn btn-small btn-primary" onClick={() => add(d.setup!)}>
                   Add
                 </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Section
+        title="Recent print jobs"
+        actions={
+          <button type="button" className="btn btn-small" onClick={() => load()}>
+            Refresh
+          </button>
+        }
+      >
+        {jobs.length === 0 ? (
+          <p className="muted">Nothing printed yet.</p>
+        ) : (
+          <ul className="list" aria-label="Print jobs">
+            {jobs.map((j) => (
+              <li key={j.id} className="row-link">
+                <span className="row-main">
+                  <strong>
+                    {j.kind} {j.ticket_id ? `· ticket #${j.ticket_id}` : ""}
+                  </strong>
+                  <span className="muted">
+                    {displayDateTime(j.created_at)} · {saved.find((p) => p.id === j.printer)?.name ?? j.printer}
+                    {j.error ? ` · ${j.error}` : ""}
+                  </span>
+                </span>
+                <span className="toolbar">
+                  <span className={`badge job-${j.status}`}>{j.status}</span>
+                  {j.status === "failed" && !/^(ble|rbt):/.test(j.printer) && (
+                    <button type="button" className="btn btn-small" onClick={async () => (await api("POST", `/printJobs/${j.id}/retry`).catch(() => null)) && setTimeout(load, 500)}>
+                      Reprint from here
+                    </button>
+                  )}
+                </span>
               </li>
             ))}
           </ul>
