@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { escPosText } from "../../../drivers/printers/escpos";
 import { parseScan } from "../../domain/scancodes";
@@ -113,4 +113,30 @@ test("after a restart a job cut off mid-send is failed with the reason, ready to
   await box.journal.recover();
   const [job] = await ok("GET", `/printJobs/?ticket_id=${id}`);
   expect([job.status, job.error]).toEqual(["failed", "Interrupted: the box restarted during the job"]);
+});
+
+test("a printer attached to the box prints before anyone saves it; its settings come from the device and its model", async () => {
+  // A stand-in sysfs with one usblp printer (harness: discovery looks in <dir>/sys and <dir>/dev).
+  const usb = join(box.dir, "sys/devices/pci0000:00/usb1/1-1");
+  mkdirSync(join(usb, "1-1:1.0/usbmisc/lp0"), { recursive: true });
+  for (const [f, v] of Object.entries({ idVendor: "1664", idProduct: "0d10", manufacturer: "Argox", product: "OS-214plus series", serial: "AX9" })) writeFileSync(join(usb, f), `${v}\n`);
+  symlinkSync("../../../1-1:1.0", join(usb, "1-1:1.0/usbmisc/lp0/device"));
+  mkdirSync(join(box.dir, "sys/class/usbmisc"), { recursive: true });
+  symlinkSync(join(usb, "1-1:1.0/usbmisc/lp0"), join(box.dir, "sys/class/usbmisc/lp0"));
+  mkdirSync(join(box.dir, "dev/usb"), { recursive: true });
+  writeFileSync(join(box.dir, "dev/usb/lp0"), "");
+
+  const rows = await ok("GET", "/printers/devices");
+  const found = rows.find((d: { saved: boolean }) => !d.saved);
+  expect(found).toMatchObject({ id: "usb-1664-0d10-ax9", name: "OS-214plus series", manufacturerName: "Argox", serialNumber: "AX9", class: "label", encoding: "PPLZ", state: "online" });
+  expect(found.setup).toMatchObject({ language: "PPLZ", model: "argox-os-214plus", target: { kind: "usblp", path: join(box.dir, "dev/usb/lp0") } });
+  const id = await fresh();
+  await ok("POST", "/print/labels", { ticket_id: id, port: "u", printer: found.id });
+  await box.journal.idle();
+  expect(readFileSync(join(box.dir, "dev/usb/lp0"), "utf8").match(/\^XA/g)).toHaveLength(2);
+  // Saving it under a name keeps it one printer, now saved and online.
+  await ok("PUT", "/printers/", [{ ...found.setup, name: "Back room" }]);
+  const after = await ok("GET", "/printers/devices");
+  expect(after.map((d: { name: string; saved: boolean; state: string }) => [d.name, d.saved, d.state])).toEqual([["Back room", true, "online"]]);
+  expect((await box.call("PUT", "/api/v1/printers/", { token: admin, body: [{ ...found.setup, model: "no-such-model" }] })).status).toBe(422);
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { boxSettings, printJobs } from "../../../db/schema";
 import type { PrinterDevice } from "../../../drivers/printers/discovery";
+import { modelFor, PRINTER_MODELS } from "../../../drivers/printers/models";
 import { type PrinterTarget, sendToPrinter } from "../../../drivers/printers/transports";
 import { notFound, unprocessable } from "../../http/errors";
 import type { EmployeeCaller } from "../../http/route";
@@ -21,7 +22,11 @@ export const PrinterConfig = z.object({
   language: Encoding,
   paper: z.enum(["80mm", "58mm"]).default("80mm"),
   /** A model of drivers/printers/models.ts, when known. */
-  model: z.string().max(40).optional(),
+  model: z
+    .string()
+    .max(40)
+    .refine((m) => PRINTER_MODELS.some((x) => x.id === m), "no such printer model")
+    .optional(),
   target: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("usblp"), path }),
     // Spec §9: USB-serial printers at 9600 baud, chosen by vendor and product id (the tty number changes on replug).
@@ -46,7 +51,8 @@ export function printerFromDevice(d: PrinterDevice): Printer {
       : d.kind === "serial"
         ? { kind: "serial", path: d.path, baud: 9600 }
         : { kind: d.kind, path: d.path };
-  return { id: d.id, name: d.name, language: d.encoding ?? (d.class === "label" ? "PPLZ" : "ESCPOS"), paper: "80mm", target };
+  const model = modelFor(d.vendorId, d.productId, d.productName);
+  return { id: d.id, name: d.name, language: d.encoding ?? model?.languages[0] ?? (d.class === "label" ? "PPLZ" : "ESCPOS"), paper: model?.paper ?? "80mm", ...(model ? { model: model.id } : {}), target };
 }
 
 /**
