@@ -61,6 +61,7 @@ test("printer dialog: search picks the single USB label printer; labels reach it
   const device = dialog.getByRole("radio", { name: /OS-214plus/ });
   await expect(device).toBeChecked();
   await expect(dialog.getByLabel("Encoding")).toHaveValue("PPLZ");
+  await page.screenshot({ path: "test-results/screens/printer-dialog.png" });
   await dialog.getByRole("button", { name: "Print labels" }).click();
   // Printing confirms the ticket, then the counter returns to the customer screen.
   await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));

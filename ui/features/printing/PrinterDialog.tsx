@@ -140,7 +140,7 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
                     <span className="row-main">
                       <strong>{d.name}</strong>
                       <span className="muted small">
-                        {[d.manufacturerName, d.productName].filter(Boolean).join(" ")} {d.where}
+                        {[[d.manufacturerName, d.productName].filter(Boolean).join(" "), d.where].filter(Boolean).join(" · ")}
                       </span>
                     </span>
                     <span className={`badge gun-${d.state}`}>{d.state}</span>
