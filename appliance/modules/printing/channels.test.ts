@@ -93,6 +93,9 @@ test("RawBT: a 58 mm receipt in ESC/POS comes back to the tablet; another shop c
   const other = await box.employeeToken("5555", agent);
   expect((await box.call("GET", `/api/v1/printJobs/${r.jobs[0]}/payload`, { token: other })).status).toBe(404);
   expect((await box.call("POST", `/api/v1/printJobs/${r.jobs[0]}/result`, { token: other, body: { ok: true } })).status).toBe(404);
+  expect((await box.call("POST", `/api/v1/printJobs/${r.jobs[0]}/retry`, { token: other })).status).toBe(404);
+  expect((await ok("GET", "/printJobs/", undefined, other)).map((j: { id: number }) => j.id)).not.toContain(r.jobs[0]);
+  expect((await ok("GET", "/printJobs/")).map((j: { id: number }) => j.id)).toContain(r.jobs[0]); // HQ sees every shop's
 });
 
 test("device rows: saved printers with honest state (online, offline, unknown for the network)", async () => {

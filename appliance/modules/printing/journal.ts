@@ -6,6 +6,7 @@ import type { PrinterDevice } from "../../../drivers/printers/discovery";
 import { modelFor, PRINTER_MODELS } from "../../../drivers/printers/models";
 import { type PrinterTarget, sendToPrinter } from "../../../drivers/printers/transports";
 import { notFound, unprocessable } from "../../http/errors";
+import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller } from "../../http/route";
 import type { Clock } from "../../platform/clock";
 import type { EventBus } from "../../platform/events";
@@ -118,6 +119,13 @@ export function createPrintJournal({
     await db.update(printJobs).set({ status: "failed", error: "Not sent: an earlier job on this printer failed" }).where(and(eq(printJobs.printer, printer), inArray(printJobs.status, ["queued", "sending"])));
     announce(id, printer, "failed", error);
   }
+  /** A job of the caller's shop (HQ: any); another shop's answers 404. */
+  async function jobOf(caller: EmployeeCaller, id: number) {
+    const job = await db.query.printJobs.findFirst({ where: eq(printJobs.id, id) });
+    if (!job) throw notFound("Print job");
+    assertSameAgent(caller, job.agent_id, "Print job");
+    return job;
+  }
   const isTablet = (printer: string) => printer.startsWith("ble:") || printer.startsWith("rbt:");
   type NewJob = { kind: string; encoding: string; bytes: Uint8Array; ticket_id?: number; item_id?: number };
   const insert = (caller: EmployeeCaller, printer: string, jobs: NewJob[], status: "queued" | "sending") =>
@@ -155,8 +163,8 @@ export function createPrintJournal({
     },
     /** The tablet's report on a job it sent: done, or failed with the printer's reason. */
     async report(caller: EmployeeCaller, id: number, ok: boolean, error?: string) {
-      const job = await db.query.printJobs.findFirst({ where: and(eq(printJobs.id, id), eq(printJobs.agent_id, caller.agent.id)) });
-      if (!job || !isTablet(job.printer)) throw notFound("Print job");
+      const job = await jobOf(caller, id);
+      if (!isTablet(job.printer)) throw notFound("Print job");
       if (job.status !== "sending") throw unprocessable("This job is not waiting for a report");
       if (ok) {
         await db.update(printJobs).set({ status: "done", error: null, finished_at: now() }).where(eq(printJobs.id, id));
@@ -164,25 +172,25 @@ export function createPrintJournal({
       } else await fail(id, job.printer, error || "Printer returned error during print");
       return { id, status: ok ? "done" : "failed" };
     },
-    async list(q: { ticket_id?: number; limit: number }) {
+    /** The journal, newest first: a shop sees its own jobs, HQ every shop's. */
+    async list(caller: EmployeeCaller, q: { ticket_id?: number; limit: number }) {
+      const scope = agentScope(caller);
       const rows = await db
         .select({ id: printJobs.id, kind: printJobs.kind, printer: printJobs.printer, encoding: printJobs.encoding, ticket_id: printJobs.ticket_id, ticket_sub_category_id: printJobs.ticket_sub_category_id, status: printJobs.status, error: printJobs.error, attempts: printJobs.attempts, created_at: printJobs.created_at, finished_at: printJobs.finished_at })
         .from(printJobs)
-        .where(q.ticket_id ? eq(printJobs.ticket_id, q.ticket_id) : undefined)
+        .where(and(q.ticket_id ? eq(printJobs.ticket_id, q.ticket_id) : undefined, scope ? inArray(printJobs.agent_id, scope) : undefined))
         .orderBy(desc(printJobs.id))
         .limit(q.limit);
       return rows;
     },
     /** The bytes of a job, for the tablet to send again (BLE, RawBT). */
     async payload(caller: EmployeeCaller, id: number) {
-      const job = await db.query.printJobs.findFirst({ where: and(eq(printJobs.id, id), eq(printJobs.agent_id, caller.agent.id)) });
-      if (!job) throw notFound("Print job");
+      const job = await jobOf(caller, id);
       return { id, encoding: job.encoding, data: job.payload };
     },
     /** Reprint from here: this failed job and the failed ones after it on the same printer. */
-    async retry(id: number) {
-      const job = await db.query.printJobs.findFirst({ where: eq(printJobs.id, id) });
-      if (!job) throw notFound("Print job");
+    async retry(caller: EmployeeCaller, id: number) {
+      const job = await jobOf(caller, id);
       if (job.status !== "failed") throw unprocessable("Only a failed job can be sent again");
       const later = await db.select({ id: printJobs.id }).from(printJobs).where(and(eq(printJobs.printer, job.printer), eq(printJobs.status, "failed")));
       const ids = later.map((l) => l.id).filter((x) => x >= id);

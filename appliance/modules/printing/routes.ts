@@ -78,9 +78,9 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       summary: "The print journal, newest first (optional ticket_id)",
       access: { roles: ROLES },
       query: z.object({ ticket_id: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(500).default(50) }),
-      handler: ({ query }) => journal.list(query),
+      handler: ({ caller, query }) => journal.list(caller, query),
     }),
-    route({ method: "POST", path: "/printJobs/:id/retry", tag: "printing", summary: "Reprints from a failed job on", access: { roles: ROLES }, params: IdParams, handler: ({ params }) => journal.retry(params.id) }),
+    route({ method: "POST", path: "/printJobs/:id/retry", tag: "printing", summary: "Reprints from a failed job on", access: { roles: ROLES }, params: IdParams, handler: ({ caller, params }) => journal.retry(caller, params.id) }),
     route({ method: "GET", path: "/printJobs/:id/payload", tag: "printing", summary: "A job's bytes (base64), for the tablet to send again", access: { roles: ROLES }, params: IdParams, handler: ({ caller, params }) => journal.payload(caller, params.id) }),
     route({
       method: "POST",
