@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { addresses, customerPreferences, localities, preferences, streets } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../http/errors";
@@ -28,6 +28,18 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
     if (!street) throw unprocessable("Invalid Address");
   }
 
+  /**
+   * Addresses carry no agent: a shop sees those of its customers and tickets and the ones it
+   * created (the audit trail says who); HQ sees all. Another shop's address answers 404.
+   */
+  function visibleTo(caller: EmployeeCaller): SQL | undefined {
+    if (caller.agent.is_hq) return undefined;
+    const a = caller.agent.id;
+    return sql`(${addresses.id} IN (SELECT address_id FROM customers WHERE agent_id = ${a} AND address_id IS NOT NULL)
+      OR ${addresses.id} IN (SELECT pickup_address_id FROM tickets WHERE agent_id = ${a} AND pickup_address_id IS NOT NULL)
+      OR ${addresses.id} IN (SELECT delivery_address_id FROM tickets WHERE agent_id = ${a} AND delivery_address_id IS NOT NULL)
+      OR ${addresses.id} IN (SELECT entity_id FROM audit_log WHERE entity = 'address' AND action = 'create' AND agent_id = ${a}))`;
+  }
   async function getAddress(id: number, q: Pick<Db, "select"> = db) {
     const rows = await q
       .select({ id: addresses.id, name: addresses.name, number: addresses.number, locality_id: addresses.locality_id, street_id: addresses.street_id, locality: localities.name, street: streets.name })
@@ -77,19 +89,20 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
       return row!;
     },
 
-    async listAddresses(ids?: number[]) {
+    async listAddresses(caller: EmployeeCaller, ids?: number[]) {
       const rows = await db
         .select({ id: addresses.id, name: addresses.name, number: addresses.number, locality_id: addresses.locality_id, street_id: addresses.street_id, locality: localities.name, street: streets.name })
         .from(addresses)
         .innerJoin(localities, eq(localities.id, addresses.locality_id))
         .innerJoin(streets, eq(streets.id, addresses.street_id))
-        .where(ids ? inArray(addresses.id, ids) : undefined)
+        .where(and(ids ? inArray(addresses.id, ids) : undefined, visibleTo(caller)))
         .orderBy(asc(addresses.id))
         .limit(ids ? ids.length : 1000);
       return rows.map((a) => ({ ...a, line: addressLine(a) }));
     },
-    async address(id: number) {
-      const a = await getAddress(id);
+    async address(caller: EmployeeCaller, id: number) {
+      const [visible] = await db.select({ id: addresses.id }).from(addresses).where(and(eq(addresses.id, id), visibleTo(caller)));
+      const a = visible && (await getAddress(id));
       if (!a) throw notFound("Address");
       return a;
     },
@@ -103,7 +116,7 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
     },
     /** Spec §7: the address's own fields change; locality and street objects are ignored. */
     async updateAddress(caller: EmployeeCaller, id: number, input: Partial<AddressInput>) {
-      const current = await db.query.addresses.findFirst({ where: eq(addresses.id, id) });
+      const current = await db.query.addresses.findFirst({ where: and(eq(addresses.id, id), visibleTo(caller)) });
       if (!current) throw notFound("Address");
       const merged = { name: input.name ?? current.name, number: input.number ?? current.number, locality_id: input.locality_id ?? current.locality_id, street_id: input.street_id ?? current.street_id };
       await db.transaction(async (tx) => {
