@@ -76,11 +76,13 @@ test.describe("first run", () => {
     // This box is this test's own, so its shop's PIN lock can be tried: after 5 wrong PINs
     // the box answers 429 and the modal shows the box's reason instead of 'Incorrect Pin'.
     await page.getByRole("button", { name: /Logout/ }).click();
+    // Each attempt waits for the box's answer: a PIN typed while the last one is checked would be cleared.
+    const attempt = (pin: string) => Promise.all([page.waitForResponse((r) => r.url().endsWith("/login/employee")), app.enterPin(pin)]);
     for (let i = 0; i < 5; i++) {
-      await app.enterPin("2468");
+      await attempt("2468");
       await expect(app.toast("Incorrect Pin").last()).toBeVisible();
     }
-    await app.enterPin("1357");
+    await attempt("1357");
     await expect(app.toast(/locked/)).toBeVisible();
     await expect(app.pin).toBeVisible();
   });
