@@ -1,4 +1,4 @@
-import { type Database, migrateDatabase, openDatabase } from "../db/client";
+import { type Database, migrateDatabase, openDatabase, startCheckpointer } from "../db/client";
 import { seedDemo, seedTicketStates } from "../db/seed/demo";
 import { createApp } from "./http/app";
 import { pruneIdempotencyKeys } from "./http/idempotency";
@@ -120,5 +120,7 @@ export async function bootAppliance(
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
   await scanners.start();
   await journal.recover();
-  return { app, database, routes, clock, bus, journal, stop: () => scanners.stop() };
+  // WAL checkpoints when the box is quiet, not inside a counter request (db/client.ts).
+  const stopCheckpointer = startCheckpointer(database, { log: opts.log });
+  return { app, database, routes, clock, bus, journal, stop: () => (stopCheckpointer(), scanners.stop()) };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Database, migrateDatabase, openDatabase } from "./client";
+import { type Database, migrateDatabase, openDatabase, startCheckpointer } from "./client";
 
 let dir: string;
 let database: Database;
@@ -69,4 +69,35 @@ test("a write during another request's transaction waits its turn instead of fre
   expect(performance.now() - t0).toBeLessThan(1500);
   expect(Number(read.rows[0]!.n)).toBe(0);
   expect((await database.client.execute("SELECT v FROM t_conc ORDER BY rowid")).rows.map((r) => r.v)).toEqual([1, 2, 3]);
+});
+
+test("no auto-checkpoint holds a write: the WAL grows past 1000 pages on every connection writes use; an idle checkpointer folds it back", async () => {
+  const d = await openDatabase(`file:${join(dir, "wal.db")}`);
+  try {
+    const c = d.client;
+    await c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+    // Writes of every kind, with reads running during transactions so the pool opens more connections.
+    for (let i = 0; i < 600; i++) {
+      const tx = await c.transaction("write");
+      const reading = c.execute("SELECT count(*) FROM t");
+      await tx.execute({ sql: "INSERT INTO t (v) VALUES (?)", args: [`tx ${i}`] });
+      await tx.commit();
+      await reading;
+      await c.execute({ sql: "INSERT INTO t (v) VALUES (?)", args: [`plain ${i}`] });
+      await c.batch([{ sql: "INSERT INTO t (v) VALUES (?)", args: [`batch ${i}`] }], "write");
+    }
+    const walPages = () => Bun.file(join(dir, "wal.db-wal")).size / 4096;
+    // With SQLite's default (1000 pages) the WAL would have been checkpointed and reused.
+    expect(walPages()).toBeGreaterThan(1500);
+    expect(d.activity!.sinceCheckpoint).toBeGreaterThanOrEqual(1800);
+    const stop = startCheckpointer(d, { everyMs: 20, idleMs: 60 });
+    for (let i = 0; i < 100 && d.activity!.sinceCheckpoint > 0; i++) await Bun.sleep(20);
+    stop();
+    expect(d.activity!.sinceCheckpoint).toBe(0);
+    const [busy, log, checkpointed] = Object.values((await c.execute("PRAGMA wal_checkpoint(PASSIVE)")).rows[0]!).map(Number);
+    expect([busy, checkpointed]).toEqual([0, log]);
+    expect(Number(Object.values((await c.execute("SELECT count(*) FROM t")).rows[0]!)[0])).toBe(1800);
+  } finally {
+    d.close();
+  }
 });

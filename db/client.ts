@@ -10,6 +10,16 @@ export interface Database {
   db: Db;
   client: Client;
   close(): void;
+  /** Local files only: when writes happened, and a checkpoint that waits for in-process writers (see startCheckpointer). */
+  activity?: WriteActivity;
+  checkpoint?: () => Promise<{ busy: boolean; log: number; checkpointed: number }>;
+}
+
+/** What the checkpointer needs to know about writes: when the last one was and how many since the last checkpoint. */
+export interface WriteActivity {
+  lastWriteAt: number;
+  sinceCheckpoint: number;
+  lastCheckpointAt: number;
 }
 
 export const migrationsFolder = resolve(import.meta.dir, "migrations");
@@ -30,6 +40,8 @@ function createMutex() {
   };
 }
 
+const NO_AUTO_CHECKPOINT = "PRAGMA wal_autocheckpoint=0";
+
 const isRead = (stmt: InStatement) => {
   const text = typeof stmt === "string" ? stmt : stmt.sql;
   return /^\s*(SELECT|EXPLAIN)\b/i.test(text) || /^\s*PRAGMA\s+[\w.]+\s*(\(\s*\w*\s*\))?\s*;?\s*$/i.test(text);
@@ -42,24 +54,38 @@ const isRead = (stmt: InStatement) => {
  * transaction from begin to commit, takes one in-process lock; reads (WAL) go straight on.
  * The busy timeout is then only for writers outside the process (Litestream's checkpoints).
  */
-export function serializeWrites(client: Client): Client {
-  const lock = createMutex();
+export function serializeWrites(client: Client, opts: { activity?: WriteActivity; manualCheckpoints?: boolean; lock?: ReturnType<typeof createMutex> } = {}): Client {
+  const lock = opts.lock ?? createMutex();
+  const activity = opts.activity;
   const locked = async <T>(run: () => Promise<T>): Promise<T> => {
     const release = await lock();
     try {
       return await run();
     } finally {
+      if (activity) (activity.lastWriteAt = Date.now()), activity.sinceCheckpoint++;
       release();
     }
   };
+  // Auto-checkpoints run inside the commit that crosses 1000 WAL pages and, on a large file
+  // with synchronous=FULL, hold that request (and libSQL's synchronous event loop) for about
+  // half a second. They are turned off on every pooled connection a write uses (the pragma
+  // is per connection, and the pool opens connections lazily); startCheckpointer checkpoints
+  // when the box is idle instead.
+  const pin = opts.manualCheckpoints ? NO_AUTO_CHECKPOINT : null;
   return new Proxy(client, {
     get(target, prop, receiver) {
       switch (prop) {
         case "execute":
-          return (stmt: InStatement, args?: unknown) =>
-            isRead(stmt) ? target.execute(stmt as never, args as never) : locked(() => target.execute(stmt as never, args as never));
+          return (stmt: InStatement, args?: unknown) => {
+            if (isRead(stmt)) return target.execute(stmt as never, args as never);
+            const text = typeof stmt === "string" ? stmt : stmt.sql;
+            // Connection-level pragmas (journal_mode…) cannot run inside a transaction: as they are.
+            if (!pin || /^\s*PRAGMA\b/i.test(text)) return locked(() => target.execute(stmt as never, args as never));
+            const one: InStatement = typeof stmt === "string" ? { sql: stmt, args: (args ?? []) as never } : stmt;
+            return locked(async () => (await target.batch([pin, one], "write"))[1]!);
+          };
         case "batch":
-          return (stmts: InStatement[], mode?: TransactionMode) => locked(() => target.batch(stmts, mode));
+          return (stmts: InStatement[], mode?: TransactionMode) => locked(async () => (pin ? (await target.batch([pin, ...stmts], mode)).slice(1) : target.batch(stmts, mode)));
         case "executeMultiple":
           return (sql: string) => locked(() => target.executeMultiple(sql));
         case "migrate":
@@ -70,6 +96,7 @@ export function serializeWrites(client: Client): Client {
             let tx: Transaction;
             try {
               tx = await target.transaction(mode);
+              if (pin) await tx.execute(pin);
             } catch (e) {
               release();
               throw e;
@@ -78,6 +105,7 @@ export function serializeWrites(client: Client): Client {
               try {
                 return await f(...a);
               } finally {
+                if (activity) (activity.lastWriteAt = Date.now()), activity.sinceCheckpoint++;
                 release();
               }
             };
@@ -110,14 +138,63 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
   if (isFile) mkdirSync(dirname(url.slice("file:".length)), { recursive: true });
   // One pool of connections; libSQL opens each with foreign_keys=ON and synchronous=FULL
   // (asserted in db/client.test.ts), and `timeout` is the busy timeout in ms.
-  const client = serializeWrites(createClient({ url, authToken, timeout: 5000 }));
+  const raw = createClient({ url, authToken, timeout: 5000 });
+  const lock = createMutex();
+  const activity: WriteActivity = { lastWriteAt: 0, sinceCheckpoint: 0, lastCheckpointAt: Date.now() };
+  const client = serializeWrites(raw, isFile ? { activity, manualCheckpoints: true, lock } : { lock });
   if (isFile) {
     await client.execute("PRAGMA journal_mode=WAL");
     await client.execute("PRAGMA synchronous=FULL");
   }
   await client.execute("PRAGMA foreign_keys=ON");
   const db = drizzle(client, { schema });
-  return { db, client, close: () => client.close() };
+  if (!isFile) return { db, client, close: () => client.close() };
+  /** A PASSIVE checkpoint, taken between in-process writes (it never waits for readers or other processes). */
+  const checkpoint = async () => {
+    const release = await lock();
+    try {
+      const r = await raw.execute("PRAGMA wal_checkpoint(PASSIVE)");
+      const [busy, log, checkpointed] = Object.values(r.rows[0] ?? {}).map(Number) as [number, number, number];
+      activity.lastCheckpointAt = Date.now();
+      if (!busy && checkpointed === log) activity.sinceCheckpoint = 0;
+      return { busy: busy !== 0, log, checkpointed };
+    } finally {
+      release();
+    }
+  };
+  return { db, client, close: () => client.close(), activity, checkpoint };
+}
+
+/**
+ * Checkpoints the WAL when the box is quiet (no write for `idleMs`); once `maxWrites` writes
+ * or `maxAgeMs` have passed, in the first lull of `lullMs`; and after 4 × `maxWrites` writes
+ * regardless, so the WAL stays bounded under constant load. A
+ * checkpoint still holds the event loop while it runs (libSQL is synchronous), so it is
+ * taken when no one is waiting. Returns a stop function.
+ */
+export function startCheckpointer(database: Database, opts: { everyMs?: number; idleMs?: number; lullMs?: number; maxWrites?: number; maxAgeMs?: number; log?: (m: string, e?: unknown) => void } = {}): () => void {
+  const { activity, checkpoint } = database;
+  if (!activity || !checkpoint) return () => {};
+  const { everyMs = 1000, idleMs = 2000, lullMs = 200, maxWrites = 5000, maxAgeMs = 5 * 60_000 } = opts;
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running || activity.sinceCheckpoint === 0) return;
+    const now = Date.now();
+    const quiet = now - activity.lastWriteAt;
+    // Quiet for idleMs; or, once the WAL is big or old, the first short lull; or a hard bound.
+    const due = quiet >= idleMs || ((activity.sinceCheckpoint >= maxWrites || now - activity.lastCheckpointAt >= maxAgeMs) && quiet >= lullMs) || activity.sinceCheckpoint >= 4 * maxWrites;
+    if (!due) return;
+    running = true;
+    try {
+      await checkpoint();
+    } catch (e) {
+      opts.log?.("WAL checkpoint failed; will retry", e);
+    } finally {
+      running = false;
+    }
+  }, everyMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }
 
 /** Applies the committed SQL migrations in order (idempotent). */
