@@ -1,22 +1,10 @@
 import { expect, test } from "bun:test";
 import { parseScan } from "../../appliance/domain/scancodes";
 import { encodeEscPosReceipt, escPosText } from "./escpos";
+import { SAMPLE_RECEIPT } from "./fixtures";
 import { RECEIPT_CONDITIONS, type ReceiptData, twoColumns, wrap } from "./receipt";
 
-const data: ReceiptData = {
-  shop: "Ironbox Birkirkara",
-  ticketId: 1042,
-  date: "22-11-2026",
-  customer: { name: "Joseph Camilleri", mobile: "79123456", address: "12, Triq il-Kbira, Birkirkara" },
-  items: [
-    { name: "Suit 2pc", pieces: "Jacket, Trousers", total: "€22.50", express: true },
-    { name: "Shirt", quantity: 3, total: "€8.10" },
-  ],
-  showPrices: true,
-  totals: { subtotal: "€25.93", vat: "€4.67", total: "€30.60", paid: "€10.00", due: "€20.60" },
-  pickup: "29-11-2026",
-  stamp: { agent: "Ironbox Birkirkara", employee: "Anna Vella", employeeId: 3 },
-};
+const data: ReceiptData = SAMPLE_RECEIPT;
 
 test("an 80 mm receipt: lines within 33 characters, totals with VAT, conditions, stamp, QR of the ticket, cut", () => {
   const r = escPosText(encodeEscPosReceipt(data, "80mm"));

@@ -1,22 +1,10 @@
 import { expect, test } from "bun:test";
 import { parseScan } from "../../appliance/domain/scancodes";
 import { LABEL_WIDTH_DOTS, type LabelData, type LabelVariant } from "./label";
+import { SAMPLE_LABEL } from "./fixtures";
 import { encodePpla, pplaText } from "./ppla";
 
-const label: LabelData = {
-  ticketId: 1042,
-  itemId: 88123,
-  description: "Suit 2pc navy\rE\r\x02L",
-  piece: "Jacket",
-  agent: "Ironbox Birkirkara",
-  date: "22/11/2026",
-  deliveryDate: "29/11/2026",
-  tallies: [
-    { label: "Dry Cleaning", sorted: 1, total: 2 },
-    { label: "Laundry", sorted: 0, total: 3 },
-  ],
-  customer: "Ġużeppi Żammit",
-};
+const label: LabelData = { ...SAMPLE_LABEL, description: "Suit 2pc navy\rE\r\x02L", express: false };
 
 /** Reads a PPLA job back: its text records and QR payload, checking every record against the DPL grammar. */
 function parse(bytes: Uint8Array) {

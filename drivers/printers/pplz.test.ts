@@ -4,23 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseScan } from "../../appliance/domain/scancodes";
 import type { LabelData, LabelVariant } from "./label";
+import { SAMPLE_LABEL } from "./fixtures";
 import { encodePplz, zplEscape } from "./pplz";
 
-const label: LabelData = {
-  ticketId: 1042,
-  itemId: 88123,
-  description: "Suit 2pc navy^wool~",
-  piece: "Jacket",
-  agent: "Ironbox Birkirkara",
-  date: "22/11/2026",
-  deliveryDate: "29/11/2026",
-  tallies: [
-    { label: "Dry Cleaning", sorted: 1, total: 2 },
-    { label: "Laundry", sorted: 0, total: 3 },
-    { label: "Carpets", sorted: 0, total: 0 },
-  ],
-  customer: "Joseph Camilleri",
-};
+const label: LabelData = { ...SAMPLE_LABEL, customer: "Joseph Camilleri" };
 
 test("field data escapes ^ and ~ so they cannot start commands", () => {
   expect(zplEscape("a^b~c_d")).toBe("a_5Eb_7Ec_5Fd");
@@ -30,7 +17,7 @@ test("field data escapes ^ and ~ so they cannot start commands", () => {
   // Every ^FD … ^FS field is closed and holds no raw caret or tilde.
   for (const m of zpl.matchAll(/\^FD(.*?)\^FS/g)) expect(m[1]).not.toMatch(/[\^~]/);
   expect(zpl).toContain("T#1042  I#88123");
-  expect(zpl).toContain("D 1/2  L 0/3");
+  expect(zpl).toContain("L 0/3  D 1/2");
   expect(zpl).not.toContain("C 0/0");
 });
 

@@ -14,8 +14,8 @@ export const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
  * Boots the real appliance on a data dir (as main.ts does, without a port) and returns a
  * caller that goes through the whole HTTP stack with the demo admin's token.
  */
-export async function bootLoggedIn(dataDir: string, user = "hq", password = "hq-demo-2026", pin = 1111) {
-  const box = await bootAppliance(loadConfig({ IRONBOX_DATA_DIR: dataDir }), { log: () => {} });
+export async function bootLoggedIn(dataDir: string, user = "hq", password = "hq-demo-2026", pin = 1111, env: Record<string, string> = {}) {
+  const box = await bootAppliance(loadConfig({ IRONBOX_DATA_DIR: dataDir, ...env }), { log: () => {} });
   const call = async (method: string, path: string, token?: string, body?: unknown) => {
     const res = await box.app.handle(
       new Request(`http://localhost/api/v1${path}`, {

@@ -12,25 +12,11 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bootAppliance } from "../../appliance/boot";
-import { loadConfig } from "../../appliance/platform/config";
-import { fmt, percentiles } from "../bench/lib";
+import { bootLoggedIn, fmt, percentiles } from "../bench/lib";
 
 const TIMEOUT_MS = 10_000; // the journal's default send timeout
 const dir = mkdtempSync(join(tmpdir(), "ironbox-fault-"));
-const box = await bootAppliance(loadConfig({ IRONBOX_DATA_DIR: dir, IRONBOX_DEMO: "1", IRONBOX_MDNS: "0", IRONBOX_SYSFS_ROOT: join(dir, "sys"), IRONBOX_DEV_ROOT: join(dir, "dev") }), { log: () => {} });
-const call = async (method: string, path: string, token?: string, body?: unknown) => {
-  const res = await box.app.handle(
-    new Request(`http://localhost/api/v1${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `token ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    }),
-  );
-  return { status: res.status, json: (await res.json()) as any };
-};
-const agent = (await call("POST", "/login/agent", undefined, { user_name: "hq", password: "hq-demo-2026" })).json.data as string;
-const token = (await call("POST", "/login/employee", agent, { pin: 1111 })).json.data as string;
+const { box, token, call } = await bootLoggedIn(dir, "hq", "hq-demo-2026", 1111, { IRONBOX_DEMO: "1", IRONBOX_MDNS: "0", IRONBOX_SYSFS_ROOT: join(dir, "sys"), IRONBOX_DEV_ROOT: join(dir, "dev") });
 const ok = async (method: string, path: string, body?: unknown) => {
   const r = await call(method, path, token, body);
   if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);

@@ -38,6 +38,13 @@ async function counterWithSuit(page: Page) {
   return { customer, auth, ticketId: Number(page.url().split("/").pop()) };
 }
 
+/** On the counter: a Suit 2pc (two pieces, so two labels). */
+async function addSuit(page: Page) {
+  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
+  await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
+  await expect(page.getByTestId("item-row")).toHaveCount(1);
+}
+
 test("printer dialog: search picks the single USB label printer; labels reach it; the counter confirms and returns to the customer", async ({ page }) => {
   plugLabelPrinter();
   const app = new AppPage(page);
@@ -47,9 +54,7 @@ test("printer dialog: search picks the single USB label printer; labels reach it
   await page.getByRole("button", { name: "Print", exact: true }).click();
   await expect(app.toast("Ticket is empty")).toBeVisible();
 
-  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
-  await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
-  await expect(page.getByTestId("item-row")).toHaveCount(1);
+  await addSuit(page);
   await page.getByRole("button", { name: "Print", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
   await expect(dialog.getByRole("tab")).toHaveText(["USB", "Bluetooth", "BLE", "RAWBT", "PDF"]);
@@ -90,9 +95,7 @@ test("a printer that fails shows the printer's reason and reprints from there on
   const app = new AppPage(page);
   await app.loginAs("9999");
   const { ticketId } = await counterWithSuit(page);
-  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
-  await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
-  await expect(page.getByTestId("item-row")).toHaveCount(1);
+  await addSuit(page);
   await page.getByRole("button", { name: "Print", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
   await dialog.getByRole("button", { name: "Search" }).click();
@@ -113,9 +116,7 @@ test("PDF: Download names the file ticket{id} DD-MM-YYYY.pdf; Preview opens it i
   const app = new AppPage(page);
   await app.loginAs("9999");
   const { ticketId } = await counterWithSuit(page);
-  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
-  await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
-  await expect(page.getByTestId("item-row")).toHaveCount(1);
+  await addSuit(page);
   await page.getByRole("button", { name: "Print", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
   await dialog.getByRole("tab", { name: "PDF" }).click();
@@ -152,9 +153,7 @@ test("BLE from the tablet: pair, print the receipt in chunks of at most 100 byte
   const app = new AppPage(page);
   await app.loginAs("9999");
   const { customer, auth, ticketId } = await counterWithSuit(page);
-  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
-  await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
-  await expect(page.getByTestId("item-row")).toHaveCount(1);
+  await addSuit(page);
   await page.getByRole("button", { name: "Print", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
   await dialog.getByRole("tab", { name: "BLE" }).click();

@@ -1,4 +1,6 @@
 import { signal } from "@preact/signals-react";
+import type { Encoding } from "../../../appliance/modules/printing/journal";
+import type { DeviceRow } from "../../../appliance/modules/printing/service";
 import { toast } from "../../components/toast";
 import { api, ApiError } from "../../lib/api";
 import { pairBlePrinter } from "../../lib/ble";
@@ -7,7 +9,7 @@ import { currentToken } from "../../lib/session";
 
 /** Spec §9 port codes: u (USB), b (Bluetooth), ble (BLE), rbt (remote Bluetooth: the RawBT app). */
 export type Port = "u" | "b" | "ble" | "rbt";
-export type Encoding = "PPLZ" | "PPLA" | "ESCPOS";
+export type { Encoding };
 export type Variant = "normal" | "smaller" | "nologo";
 
 /** What this tablet prints to, remembered between tickets. */
@@ -23,20 +25,8 @@ export interface PrinterChoice {
   mini: boolean;
 }
 
-/** A device row from GET /printers/devices (spec §3 printer device fields, plus where and state). */
-export interface Device {
-  id: string;
-  name: string;
-  serialNumber: string;
-  productName: string;
-  manufacturerName: string;
-  port: "u" | "b";
-  encoding: Encoding;
-  class: "label" | "receipt" | "unknown";
-  saved: boolean;
-  state: "online" | "offline" | "unknown";
-  where: string;
-}
+/** A device row from GET /printers/devices: the server's type (spec §3 printer device fields, plus where and state). */
+export type Device = Omit<DeviceRow, "setup">;
 
 export interface BlePrinter {
   id: string;
