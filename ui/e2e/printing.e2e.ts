@@ -234,3 +234,24 @@ test("tracking: the checked items' labels go to the printer this tablet chose", 
   expect(ppla.match(/\x02L/g)).toHaveLength(2); // Jacket and Trousers, in PPLA
   expect(ppla).toContain(`T#${t.id}  I#${suit.id}`);
 });
+
+test("RAWBT: the receipt goes to the RawBT app as an intent carrying its ESC/POS bytes; Close returns to the customer", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const { customer, auth, ticketId } = await counterWithSuit(page);
+  await addSuit(page);
+  await page.getByRole("button", { name: "Print", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
+  await dialog.getByRole("tab", { name: "RAWBT" }).click();
+  await dialog.getByLabel("Encoding").selectOption("ESCPOS");
+  await dialog.getByRole("button", { name: "Print receipt" }).click();
+  const link = dialog.getByRole("link", { name: "Send to RawBT" });
+  const href = (await link.getAttribute("href"))!;
+  expect(href).toMatch(/^intent:base64,[A-Za-z0-9+/=]+#Intent;scheme=rawbt;package=ru\.a402d\.rawbtprinter;end;$/);
+  const bytes = Buffer.from(href.slice("intent:base64,".length, href.indexOf("#Intent")), "base64").toString("latin1");
+  expect(bytes).toContain(`Ticket #${ticketId}`);
+  const jobs = (await (await page.request.get(`/api/v1/printJobs/?ticket_id=${ticketId}`, { headers: auth })).json()).data;
+  expect(jobs.map((j: { printer: string; status: string }) => [j.printer, j.status])).toEqual([["rbt:RawBT", "done"]]);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));
+});

@@ -4,7 +4,7 @@ import { toast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { bleAvailable, bleUnavailableReason } from "../../lib/ble";
 import { agentToken, employeeToken } from "../../lib/session";
-import { blePrinters, choice, type Device, type Encoding, labelEncoding, pairBle, type Port, type PrinterChoice, printTicket, progress, reprintFromHere, saveChoice } from "./printer";
+import { blePrinters, choice, rawbtLink, type Device, type Encoding, labelEncoding, pairBle, type Port, type PrinterChoice, printTicket, progress, reprintFromHere, saveChoice } from "./printer";
 
 type Channel = Port | "pdf";
 const CHANNELS: { id: Channel; label: string }[] = [
@@ -36,12 +36,18 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
   const [channel, setChannel] = useState<Channel>(c.port);
   const [devices, setDevices] = useState<Device[] | null>(null);
   const [busy, setBusy] = useState(false);
+  const [handed, setHanded] = useState(false);
+  const close = () => {
+    onClose();
+    if (handed) onPrinted?.(); // a RawBT hand-over finishes when the dialog closes
+  };
   const p = progress.value?.ticketId === ticketId ? progress.value : null;
   const set = (patch: Partial<PrinterChoice>) => saveChoice({ ...choice.value, ...patch });
 
   const refresh = async () => setDevices(await api<Device[]>("GET", "/printers/devices").catch(() => []));
   useEffect(() => {
     progress.value = null;
+    rawbtLink.value = null;
     void refresh();
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
     window.addEventListener("keydown", onKey);
@@ -81,7 +87,11 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
     setBusy(true);
     const ok = await printTicket(ticketId, { itemIds });
     setBusy(false);
-    if (ok) {
+    if (ok && now.port === "rbt") {
+      // The intent has gone to RawBT; the dialog stays so its link can be tapped, and Close finishes.
+      setHanded(true);
+      toast("Sent to RawBT");
+    } else if (ok) {
       const total = progress.value?.total ?? 1;
       toast(total > 1 ? `Printed ${total}` : "Printed");
       onPrinted?.();
@@ -177,7 +187,17 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
             <p className="muted">{bleUnavailableReason()}</p>
           ))}
 
-        {channel === "rbt" && <p className="muted">Sends the job to the RawBT app on this Android tablet, which prints to its paired printer.</p>}
+        {channel === "rbt" && (
+          <p className="muted">
+            Sends the job to the RawBT app on this Android tablet, which prints to its paired printer.
+            {rawbtLink.value && (
+              <>
+                {" "}
+                If RawBT did not open: <a href={rawbtLink.value}>Send to RawBT</a>
+              </>
+            )}
+          </p>
+        )}
 
         {channel === "pdf" ? (
           <div className="dialog-buttons">
@@ -241,7 +261,7 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
               </p>
             )}
             <div className="dialog-buttons">
-              <button type="button" className="btn" onClick={onClose}>
+              <button type="button" className="btn" onClick={close}>
                 Close
               </button>
               <button type="button" className="btn btn-primary" disabled={busy} onClick={print}>

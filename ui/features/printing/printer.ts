@@ -71,6 +71,8 @@ export interface Progress {
   failed?: { job: number; error: string };
 }
 export const progress = signal<Progress | null>(null);
+/** The last batch handed to RawBT, as the intent link the dialog offers to tap. */
+export const rawbtLink = signal<string | null>(null);
 
 export const labelEncoding = (e: Encoding | "") => e === "PPLZ" || e === "PPLA";
 
@@ -127,7 +129,10 @@ async function sendFromTablet(c: PrinterChoice, ble: BlePrinter | undefined, pay
     const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     let off = 0;
     for (const p of parts) all.set(p, (off += p.length) - p.length);
-    window.location.href = rawbtUrl(all);
+    // Android opens RawBT from the intent; where the browser wants a fresh tap for an app
+    // link, the dialog shows the same link to tap.
+    rawbtLink.value = rawbtUrl(all);
+    window.location.href = rawbtLink.value;
     for (const p of payloads) await api("POST", `/printJobs/${p.job}/result`, { body: { ok: true }, quiet: true }).catch(() => {});
     progress.value = progress.value && { ...progress.value, done: payloads.length };
     return true;
