@@ -98,6 +98,19 @@ test("RawBT: a 58 mm receipt in ESC/POS comes back to the tablet; another shop c
   expect((await ok("GET", "/printJobs/")).map((j: { id: number }) => j.id)).toContain(r.jobs[0]); // HQ sees every shop's
 });
 
+test("a tablet that never reports: its jobs end as failed when it next prints to that printer, ten minutes on", async () => {
+  const id = await fresh();
+  const first = await ok("POST", "/print/receipt", { ticket_id: id, port: "ble", device: "Lost" });
+  box.clock.advance(11 * 60_000);
+  await ok("POST", "/print/receipt", { ticket_id: id, port: "ble", device: "Lost" });
+  const jobs = await ok("GET", `/printJobs/?ticket_id=${id}`);
+  expect(jobs.map((j: { id: number; status: string; error: string | null }) => [j.id === first.jobs[0], j.status, j.error])).toEqual([
+    [false, "sending", null],
+    [true, "failed", "The tablet did not report back on this job"],
+  ]);
+  box.clock.advance(-11 * 60_000);
+});
+
 test("device rows: saved printers with honest state (online, offline, unknown for the network)", async () => {
   const rows = await ok("GET", "/printers/devices");
   expect(rows.map((d: { id: string; state: string; port: string; saved: boolean }) => [d.id, d.state, d.port, d.saved])).toEqual([

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { boxSettings, printJobs } from "../../../db/schema";
@@ -40,6 +40,8 @@ export const PrinterConfig = z.object({
 });
 export type Printer = z.infer<typeof PrinterConfig>;
 const KEY = "printers";
+/** How long a tablet has to report a job it sends itself before the journal gives up on it. */
+const TABLET_REPORT_MS = 10 * 60_000;
 export type Sender = (target: PrinterTarget, bytes: Uint8Array, timeoutMs: number) => Promise<void>;
 /** Printers the tablet drives itself (spec §9 port codes): BLE through Web Bluetooth, RawBT through an intent. */
 export type TabletPort = "ble" | "rbt";
@@ -157,6 +159,12 @@ export function createPrintJournal({
     /** Records jobs the tablet sends itself ("ble:<device>" or "rbt:<tablet>"): they stay "sending" until it reports. */
     async handOver(caller: EmployeeCaller, port: TabletPort, device: string, jobs: NewJob[]) {
       const printer = `${port}:${device}`.slice(0, 80);
+      // A tablet that closed mid-batch never reports: its old jobs on this printer end as failed.
+      const stale = new Date(clock.now().getTime() - TABLET_REPORT_MS).toISOString();
+      await db
+        .update(printJobs)
+        .set({ status: "failed", error: "The tablet did not report back on this job", finished_at: now() })
+        .where(and(eq(printJobs.printer, printer), eq(printJobs.status, "sending"), lt(printJobs.created_at, stale)));
       const rows = await insert(caller, printer, jobs, "sending");
       for (const r of rows) announce(r.id, printer, "sending");
       return rows.map((r) => r.id);

@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { bleAvailable, bleUnavailableReason } from "../../lib/ble";
@@ -37,6 +37,7 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
   const [devices, setDevices] = useState<Device[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [handed, setHanded] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
   const close = () => {
     onClose();
     if (handed) onPrinted?.(); // a RawBT hand-over finishes when the dialog closes
@@ -48,6 +49,7 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
   useEffect(() => {
     progress.value = null;
     rawbtLink.value = null;
+    box.current?.focus(); // keyboard and screen-reader users land in the dialog
     void refresh();
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
     window.addEventListener("keydown", onKey);
@@ -118,7 +120,7 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
 
   return (
     <div className="overlay" onClick={onClose}>
-      <div className="dialog printer-dialog" role="dialog" aria-modal="true" aria-labelledby="printer-title" onClick={(e) => e.stopPropagation()}>
+      <div ref={box} tabIndex={-1} className="dialog printer-dialog" role="dialog" aria-modal="true" aria-labelledby="printer-title" onClick={(e) => e.stopPropagation()}>
         <h2 id="printer-title">Print ticket #{ticketId}</h2>
         <div className="tabs" role="tablist" aria-label="Channel">
           {CHANNELS.map((ch) => (
