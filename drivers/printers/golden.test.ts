@@ -9,14 +9,16 @@ import { encodePplz } from "./pplz";
 import type { ReceiptData } from "./receipt";
 
 /**
- * Golden bytes: every layout, language and variant against committed files. A change to a
- * printout shows as a diff of drivers/printers/golden/ in review. UPDATE_GOLDEN=1 rewrites
- * them (look at the diff before committing); a missing file fails.
+ * Golden bytes: every label language and variant, and both receipt widths, against committed
+ * files in drivers/printers/golden/, so any change to a printout shows as a diff in review.
+ * A missing file fails. `UPDATE_GOLDEN=1 bun test drivers/printers/golden.test.ts` rewrites
+ * them; read the .zpl/.ppla diffs (they are text) before committing.
  */
 const DIR = join(import.meta.dir, "golden");
 const update = process.env.UPDATE_GOLDEN === "1";
 
-const label: LabelData = SAMPLE_LABEL;
+// A description longer than 12 characters with '^' and '~' inside the 12 that print, Maltese letters, express.
+const label: LabelData = { ...SAMPLE_LABEL, description: "Suit^2pc~navy wool", customer: "Ġużeppi Żammit" };
 const receipt: ReceiptData = { ...SAMPLE_RECEIPT, customer: { ...SAMPLE_RECEIPT.customer, name: "Ġużeppi Żammit" } };
 
 const cases: [string, () => Uint8Array][] = [];
@@ -29,15 +31,28 @@ for (const [lang, encode, ext] of [
 }
 cases.push(["escpos-80mm.bin", () => encodeEscPosReceipt(receipt, "80mm")], ["escpos-58mm.bin", () => encodeEscPosReceipt(receipt, "58mm")]);
 
+/** Text formats compare as text (a readable diff, control characters shown); ESC/POS as hex lines. */
+const show = (file: string, b: Uint8Array) =>
+  file.endsWith(".bin")
+    ? Buffer.from(b).toString("hex").replace(/(.{64})/g, "$1\n")
+    : new TextDecoder().decode(b).replace(/[\x00-\x09\x0b-\x1f]/g, (c) => `<${c.charCodeAt(0).toString(16).padStart(2, "0")}>`);
+
 for (const [file, make] of cases) {
   test(`golden bytes: ${file}`, () => {
     const path = join(DIR, file);
-    const bytes = Buffer.from(make());
+    const bytes = make();
     if (update) {
       mkdirSync(DIR, { recursive: true });
       writeFileSync(path, bytes);
     }
-    expect(existsSync(path)).toBe(true);
-    expect(bytes.equals(readFileSync(path))).toBe(true);
+    if (!existsSync(path)) throw new Error(`${path} is missing: run with UPDATE_GOLDEN=1 and check what it writes`);
+    const golden = readFileSync(path);
+    expect(show(file, bytes)).toBe(show(file, golden));
+    expect(Buffer.from(bytes).equals(golden)).toBe(true);
   });
 }
+
+test("golden files and cases match one for one", () => {
+  const files = new Bun.Glob("*").scanSync(DIR);
+  expect([...files].sort()).toEqual(cases.map(([f]) => f).sort());
+});

@@ -46,23 +46,62 @@ export function labelLines(d: LabelData): string[] {
 /** The QR payload of a label: ticket id, item id, description (12) and piece (spec §9). */
 export const labelQr = (d: LabelData) => itemCode({ itemId: d.itemId, desc: d.description, ticketId: d.ticketId, piece: d.piece });
 
+/** Label printers here are 203 dpi: 8 dots a millimetre, 2.03 dots a hundredth of an inch. */
+export const LABEL_DPI = 203;
+
 /**
- * Where things go on a label, in dots (203 dpi, 8 dots/mm), shared by PPLZ and PPLA. Lines
- * may use the full 37 characters, so the QR goes under the text (right-aligned), except on
- * mini labels, whose three short lines leave room at the right. `qrModules` allows for a
- * version-4 code (33 modules), enough for any label payload.
+ * Byte capacity of a model-2 QR code at error correction M, versions 1 to 15 (ISO/IEC 18004,
+ * byte mode). Both printers pick the version themselves, in automatic mode; all-byte is what
+ * a mixed-case payload comes to at most (numeric runs can only make it smaller), so this is
+ * the size to leave room for.
+ */
+const QR_M_BYTES = [14, 26, 42, 62, 84, 106, 122, 152, 180, 213, 251, 287, 331, 362, 412];
+
+/** Modules on a side of the QR code the printer will draw for this payload (21 for version 1, +4 a version). */
+export function qrModules(payload: string): number {
+  const bytes = new TextEncoder().encode(payload).length;
+  const i = QR_M_BYTES.findIndex((cap) => bytes <= cap);
+  return 17 + 4 * (i < 0 ? QR_M_BYTES.length : i + 1);
+}
+
+/**
+ * ZPL printers draw a ^BQ QR code 10 dots below its ^FO (Zebra does; so does zpl-renderer-js,
+ * which follows Labelary). Whether Argox's emulation does is unknown, so the layout leaves
+ * room for the symbol anywhere from qr.y to qr.y + QR_SHIFT.
+ */
+export const QR_SHIFT = 10;
+
+/**
+ * Where things go on a label, in dots from the top left (203 dpi), shared by PPLZ and PPLA so
+ * both print the same label. Lines may use the full 37 characters, so the QR goes under the
+ * text (right-aligned), except on mini labels, whose three short lines leave room at the
+ * right. The QR is sized for its payload (qrModules); if it would run off the bottom of the
+ * label (a long piece name, or a long description standing in for one) its modules halve
+ * rather than overprint the text. Magnifications are even because PPLA sizes QR cells in
+ * hundredths of an inch, two dots each. With the longest text (six lines) a version-4 code
+ * (payloads up to 62 bytes) keeps its full size on every variant, and a version-5 one (84)
+ * still fits the smaller label at two dots a module.
  */
 export function labelLayout(d: LabelData, variant: LabelVariant) {
   const kind = d.mini ? "mini" : variant;
   const spec = {
     normal: { height: 400, font: 26, gap: 32, top: 56, mag: 4 },
     nologo: { height: 400, font: 26, gap: 32, top: 16, mag: 4 },
-    smaller: { height: 240, font: 20, gap: 24, top: 12, mag: 3 },
-    mini: { height: 160, font: 22, gap: 26, top: 12, mag: 3 },
+    smaller: { height: 240, font: 20, gap: 22, top: 12, mag: 2 },
+    mini: { height: 160, font: 22, gap: 26, top: 12, mag: 4 },
   }[kind];
   const lines = labelLines(d);
-  const qrModules = 33;
-  const qrSize = qrModules * spec.mag;
-  const qr = kind === "mini" ? { x: LABEL_WIDTH_DOTS - qrSize - 8, y: spec.top } : { x: LABEL_WIDTH_DOTS - qrSize - 8, y: spec.top + lines.length * spec.gap + 4 };
-  return { kind, logo: kind === "normal", lines: lines.map((text, i) => ({ text, x: 16, y: spec.top + i * spec.gap })), font: spec.font, height: spec.height, qr: { ...qr, mag: spec.mag, size: qrSize } };
+  const modules = qrModules(labelQr(d));
+  const y = kind === "mini" ? spec.top : spec.top + lines.length * spec.gap + 4;
+  let mag = spec.mag;
+  while (mag > 2 && y + QR_SHIFT + modules * mag > spec.height - 4) mag -= 2;
+  const size = modules * mag;
+  return {
+    kind,
+    logo: kind === "normal",
+    lines: lines.map((text, i) => ({ text, x: 16, y: spec.top + i * spec.gap })),
+    font: spec.font,
+    height: spec.height,
+    qr: { x: LABEL_WIDTH_DOTS - size - 8, y, mag, modules, size },
+  };
 }

@@ -1,52 +1,74 @@
-import { type LabelData, type LabelVariant, labelLayout, labelQr } from "./label";
+import { LABEL_DPI, type LabelData, type LabelVariant, labelLayout, labelQr, QR_SHIFT } from "./label";
 
 /*
- * PPLA: Argox's Datamax-DPL-like label language. A job is <STX>L, D11 (dot size 1×1), one
- * record per field, and E (print one). A text record is
- *   rotation font hmul vmul size(3) row(4) column(4) data <CR>
- * and a QR code the extended barcode W1d (auto format: model 2, ECC M), whose data ends with
- * two CRs. Rows and columns are in 0.01 inch, rows counted from the bottom of the label.
- * Built from the DPL programmer's manual (W1d record, Appendix G); check the first PPLA
- * label on a real Argox printer before relying on it (STACK-NOTES).
+ * PPLA: Argox's Datamax-DPL-like language. Built from the Datamax-O'Neil DPL programmer's
+ * manual (Generating Label Formats; Appendix C fonts; Appendix G "W1d / W1D: QR Code"), as
+ * PPLA takes DPL's records; Argox's own manual was not at hand. A job is
+ *
+ *   <STX>L<CR>            enter label formatting
+ *   D11<CR>               dot size 1 x 1
+ *   n<CR>                 inch mode: rows, columns and QR cells in hundredths of an inch
+ *                         (a driver may have left the printer in metric mode, <STX>m)
+ *   1211000RRRRCCCCtext<CR>          one text record per line:
+ *       rotation(1) font(1) hmul(1) vmul(1) 000 row(4) column(4) data, rows counted up
+ *       from the bottom left of the label to the bottom of the field
+ *   1W1dMM000RRRRCCCCpayload<CR><CR> the QR: W1d is "automatic formatting" (model 2,
+ *       ECC M, automatic mask and data mode), cell size MM in hundredths of an inch,
+ *       its data ended by two CRs
+ *   E<CR>                 end formatting, print one
+ *
+ * Text uses internal font 2 (18 x 10 dots, 12-dot pitch at 203 dpi, so 37 characters take
+ * 444 of the 550 dots); fonts 3 to 6 have no lower case, so only the all-caps logo uses
+ * font 4 (36 dots high). The layout is labelLayout's, turned from dots-from-the-top into
+ * hundredths of an inch from the bottom (about one dot of rounding).
+ *
+ * CHECK THE FIRST PPLA LABEL ON A REAL ARGOX PRINTER before relying on it (STACK-NOTES):
+ * nothing here has printed yet; the tests check the records against the manual's grammar,
+ * not a printer. It assumes the printer's standard control codes (STX, SOH, CR): in DPL's
+ * "alternate" control-code setting '^' and '~' would be command characters.
  */
 const STX = "\x02";
 const CR = "\r";
-const DPI = 203;
-const inch100 = (dots: number) => Math.round((dots / DPI) * 100);
-const n4 = (n: number) => String(Math.max(0, Math.min(9999, Math.round(n)))).padStart(4, "0");
+
+/** DPL internal bitmapped fonts at 203 dpi (DPL manual Table C-2), the two used here. */
+export const PPLA_FONTS = {
+  text: { id: "2", height: 18, width: 10, spacing: 2 },
+  logo: { id: "4", height: 36, width: 18, spacing: 3 },
+} as const;
+
+const inch100 = (dots: number) => Math.round((dots / LABEL_DPI) * 100);
+const n4 = (n: number) => String(Math.max(0, Math.min(9999, n))).padStart(4, "0");
 
 /**
- * Record data cannot end a record early: control characters (CR, LF, STX…) become spaces.
- * Internal fonts print ASCII: accents are dropped (Ġużeppi → Guzeppi), the rest becomes '?'.
+ * Text for a record's data: nothing in it can end the record or start a command. Control
+ * characters (CR, LF, STX, SOH…) become spaces. The internal fonts print ASCII, so accents
+ * go (Ġużeppi → Guzeppi), ħ/Ħ become h/H and anything else becomes one '?' per character.
  */
 export function pplaText(s: string): string {
   return s
     .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/\p{M}/gu, "")
     .replace(/ħ/g, "h")
     .replace(/Ħ/g, "H")
     .replace(/[\x00-\x1f\x7f]/g, " ")
-    .replace(/[^\x20-\x7e]/g, "?");
+    .replace(/[^\x20-\x7e]/gu, "?");
 }
-/** QR data goes as UTF-8 bytes (scanners read byte mode as UTF-8); only control characters are dropped. */
-const qrData = (s: string) => s.replace(/[\x00-\x1f\x7f]/g, " ");
 
-/**
- * Encodes one item label as a complete PPLA job. Pure: bytes out, no I/O. The layout is the
- * PPLZ one (labelLayout, in dots from the top) turned into 0.01 inch rows from the bottom.
- * Font 2 (about 10 point) on small labels, font 3 (about 12 point) otherwise; QR modules of
- * 0.02 inch (0.01 inch is one 203-dpi dot pair).
- */
+/** QR data travels as UTF-8 (W1d takes 8-bit bytes); only control characters, which could end the record, become spaces. */
+export const pplaQrData = (s: string) => s.replace(/[\x00-\x1f\x7f]/g, " ");
+
+/** Encodes one item label as a complete PPLA job. Pure: bytes out, no I/O. */
 export function encodePpla(d: LabelData, variant: LabelVariant = "normal"): Uint8Array {
   const l = labelLayout(d, variant);
-  const font = l.font < 24 ? "2" : "3";
-  const row = (yTop: number, h: number) => inch100(l.height - yTop - h);
-  const text = (yTop: number, x: number, f: string, h: number, data: string) => `1${f}11000${n4(row(yTop, h))}${n4(inch100(x))}${pplaText(data)}${CR}`;
+  const row = (yTop: number, h: number) => n4(inch100(l.height - yTop - h));
+  const col = (x: number) => n4(inch100(x));
+  const text = (yTop: number, x: number, f: { id: string; height: number }, data: string) => `1${f.id}11000${row(yTop, f.height)}${col(x)}${pplaText(data)}${CR}`;
+
   const records: string[] = [];
-  if (l.logo) records.push(text(12, 16, "4", 40, "IRONBOX"));
-  for (const line of l.lines) records.push(text(line.y, line.x, font, l.font, line.text));
-  const module = l.qr.mag >= 4 ? "2" : "1";
-  records.push(`1W1d${module}${module}000${n4(row(l.qr.y, l.qr.size))}${n4(inch100(l.qr.x))}${qrData(labelQr(d))}${CR}${CR}`);
-  // Text is ASCII after pplaText; the QR payload may carry UTF-8.
-  return new TextEncoder().encode(`${STX}L${CR}D11${CR}${records.join("")}E${CR}`);
+  if (l.logo) records.push(text(12, 16, PPLA_FONTS.logo, "IRONBOX"));
+  for (const line of l.lines) records.push(text(line.y, line.x, PPLA_FONTS.text, line.text));
+  // Where a Zebra draws the PPLZ label's QR (QR_SHIFT below its field origin), so both look alike.
+  const cell = String(l.qr.mag / 2); // hundredths of an inch: 2 dots each
+  records.push(`1W1d${cell}${cell}000${row(l.qr.y + QR_SHIFT, l.qr.size)}${col(l.qr.x)}${pplaQrData(labelQr(d))}${CR}${CR}`);
+  return new TextEncoder().encode(`${STX}L${CR}D11${CR}n${CR}${records.join("")}E${CR}`);
 }

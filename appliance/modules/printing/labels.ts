@@ -7,9 +7,9 @@ import { pieceList } from "../tickets/items";
 export const TALLIED_ACTIONS = ["Laundry", "Dry Cleaning", "Carpets"] as const;
 
 /**
- * One label per piece of each chosen item (spec §9), with the ticket's tallies; or, with
- * `mini`, one small label per action amount (an item with 2 × Ironing gets two), naming the
- * action.
+ * One label per piece of each chosen item (spec §9; no ids: every item), with the ticket's
+ * tallies; or, with `mini`, one small label per action amount (an item with 2 × Ironing gets
+ * two, an amount of 0 still one), naming the action, on the item's first piece.
  */
 export function labelsFor(t: TicketView, itemIds?: number[], opts: { mini?: boolean } = {}): LabelData[] {
   const tallies = TALLIED_ACTIONS.map((label) => {
