@@ -51,6 +51,8 @@ export const tickets = sqliteTable(
   (t) => [
     index("tickets_customer_idx").on(t.customer_id, t.id),
     index("tickets_agent_state_idx").on(t.agent_id, t.state, t.id),
+    // A shop's ticket list, newest first, without sorting all its tickets.
+    index("tickets_agent_idx").on(t.agent_id, t.id),
     index("tickets_delivery_idx").on(t.delivery_date),
     index("tickets_pickup_idx").on(t.pickup_date),
     index("tickets_confirmed_idx").on(t.confirmed_at),

@@ -1,0 +1,1 @@
+CREATE INDEX `tickets_agent_idx` ON `tickets` (`agent_id`,`id`);
