@@ -1,4 +1,4 @@
-import type { LabelData } from "./label";
+import type { LabelData, LabelVariant } from "./label";
 import type { ReceiptData } from "./receipt";
 
 /** One label and one receipt that every printer test uses: long description, ^ and ~, Maltese letters, express. */
@@ -33,3 +33,14 @@ export const SAMPLE_RECEIPT: ReceiptData = {
   pickup: "29-11-2026",
   stamp: { agent: "Ironbox Birkirkara", employee: "Anna Vella", employeeId: 3 },
 };
+
+/** Pieces that make a label's QR payload a version 3, 4 and 5 code (up to 42, 62 and 84 bytes at ECC M). */
+export const QR_PIECES = { v3: "Jacket", v4: "Jacket with matching waistco", v5: "Curtains lined, large pair with hooks" } as const;
+
+/** Every label layout for one label: the three variants and a mini label. */
+export const labelKinds = (label: LabelData): [string, LabelData, LabelVariant][] => [
+  ["normal", label, "normal"],
+  ["smaller", label, "smaller"],
+  ["no-logo", label, "nologo"],
+  ["mini", { ...label, mini: true, action: "Dry Cleaning" }, "normal"],
+];

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import QRCode from "qrcode";
 import { parseScan } from "../../appliance/domain/scancodes";
-import { SAMPLE_LABEL } from "./fixtures";
+import { labelKinds, QR_PIECES, SAMPLE_LABEL } from "./fixtures";
 import type { LabelData, LabelVariant } from "./label";
 import { encodePpla, pplaText } from "./ppla";
 import { encodePplz } from "./pplz";
@@ -90,13 +90,8 @@ function expectLaidOut(boxes: Box[], height: number) {
 
 // '^' and '~' inside the 12 characters that reach the label and the QR; Maltese letters.
 const label: LabelData = { ...SAMPLE_LABEL, description: "Suit^2pc~navy wool" };
-const PIECES = { v3: "Jacket", v4: "Jacket with matching waistco", v5: "Curtains lined, large pair with hooks" } as const;
-const KINDS: [string, LabelData, LabelVariant][] = [
-  ["normal", label, "normal"],
-  ["smaller", label, "smaller"],
-  ["no-logo", label, "nologo"],
-  ["mini", { ...label, mini: true, action: "Dry Cleaning" }, "normal"],
-];
+const PIECES = QR_PIECES;
+const KINDS = labelKinds(label);
 
 for (const [kind, base, variant] of KINDS)
   for (const [version, piece] of Object.entries(PIECES)) {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { parseScan } from "../../appliance/domain/scancodes";
-import { SAMPLE_LABEL } from "./fixtures";
+import { labelKinds, QR_PIECES, SAMPLE_LABEL } from "./fixtures";
 import QRCode from "qrcode";
 import { type LabelData, type LabelVariant, labelQr, qrModules } from "./label";
 import { encodePplz, zplEscape } from "./pplz";
@@ -28,14 +28,8 @@ test("field data escapes ^ and ~ so they cannot start commands", () => {
   expect(zpl).not.toContain("C 0/0");
 });
 
-// Pieces that make the QR payload a version 3, 4 and 5 code (up to 42, 62 and 84 bytes at ECC M).
-const PIECES = { v3: "Jacket", v4: "Jacket with matching waistco", v5: "Curtains lined, large pair with hooks" } as const;
-const KINDS: [string, LabelData, LabelVariant][] = [
-  ["normal", label, "normal"],
-  ["smaller", label, "smaller"],
-  ["no-logo", label, "nologo"],
-  ["mini", { ...label, mini: true, action: "Dry Cleaning" }, "normal"],
-];
+const PIECES = QR_PIECES;
+const KINDS = labelKinds(label);
 const variants = KINDS.flatMap(([kind, d, v]) =>
   Object.entries(PIECES).map(([version, piece]) => [`${kind} (${version} QR)`, { ...d, piece }, v] as [string, LabelData, LabelVariant]),
 );

@@ -45,6 +45,14 @@ async function addSuit(page: Page) {
   await expect(page.getByTestId("item-row")).toHaveCount(1);
 }
 
+/** On the counter: a new ticket with a Suit 2pc, and its printer dialog open. */
+async function printDialogWithSuit(page: Page) {
+  const opened = await counterWithSuit(page);
+  await addSuit(page);
+  await page.getByRole("button", { name: "Print", exact: true }).click();
+  return { ...opened, dialog: page.getByRole("dialog", { name: `Print ticket #${opened.ticketId}` }) };
+}
+
 test("printer dialog: search picks the single USB label printer; labels reach it; the counter confirms and returns to the customer", async ({ page }) => {
   plugLabelPrinter();
   const app = new AppPage(page);
@@ -94,10 +102,7 @@ test("a printer that fails shows the printer's reason and reprints from there on
   plugLabelPrinter();
   const app = new AppPage(page);
   await app.loginAs("9999");
-  const { ticketId } = await counterWithSuit(page);
-  await addSuit(page);
-  await page.getByRole("button", { name: "Print", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
+  const { ticketId, dialog } = await printDialogWithSuit(page);
   await dialog.getByRole("button", { name: "Search" }).click();
   await expect(dialog.getByRole("radio", { name: /OS-214plus/ })).toBeChecked();
   // The printer stops answering after the search: a FIFO nobody reads stands in for it.
@@ -115,10 +120,7 @@ test("a printer that fails shows the printer's reason and reprints from there on
 test("PDF: Download names the file ticket{id} DD-MM-YYYY.pdf; Preview opens it inline", async ({ page }) => {
   const app = new AppPage(page);
   await app.loginAs("9999");
-  const { ticketId } = await counterWithSuit(page);
-  await addSuit(page);
-  await page.getByRole("button", { name: "Print", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
+  const { ticketId, dialog } = await printDialogWithSuit(page);
   await dialog.getByRole("tab", { name: "PDF" }).click();
   const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Download" }).click()]);
   expect(download.suggestedFilename()).toBe(`ticket${ticketId} ${maltaDay()}.pdf`);
@@ -152,10 +154,7 @@ test("BLE from the tablet: pair, print the receipt in chunks of at most 100 byte
   });
   const app = new AppPage(page);
   await app.loginAs("9999");
-  const { customer, auth, ticketId } = await counterWithSuit(page);
-  await addSuit(page);
-  await page.getByRole("button", { name: "Print", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
+  const { customer, auth, ticketId, dialog } = await printDialogWithSuit(page);
   await dialog.getByRole("tab", { name: "BLE" }).click();
   await dialog.getByRole("button", { name: "Pair a printer" }).click();
   await expect(dialog.getByRole("radio", { name: "MPT-II" })).toBeChecked();
@@ -238,10 +237,7 @@ test("tracking: the checked items' labels go to the printer this tablet chose", 
 test("RAWBT: the receipt goes to the RawBT app as an intent carrying its ESC/POS bytes; Close returns to the customer", async ({ page }) => {
   const app = new AppPage(page);
   await app.loginAs("9999");
-  const { customer, auth, ticketId } = await counterWithSuit(page);
-  await addSuit(page);
-  await page.getByRole("button", { name: "Print", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: `Print ticket #${ticketId}` });
+  const { customer, auth, ticketId, dialog } = await printDialogWithSuit(page);
   await dialog.getByRole("tab", { name: "RAWBT" }).click();
   await dialog.getByLabel("Encoding").selectOption("ESCPOS");
   await dialog.getByRole("button", { name: "Print receipt" }).click();

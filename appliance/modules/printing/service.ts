@@ -40,22 +40,15 @@ export interface PrintResult {
 const LABEL_ENCODERS: Partial<Record<Encoding, (d: LabelData, v?: LabelVariant) => Uint8Array>> = { PPLZ: encodePplz, PPLA: encodePpla };
 
 /** A device row of the printer dialog and the printer settings: saved printers and attached devices, with honest state. */
-export interface DeviceRow {
-  id: string;
-  name: string;
-  serialNumber: string;
-  productName: string;
-  manufacturerName: string;
-  port: "u" | "b";
+export type DeviceRow = Pick<PrinterDevice, "id" | "name" | "serialNumber" | "productName" | "manufacturerName" | "port" | "class"> & {
   encoding: Encoding;
-  class: "label" | "receipt" | "unknown";
   saved: boolean;
   /** online: the device is attached now; offline: set up but not found; unknown: a network printer (not probed). */
   state: "online" | "offline" | "unknown";
   where: string;
   /** For a device nobody has saved yet: the printer settings that would save it. */
   setup?: Printer;
-}
+};
 
 export function createPrintService(deps: {
   journal: PrintJournal;

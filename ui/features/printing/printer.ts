@@ -105,7 +105,7 @@ export async function printTicket(ticketId: number, opts: { itemIds?: number[]; 
     ...(opts.itemIds?.length ? { item_ids: opts.itemIds } : {}),
     ...(kind === "labels" ? { variant: c.variant, mini: c.mini } : { paper: c.paper }),
   };
-  const watch = c.port === "u" || c.port === "b" ? watchJobs() : null;
+  const watch = c.port === "u" || c.port === "b" ? watchJobs(ticketId) : null;
   try {
     await watch?.ready;
     const r = await api<PrintResult>("POST", `/print/${kind}`, { body });
@@ -157,7 +157,7 @@ export async function reprintFromHere(c: PrinterChoice = choice.value): Promise<
   const p = progress.value;
   if (!p?.failed) return false;
   const tablet = c.port === "ble" || c.port === "rbt";
-  const watch = tablet ? null : watchJobs();
+  const watch = tablet ? null : watchJobs(p.ticketId);
   try {
     await watch?.ready;
     const r = await api<{ jobs: number[] }>("POST", `/printJobs/${p.failed.job}/retry`);
@@ -181,9 +181,9 @@ interface JobEvent {
 /**
  * Follows box print jobs over /api/v1/events. The stream opens before the print request, and
  * every state seen is kept, so a fast printer that finishes before the request answers is not
- * missed; the journal is also read every 2 s in case the stream drops.
+ * missed; the ticket's journal is also read every 2 s in case the stream drops.
  */
-function watchJobs() {
+function watchJobs(ticketId: number) {
   const seen = new Map<number, JobEvent>();
   let wake = () => {};
   const es = new EventSource(`/api/v1/events?token=${encodeURIComponent(currentToken() ?? "")}`);
@@ -215,7 +215,7 @@ function watchJobs() {
         });
         if (Date.now() - poll >= 2000) {
           poll = Date.now();
-          const rows = await api<{ id: number; status: JobEvent["status"]; error: string | null }[]>("GET", "/printJobs/", { query: { limit: 500 }, quiet: true }).catch(() => []);
+          const rows = await api<{ id: number; status: JobEvent["status"]; error: string | null }[]>("GET", "/printJobs/", { query: { ticket_id: ticketId, limit: 500 }, quiet: true }).catch(() => []);
           for (const r of rows) if (ids.includes(r.id)) seen.set(r.id, { job: r.id, status: r.status, error: r.error });
         }
       }
