@@ -36,6 +36,11 @@ export const employees = sqliteTable(
     role: text("role", { enum: ["admin", "manager", "employee", "driver"] }).notNull(),
     /** HMAC-SHA256(box secret, agent_id:pin): PINs are never stored in plain text. */
     pin_hash: text("pin_hash").notNull(),
+    /**
+     * Set on PINs stored before PINs became 4-8 digit strings: their hash is of the number
+     * (leading zeros lost). Login also tries that form and re-hashes the typed string.
+     */
+    pin_legacy: flag("pin_legacy"),
     accumulated: cents("accumulated"),
     pending: cents("pending"),
     enable_login: flag("enable_login", true),

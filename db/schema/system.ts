@@ -21,6 +21,8 @@ export const sessions = sqliteTable(
     issued_at: text("issued_at").notNull(),
     expires_at: text("expires_at").notNull(),
     revoked_at: text("revoked_at"),
+    /** Last authenticated request: an employee session idle longer than its role allows ends (spec §6). */
+    last_seen_at: text("last_seen_at"),
   },
   (t) => [index("sessions_agent_idx").on(t.agent_id), index("sessions_employee_idx").on(t.employee_id)],
 );
@@ -33,6 +35,8 @@ export const authFailures = sqliteTable(
     kind: text("kind", { enum: ["password", "pin"] }).notNull(),
     /** Agent id the attempt was made against (or 0 for an unknown user name). */
     agent_id: integer("agent_id").notNull(),
+    /** Who tried: the client address for passwords, the tablet's agent session for PINs. */
+    client: text("client").notNull().default(""),
     at: text("at").notNull(),
     /** Set when a manager/admin lifts the lock; failures before it no longer count. */
     cleared_at: text("cleared_at"),
@@ -106,12 +110,18 @@ export const auditLog = sqliteTable(
   (t) => [index("audit_entity_idx").on(t.entity, t.entity_id)],
 );
 
-export const images = sqliteTable("images", {
+export const images = sqliteTable(
+  "images",
+  {
   id: id(),
   /** File name inside <data dir>/images. */
   file: text("file").notNull().unique(),
   mime: text("mime").notNull(),
   size: integer("size").notNull(),
   uploaded_by: integer("uploaded_by"),
+  /** The shop that uploaded it: only that agent (and HQ) may attach it or see its URL. */
+  agent_id: integer("agent_id").references(() => agents.id),
   created_at: createdAt(),
-});
+  },
+  (t) => [index("images_agent_idx").on(t.agent_id)],
+);
