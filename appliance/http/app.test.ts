@@ -37,6 +37,25 @@ describe("API foundation", () => {
     expect(bad.json).toEqual({ success: false, message: "The request body is not valid JSON" });
   });
 
+  test("a form-encoded body is refused before it can log in (a web page elsewhere can send one)", async () => {
+    const form = `user_name=${ADMIN.user}&password=${ADMIN.password}`;
+    const r = await box.call("POST", "/api/v1/login/agent", { rawBody: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(r.status).toBe(415);
+    expect(r.json).toEqual({ success: false, message: "Send the body as JSON (Content-Type: application/json)" });
+    const plain = await box.call("POST", "/api/v1/login/agent", { rawBody: JSON.stringify({ user_name: ADMIN.user, password: ADMIN.password }), headers: { "content-type": "text/plain" } });
+    expect(plain.status).toBe(415);
+    // Control: the same login as JSON works.
+    expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: ADMIN.user, password: ADMIN.password } })).status).toBe(200);
+  });
+
+  test("a body of JSON null (or any non-object) is refused, not taken as an empty change", async () => {
+    for (const raw of ["null", "[]", "42", '"x"']) {
+      const r = await box.call("PUT", "/api/v1/employees/1", { token: admin, rawBody: raw });
+      expect(r.status, raw).toBe(422);
+      expect(r.json.message, raw).toContain("body");
+    }
+  });
+
   test("validation errors are 422, name the field and never echo the input", async () => {
     const secret = "<script>alert(1)</script>".repeat(20);
     const r = await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: secret, role: "boss", pin: "abc" } });

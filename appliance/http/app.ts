@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import type { AuthService } from "../modules/auth/service";
 import type { Clock } from "../platform/clock";
 import { fail, jsonResponse, ok } from "./envelope";
-import { HttpError } from "./errors";
+import { HttpError, unsupportedMedia } from "./errors";
 import { authorize } from "./guard";
 import { withIdempotency } from "./idempotency";
 import type { Caller, RouteDef } from "./route";
@@ -35,6 +35,17 @@ function queryObject(url: URL): Record<string, string | string[]> {
 
 const callerKey = (c: Caller) => (c.kind === "none" ? "anon" : c.jti);
 
+/**
+ * Bodies are JSON, uploads multipart, nothing else: a form-encoded POST is what a web page on
+ * another site can send without asking, so it must never log in or claim a fresh box.
+ */
+function checkContentType(def: RouteDef, request: Request): void {
+  if (request.method === "GET" || request.method === "HEAD") return;
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!type) return; // no body at all; the body schema (if any) then says what is missing
+  const wanted = def.multipart ? "multipart/form-data" : "application/json";
+  if (type !== wanted) throw unsupportedMedia(def.multipart ? "Send the file as multipart/form-data" : "Send the body as JSON (Content-Type: application/json)");
+}
 export function createApp(deps: AppDeps) {
   const log = deps.log ?? ((m, e) => console.error(m, e));
   const ui = deps.uiDir ? uiResponder(deps.uiDir) : null;
@@ -58,17 +69,21 @@ export function createApp(deps: AppDeps) {
     });
 
   for (const def of deps.routes) {
-    app.route(def.method, API + def.path, async ({ request, params, body }) => {
+    app.route(def.method, API + def.path, async ({ request, params, body, server }) => {
       const url = new URL(request.url);
+      const client = server?.requestIP(request)?.address ?? "local";
       const fromQuery = def.queryToken ? url.searchParams.get(def.queryToken) : null;
       const caller = await deps.auth.authenticate(request.headers.get("authorization") ?? (fromQuery ? `token ${fromQuery}` : null));
       authorize(def.access, caller);
+      if (def.body) checkContentType(def, request);
       const input = {
         caller,
         params: parsePart(def.params, params, "params"),
         query: parsePart(def.query, queryObject(url), "query"),
-        body: parsePart(def.body, body ?? {}, "body"),
+        // A body of JSON null (or any non-object) is not "no body": the schema refuses it.
+        body: parsePart(def.body, body === undefined || body === "" ? {} : body, "body"),
         request,
+        client,
       };
       const run = async () => ({ status: 200, body: def.raw ? await def.handler(input as never) : ok(await def.handler(input as never)) });
       if (def.raw) return (await run()).body as Response;

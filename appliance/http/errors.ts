@@ -15,4 +15,5 @@ export const forbidden = (m = "Your role may not do this") => new HttpError(403,
 export const notFound = (what = "Record") => new HttpError(404, `${what} not found`);
 export const conflict = (m: string) => new HttpError(409, m);
 export const unprocessable = (m: string) => new HttpError(422, m);
+export const unsupportedMedia = (m: string) => new HttpError(415, m);
 export const tooMany = (m: string) => new HttpError(429, m);

@@ -59,7 +59,13 @@ export interface RouteDef<A extends Access = Access, B = unknown, Q = unknown, P
   queryToken?: string;
   /** The handler returns a whole Response (files, streams) instead of envelope data. */
   raw?: boolean;
-  handler: (c: { caller: CallerFor<A>; body: B; query: Q; params: P; request: Request }) => unknown | Promise<unknown>;
+  /** The body is multipart/form-data (uploads); every other body must be JSON. */
+  multipart?: boolean;
+  /**
+   * `client` says who is on the other end: the peer's IP address, or "local" when the app is
+   * called without a server (tests). Lock-outs are kept per client.
+   */
+  handler: (c: { caller: CallerFor<A>; body: B; query: Q; params: P; request: Request; client: string }) => unknown | Promise<unknown>;
 }
 
 /** Declares a route; generic inference keeps handler arguments typed by the schemas. */

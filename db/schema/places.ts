@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { id } from "./_common";
 import { agents } from "./people";
 
@@ -30,7 +30,7 @@ export const addresses = sqliteTable(
      * pickup point). Only that agent (and HQ) may read, change or reference it. Null only
      * on rows that no migration could attribute; those count as HQ's.
      */
-    agent_id: integer("agent_id").references(() => agents.id),
+    agent_id: integer("agent_id").references((): AnySQLiteColumn => agents.id),
   },
   (t) => [index("addresses_locality_idx").on(t.locality_id), index("addresses_agent_idx").on(t.agent_id)],
 );

@@ -12,6 +12,7 @@ export function imageRoutes(images: ImageService) {
       access: { roles: ROLES },
       body: z.object({ file: z.instanceof(File, { message: "file: an image file is required" }) }),
       idempotent: true,
+      multipart: true,
       handler: ({ caller, body }) => images.upload(caller, body.file),
     }),
     route({
