@@ -20,6 +20,24 @@ describe("scan codes", () => {
     expect(parseScan("!M!ITEMSÖ4ß5ß6")).toMatchObject({ ItemIDS: [4, 5, 6] });
   });
 
+  test("a typed ticket number (as printed on the receipt) is a ticket", () => {
+    // Before: '2' lost its first character as a gun prefix and read 'Not an Ironbox code'.
+    expect(parseScan("2")).toEqual({ type: "ticket", TicketID: 2 });
+    expect(parseScan(" 1042 ")).toEqual({ type: "ticket", TicketID: 1042 });
+    expect(parseScan("#1042")).toEqual({ type: "ticket", TicketID: 1042 });
+    expect(parseScan("007")).toEqual({ type: "ticket", TicketID: 7 });
+    // Nothing typed is the spec's message; a number no record can have is refused, not looked up.
+    expect(() => parseScan("")).toThrow("Ticket Number UNDEFINED!");
+    expect(() => parseScan("99999999999999999999")).toThrow("Not a ticket number");
+    // Control: codes still read as before, prefixed or not.
+    expect(parseScan("]!T!T:77")).toEqual({ type: "ticket", TicketID: 77 });
+    expect(parseScan("!I!I:5,Shirt")).toMatchObject({ type: "item", ItemID: 5 });
+  });
+
+  test("ids too large for any record are a bad code, in every kind", () => {
+    for (const bad of ["!T!T:99999999999999999999", "!I!I:99999999999999999999", "!M!ITEMS:1-99999999999999999999"]) expect(() => parseScan(bad)).toThrow(ScanCodeError);
+  });
+
   test("bad codes give a readable error", () => {
     for (const bad of ["", "!T!T:abc", "!M!ITEMS:", "hello", "!I!I:x"]) expect(() => parseScan(bad)).toThrow(ScanCodeError);
     expect(() => parseScan("   ")).toThrow("Ticket Number UNDEFINED!");

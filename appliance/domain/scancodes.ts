@@ -70,10 +70,21 @@ export function unmangle(raw: string): string {
 
 export class ScanCodeError extends Error {}
 
+/** A record id: digits making a whole number the database can hold (beyond that, no record). */
+function id(v: string, message: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new ScanCodeError(message);
+  return n;
+}
+
 /** Reads any of our codes; throws ScanCodeError with a message for the scan toast. */
 export function parseScan(raw: string): ScanItem {
   let s = unmangle(raw);
   if (!s) throw new ScanCodeError("Ticket Number UNDEFINED!");
+  // Staff type the number printed on the receipt (spec §2: "scan or manually enter"): a bare
+  // number, with or without the receipt's '#', is a ticket id.
+  const typed = /^#?(\d+)$/.exec(s);
+  if (typed) return { type: "ticket", TicketID: id(typed[1]!, "Not a ticket number") };
   // Some guns send a prefix character first (spec §9): anything not starting with '!' loses it.
   if (!s.startsWith("!")) s = s.slice(1);
   const kind = s.slice(0, 3).toUpperCase();
@@ -91,9 +102,7 @@ export function parseScan(raw: string): ScanItem {
   }
   const num = (k: string) => {
     const v = fields.get(k);
-    if (v === undefined) return undefined;
-    if (!/^\d+$/.test(v.trim())) throw new ScanCodeError(`Scan code has a bad ${k} number`);
-    return Number(v);
+    return v === undefined ? undefined : id(v.trim(), `Scan code has a bad ${k} number`);
   };
   const text = (k: string) => fields.get(k);
   const price = fields.has("TOTAL") ? Number(fields.get("TOTAL")) : undefined;
@@ -107,8 +116,8 @@ export function parseScan(raw: string): ScanItem {
   }
   if (kind === "!M!") {
     const ids = (fields.get("ITEMS") ?? "").split("-").filter(Boolean);
-    if (!ids.length || ids.some((x) => !/^\d+$/.test(x))) throw new ScanCodeError("Not a multiple-items code");
-    return clean({ type: "multipleItems", ItemIDS: ids.map(Number), TicketID: num("T"), ...common });
+    if (!ids.length) throw new ScanCodeError("Not a multiple-items code");
+    return clean({ type: "multipleItems", ItemIDS: ids.map((x) => id(x, "Not a multiple-items code")), TicketID: num("T"), ...common });
   }
   const ItemID = num("I");
   if (!ItemID) throw new ScanCodeError("Not an Ironbox code");

@@ -69,6 +69,29 @@ test("tracking: scan a ticket, a repeat, nothing, garbage; sort a piece; confirm
   await page.screenshot({ path: "test-results/screens/tracking-tablet.png" });
 });
 
+test("tracking: a typed ticket number adds that ticket's items; an empty entry asks for a number", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("3333");
+  const auth = { authorization: `token ${await token(page)}` };
+  const items: { id: number }[] = (await (await page.request.get("/api/v1/tickets/children/2", { headers: auth })).json()).data;
+  expect(items.length).toBeGreaterThan(0);
+  await page.goto("/tracking");
+  const box = page.getByLabel("Scan or type a code");
+  // Before: '2' answered 'Not an Ironbox code'.
+  await box.fill("2");
+  await box.press("Enter");
+  await expect(page.locator(".toast", { hasText: "Scan Successful" })).toBeVisible();
+  await expect(page.getByTestId("track-row")).toHaveCount(items.length);
+  for (const it of items) await expect(page.getByTestId("track-row").filter({ hasText: `#2/${it.id} ` })).toHaveCount(1);
+  await box.fill("#2");
+  await box.press("Enter");
+  await expect(page.locator(".toasts-top .toast", { hasText: "Already in List" })).toBeVisible();
+  await box.fill("   ");
+  await box.press("Enter");
+  await expect(page.locator(".toasts-top .toast", { hasText: "Ticket Number UNDEFINED!" })).toBeVisible();
+  await expect(page.getByTestId("track-row")).toHaveCount(items.length);
+});
+
 test("a keyboard-wedge gun typing into the page adds the scan; clearing the list asks first", async ({ page }) => {
   const app = new AppPage(page);
   await app.loginAs("3333");

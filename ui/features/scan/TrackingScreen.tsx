@@ -15,7 +15,7 @@ type Row = Item & { customer_name: string; agent_name: string; process_date: str
 const pieces = (r: Row) => (r.pieces ? r.pieces.split(",") : [r.description || "Item"]);
 
 /**
- * Spec §2 Tracking: scan or type codes, keep a list of items, set a state on all of them
+ * Spec §2 Tracking: scan codes or type a ticket number, keep a list of items, set a state on all of them
  * with a signature. Codes come from the scan box (Enter), a keyboard-wedge gun typing
  * anywhere, the camera (QR), or a gun wired to the box (paired below).
  */
@@ -122,7 +122,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
             input.current?.focus();
           }}
         >
-          <input ref={input} className="search" aria-label="Scan or type a code" placeholder="Scan or type a ticket or item code" value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+          <input ref={input} className="search" aria-label="Scan or type a code" placeholder="Scan a code or type a ticket number" value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
           <button type="submit" className="btn btn-primary">
             Add
           </button>
