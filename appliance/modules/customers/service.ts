@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { agents, customerPreferences, customerStats, customers, preferences, tickets } from "../../../db/schema";
+import { agents, customerPreferences, customerStats, customers, employeeOwings, preferences, tickets } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../http/errors";
 import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller } from "../../http/route";
@@ -223,6 +223,9 @@ export function createCustomerService({ db, clock, places }: { db: Db; clock: Cl
       const c = await load(caller, id);
       const stats = await statistics(id);
       if (stats.ticket_total > 0) throw conflict("Customer has tickets with a total; it cannot be removed");
+      // Its tickets go with it, so none of them may carry a payment (an owing), even of a total now 0.
+      const [paid] = await db.select({ n: count() }).from(employeeOwings).innerJoin(tickets, eq(tickets.id, employeeOwings.ticket_id)).where(eq(tickets.customer_id, id));
+      if ((paid?.n ?? 0) > 0) throw conflict("Customer has tickets with payments; it cannot be removed");
       await db.transaction(async (tx) => {
         await tx.delete(tickets).where(eq(tickets.customer_id, id));
         await tx.delete(customerPreferences).where(eq(customerPreferences.customer_id, id));

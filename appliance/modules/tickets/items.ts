@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { actions, garmentCategories, garmentSubCategories, images as imagesTable, itemLogStates, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
+import { actions, employeeOwings, garmentCategories, garmentSubCategories, images as imagesTable, itemLogStates, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
 import { expressDeliveryDate } from "../../domain/express";
 import { conflict, notFound, unprocessable } from "../../http/errors";
 import { agentScope, assertSameAgent } from "../../http/guard";
@@ -186,7 +186,9 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
 
     async remove(caller: EmployeeCaller, id: number) {
       const cur = await item(caller, id);
-      if (cur.total_paid > 0) throw conflict("Item has payments; it cannot be deleted");
+      // Owings are payments too, even when a later change brought total_paid back to 0.
+      const [owings] = await db.select({ n: count() }).from(employeeOwings).where(eq(employeeOwings.ticket_sub_category_id, id));
+      if (cur.total_paid > 0 || (owings?.n ?? 0) > 0) throw conflict("Item has payments; it cannot be deleted");
       await db.transaction(async (tx) => {
         await tx.delete(ticketSubCategories).where(eq(ticketSubCategories.id, id));
         await recomputeTicket(tx, cur.ticket_id);

@@ -220,7 +220,9 @@ export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
     /** A ticket with money taken cannot be deleted; a confirmed one only by a manager or admin. */
     async remove(caller: EmployeeCaller, id: number) {
       const t = await row(caller, id);
-      if (t.total_paid > 0) throw conflict("Ticket has payments; it cannot be deleted");
+      // Owings are payments too, even when a later change brought total_paid back to 0.
+      const [owings] = await db.select({ n: count() }).from(employeeOwings).where(eq(employeeOwings.ticket_id, id));
+      if (t.total_paid > 0 || (owings?.n ?? 0) > 0) throw conflict("Ticket has payments; it cannot be deleted");
       if (t.confirmed_at && caller.employee.role !== "admin" && caller.employee.role !== "manager") throw conflict("A confirmed ticket can be deleted only by a manager or admin");
       await db.transaction(async (tx) => {
         await tx.delete(tickets).where(eq(tickets.id, id));
