@@ -40,6 +40,9 @@ import { createTrackingService } from "./modules/tracking/service";
 import { addDays, businessDay } from "./domain/dates";
 import { ticketRoutes } from "./modules/tickets/routes";
 import { createTicketService } from "./modules/tickets/service";
+import { repairOverflowedMoney } from "./modules/tickets/totals";
+import { approvalRoutes } from "./modules/approval/routes";
+import { createApprovalService } from "./modules/approval/service";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 
@@ -67,6 +70,7 @@ export async function bootAppliance(
   await migrateDatabase(database);
   const { db } = database;
   await seedTicketStates(db);
+  await repairOverflowedMoney(db);
   await pruneIdempotencyKeys(db, clock.now());
   const secret = await getBoxSecret(db);
 
@@ -87,9 +91,10 @@ export async function bootAppliance(
     priceList: (stamp: { agent: string; employee: string }) => priceListPdf(db, clock, stamp),
   };
 
-  const tickets = createTicketService({ db, clock });
+  const approvals = createApprovalService({ db, clock, verifyApproverPin: auth.verifyApproverPin });
+  const tickets = createTicketService({ db, clock, approvals });
   const bus = createEventBus();
-  const items = createItemService({ db, clock, tickets });
+  const items = createItemService({ db, clock, tickets, approvals });
   const discover = () => discoverPrinters(config.devices);
   setDeviceRoots(config.devices); // serial printers saved by vendor and product id are looked up there
   const journal = createPrintJournal({ db, clock, bus, discover, ...(opts.printSender ? { send: opts.printSender } : {}) });
@@ -108,6 +113,7 @@ export async function bootAppliance(
     ...customerRoutes(createCustomerService({ db, clock, places })),
     ...ticketRoutes(tickets, items),
     ...printingRoutes({ clock, receipt }),
+    ...approvalRoutes(approvals),
     ...printJournalRoutes(journal, printing),
     ...scannerRoutes(scanners, bus),
     ...trackingRoutes(

@@ -5,13 +5,19 @@ import {
   type PricedAction,
   actionPrice,
   actionReferenceError,
+  actionTableError,
   clampPercent,
   effectivePrice,
   formatDiscount,
   itemTotals,
+  MAX_LINE_CENTS,
+  MAX_TICKET_CENTS,
+  modifierUpChargeError,
   parseDiscount,
   priceReferenceError,
+  priceTableError,
   roundCents,
+  ticketOverCap,
   ticketTotal,
   vatSplit,
 } from "./pricing";
@@ -40,13 +46,13 @@ describe("actions", () => {
     expect(actionReferenceError(1, 1, actions)).toContain("itself");
   });
 
-  test("property: chains of any depth resolve to base × Π percents, finite and never negative", () => {
+  test("property: chains of any depth resolve to base × Π percents (each step within a line's cap), finite and never negative", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.integer({ min: 0, max: 30_000 }), { maxLength: 40 }), (base, pcts) => {
         const actions: PricedAction[] = [{ id: 1, is_percentage_of: null, up_charge: base }];
         pcts.forEach((p, i) => actions.push({ id: i + 2, is_percentage_of: i + 1, up_charge: p }));
         const got = actionPrice(actions.length, map(actions));
-        const expected = roundCents(pcts.reduce((v, p) => v * (p / 10_000), base));
+        const expected = roundCents(pcts.reduce((v, p) => Math.min(MAX_LINE_CENTS, v * (Math.min(p, 100_000) / 10_000)), base));
         expect(got).toBe(expected);
         expect(Number.isInteger(got) && got >= 0).toBe(true);
       }),
@@ -85,6 +91,39 @@ describe("prices per garment", () => {
   });
 });
 
+describe("caps (L4)", () => {
+  // 1000 % of 1000 % of … of €1,000,000: the fifth link alone is 10^5 × €1,000,000.
+  const chain = (n: number) => map<PriceRecord>(Array.from({ length: n }, (_, i) => ({ id: i + 1, garment_sub_category_id: 1, action_id: i + 1, price: i ? 100_000 : MAX_LINE_CENTS, is_percentage_of: i ? i : null })));
+
+  test("a chained percentage price that used to pass 2^53 cents is refused, and reads clamp to a line", () => {
+    const records = chain(6);
+    expect(priceTableError(records)).toBe("price: this percentage of a percentage would come to more than €1,000,000.00");
+    for (const id of records.keys()) {
+      const p = effectivePrice(id, records);
+      expect(Number.isSafeInteger(p) && p <= MAX_LINE_CENTS).toBe(true);
+    }
+    // The same table without the chain passes; a flat price over €1M or a percentage over 1000 % does not.
+    expect(priceTableError(chain(1))).toBeNull();
+    expect(priceTableError(map<PriceRecord>([{ id: 1, garment_sub_category_id: 1, action_id: 1, price: MAX_LINE_CENTS + 1, is_percentage_of: null }]))).toBe("price: at most €1,000,000.00");
+    expect(priceTableError(map<PriceRecord>([...chain(1).values(), { id: 2, garment_sub_category_id: 1, action_id: 2, price: 100_001, is_percentage_of: 1 }]))).toBe("price: a percentage may be at most 1000 %");
+    const actions = map<PricedAction>([{ id: 1, is_percentage_of: null, up_charge: 10_000_000 }, { id: 2, is_percentage_of: 1, up_charge: 100_000 }, { id: 3, is_percentage_of: 2, up_charge: 100_000 }]);
+    expect(actionTableError(actions)).toContain("up_charge: this percentage of a percentage");
+    expect(actionPrice(3, actions)).toBe(MAX_LINE_CENTS);
+    expect(modifierUpChargeError(100_001, true)).toContain("1000 %");
+    expect(modifierUpChargeError(100_001, false)).toBeNull();
+  });
+
+  test("an item beyond a line and a ticket beyond its cap are flagged for refusal and clamp when read", () => {
+    const big = itemTotals({ actions: [{ price: MAX_LINE_CENTS, quantity: 1000 }], quantity: 10_000, modifiers: [{ up_charge: 100_000, is_percentage: true }], discounts: noDiscounts });
+    expect(big).toEqual({ pre_discount_total: MAX_LINE_CENTS, total: MAX_LINE_CENTS, over_cap: true });
+    expect(itemTotals({ actions: [{ price: MAX_LINE_CENTS, quantity: 1 }], quantity: 1, modifiers: [], discounts: noDiscounts }).over_cap).toBe(false);
+    const lines = Array<number>(11).fill(MAX_LINE_CENTS);
+    expect(ticketOverCap(lines, 0, 0)).toBe(true);
+    expect(ticketTotal(lines, 0, 0)).toBe(MAX_TICKET_CENTS);
+    expect(ticketOverCap(lines.slice(1), 0, 0)).toBe(false);
+  });
+});
+
 describe("discounts", () => {
   test("PERCENTAGE n parses and clamps to 0..100", () => {
     expect(parseDiscount("PERCENTAGE 15")).toBe(15);
@@ -109,7 +148,7 @@ describe("items and tickets", () => {
       discounts: { item: 10, garment: 0, customer: 10, ticket: 0 },
     });
     // base 3200, + 500 + 1600 = 5300; × 0.9 × 0.9 = 4293
-    expect(t).toEqual({ pre_discount_total: 5300, total: 4293 });
+    expect(t).toEqual({ pre_discount_total: 5300, total: 4293, over_cap: false });
     expect(itemTotals({ actions: [{ price: 1000, quantity: 1 }], quantity: 1, modifiers: [], discounts: noDiscounts, total_override: 750 }).total).toBe(750);
     expect(itemTotals({ actions: [{ price: 1000, quantity: 1 }], quantity: 0, modifiers: [], discounts: noDiscounts }).total).toBe(1000);
     expect(itemTotals({ actions: [{ price: 1000, quantity: 1 }], quantity: 1, modifiers: [], discounts: { ...noDiscounts, ticket: 100 } }).total).toBe(0);

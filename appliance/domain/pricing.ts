@@ -14,7 +14,31 @@ export function roundCents(value: number): number {
   return Math.round(value + Number.EPSILON * value);
 }
 
-const pct = (hundredthsOfPercent: number) => hundredthsOfPercent / 10_000;
+// ---------------------------------------------------------------- caps
+
+/**
+ * Bounds on money (issue 11, L4). Chained percentage prices (150 % of 150 % of …) used to
+ * pass 2^53 cents: the row committed as an integer the database driver cannot read back as
+ * a number, and every later read of that ticket and its customer failed. Writes beyond a cap
+ * are refused (422 naming the field); reads clamp, so a value stored before the caps still reads.
+ */
+export const MAX_LINE_CENTS = 100_000_000; // €1,000,000 for one price, one item
+export const MAX_TICKET_CENTS = 1_000_000_000; // €10,000,000 for one ticket
+/** Percentage prices and up-charges, in hundredths of a percent: at most 1000 %. */
+export const MAX_PERCENT_HUNDREDTHS = 100_000;
+
+const euros = (cents: number) => `€${(cents / 100).toLocaleString("en", { minimumFractionDigits: 2 })}`;
+/** Texts of the 422s, naming the field that broke a cap. */
+export const capMessage = {
+  line: (field: string) => `${field}: at most ${euros(MAX_LINE_CENTS)}`,
+  item: (field: string) => `${field}: an item may cost at most ${euros(MAX_LINE_CENTS)}`,
+  ticket: (field: string) => `${field}: a ticket may come to at most ${euros(MAX_TICKET_CENTS)}`,
+  percent: (field: string) => `${field}: a percentage may be at most ${MAX_PERCENT_HUNDREDTHS / 100} %`,
+  chain: (field: string) => `${field}: this percentage of a percentage would come to more than ${euros(MAX_LINE_CENTS)}`,
+};
+
+const capLine = (v: number) => Math.min(MAX_LINE_CENTS, v);
+const pct = (hundredthsOfPercent: number) => Math.min(MAX_PERCENT_HUNDREDTHS, hundredthsOfPercent) / 10_000;
 
 // ---------------------------------------------------------------- discounts
 
@@ -53,10 +77,31 @@ export function actionPrice(id: number, actions: ReadonlyMap<number, PricedActio
 function rawActionPrice(id: number, actions: ReadonlyMap<number, PricedAction>, seen: Set<number>): number {
   const a = actions.get(id);
   if (!a || seen.has(id)) return 0;
-  if (a.is_percentage_of == null) return Math.max(0, a.up_charge);
+  if (a.is_percentage_of == null) return capLine(Math.max(0, a.up_charge));
   seen.add(id);
   const base = rawActionPrice(a.is_percentage_of, actions, seen);
-  return base === 0 ? 0 : base * pct(Math.max(0, a.up_charge));
+  return base === 0 ? 0 : capLine(base * pct(Math.max(0, a.up_charge)));
+}
+
+/**
+ * The cap check for a table of actions about to be saved: every flat price within a line,
+ * every percentage within 1000 %, and every chain resolving within a line. Error text or null.
+ */
+export function actionTableError(actions: ReadonlyMap<number, PricedAction>): string | null {
+  for (const a of actions.values()) {
+    if (a.is_percentage_of == null ? a.up_charge > MAX_LINE_CENTS : a.up_charge > MAX_PERCENT_HUNDREDTHS) return a.is_percentage_of == null ? capMessage.line("up_charge") : capMessage.percent("up_charge");
+    if (uncappedChain(a.id, (id) => actions.get(id), (x) => x.up_charge) > MAX_LINE_CENTS) return capMessage.chain("up_charge");
+  }
+  return null;
+}
+
+/** A chain's value without the caps (cycles and missing links are 0), to tell whether it breaks one. */
+function uncappedChain<T extends { is_percentage_of: number | null }>(id: number, get: (id: number) => T | undefined, value: (x: T) => number, seen = new Set<number>()): number {
+  const x = get(id);
+  if (!x || seen.has(id)) return 0;
+  if (x.is_percentage_of == null) return Math.max(0, value(x));
+  seen.add(id);
+  return uncappedChain(x.is_percentage_of, get, value, seen) * (Math.max(0, value(x)) / 10_000);
 }
 
 // ---------------------------------------------------------------- prices per garment
@@ -81,9 +126,24 @@ export function effectivePrice(id: number, records: ReadonlyMap<number, PriceRec
 function rawEffectivePrice(id: number, records: ReadonlyMap<number, PriceRecord>, seen: Set<number>, garment: number | undefined): number {
   const r = records.get(id);
   if (!r || seen.has(id) || (garment !== undefined && r.garment_sub_category_id !== garment)) return 0;
-  if (r.is_percentage_of == null) return Math.max(0, r.price);
+  if (r.is_percentage_of == null) return capLine(Math.max(0, r.price));
   seen.add(id);
-  return rawEffectivePrice(r.is_percentage_of, records, seen, r.garment_sub_category_id) * pct(Math.max(0, r.price));
+  return capLine(rawEffectivePrice(r.is_percentage_of, records, seen, r.garment_sub_category_id) * pct(Math.max(0, r.price)));
+}
+
+/** The cap check for a garment's price records about to be saved (see actionTableError). */
+export function priceTableError(records: ReadonlyMap<number, PriceRecord>): string | null {
+  for (const r of records.values()) {
+    if (r.is_percentage_of == null ? r.price > MAX_LINE_CENTS : r.price > MAX_PERCENT_HUNDREDTHS) return r.is_percentage_of == null ? capMessage.line("price") : capMessage.percent("price");
+    if (uncappedChain(r.id, (id) => records.get(id), (x) => x.price) > MAX_LINE_CENTS) return capMessage.chain("price");
+  }
+  return null;
+}
+
+/** A modifier's up-charge: flat within a line, a percentage within 1000 %. Error text or null. */
+export function modifierUpChargeError(upCharge: number, isPercentage: boolean): string | null {
+  if (isPercentage) return upCharge > MAX_PERCENT_HUNDREDTHS ? capMessage.percent("up_charge") : null;
+  return upCharge > MAX_LINE_CENTS ? capMessage.line("up_charge") : null;
 }
 
 /**
@@ -137,10 +197,12 @@ export interface ItemPricing {
 }
 
 export interface ItemTotals {
-  /** Actions × quantity plus modifier up-charges, before any discount. */
+  /** Actions × quantity plus modifier up-charges, before any discount (at most a line's cap). */
   pre_discount_total: number;
   /** What the item costs: override if present, else after discounts. */
   total: number;
+  /** The item came to more than a line may (the totals above are clamped): a write refuses it. */
+  over_cap: boolean;
 }
 
 /**
@@ -158,15 +220,23 @@ export function itemTotals(p: ItemPricing): ItemTotals {
   const before = base + upCharges;
   const d = p.discounts;
   const after = [d.item, d.garment, d.customer, d.ticket].reduce((v, n) => v * (1 - clampPercent(n) / 100), before);
-  const pre = roundCents(before);
   const override = p.total_override;
-  return { pre_discount_total: pre, total: override != null && Number.isFinite(override) && override >= 0 ? Math.round(override) : roundCents(after) };
+  const total = override != null && Number.isFinite(override) && override >= 0 ? Math.round(override) : roundCents(after);
+  return { pre_discount_total: capLine(roundCents(before)), total: capLine(total), over_cap: before > MAX_LINE_CENTS || total > MAX_LINE_CENTS };
 }
 
-/** Ticket total = Σ item totals + pickup and delivery charges (all cents). */
+/**
+ * Ticket total = Σ item totals + pickup and delivery charges (all cents), clamped to a
+ * ticket's cap; `ticketOverCap` tells a write to refuse instead.
+ */
 export function ticketTotal(itemTotalsCents: readonly number[], pickupCharge: number, deliveryCharge: number): number {
-  return itemTotalsCents.reduce((s, t) => s + t, 0) + Math.max(0, pickupCharge) + Math.max(0, deliveryCharge);
+  return Math.min(MAX_TICKET_CENTS, uncappedTicketTotal(itemTotalsCents, pickupCharge, deliveryCharge));
 }
+export function ticketOverCap(itemTotalsCents: readonly number[], pickupCharge: number, deliveryCharge: number): boolean {
+  return uncappedTicketTotal(itemTotalsCents, pickupCharge, deliveryCharge) > MAX_TICKET_CENTS;
+}
+const uncappedTicketTotal = (items: readonly number[], pickup: number, delivery: number) =>
+  items.reduce((s, t) => s + Math.max(0, t), 0) + Math.max(0, pickup) + Math.max(0, delivery);
 
 export const VAT_RATE = 0.18;
 

@@ -116,6 +116,24 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
       });
     },
 
+    /**
+     * A manager's approval typed on another employee's tablet (issue 11): the PIN of an
+     * enabled manager or admin of this agent, or null. It counts toward the agent's PIN lock
+     * exactly like a login attempt (a wrong PIN is a failure, a lock answers 429), so the
+     * approval dialog cannot be used to guess PINs.
+     */
+    async verifyApproverPin(agentId: number, pin: string, client: string) {
+      if ((await recentFailures("pin", agentId, PIN_LOCK_MS)) >= MAX_WRONG_PINS) {
+        throw tooMany("Employee login locked after 5 wrong PINs; ask a manager to unlock it or wait 15 minutes");
+      }
+      const e = await db.query.employees.findFirst({ where: and(eq(employees.agent_id, agentId), eq(employees.pin_hash, hashPin(secret, agentId, pin))) });
+      if (!e || !e.enable_login || (e.role !== "manager" && e.role !== "admin")) {
+        await db.insert(authFailures).values({ kind: "pin", agent_id: agentId, client, at: nowIso() });
+        return null;
+      }
+      return { id: e.id, full_name: e.full_name, role: e.role };
+    },
+
     async unlockPins(caller: EmployeeCaller): Promise<void> {
       await clearFailures("pin", caller.agent.id);
       await audit(db, clock.now(), caller, "unlock_pins", "agent", caller.agent.id);

@@ -2,7 +2,7 @@ import { and, count, eq, inArray, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { actionGarmentSubCategories, actions, configurations, garmentCategories, ticketSubCategoryActions } from "../../../db/schema";
-import { actionPrice, actionReferenceError, formatDiscount, type PricedAction } from "../../domain/pricing";
+import { actionPrice, actionReferenceError, actionTableError, formatDiscount, type PricedAction } from "../../domain/pricing";
 import { conflict, notFound, unprocessable } from "../../http/errors";
 import type { EmployeeCaller } from "../../http/route";
 import { text } from "../../http/schemas";
@@ -48,8 +48,13 @@ export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
     if (input.is_percentage === false) v.is_percentage_of = null;
     else if (input.is_percentage_of !== undefined) v.is_percentage_of = input.is_percentage_of ?? null;
     const target = v.is_percentage_of !== undefined ? v.is_percentage_of : (current?.is_percentage_of ?? null);
-    const err = actionReferenceError(id, target, await all());
+    const table = await all();
+    const err = actionReferenceError(id, target, table);
     if (err) throw unprocessable(err);
+    // The pricing engine's caps, over the table as it would be (chains included).
+    table.set(id, { id, is_percentage_of: target, up_charge: v.up_charge ?? current?.up_charge ?? 0 });
+    const capped = actionTableError(table);
+    if (capped) throw unprocessable(capped);
     return v;
   }
 

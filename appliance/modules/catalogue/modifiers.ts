@@ -7,6 +7,7 @@ import type { EmployeeCaller } from "../../http/route";
 import { text } from "../../http/schemas";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
+import { modifierUpChargeError } from "../../domain/pricing";
 import { Discount } from "./actions";
 import { fromHundredths, toHundredths } from "./convert";
 
@@ -51,8 +52,11 @@ export function createModifierService({ db, clock }: { db: Db; clock: Clock }) {
     if (p.parent_id !== 0) throw unprocessable("parent_id: sub-modifiers go under a root modifier");
     if (p.type !== type) throw unprocessable("parent_id: the parent must be of the same type");
   }
-  const values = (input: Partial<Input>) => {
+  /** Also applies the pricing engine's cap on the up-charge (flat within a line, a percentage within 1000 %). */
+  const values = (input: Partial<Input>, current?: { up_charge: number; is_percentage: boolean }) => {
     const { up_charge, ...rest } = input;
+    const capped = modifierUpChargeError(up_charge !== undefined ? toHundredths(up_charge) : (current?.up_charge ?? 0), input.is_percentage ?? current?.is_percentage ?? false);
+    if (capped) throw unprocessable(capped);
     return { ...rest, ...(up_charge !== undefined ? { up_charge: toHundredths(up_charge) } : {}) };
   };
 
@@ -84,7 +88,7 @@ export function createModifierService({ db, clock }: { db: Db; clock: Clock }) {
         const [kids] = await db.select({ n: count() }).from(modifiers).where(eq(modifiers.parent_id, id));
         if ((kids?.n ?? 0) > 0) throw unprocessable("type: a modifier with sub-modifiers keeps its type");
       }
-      const v = values(input);
+      const v = values(input, current);
       if (Object.keys(v).length) {
         await db.transaction(async (tx) => {
           await tx.update(modifiers).set(v).where(eq(modifiers.id, id));

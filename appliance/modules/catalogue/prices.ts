@@ -2,7 +2,7 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { actionGarmentSubCategories, actions, garmentSubCategories } from "../../../db/schema";
-import { effectivePrice, type PriceRecord, priceReferenceError } from "../../domain/pricing";
+import { effectivePrice, type PriceRecord, priceReferenceError, priceTableError } from "../../domain/pricing";
 import { conflict, notFound, unprocessable } from "../../http/errors";
 import type { EmployeeCaller } from "../../http/route";
 import type { Clock } from "../../platform/clock";
@@ -61,6 +61,10 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
     }
     const err = priceReferenceError(id, input.is_percentage_of ?? null, input.garment_sub_category_id, records);
     if (err) throw unprocessable(err);
+    // The pricing engine's caps, over the garment's prices as they would be (chains included).
+    records.set(id, { id, garment_sub_category_id: input.garment_sub_category_id, action_id: input.action_id, price: toHundredths(input.price), is_percentage_of: input.is_percentage_of ?? null });
+    const capped = priceTableError(records);
+    if (capped) throw unprocessable(capped);
   }
   const values = (input: Input) => ({ ...input, price: toHundredths(input.price), is_percentage_of: input.is_percentage_of ?? null, discount: input.discount ?? null });
 
@@ -132,6 +136,13 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
       for (const c of cells) {
         const cur = byKey.get(key(c.garment_sub_category_id, c.action_id));
         if (c.price === null && cur && referenced.has(cur.id)) throw conflict("A cleared price has other prices that are a percentage of it; change those first");
+        // A new flat price also moves the prices that are a percentage of it: within the caps?
+        if (c.price !== null && cur) {
+          const records = new Map<number, PriceRecord>(existing.filter((r) => r.garment_sub_category_id === c.garment_sub_category_id).map((r) => [r.id, r]));
+          records.set(cur.id, { ...cur, price: toHundredths(c.price), is_percentage_of: null });
+          const capped = priceTableError(records);
+          if (capped) throw unprocessable(capped);
+        }
       }
       let changed = 0;
       await db.transaction(async (tx) => {

@@ -6,9 +6,11 @@ import { conflict, notFound, unprocessable } from "../../http/errors";
 import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller } from "../../http/route";
 import type { Clock } from "../../platform/clock";
+import { parseDiscount } from "../../domain/pricing";
+import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
 import { type Exec, loadItems, unitPrice } from "./repo";
-import type { StateChange, TicketService } from "./service";
+import { PAID_STATES, type StateChange, type TicketService } from "./service";
 import { recomputeTicket } from "./totals";
 
 export interface ItemInput {
@@ -44,7 +46,7 @@ export const pieceList = (pieces: string, description: string) => {
 };
 const DONE_STATES = ["DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAID", "CLOSED"];
 
-export function createItemService({ db, clock, tickets: ticketService }: { db: Db; clock: Clock; tickets: TicketService }) {
+export function createItemService({ db, clock, tickets: ticketService, approvals }: { db: Db; clock: Clock; tickets: TicketService; approvals: ApprovalService }) {
   const now = () => clock.now().toISOString();
 
   async function item(caller: EmployeeCaller, id: number, q: Exec = db) {
@@ -89,6 +91,23 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
   }
 
   async function addModifierRow(q: Exec, itemId: number, modifierId: number) {
+  /**
+   * Takes `cents` for an item (null: whatever is left), never more than its balance; the
+   * money is on the caller (an owing for employees and drivers). Returns the cents taken.
+   */
+  async function payItem(q: Exec, caller: EmployeeCaller, id: number, cents: number | null): Promise<number> {
+    const i = (await q.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) }))!;
+    const balance = Math.max(0, (i.total_override ?? i.total) - i.total_paid);
+    const take = cents ?? balance;
+    if (take > balance) throw unprocessable(`amount: more than the balance of €${(balance / 100).toFixed(2)}`);
+    if (take <= 0) return 0;
+    await q.update(ticketSubCategories).set({ total_paid: i.total_paid + take }).where(eq(ticketSubCategories.id, id));
+    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, i.ticket_id) }))!;
+    await q.update(tickets).set({ total_paid: Math.min(t.total, t.total_paid + take) }).where(eq(tickets.id, i.ticket_id));
+    await ticketService.recordOwing(q, caller, i.ticket_id, id, take);
+    return take;
+  }
+
     const m = await q.query.modifiers.findFirst({ where: eq(modifiers.id, modifierId) });
     if (!m) throw unprocessable("modifier_id: no such modifier");
     const dup = await q.query.ticketSubCategoryModifiers.findFirst({ where: and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, itemId), eq(ticketSubCategoryModifiers.modifier_id, modifierId)) });
@@ -155,7 +174,11 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
       return loadItems(db, { itemIds: ids });
     },
 
-    async update(caller: EmployeeCaller, id: number, input: ItemUpdate) {
+    /**
+     * Above the discount limit, or an override below the computed total, an employee or a
+     * driver needs a manager's approval (issue 11); the audit row names the approver.
+     */
+    async update(caller: EmployeeCaller, id: number, input: ItemUpdate, approval: ApprovalInput) {
       const cur = await item(caller, id);
       const g = await garment(db, cur.garment_sub_category_id);
       const set: Partial<typeof ticketSubCategories.$inferInsert> = {};
@@ -172,6 +195,12 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
       if (input.total_override !== undefined) set.total_override = input.total_override === null ? null : Math.round(input.total_override * 100);
       if (!Object.keys(set).length) return one(id);
       await db.transaction(async (tx) => {
+      const limit = await approvals.discountLimit();
+      const needs = [
+        set.total_override != null && set.total_override < cur.total ? `a total below the computed €${(cur.total / 100).toFixed(2)}` : null,
+        set.discount != null && parseDiscount(set.discount) > limit ? `an item discount above ${limit} %` : null,
+      ].filter((n): n is string => n !== null);
+      const approver = needs.length ? await approvals.approve(caller, approval, needs.join(" and ")) : null;
         await tx.update(ticketSubCategories).set(set).where(eq(ticketSubCategories.id, id));
         await recomputeTicket(tx, cur.ticket_id);
         if (set.total_override !== undefined || set.discount !== undefined) {
@@ -179,20 +208,28 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
             before: { total_override: cur.total_override, discount: cur.discount },
             after: { total_override: set.total_override, discount: set.discount },
           });
+            ...approvedBy(approver),
         }
       });
       return one(id);
     },
 
-    async remove(caller: EmployeeCaller, id: number) {
+    /**
+     * An item with payments stays. Removing one from a confirmed ticket lowers what the
+     * customer owes for work taken in, so it needs a manager (or their approval) like
+     * deleting the ticket would.
+     */
+    async remove(caller: EmployeeCaller, id: number, approval: ApprovalInput) {
       const cur = await item(caller, id);
       // Owings are payments too, even when a later change brought total_paid back to 0.
       const [owings] = await db.select({ n: count() }).from(employeeOwings).where(eq(employeeOwings.ticket_sub_category_id, id));
       if (cur.total_paid > 0 || (owings?.n ?? 0) > 0) throw conflict("Item has payments; it cannot be deleted");
       await db.transaction(async (tx) => {
+      const t = await ticketService.row(caller, cur.ticket_id);
+      const approver = t.confirmed_at ? await approvals.approve(caller, approval, "removing an item from a confirmed ticket") : null;
         await tx.delete(ticketSubCategories).where(eq(ticketSubCategories.id, id));
         await recomputeTicket(tx, cur.ticket_id);
-        await audit(tx, clock.now(), caller, "delete", "ticket_sub_category", id, { ticket_id: cur.ticket_id, total: cur.total });
+        await audit(tx, clock.now(), caller, "delete", "ticket_sub_category", id, { ticket_id: cur.ticket_id, total: cur.total, ...approvedBy(approver) });
       });
       return true;
     },
@@ -202,17 +239,8 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
       const cur = await item(caller, id);
       await db.transaction(async (tx) => {
         await recomputeTicket(tx, cur.ticket_id);
-        const i = (await tx.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) }))!;
-        const balance = Math.max(0, (i.total_override ?? i.total) - i.total_paid);
-        const cents = full ? balance : Math.round(amount * 100);
-        if (cents < 0) throw unprocessable("amount: must be 0 or more");
-        if (cents > balance) throw unprocessable(`amount: more than the balance of €${(balance / 100).toFixed(2)}`);
-        if (cents === 0) return;
-        await tx.update(ticketSubCategories).set({ total_paid: i.total_paid + cents }).where(eq(ticketSubCategories.id, id));
-        const t = (await tx.query.tickets.findFirst({ where: eq(tickets.id, i.ticket_id) }))!;
-        await tx.update(tickets).set({ total_paid: Math.min(t.total, t.total_paid + cents) }).where(eq(tickets.id, i.ticket_id));
-        await ticketService.recordOwing(tx, caller, i.ticket_id, id, cents);
-        await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", id, { amount_cents: cents, full });
+        const cents = await payItem(tx, caller, id, full ? null : Math.round(amount * 100));
+        if (cents > 0) await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", id, { amount_cents: cents, full });
       });
       return one(id);
     },
@@ -235,7 +263,10 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
       return one(id);
     },
 
-    /** Spec §4: a line's state can be set on its own; one signature for the whole change. */
+    /**
+     * Spec §4: a line's state can be set on its own; one signature for the whole change. A
+     * paid state on an item with a balance takes the balance as paid to the caller.
+     */
     async changeState(caller: EmployeeCaller, change: StateChange) {
       const ids = [...new Set(change.Ids)];
       await ticketService.checkState(db, change.State);
@@ -257,6 +288,13 @@ export function createItemService({ db, clock, tickets: ticketService }: { db: D
         for (const [ticketId, n] of perTicket) await ticketService.logTicket(tx, caller, ticketId, change.State, `${n} item${n === 1 ? "" : "s"} set to ${change.State || "(none)"}`, sig);
         await audit(tx, clock.now(), caller, "change_state", "ticket_sub_category", null, { ids, state: change.State });
       });
+        if (PAID_STATES.includes(change.State)) {
+          for (const ticketId of perTicket.keys()) await recomputeTicket(tx, ticketId);
+          for (const i of ids) {
+            const taken = await payItem(tx, caller, i, null);
+            if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", i, { amount_cents: taken, state: change.State });
+          }
+        }
       return { success: true, count: ids.length };
     },
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { unprocessable } from "../../http/errors";
 import { ROLES, route } from "../../http/route";
 import { IdParams, IsoDate, text } from "../../http/schemas";
+import { Approval, WithApproval } from "../approval/routes";
 import type { ItemService } from "./items";
 import type { TicketService } from "./service";
 
@@ -48,7 +49,10 @@ const ItemUpdate = z.object({
   detail: text(1000).nullish(),
   discount: z.union([z.number(), z.string().max(40)]).transform((d) => `PERCENTAGE ${Math.min(100, Math.max(0, Math.round(Number(typeof d === "number" ? d : (/-?\d+/.exec(d)?.[0] ?? 0)))))}`).optional(),
   total_override: money.nullable().optional(),
+  approval: Approval.optional(),
 });
+/** Who approves, for the services: the PIN (if any) and the tablet it was typed on. */
+const approvalOf = (body: { approval?: { pin: string } }, client: string) => ({ pin: body.approval?.pin, client });
 
 export function ticketRoutes(tickets: TicketService, items: ItemService) {
   return [
@@ -80,7 +84,16 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({ method: "GET", path: "/tickets/lastnonconfirmed/:id", tag: "tickets", summary: "The customer's last unconfirmed ticket, or 404", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.lastNonConfirmed(caller, params.id) }),
     route({ method: "GET", path: "/tickets/:id", tag: "tickets", summary: "One ticket with items and state history", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.view(caller, params.id) }),
     route({ method: "POST", path: "/tickets/", tag: "tickets", summary: "Opens a ticket (pickup and delivery default to 7 days ahead)", access: staff, body: TicketBody, idempotent: true, handler: ({ caller, body }) => tickets.create(caller, body) }),
-    route({ method: "DELETE", path: "/tickets/:id", tag: "tickets", summary: "Deletes a ticket without payments", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.remove(caller, params.id) }),
+    route({
+      method: "DELETE",
+      path: "/tickets/:id",
+      tag: "tickets",
+      summary: "Deletes a ticket without payments; one with items needs a manager or admin, or their approval",
+      access: staff,
+      params: IdParams,
+      body: WithApproval,
+      handler: ({ caller, params, body, client }) => tickets.remove(caller, params.id, approvalOf(body, client)),
+    }),
     route({ method: "PUT", path: "/tickets/:id/confirm", tag: "tickets", summary: "Confirms a ticket", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.confirm(caller, params.id) }),
     route({
       method: "PUT",
@@ -115,11 +128,12 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       method: "PUT",
       path: "/tickets/:id/discount",
       tag: "tickets",
-      summary: "Sets the ticket discount (percent, clamped 0..100)",
+      summary: "Sets the ticket discount (percent, clamped 0..100); above the discount limit, employees and drivers need a manager's approval",
       access: staff,
       params: IdParams,
       query: z.object({ discount: z.coerce.number().finite() }),
-      handler: ({ caller, params, query }) => tickets.setDiscount(caller, params.id, query.discount),
+      body: WithApproval,
+      handler: ({ caller, params, query, body, client }) => tickets.setDiscount(caller, params.id, query.discount, approvalOf(body, client)),
     }),
     route({
       method: "PUT",
@@ -192,8 +206,26 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       idempotent: true,
       handler: ({ caller, body, query }) => items.add(caller, body, query.copies),
     }),
-    route({ method: "PUT", path: "/ticketSubCategory/:id", tag: "items", summary: "Updates an item", access: staff, params: IdParams, body: ItemUpdate, handler: ({ caller, params, body }) => items.update(caller, params.id, body) }),
-    route({ method: "DELETE", path: "/ticketSubCategory/:id", tag: "items", summary: "Deletes an item without payments", access: staff, params: IdParams, handler: ({ caller, params }) => items.remove(caller, params.id) }),
+    route({
+      method: "PUT",
+      path: "/ticketSubCategory/:id",
+      tag: "items",
+      summary: "Updates an item; a discount above the limit or an override below the computed total needs a manager's approval for employees and drivers",
+      access: staff,
+      params: IdParams,
+      body: ItemUpdate,
+      handler: ({ caller, params, body, client }) => items.update(caller, params.id, body, approvalOf(body, client)),
+    }),
+    route({
+      method: "DELETE",
+      path: "/ticketSubCategory/:id",
+      tag: "items",
+      summary: "Deletes an item without payments; on a confirmed ticket, a manager or admin, or their approval",
+      access: staff,
+      params: IdParams,
+      body: WithApproval,
+      handler: ({ caller, params, body, client }) => items.remove(caller, params.id, approvalOf(body, client)),
+    }),
     route({
       method: "POST",
       path: "/ticketSubCategoryActions/",

@@ -2,12 +2,13 @@ import { and, asc, count, desc, eq, inArray, isNull, like, ne, or, type SQL, sql
 import type { Db } from "../../../db/client";
 import { customers, employeeOwings, employees, itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
-import { clampPercent, formatDiscount } from "../../domain/pricing";
+import { clampPercent, formatDiscount, parseDiscount } from "../../domain/pricing";
 import { conflict, notFound, unprocessable } from "../../http/errors";
 import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller } from "../../http/route";
 import { toEuros } from "../../http/schemas";
 import type { Clock } from "../../platform/clock";
+import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
 import { type Exec, loadItems, loadTicket, loadTicketLogs } from "./repo";
 import { recomputeTicket } from "./totals";
@@ -30,12 +31,19 @@ export interface TicketInput {
 }
 
 export interface StateChange {
+/**
+ * States that say the ticket is paid (seed: DELIVERED AND PAID, then CLOSED). Setting one on a
+ * ticket or item with a balance takes that balance as paid to whoever set it, never a
+ * silent write-off.
+ */
+export const PAID_STATES: readonly string[] = ["DELIVERED AND PAID", "CLOSED"];
+
   Ids: number[];
   State: string;
   Signature?: string | null;
 }
 
-export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
+export function createTicketService({ db, clock, approvals }: { db: Db; clock: Clock; approvals: ApprovalService }) {
   const now = () => clock.now().toISOString();
 
   async function row(caller: EmployeeCaller, id: number, q: Exec = db) {
@@ -81,6 +89,24 @@ export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
   }
 
   /**
+  /**
+   * Takes what is left to pay on a ticket (every item its total, the ticket its total incl.
+   * charges) as paid to the caller; returns the amount taken, in cents.
+   */
+  async function settle(q: Exec, caller: EmployeeCaller, id: number): Promise<number> {
+    await recomputeTicket(q, id);
+    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, id) }))!;
+    const items = await q.select().from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id));
+    for (const i of items) {
+      const owed = i.total_override ?? i.total;
+      if (i.total_paid !== owed) await q.update(ticketSubCategories).set({ total_paid: owed }).where(eq(ticketSubCategories.id, i.id));
+    }
+    const delta = t.total - t.total_paid;
+    await q.update(tickets).set({ total_paid: t.total }).where(eq(tickets.id, id));
+    await recordOwing(q, caller, id, null, delta);
+    return delta;
+  }
+
    * A list search term: digits match the ticket id or a mobile number, words a customer's
    * name. The customers are looked up first (a scan of customers, not of every ticket); when
    * too many match, the term filters the join instead (matches are then dense and quick to find).
@@ -217,16 +243,20 @@ export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
       }));
     },
 
-    /** A ticket with money taken cannot be deleted; a confirmed one only by a manager or admin. */
-    async remove(caller: EmployeeCaller, id: number) {
+    /**
+     * A ticket with money taken cannot be deleted. One with items (or confirmed) is deleted by
+     * a manager or admin, or with their approval; an empty draft by anyone.
+     */
+    async remove(caller: EmployeeCaller, id: number, approval: ApprovalInput) {
       const t = await row(caller, id);
       // Owings are payments too, even when a later change brought total_paid back to 0.
       const [owings] = await db.select({ n: count() }).from(employeeOwings).where(eq(employeeOwings.ticket_id, id));
       if (t.total_paid > 0 || (owings?.n ?? 0) > 0) throw conflict("Ticket has payments; it cannot be deleted");
-      if (t.confirmed_at && caller.employee.role !== "admin" && caller.employee.role !== "manager") throw conflict("A confirmed ticket can be deleted only by a manager or admin");
+      const [item] = await db.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id)).limit(1);
+      const approver = item || t.confirmed_at ? await approvals.approve(caller, approval, "deleting a ticket with items") : null;
       await db.transaction(async (tx) => {
         await tx.delete(tickets).where(eq(tickets.id, id));
-        await audit(tx, clock.now(), caller, "delete", "ticket", id, { total: t.total, customer_id: t.customer_id });
+        await audit(tx, clock.now(), caller, "delete", "ticket", id, { total: t.total, customer_id: t.customer_id, ...approvedBy(approver) });
       });
       return true;
     },
@@ -265,13 +295,15 @@ export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
       return view(caller, id);
     },
 
-    async setDiscount(caller: EmployeeCaller, id: number, percent: number) {
+    /** Spec §5: clamped to 0..100; above the discount limit, a manager's approval (issue 11). */
+    async setDiscount(caller: EmployeeCaller, id: number, percent: number, approval: ApprovalInput) {
       const t = await row(caller, id);
       const discount = formatDiscount(clampPercent(percent));
       await db.transaction(async (tx) => {
         await tx.update(tickets).set({ discount }).where(eq(tickets.id, id));
+      const approver = await approvals.approveDiscount(caller, approval, parseDiscount(discount), "a ticket discount");
         await recomputeTicket(tx, id);
-        await audit(tx, clock.now(), caller, "discount", "ticket", id, { before: t.discount, after: discount });
+        await audit(tx, clock.now(), caller, "discount", "ticket", id, { before: t.discount, after: discount, ...approvedBy(approver) });
       });
       return view(caller, id);
     },
@@ -280,16 +312,7 @@ export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
     async payInFull(caller: EmployeeCaller, id: number) {
       await row(caller, id);
       await db.transaction(async (tx) => {
-        await recomputeTicket(tx, id);
-        const t = (await tx.query.tickets.findFirst({ where: eq(tickets.id, id) }))!;
-        const items = await tx.select().from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id));
-        for (const i of items) {
-          const owed = i.total_override ?? i.total;
-          if (i.total_paid !== owed) await tx.update(ticketSubCategories).set({ total_paid: owed }).where(eq(ticketSubCategories.id, i.id));
-        }
-        const delta = t.total - t.total_paid;
-        await tx.update(tickets).set({ total_paid: t.total }).where(eq(tickets.id, id));
-        await recordOwing(tx, caller, id, null, delta);
+        const delta = await settle(tx, caller, id);
         await audit(tx, clock.now(), caller, "pay_in_full", "ticket", id, { amount_cents: delta });
       });
       return view(caller, id);
@@ -300,6 +323,7 @@ export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
      * signature (if drawn) is stored once and referenced by every log row of the change.
      */
     async changeState(caller: EmployeeCaller, change: StateChange) {
+     * A paid state on a ticket with a balance takes the balance as paid to the caller.
       const ids = [...new Set(change.Ids)];
       await checkState(db, change.State);
       const found = await db.select({ id: tickets.id, agent_id: tickets.agent_id }).from(tickets).where(inArray(tickets.id, ids));
@@ -318,6 +342,12 @@ export function createTicketService({ db, clock }: { db: Db; clock: Clock }) {
         await audit(tx, clock.now(), caller, "change_state", "ticket", null, { ids, state: change.State });
       });
       return { success: true, count: ids.length };
+        if (PAID_STATES.includes(change.State)) {
+          for (const id of ids) {
+            const taken = await settle(tx, caller, id);
+            if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket", id, { amount_cents: taken, state: change.State });
+          }
+        }
     },
 
     /** Ticket states in their order (admins may add locality delivery states). */

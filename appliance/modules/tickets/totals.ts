@@ -1,13 +1,16 @@
-import { eq, inArray } from "drizzle-orm";
-import { customers, garmentSubCategories, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
-import { itemTotals, parseDiscount, ticketTotal } from "../../domain/pricing";
+import { eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { boxSettings, customers, garmentSubCategories, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
+import { capMessage, itemTotals, MAX_LINE_CENTS, MAX_TICKET_CENTS, parseDiscount, ticketOverCap, ticketTotal } from "../../domain/pricing";
+import { unprocessable } from "../../http/errors";
 import type { Exec } from "./repo";
 
 /**
  * Re-prices every item of a ticket and the ticket itself from what is stored, inside the
  * caller's transaction, so a ticket's total always equals the sum of its items plus charges.
  * Action prices are the snapshot taken when the action was added; modifier up-charges and
- * discounts are read as they are now.
+ * discounts are read as they are now. A write that would take an item or the ticket past
+ * the pricing engine's caps is refused (422), which rolls the caller's transaction back.
  */
 export async function recomputeTicket(q: Exec, ticketId: number): Promise<void> {
   const t = await q.query.tickets.findFirst({ where: eq(tickets.id, ticketId) });
@@ -40,6 +43,7 @@ export async function recomputeTicket(q: Exec, ticketId: number): Promise<void> 
       modifiers: itemMods,
       discounts: { item: parseDiscount(item.discount), garment: parseDiscount(garment?.discount), customer: customer?.discount ?? 0, ticket: parseDiscount(t.discount) },
     });
+    if (r.over_cap) throw unprocessable(capMessage.item("total"));
     const hasExpress = itemMods.some((m) => m.type === "EXPRESS");
     anyExpress ||= hasExpress;
     // `total` keeps the computed price; an override replaces it in what is owed (spec §3).
@@ -48,8 +52,31 @@ export async function recomputeTicket(q: Exec, ticketId: number): Promise<void> 
       await q.update(ticketSubCategories).set({ total: r.total, pre_discount_total: r.pre_discount_total, has_express: hasExpress }).where(eq(ticketSubCategories.id, item.id));
     }
   }
+  if (ticketOverCap(totals, t.pickup_charge, t.delivery_charge)) throw unprocessable(capMessage.ticket("total"));
   const total = ticketTotal(totals, t.pickup_charge, t.delivery_charge);
   if (total !== t.total || anyExpress !== t.has_express_item) {
     await q.update(tickets).set({ total, has_express_item: anyExpress }).where(eq(tickets.id, ticketId));
   }
+}
+
+const REPAIRED_KEY = "money_caps_repaired";
+
+/**
+ * Before the caps, a chained percentage price could store an amount past 2^53 cents, which
+ * the database driver refuses to read back as a number, so every read of that ticket failed.
+ * Once per box, such stored amounts are clamped to the caps (the same the pricing engine
+ * applies); a marker in box_settings keeps later starts from scanning the items again.
+ */
+export async function repairOverflowedMoney(db: Db): Promise<void> {
+  if (await db.query.boxSettings.findFirst({ where: eq(boxSettings.key, REPAIRED_KEY) })) return;
+  await db.transaction(async (tx) => {
+    const columns: [string, string, number][] = [
+      ["ticket_sub_category_actions", "price", MAX_LINE_CENTS],
+      ...["total", "pre_discount_total", "total_override", "total_paid"].map((c): [string, string, number] => ["ticket_sub_categories", c, MAX_LINE_CENTS]),
+      ["tickets", "total", MAX_TICKET_CENTS],
+      ["tickets", "total_paid", MAX_TICKET_CENTS],
+    ];
+    for (const [table, column, cap] of columns) await tx.run(sql.raw(`UPDATE ${table} SET ${column} = ${cap} WHERE ${column} > ${cap}`));
+    await tx.insert(boxSettings).values({ key: REPAIRED_KEY, value: "1" });
+  });
 }
