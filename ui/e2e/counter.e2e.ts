@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
+import { apiLogin } from "./pages/people";
 
 const token = (page: Page) => page.evaluate(() => localStorage.getItem("ironbox.employeeToken"));
 const apiGet = async (page: Page, path: string) => {
@@ -51,13 +52,26 @@ for (const [name, size] of [
     await expect(page.getByTestId("item-row").nth(2)).toContainText("Red wine on the hem");
     await expect(page.getByTestId("item-row")).toHaveCount(3);
 
-    // A 10 % ticket discount, then an override on the dress.
+    // A 10 % ticket discount (within the limit: the employee's own to give), then an
+    // override below the dress's computed price, which needs a manager's PIN on this tablet.
     page.once("dialog", (d) => d.accept("10"));
     await page.getByRole("button", { name: "Discount" }).click();
     await expect(page.getByText("10% off")).toBeVisible();
     await editor.getByLabel("Price override").fill("12");
     await editor.getByLabel("Price override").press("Enter");
+    const approval = page.getByRole("dialog", { name: "Manager approval" });
+    await expect(approval).toContainText(/This needs a manager: a total below the computed €\d+\.\d\d\./);
+    await approval.getByLabel("Manager PIN").fill("3333"); // the employee's own PIN is no approval
+    await approval.getByRole("button", { name: "Approve" }).click();
+    await expect(approval.getByRole("alert")).toHaveText("That PIN is not a manager's or admin's of this shop");
+    await expect(page.getByTestId("item-row").nth(2)).not.toContainText("€12.00");
+    await approval.getByLabel("Manager PIN").fill("2222"); // Joseph Borg, manager
+    await approval.getByRole("button", { name: "Approve" }).click();
+    await expect(approval).toBeHidden();
     await expect(page.getByTestId("item-row").nth(2)).toContainText("€12.00");
+    // The wrong PIN counted toward the shop's PIN lock; lift it so other tests start clean.
+    const manager = await apiLogin(page.request, 2222);
+    expect((await page.request.put("/api/v1/login/employee/unlock", { headers: { authorization: `token ${manager.token}` } })).ok()).toBeTruthy();
 
     // The total on screen is the API's.
     let api = await apiGet(page, `/tickets/${ticketId}`);

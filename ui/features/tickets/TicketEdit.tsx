@@ -7,7 +7,8 @@ import { api, ApiError, apiList } from "../../lib/api";
 import { uploadImage } from "../../lib/upload";
 import type { Action, Category, Modifier } from "../catalogue/api";
 import { MODIFIER_TYPES } from "../catalogue/api";
-import { type Item, type Ticket, getTicket, putItem, putTicket, vat } from "./api";
+import { withApproval } from "../../components/approval";
+import { type Item, type Ticket, getTicket, putItem, putTicket, removeItem, setItemOverride, setTicketDiscount, vat } from "./api";
 import { ItemRow } from "./ItemRow";
 import { PrintButton, PrinterDialog } from "../printing/PrinterDialog";
 import { SwipeRow } from "../../components/SwipeRow";
@@ -133,7 +134,7 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
   }
   async function deleteItem(i: Item) {
     if (!(await confirmDialog({ message: `Remove ${i.sub_category?.name ?? "this item"} from the ticket?` }))) return;
-    await api("DELETE", `/ticketSubCategory/${i.id}`).catch(() => null);
+    await withApproval(removeItem(i.id));
     if (selectedId === i.id) setSelectedId(null);
     await reload();
   }
@@ -142,7 +143,8 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
     if (!ticket) return;
     const v = window.prompt("Ticket discount (%)", String(Number(/\d+/.exec(ticket.discount)?.[0] ?? 0)));
     if (v === null) return;
-    setTicket(await putTicket(`/tickets/${ticket.id}/discount`, { discount: Math.min(100, Math.max(0, Math.round(Number(v) || 0))) }));
+    const changed = await withApproval(setTicketDiscount(ticket.id, Math.min(100, Math.max(0, Math.round(Number(v) || 0)))));
+    if (changed) setTicket(changed);
   }
 
   async function confirm() {
@@ -329,13 +331,21 @@ function ItemEditor({ item, mods, busy, onToggleModifier, onChanged, onDeleted }
     onChanged();
   }
 
+  // Enter saves, and so does the blur that follows when the approval dialog takes focus: one save at a time.
+  const savingOverride = useRef(false);
   async function saveOverride() {
+    if (savingOverride.current) return;
     const v = override.trim();
     const value = v === "" ? null : Math.round(Number(v) * 100) / 100;
     if (value !== null && !(value >= 0)) return toast("Enter a price", "warning");
     // Spec §5: applied only when it differs from the computed total.
     if (value === item.total_override || (value !== null && item.total_override == null && value === item.total)) return;
-    await putItem(item.id, { total_override: value }).catch(() => null);
+    savingOverride.current = true;
+    try {
+      if (!(await withApproval(setItemOverride(item.id, value)))) setOverride(item.total_override != null ? String(item.total_override) : "");
+    } finally {
+      savingOverride.current = false;
+    }
     onChanged();
   }
 
@@ -349,7 +359,7 @@ function ItemEditor({ item, mods, busy, onToggleModifier, onChanged, onDeleted }
 
   async function remove() {
     if (!(await confirmDialog({ message: `Remove ${item.sub_category?.name ?? "this item"} from the ticket?` }))) return;
-    await api("DELETE", `/ticketSubCategory/${item.id}`).then(onDeleted, () => null);
+    if (await withApproval(removeItem(item.id))) onDeleted();
   }
 
   async function payNow(full: boolean) {

@@ -5,7 +5,8 @@ import { backTo } from "../../app/Header";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import { api, apiList } from "../../lib/api";
-import { type Ticket, type TicketState, getTicket, payLabel, putTicket, vat } from "./api";
+import { withApproval } from "../../components/approval";
+import { type Ticket, type TicketState, getTicket, payLabel, putTicket, setTicketDiscount, vat } from "./api";
 import { PrintButton } from "../printing/PrinterDialog";
 import { History } from "./History";
 import { ItemRow } from "./ItemRow";
@@ -39,7 +40,9 @@ export function TicketView({ params }: { params: Record<string, string | undefin
   }
   async function discount() {
     const v = window.prompt("Ticket discount (%)", String(Number(/\d+/.exec(t!.discount)?.[0] ?? 0)));
-    if (v !== null) setT(await putTicket(`/tickets/${t!.id}/discount`, { discount: Math.min(100, Math.max(0, Math.round(Number(v) || 0))) }));
+    if (v === null) return;
+    const changed = await withApproval(setTicketDiscount(t!.id, Math.min(100, Math.max(0, Math.round(Number(v) || 0)))));
+    if (changed) setT(changed);
   }
   const split = vat(t.total);
   return (

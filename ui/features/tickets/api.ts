@@ -1,3 +1,4 @@
+import type { Approval } from "../../components/approval";
 import { api } from "../../lib/api";
 
 export interface ItemAction {
@@ -76,6 +77,15 @@ export interface TicketState {
 export const getTicket = (id: number) => api<Ticket>("GET", `/tickets/${id}`);
 export const putTicket = (path: string, query?: Record<string, string | number>) => api<Ticket>("PUT", path, { query });
 export const putItem = (id: number, body: unknown) => api<Item>("PUT", `/ticketSubCategory/${id}`, { body });
+/**
+ * Changes that may need a manager's approval (issue 11): quiet, so withApproval() decides
+ * what to show; `approval` is the manager's PIN when the box asked for one.
+ */
+export const setTicketDiscount = (id: number, discount: number) => (approval?: Approval) =>
+  api<Ticket>("PUT", `/tickets/${id}/discount`, { query: { discount }, body: approval ? { approval } : undefined, quiet: true });
+export const setItemOverride = (id: number, total_override: number | null) => (approval?: Approval) =>
+  api<Item>("PUT", `/ticketSubCategory/${id}`, { body: { total_override, ...(approval ? { approval } : {}) }, quiet: true });
+export const removeItem = (id: number) => (approval?: Approval) => api<boolean>("DELETE", `/ticketSubCategory/${id}`, { body: approval ? { approval } : undefined, quiet: true });
 /** Spec §9: VAT 18 % included; the subtotal is the total divided by 1.18. */
 export const vat = (total: number) => {
   const subtotal = Math.round((total / 1.18) * 100) / 100;
