@@ -21,7 +21,7 @@ import { createCustomerService } from "./modules/customers/service";
 import { employeeRoutes } from "./modules/employees/routes";
 import { createEmployeeService } from "./modules/employees/service";
 import { imageRoutes } from "./modules/images/routes";
-import { createImageService } from "./modules/images/service";
+import { createImageService, uploadLimits } from "./modules/images/service";
 import { placeRoutes } from "./modules/places/routes";
 import { createPlaceService } from "./modules/places/service";
 import { createPrintJournal } from "./modules/printing/journal";
@@ -101,6 +101,7 @@ export async function bootAppliance(
   const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[]) => receiptData({ db, clock, tickets, places }, caller, id, itemIds);
   const printing = createPrintService({ journal, tickets, items, clock, receipt, discover });
   const scanners = createScannerService({ db, clock, bus, drivers: opts.scannerDrivers });
+  const images = createImageService({ db, clock, dataDir: config.dataDir, limits: uploadLimits(process.env) });
 
   const routes: RouteDef[] = [];
   routes.push(
@@ -121,12 +122,14 @@ export async function bootAppliance(
       () => businessDay(clock.now()),
       () => addDays(businessDay(clock.now()), -7),
     ),
-    ...imageRoutes(createImageService({ db, dataDir: config.dataDir })),
+    ...imageRoutes(images),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
   await scanners.start();
   await journal.recover();
   // WAL checkpoints when the box is quiet, not inside a counter request (db/client.ts).
   const stopCheckpointer = startCheckpointer(database, { log: opts.log });
-  return { app, database, routes, clock, bus, journal, stop: () => (stopCheckpointer(), scanners.stop()) };
+  // Uploads nothing references are removed a day on: a sweep now (in the background) and daily.
+  const stopSweeper = images.startSweeper(opts.log);
+  return { app, database, routes, clock, bus, journal, stop: () => (stopCheckpointer(), stopSweeper(), scanners.stop()) };
 }

@@ -10,6 +10,12 @@ export function authorize(access: Access, caller: Caller): void {
   if (!access.roles.includes(caller.employee.role)) throw forbidden();
   if (access.hqEmployee && !caller.employee.hq) throw forbidden("Only head-quarters staff may do this");
   if (access.hqAgent && !caller.agent.is_hq) throw forbidden("Only the head-quarters agent may do this");
+  if (access.hqStaff && !isHqStaff(caller)) throw forbidden("Only head-quarters staff may change data shared by every shop");
+}
+
+/** Head-quarters staff: an employee of the HQ agent, or one with the HQ flag (roles are checked apart). */
+export function isHqStaff(caller: Extract<Caller, { kind: "employee" }>): boolean {
+  return caller.agent.is_hq || caller.employee.hq;
 }
 
 /**

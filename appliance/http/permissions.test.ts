@@ -25,7 +25,11 @@ beforeAll(async () => {
   const shop = await box.call("POST", "/api/v1/agents/", { token: tokens.admin, body: { name: "Shop", user_name: "shop1" } });
   await box.call("PUT", `/api/v1/agents/password/${shop.json.data.id}`, { token: tokens.admin, body: { password: "shop-pass-1" } });
   await box.call("POST", "/api/v1/employees/", { token: tokens.admin, body: { agent_id: shop.json.data.id, full_name: "Shop admin", role: "admin", pin: 3001 } });
-  tokens.shopAdmin = await box.employeeToken(3001, await box.agentToken("shop1", "shop-pass-1"));
+  const shopAgent = await box.agentToken("shop1", "shop-pass-1");
+  tokens.shopAdmin = await box.employeeToken(3001, shopAgent);
+  // A shop's admin that HQ gave the HQ flag: head-quarters staff working from a shop.
+  await box.call("POST", "/api/v1/employees/", { token: tokens.admin, body: { agent_id: shop.json.data.id, full_name: "Shop HQ admin", role: "admin", pin: 3002, hq: true } });
+  tokens.shopHqAdmin = await box.employeeToken(3002, shopAgent);
 });
 afterAll(() => box.close());
 
@@ -86,6 +90,25 @@ describe("every route declares and enforces its access", () => {
     }
   });
 
+  test("chain-wide reference data (catalogue, places, states) is written by HQ staff only: a shop admin gets 403, an HQ-flagged admin passes", async () => {
+    const hqStaff = box.routes.filter((r) => "roles" in r.access && r.access.hqStaff);
+    const paths = new Set(hqStaff.map((r) => r.path.split("/")[1]));
+    for (const p of ["actions", "garmentCategories", "garmentSubCategories", "modifiers", "actionGarmentSubCategories", "localities", "streets", "preferences"]) expect(paths).toContain(p);
+    for (const r of hqStaff) {
+      expect(r.method, r.path).not.toBe("GET");
+      const body = r.method === "GET" ? undefined : {};
+      const refused = await box.call(r.method, concrete(r), { token: tokens.shopAdmin, body });
+      expect(refused.status, `shop admin ${r.method} ${r.path}`).toBe(403);
+      expect(refused.json.message).toBe("Only head-quarters staff may change data shared by every shop");
+      const passed = await box.call(r.method, concrete(r), { token: tokens.shopHqAdmin, body });
+      expect([200, 404, 409, 422], `HQ-flagged shop admin ${r.method} ${r.path}`).toContain(passed.status);
+    }
+    // Reads stay open to the shop.
+    for (const path of ["/actions/", "/garmentCategories/", "/modifiers/", "/localities/", "/preferences/", "/actionGarmentSubCategories/"]) {
+      expect((await box.call("GET", API + path, { token: tokens.shopAdmin })).status, path).toBe(200);
+    }
+  });
+
   test("a shop admin cannot read or change another agent's records (404)", async () => {
     const hqAgentId = 1;
     for (const [method, path] of [
@@ -100,6 +123,6 @@ describe("every route declares and enforces its access", () => {
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     const list = await box.call("GET", "/api/v1/employees/", { token: tokens.shopAdmin });
-    expect(list.json.data.map((e: { full_name: string }) => e.full_name)).toEqual(["Shop admin"]);
+    expect(list.json.data.map((e: { full_name: string }) => e.full_name)).toEqual(["Shop HQ admin", "Shop admin"]);
   });
 });

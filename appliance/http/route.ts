@@ -29,12 +29,16 @@ export type AgentCaller = Extract<Caller, { kind: "agent" | "employee" }>;
  * - public: nobody needs to be logged in.
  * - agent: a shop session (agent or employee token).
  * - roles: an employee with one of these roles; `hqEmployee` also needs the employee's HQ
- *   flag (the Scheduler), `hqAgent` needs the head-quarters agent (managing agents).
+ *   flag (the Scheduler), `hqAgent` needs the head-quarters agent (managing agents),
+ *   `hqStaff` needs either (chain-wide reference data: catalogue, places, states).
  */
 export type Access =
   | { public: true }
   | { agent: true }
-  | { roles: readonly Role[]; hqEmployee?: boolean; hqAgent?: boolean };
+  | { roles: readonly Role[]; hqEmployee?: boolean; hqAgent?: boolean; hqStaff?: boolean };
+
+/** Who writes chain-wide reference data: an admin of the HQ agent, or an admin with the HQ flag. */
+export const HQ_STAFF = { roles: ["admin"], hqStaff: true } as const;
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 

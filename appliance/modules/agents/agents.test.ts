@@ -68,3 +68,26 @@ test("disabling an agent ends its sessions", async () => {
   expect(r.json.message).toMatch(/^Agent/);
   expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: "zebbug", password: "zebbug-pass" } })).status).toBe(401);
 });
+
+test("a shop admin edits its own agent but not the terms HQ sets (403, unchanged); HQ still can", async () => {
+  const shop = (await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "Naxxar", user_name: "naxxar", commission: 10, type: "SHOP" } })).json.data;
+  await box.call("PUT", `/api/v1/agents/password/${shop.id}`, { token: admin, body: { password: "naxxar-pass" } });
+  await box.call("POST", "/api/v1/employees/", { token: admin, body: { agent_id: shop.id, full_name: "Naxxar admin", role: "admin", pin: 4545 } });
+  const shopAdmin = await box.employeeToken(4545, await box.agentToken("naxxar", "naxxar-pass"));
+
+  for (const body of [{ commission: 50 }, { type: "FRANCHISE" }, { user_name: "naxxar-2" }, { can_see_action: "1,2,3" }, { commission: 50, landline: "21000001" }]) {
+    const r = await box.call("PUT", `/api/v1/agents/${shop.id}`, { token: shopAdmin, body });
+    expect(r.status, JSON.stringify(body)).toBe(403);
+    expect(r.json.message).toStartWith("Only head quarters may change");
+  }
+  expect((await box.call("GET", `/api/v1/agents/${shop.id}`, { token: admin })).json.data).toMatchObject({ commission: 10, type: "SHOP", user_name: "naxxar", can_see_action: null, landline: "" });
+
+  // Control: the screen sends the whole record back; unchanged terms and its own fields save.
+  const own = await box.call("PUT", `/api/v1/agents/${shop.id}`, { token: shopAdmin, body: { commission: 10, type: "SHOP", user_name: "naxxar", landline: "21000002" } });
+  expect(own.status).toBe(200);
+  expect(own.json.data.landline).toBe("21000002");
+  const byHq = await box.call("PUT", `/api/v1/agents/${shop.id}`, { token: admin, body: { commission: 12, can_see_action: "1,2" } });
+  expect(byHq.json.data).toMatchObject({ commission: 12, can_see_action: "1,2" });
+  const trail = await box.database.client.execute({ sql: "SELECT detail FROM audit_log WHERE entity = 'agent' AND entity_id = ? AND action = 'update' ORDER BY id DESC LIMIT 1", args: [shop.id] });
+  expect(JSON.parse(String(trail.rows[0]!.detail))).toEqual({ commission: [10, 12], can_see_action: [null, "1,2"] });
+});

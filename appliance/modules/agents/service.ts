@@ -1,11 +1,11 @@
 import { count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { addresses, agents, customers, employees, localities, sessions, tickets } from "../../../db/schema";
-import { conflict, notFound, unprocessable } from "../../http/errors";
+import { addresses, agents, customers, employees, images, localities, sessions, tickets } from "../../../db/schema";
+import { conflict, forbidden, notFound, unprocessable } from "../../http/errors";
 import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller } from "../../http/route";
 import type { Clock } from "../../platform/clock";
-import { audit } from "../audit/audit";
+import { audit, changes } from "../audit/audit";
 import { hashPassword } from "../auth/secrets";
 import type { AuthService } from "../auth/service";
 import type { AddressInput, PlaceService } from "../places/service";
@@ -27,6 +27,9 @@ export interface AgentInput {
 }
 
 type AgentRow = typeof agents.$inferSelect;
+
+/** The terms of the franchise: head quarters sets them; a shop's admin edits the rest of its agent. */
+const HQ_TERMS = ["commission", "type", "user_name", "can_see_action"] as const;
 
 /** The API shape of an agent: never the password hash. */
 export function agentOut(a: AgentRow, address?: unknown) {
@@ -64,26 +67,30 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
     async create(caller: EmployeeCaller, input: AgentInput) {
       return db.transaction(async (tx) => {
         if (await tx.query.agents.findFirst({ where: eq(agents.user_name, input.user_name) })) throw conflict("User name is already taken");
-        const addressId = input.address ? await places.saveAddress(tx, input.address, null) : null;
         const { address, ...values } = input;
-        const [row] = await tx.insert(agents).values({ ...values, address_id: addressId }).returning();
+        let [row] = await tx.insert(agents).values(values).returning();
+        // The agent's premises belong to the new agent.
+        if (address) [row] = await tx.update(agents).set({ address_id: await places.saveAddress(tx, address, null, row!.id) }).where(eq(agents.id, row!.id)).returning();
         await audit(tx, clock.now(), caller, "create", "agent", row!.id, { name: row!.name });
-        return agentOut(row!, await addressOf(addressId, tx));
+        return agentOut(row!, await addressOf(row!.address_id, tx));
       });
     },
 
     async update(caller: EmployeeCaller, id: number, input: Partial<AgentInput>) {
       const current = await load(caller, id);
+      // A shop's admin saving its agent sends these back unchanged; changing them is for HQ.
+      const terms = HQ_TERMS.filter((k) => input[k] !== undefined && input[k] !== current[k]);
+      if (terms.length && !caller.agent.is_hq) throw forbidden(`Only head quarters may change ${terms.join(", ")}`);
       if (input.user_name && input.user_name !== current.user_name) {
         if (await db.query.agents.findFirst({ where: eq(agents.user_name, input.user_name) })) throw conflict("User name is already taken");
       }
       // Only head-quarters may disable an agent, and HQ cannot disable itself out of the box.
       if (input.enabled === false && (!caller.agent.is_hq || current.is_hq)) throw unprocessable("enabled: this agent cannot be disabled");
       const row = await db.transaction(async (tx) => {
-        const addressId = input.address ? await places.saveAddress(tx, input.address, current.address_id) : current.address_id;
+        const addressId = input.address ? await places.saveAddress(tx, input.address, current.address_id, id) : current.address_id;
         const { address, ...values } = input;
         const [row] = await tx.update(agents).set({ ...values, address_id: addressId }).where(eq(agents.id, id)).returning();
-        await audit(tx, clock.now(), caller, "update", "agent", id, { fields: Object.keys(input) });
+        await audit(tx, clock.now(), caller, "update", "agent", id, { ...changes(current, values), ...(address ? { address: true } : {}) });
         return row!;
       });
       if (input.enabled === false) await auth.revokeAgentSessions(id);
@@ -103,10 +110,14 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
         if ((r?.n ?? 0) > 0) throw conflict(`Agent has ${what}; disable it instead of removing it`);
       }
       await db.transaction(async (tx) => {
-        // Its (already ended) sessions and its address go with it; failed-login counters have no key to it.
+        // Its (already ended) sessions and its premises go with it; failed-login counters have
+        // no key to it. Any other address or image it still owns passes to head quarters.
         await tx.delete(sessions).where(eq(sessions.agent_id, id));
-        await tx.delete(agents).where(eq(agents.id, id));
+        await tx.update(agents).set({ address_id: null }).where(eq(agents.id, id));
         if (a.address_id) await tx.delete(addresses).where(eq(addresses.id, a.address_id));
+        await tx.update(addresses).set({ agent_id: null }).where(eq(addresses.agent_id, id));
+        await tx.update(images).set({ agent_id: null }).where(eq(images.agent_id, id));
+        await tx.delete(agents).where(eq(agents.id, id));
         await audit(tx, clock.now(), caller, "delete", "agent", id, { name: a.name });
       });
       return true;

@@ -24,3 +24,13 @@ export async function audit(
     detail: JSON.stringify(detail),
   });
 }
+
+/**
+ * What an update changed, for the audit row: each written field that differs, as
+ * [before, after]. Fields written with their current value are left out.
+ */
+export function changes(before: Record<string, unknown>, written: Record<string, unknown>): Record<string, [unknown, unknown]> {
+  const out: Record<string, [unknown, unknown]> = {};
+  for (const [k, v] of Object.entries(written)) if (v !== undefined && before[k] !== v) out[k] = [before[k] ?? null, v];
+  return out;
+}

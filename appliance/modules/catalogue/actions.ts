@@ -7,7 +7,7 @@ import { conflict, notFound, unprocessable } from "../../http/errors";
 import type { EmployeeCaller } from "../../http/route";
 import { text } from "../../http/schemas";
 import type { Clock } from "../../platform/clock";
-import { audit } from "../audit/audit";
+import { audit, changes } from "../audit/audit";
 import { fromHundredths, toHundredths } from "./convert";
 
 /** Discounts arrive as a number or as "PERCENTAGE n"; both are clamped to 0..100 (spec §5). */
@@ -88,7 +88,7 @@ export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
       if (Object.keys(v).length) {
         await db.transaction(async (tx) => {
           await tx.update(actions).set(v).where(eq(actions.id, id));
-          await audit(tx, clock.now(), caller, "update", "action", id, { fields: Object.keys(v) });
+          await audit(tx, clock.now(), caller, "update", "action", id, changes(current, v));
         });
       }
       return out(await load(id), await all());

@@ -157,3 +157,33 @@ describe("price list", () => {
     expect((await box.app.handle(new Request("http://localhost/api/v1/garmentSubCategories/priceList?Employee=forged"))).status).toBe(401);
   });
 });
+
+describe("the catalogue is shared by every shop: head-quarters staff change it", () => {
+  test("a shop admin reads it but its price, action and modifier changes are refused (403, unchanged); HQ's go through, audited with who and what", async () => {
+    const demo = await testBox({ demo: true });
+    try {
+      const hq = await demo.employeeToken(ADMIN.pin);
+      const shopAdmin = await demo.employeeToken("5555", await demo.agentToken("birkirkara", "shop-demo-2026"));
+      const [price] = (await demo.call("GET", "/api/v1/actionGarmentSubCategories/", { token: shopAdmin })).json.data;
+      const [action] = (await demo.call("GET", "/api/v1/actions/", { token: shopAdmin })).json.data;
+      for (const [method, path, body] of [
+        ["PUT", `/api/v1/actionGarmentSubCategories/${price.id}`, { price: 0.01 }],
+        ["PUT", "/api/v1/actionGarmentSubCategories/bulk", [{ garment_sub_category_id: price.garment_sub_category_id, action_id: price.action_id, price: 0.01 }]],
+        ["PUT", `/api/v1/actions/${action.id}`, { name: "Renamed by a shop" }],
+        ["POST", "/api/v1/modifiers/", { type: "COLOR", name: "Shop colour" }],
+      ] as const) {
+        expect((await demo.call(method, path, { token: shopAdmin, body })).status, `${method} ${path}`).toBe(403);
+      }
+      expect((await demo.call("GET", `/api/v1/actionGarmentSubCategories/${price.id}`, { token: shopAdmin })).json.data.price).toBe(price.price);
+      expect((await demo.call("GET", `/api/v1/actions/${action.id}`, { token: shopAdmin })).json.data.name).toBe(action.name);
+
+      expect((await demo.call("PUT", `/api/v1/actions/${action.id}`, { token: hq, body: { name: `${action.name} (HQ)`, visible: action.visible } })).status).toBe(200);
+      const [row] = (await demo.database.client.execute({ sql: "SELECT agent_id, employee_id, detail FROM audit_log WHERE entity = 'action' AND entity_id = ? ORDER BY id DESC LIMIT 1", args: [action.id] })).rows;
+      expect(Number(row!.agent_id)).toBe(1);
+      expect(row!.employee_id).not.toBeNull();
+      expect(JSON.parse(String(row!.detail))).toEqual({ name: [action.name, `${action.name} (HQ)`] });
+    } finally {
+      demo.close();
+    }
+  });
+});

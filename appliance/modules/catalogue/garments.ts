@@ -7,7 +7,7 @@ import { conflict, notFound, unprocessable } from "../../http/errors";
 import type { EmployeeCaller } from "../../http/route";
 import { text } from "../../http/schemas";
 import type { Clock } from "../../platform/clock";
-import { audit } from "../audit/audit";
+import { audit, changes } from "../audit/audit";
 import { Discount } from "./actions";
 import { fromHundredths } from "./convert";
 
@@ -126,12 +126,12 @@ export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
       });
     },
     async updateCategory(caller: EmployeeCaller, id: number, input: Partial<z.infer<typeof CategoryBody>>) {
-      await loadCategory(id);
+      const current = await loadCategory(id);
       await checkAction(input.default_action_id);
       if (Object.keys(input).length) {
         await db.transaction(async (tx) => {
           await tx.update(garmentCategories).set(input).where(eq(garmentCategories.id, id));
-          await audit(tx, clock.now(), caller, "update", "garment_category", id, { fields: Object.keys(input) });
+          await audit(tx, clock.now(), caller, "update", "garment_category", id, changes(current, input));
         });
       }
       return this.getCategory(id);
@@ -173,12 +173,12 @@ export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
       });
     },
     async updateSubCategory(caller: EmployeeCaller, id: number, input: Partial<z.infer<typeof SubCategoryBody>>) {
-      await loadSub(id);
+      const current = await loadSub(id);
       await checkCategory(input.garment_category_id);
       if (Object.keys(input).length) {
         await db.transaction(async (tx) => {
           await tx.update(garmentSubCategories).set(input).where(eq(garmentSubCategories.id, id));
-          await audit(tx, clock.now(), caller, "update", "garment_sub_category", id, { fields: Object.keys(input) });
+          await audit(tx, clock.now(), caller, "update", "garment_sub_category", id, changes(current, input));
         });
       }
       return this.getSubCategory(id);

@@ -6,7 +6,7 @@ import { conflict, notFound, unprocessable } from "../../http/errors";
 import type { EmployeeCaller } from "../../http/route";
 import { text } from "../../http/schemas";
 import type { Clock } from "../../platform/clock";
-import { audit } from "../audit/audit";
+import { audit, changes } from "../audit/audit";
 import { modifierUpChargeError } from "../../domain/pricing";
 import { Discount } from "./actions";
 import { fromHundredths, toHundredths } from "./convert";
@@ -92,7 +92,7 @@ export function createModifierService({ db, clock }: { db: Db; clock: Clock }) {
       if (Object.keys(v).length) {
         await db.transaction(async (tx) => {
           await tx.update(modifiers).set(v).where(eq(modifiers.id, id));
-          await audit(tx, clock.now(), caller, "update", "modifier", id, { fields: Object.keys(v) });
+          await audit(tx, clock.now(), caller, "update", "modifier", id, changes(current, v));
         });
       }
       return out(await load(id));

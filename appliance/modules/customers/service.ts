@@ -1,13 +1,13 @@
-import { and, asc, count, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { agents, customerPreferences, customerStats, customers, employeeOwings, preferences, tickets } from "../../../db/schema";
+import { addresses, agents, customerPreferences, customerStats, customers, employeeOwings, preferences, tickets } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../http/errors";
 import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller } from "../../http/route";
 import { toEuros } from "../../http/schemas";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
-import type { PlaceService } from "../places/service";
+import { assertAddressVisible, type PlaceService } from "../places/service";
 import { ftsLiteral, normalise, score, trigrams } from "./search";
 
 export const LOOKUP_FIELDS = ["mobile", "landline", "id_card", "email_address"] as const;
@@ -78,8 +78,19 @@ export function createCustomerService({ db, clock, places }: { db: Db; clock: Cl
 
   const out = (c: Row) => ({ ...c });
 
-  async function checkAddress(addressId: number | null | undefined) {
-    if (addressId && !(await places.getAddress(addressId))) throw unprocessable("address_id: no such address");
+  /**
+   * A customer lives at an address its caller may see (another shop's answers 404). An HQ
+   * address that HQ gives to a shop's customer passes to that shop, so the shop sees it too.
+   */
+  async function useAddress(tx: Pick<Db, "select" | "update">, caller: EmployeeCaller, addressId: number | null | undefined, customerAgent: number) {
+    if (!addressId) return;
+    await assertAddressVisible(tx, caller, addressId);
+    if (caller.agent.is_hq && customerAgent !== caller.agent.id) {
+      await tx
+        .update(addresses)
+        .set({ agent_id: customerAgent })
+        .where(and(eq(addresses.id, addressId), or(isNull(addresses.agent_id), eq(addresses.agent_id, caller.agent.id))));
+    }
   }
 
   return {
@@ -87,7 +98,7 @@ export function createCustomerService({ db, clock, places }: { db: Db; clock: Cl
       const c = await load(caller, id);
       const result: Record<string, unknown> = {
         ...out(c),
-        address: c.address_id ? await places.getAddress(c.address_id) : null,
+        address: await places.visibleAddress(caller, c.address_id),
         preferences: await prefsOf(id),
       };
       // The ticket total decides whether the delete button shows, so every role gets it.
@@ -196,8 +207,8 @@ export function createCustomerService({ db, clock, places }: { db: Db; clock: Cl
 
     async create(caller: EmployeeCaller, input: CustomerInput) {
       const agentId = caller.agent.is_hq && input.agent_id ? input.agent_id : caller.agent.id;
-      await checkAddress(input.address_id);
       return db.transaction(async (tx) => {
+        await useAddress(tx, caller, input.address_id, agentId);
         const [row] = await tx.insert(customers).values({ ...input, ...splitName(input.full_name), agent_id: agentId }).returning();
         await audit(tx, clock.now(), caller, "create", "customer", row!.id);
         return out(row!);
@@ -205,12 +216,12 @@ export function createCustomerService({ db, clock, places }: { db: Db; clock: Cl
     },
 
     async update(caller: EmployeeCaller, id: number, input: Partial<CustomerInput>) {
-      await load(caller, id);
-      await checkAddress(input.address_id);
+      const current = await load(caller, id);
       const { agent_id, ...rest } = input;
       const set = { ...rest, ...(input.full_name ? splitName(input.full_name) : {}) };
       if (Object.keys(set).length) {
         await db.transaction(async (tx) => {
+          await useAddress(tx, caller, input.address_id, current.agent_id);
           await tx.update(customers).set(set).where(eq(customers.id, id));
           await audit(tx, clock.now(), caller, "update", "customer", id, { fields: Object.keys(rest) });
         });

@@ -1,14 +1,58 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, rename, statfs, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, lt, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { images } from "../../../db/schema";
-import { notFound, unprocessable } from "../../http/errors";
-import type { EmployeeCaller } from "../../http/route";
+import { HttpError, notFound, unprocessable } from "../../http/errors";
+import type { AgentCaller, EmployeeCaller } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
+import type { Clock } from "../../platform/clock";
+import { audit } from "../audit/audit";
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const MB = 1024 * 1024;
+
+/**
+ * What uploads may take of the box's disk. A shop keeps at most `quotaBytes` of images; no
+ * upload is taken while the data directory's file system would keep less than `minFreeBytes`
+ * or `minFreeShare` of its size free (the database must always have room to grow).
+ */
+export interface UploadLimits {
+  quotaBytes: number;
+  minFreeBytes: number;
+  minFreeShare: number;
+}
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { quotaBytes: 500 * MB, minFreeBytes: 1024 * MB, minFreeShare: 0.05 };
+
+/** Limits from the environment: IRONBOX_UPLOAD_QUOTA_MB (per shop), IRONBOX_UPLOAD_MIN_FREE_MB and _PERCENT. */
+export function uploadLimits(env: Record<string, string | undefined>): UploadLimits {
+  const num = (name: string, dflt: number) => {
+    const v = env[name];
+    if (v === undefined || v === "") return dflt;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} is not a number of ${name.endsWith("PERCENT") ? "percent" : "MB"}: ${v}`);
+    return n;
+  };
+  return {
+    quotaBytes: num("IRONBOX_UPLOAD_QUOTA_MB", DEFAULT_UPLOAD_LIMITS.quotaBytes / MB) * MB,
+    minFreeBytes: num("IRONBOX_UPLOAD_MIN_FREE_MB", DEFAULT_UPLOAD_LIMITS.minFreeBytes / MB) * MB,
+    minFreeShare: num("IRONBOX_UPLOAD_MIN_FREE_PERCENT", DEFAULT_UPLOAD_LIMITS.minFreeShare * 100) / 100,
+  };
+}
+
+/** Free and total bytes of the file system holding `dir` (for unprivileged users). */
+export type DiskSpace = (dir: string) => Promise<{ free: number; total: number }>;
+const diskSpace: DiskSpace = async (dir) => {
+  const s = await statfs(dir);
+  return { free: s.bavail * s.bsize, total: s.blocks * s.bsize };
+};
+
+/** An upload that would not fit is 507 Insufficient Storage (as WebDAV answers a full quota), with the reason. */
+const insufficientStorage = (m: string) => new HttpError(507, m);
+
+/** An image that nothing references a day after its upload is removed (file and row). */
+export const UNUSED_IMAGE_MS = 24 * 60 * 60 * 1000;
 
 /** Recognises an image by its first bytes, never by the name or type the client claims. */
 export function sniffImage(b: Uint8Array): { mime: string; ext: string } | null {
@@ -21,38 +65,129 @@ export function sniffImage(b: Uint8Array): { mime: string; ext: string } | null 
 }
 
 /**
- * Uploaded images (catalogue pictures, item photos) live in <data dir>/images under random
- * names. They are served without a token (an <img> cannot send one): the unguessable name is
- * the capability. The file is written whole to a temporary name and renamed, so a crash
- * never leaves half an image behind a database row.
+ * A reference to images (an item's action photos) must name images the caller may see: its
+ * shop's uploads (HQ sees all). Another shop's answers 404, exactly like one that does not exist.
  */
-export function createImageService({ db, dataDir }: { db: Db; dataDir: string }) {
+export async function assertImagesVisible(q: Pick<Db, "select">, caller: AgentCaller, ids: readonly number[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return;
+  const found = await q
+    .select({ id: images.id })
+    .from(images)
+    .where(and(inArray(images.id, unique), caller.agent.is_hq ? undefined : eq(images.agent_id, caller.agent.id)));
+  if (found.length !== unique.length) throw notFound("Image");
+}
+
+/**
+ * Uploaded images (catalogue pictures, item photos) live in <data dir>/images under random
+ * names and belong to the uploader's shop. They are served without a token (an <img> cannot
+ * send one): the unguessable name is the capability. The file is written whole to a
+ * temporary name and renamed, so a crash never leaves half an image behind a database row.
+ */
+export function createImageService({
+  db,
+  clock,
+  dataDir,
+  limits = DEFAULT_UPLOAD_LIMITS,
+  space = diskSpace,
+}: {
+  db: Db;
+  clock: Clock;
+  dataDir: string;
+  limits?: UploadLimits;
+  space?: DiskSpace;
+}) {
   const dir = join(dataDir, "images");
+
+  async function checkFreeSpace(size: number) {
+    const { free, total } = await space(dataDir);
+    const floor = Math.max(limits.minFreeBytes, total * limits.minFreeShare);
+    if (free - size < floor) throw insufficientStorage(`The box's disk is almost full (${Math.floor(free / MB)} MB free): uploads are paused until space is freed; everything else still works`);
+  }
+
   return {
     async upload(caller: EmployeeCaller, file: File) {
-      if (file.size > MAX_IMAGE_BYTES) throw unprocessable(`file: images may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+      if (file.size > MAX_IMAGE_BYTES) throw unprocessable(`file: images may be at most ${MAX_IMAGE_BYTES / MB} MB`);
       const bytes = new Uint8Array(await file.arrayBuffer());
       const kind = sniffImage(bytes);
       if (!kind) throw unprocessable("file: must be a PNG, JPEG, GIF or WebP image");
       await mkdir(dir, { recursive: true });
+      await checkFreeSpace(bytes.length);
       const name = `${randomUUID()}.${kind.ext}`;
       const tmp = join(dir, `.${name}.tmp`);
       await writeFile(tmp, bytes, { flush: true });
       await rename(tmp, join(dir, name));
       try {
-        const [row] = await db.insert(images).values({ file: name, mime: kind.mime, size: bytes.length, uploaded_by: caller.employee.id }).returning();
-        return { id: row!.id, file: name, url: `/api/v1/images/${name}`, mime: kind.mime, size: bytes.length };
+        // The quota is counted inside the write transaction, so parallel uploads cannot both slip under it.
+        const row = await db.transaction(async (tx) => {
+          const [used] = await tx.select({ bytes: sum(images.size) }).from(images).where(eq(images.agent_id, caller.agent.id));
+          const usedBytes = Number(used?.bytes ?? 0);
+          if (usedBytes + bytes.length > limits.quotaBytes) {
+            throw insufficientStorage(`This shop's images have reached their ${Math.round(limits.quotaBytes / MB)} MB limit (${(usedBytes / MB).toFixed(1)} MB used); photos no item uses are removed after a day`);
+          }
+          const [row] = await tx
+            .insert(images)
+            .values({ file: name, mime: kind.mime, size: bytes.length, uploaded_by: caller.employee.id, agent_id: caller.agent.id, created_at: clock.now().toISOString() })
+            .returning();
+          await audit(tx, clock.now(), caller, "upload", "image", row!.id, { file: name, size: bytes.length });
+          return row!;
+        });
+        return { id: row.id, file: name, url: `/api/v1/images/${name}`, mime: kind.mime, size: bytes.length };
       } catch (e) {
         await unlink(join(dir, name)).catch(() => {});
         throw e;
       }
     },
+
     async serve(name: string): Promise<Response> {
       const row = await db.query.images.findFirst({ where: eq(images.file, name) });
       if (!row) throw notFound("Image");
       const f = Bun.file(join(dir, row.file));
       if (!(await f.exists())) throw notFound("Image");
       return new Response(f, { headers: { ...SECURITY_HEADERS, "content-type": row.mime, "cache-control": "public, max-age=31536000, immutable" } });
+    },
+
+    /** Sweeps now and then daily, in the background; returns the stop function. */
+    startSweeper(log: (m: string, e?: unknown) => void = () => {}) {
+      const run = () => this.sweepUnused().then((ids) => ids.length && log(`Removed ${ids.length} unused image(s)`), (e) => log("Image sweep failed", e));
+      void run();
+      const timer = setInterval(run, UNUSED_IMAGE_MS);
+      timer.unref?.();
+      return () => clearInterval(timer);
+    },
+
+    /**
+     * Removes uploads that nothing references a day after they came in: no item action's
+     * photos (their JSON id arrays) and no catalogue picture (actions, garment categories,
+     * garments, modifiers hold the URL). Signatures are stored in their own table, not here.
+     * One pass over the item actions that have photos; the rows go in one transaction, then
+     * the files. Returns the ids removed.
+     */
+    async sweepUnused(): Promise<number[]> {
+      const cutoff = new Date(clock.now().getTime() - UNUSED_IMAGE_MS).toISOString();
+      // Looked up inside the write transaction: a photo attached meanwhile is not taken.
+      const unused = await db.transaction(async (tx) => {
+        const unused = await tx
+          .select({ id: images.id, file: images.file })
+          .from(images)
+          .where(
+            and(
+              lt(images.created_at, cutoff),
+              sql`${images.id} NOT IN (SELECT j.value FROM ticket_sub_category_actions a, json_each(a.images) j WHERE a.images <> '[]')`,
+              sql`NOT EXISTS (SELECT 1 FROM actions c WHERE instr(c.image, ${images.file}) > 0)`,
+              sql`NOT EXISTS (SELECT 1 FROM garment_categories c WHERE instr(c.image, ${images.file}) > 0)`,
+              sql`NOT EXISTS (SELECT 1 FROM garment_sub_categories c WHERE instr(c.image, ${images.file}) > 0)`,
+              sql`NOT EXISTS (SELECT 1 FROM modifiers c WHERE instr(c.image, ${images.file}) > 0)`,
+            ),
+          );
+        if (unused.length) {
+          await tx.delete(images).where(inArray(images.id, unused.map((u) => u.id)));
+          await audit(tx, clock.now(), { kind: "none" }, "sweep", "image", null, { removed: unused.map((u) => u.file) });
+        }
+        return unused;
+      });
+      for (const u of unused) await unlink(join(dir, u.file)).catch(() => {});
+      return unused.map((u) => u.id);
     },
   };
 }

@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { addresses, customerPreferences, localities, preferences, streets } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../http/errors";
-import type { EmployeeCaller } from "../../http/route";
+import type { AgentCaller, EmployeeCaller } from "../../http/route";
 import type { Clock } from "../../platform/clock";
-import { audit } from "../audit/audit";
+import { audit, changes } from "../audit/audit";
 
 export interface AddressInput {
   name?: string;
@@ -20,6 +20,30 @@ export function addressLine(a: { number?: string | null; name?: string | null; s
 
 type Exec = Pick<Db, "select" | "insert" | "update" | "query">;
 
+/**
+ * An address belongs to the shop that made it (a customer's home, a ticket's pickup point, an
+ * agent's premises): that shop and HQ see it; one without an owner counts as HQ's.
+ */
+function ownedBy(caller: AgentCaller): SQL | undefined {
+  return caller.agent.is_hq ? undefined : eq(addresses.agent_id, caller.agent.id);
+}
+
+/**
+ * A reference to an address (a customer's, a ticket's pickup or delivery) must name one the
+ * caller may see: another shop's answers 404, exactly like one that does not exist.
+ */
+export async function assertAddressVisible(q: Pick<Db, "select">, caller: AgentCaller, id: number | null | undefined): Promise<void> {
+  if (!id) return;
+  const [row] = await q.select({ id: addresses.id }).from(addresses).where(and(eq(addresses.id, id), ownedBy(caller)));
+  if (!row) throw notFound("Address");
+}
+
+/** A name another row already has: SQLite's unique index answers, whatever raced the pre-check. */
+function isUniqueViolation(e: unknown): boolean {
+  for (let c: unknown = e; c instanceof Error; c = c.cause) if (/UNIQUE constraint failed/.test(c.message)) return true;
+  return false;
+}
+
 export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
   /** Spec §5: valid only with both locality and street; the street must lie in the locality. */
   async function checkAddress(q: Exec, input: AddressInput) {
@@ -28,17 +52,14 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
     if (!street) throw unprocessable("Invalid Address");
   }
 
-  /**
-   * Addresses carry no agent: a shop sees those of its customers and tickets and the ones it
-   * created (the audit trail says who); HQ sees all. Another shop's address answers 404.
-   */
-  function visibleTo(caller: EmployeeCaller): SQL | undefined {
-    if (caller.agent.is_hq) return undefined;
-    const a = caller.agent.id;
-    return sql`(${addresses.id} IN (SELECT address_id FROM customers WHERE agent_id = ${a} AND address_id IS NOT NULL)
-      OR ${addresses.id} IN (SELECT pickup_address_id FROM tickets WHERE agent_id = ${a} AND pickup_address_id IS NOT NULL)
-      OR ${addresses.id} IN (SELECT delivery_address_id FROM tickets WHERE agent_id = ${a} AND delivery_address_id IS NOT NULL)
-      OR ${addresses.id} IN (SELECT entity_id FROM audit_log WHERE entity = 'address' AND action = 'create' AND agent_id = ${a}))`;
+  /** Adds a locality or preference, or renames a locality: a name in use is a 409, never a 500. */
+  async function uniqueName<T>(what: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict(`A ${what} with this name exists`);
+      throw e;
+    }
   }
   async function getAddress(id: number, q: Pick<Db, "select"> = db) {
     const rows = await q
@@ -54,39 +75,51 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     checkAddress,
     getAddress,
-    /** Creates or updates an address inside the caller's transaction. */
-    async saveAddress(q: Exec, input: AddressInput, existingId: number | null): Promise<number> {
+    /** Creates (owned by `owner`, a shop) or updates an address inside the caller's transaction. */
+    async saveAddress(q: Exec, input: AddressInput, existingId: number | null, owner: number): Promise<number> {
       await checkAddress(q, input);
       const values = { name: input.name ?? "", number: input.number ?? "", locality_id: input.locality_id, street_id: input.street_id };
       if (existingId) {
         await q.update(addresses).set(values).where(eq(addresses.id, existingId));
         return existingId;
       }
-      const [row] = await q.insert(addresses).values(values).returning({ id: addresses.id });
+      const [row] = await q.insert(addresses).values({ ...values, agent_id: owner }).returning({ id: addresses.id });
       return row!.id;
     },
 
     listLocalities: () => db.select().from(localities).orderBy(asc(localities.name)),
     async createLocality(caller: EmployeeCaller, name: string) {
       if (await db.query.localities.findFirst({ where: eq(localities.name, name) })) throw conflict("A locality with this name exists");
-      const [row] = await db.insert(localities).values({ name }).returning();
-      await audit(db, clock.now(), caller, "create", "locality", row!.id, { name });
-      return row!;
+      return uniqueName("locality", () =>
+        db.transaction(async (tx) => {
+          const [row] = await tx.insert(localities).values({ name }).returning();
+          await audit(tx, clock.now(), caller, "create", "locality", row!.id, { name });
+          return row!;
+        }),
+      );
     },
     async renameLocality(caller: EmployeeCaller, id: number, name: string) {
-      const [row] = await db.update(localities).set({ name }).where(eq(localities.id, id)).returning();
-      if (!row) throw notFound("Locality");
-      await audit(db, clock.now(), caller, "update", "locality", id, { name });
-      return row;
+      const current = await db.query.localities.findFirst({ where: eq(localities.id, id) });
+      if (!current) throw notFound("Locality");
+      if (await db.query.localities.findFirst({ where: and(eq(localities.name, name), ne(localities.id, id)), columns: { id: true } })) throw conflict("A locality with this name exists");
+      return uniqueName("locality", () =>
+        db.transaction(async (tx) => {
+          const [row] = await tx.update(localities).set({ name }).where(eq(localities.id, id)).returning();
+          await audit(tx, clock.now(), caller, "rename", "locality", id, { before: current.name, after: name });
+          return row!;
+        }),
+      );
     },
     async listStreets(localityId: number) {
       return db.select().from(streets).where(eq(streets.locality_id, localityId)).orderBy(asc(streets.name));
     },
     async createStreet(caller: EmployeeCaller, localityId: number, name: string) {
       if (!(await db.query.localities.findFirst({ where: eq(localities.id, localityId), columns: { id: true } }))) throw unprocessable("locality_id: no such locality");
-      const [row] = await db.insert(streets).values({ locality_id: localityId, name }).returning();
-      await audit(db, clock.now(), caller, "create", "street", row!.id, { name });
-      return row!;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(streets).values({ locality_id: localityId, name }).returning();
+        await audit(tx, clock.now(), caller, "create", "street", row!.id, { locality_id: localityId, name });
+        return row!;
+      });
     },
 
     async listAddresses(caller: EmployeeCaller, ids?: number[]) {
@@ -95,20 +128,27 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
         .from(addresses)
         .innerJoin(localities, eq(localities.id, addresses.locality_id))
         .innerJoin(streets, eq(streets.id, addresses.street_id))
-        .where(and(ids ? inArray(addresses.id, ids) : undefined, visibleTo(caller)))
+        .where(and(ids ? inArray(addresses.id, ids) : undefined, ownedBy(caller)))
         .orderBy(asc(addresses.id))
         .limit(ids ? ids.length : 1000);
       return rows.map((a) => ({ ...a, line: addressLine(a) }));
     },
+    /** The address if the caller may see it, else null (a record that embeds it leaves it out). */
+    async visibleAddress(caller: AgentCaller, id: number | null) {
+      if (!id) return null;
+      const [visible] = await db.select({ id: addresses.id }).from(addresses).where(and(eq(addresses.id, id), ownedBy(caller)));
+      return visible ? getAddress(id) : null;
+    },
     async address(caller: EmployeeCaller, id: number) {
-      const [visible] = await db.select({ id: addresses.id }).from(addresses).where(and(eq(addresses.id, id), visibleTo(caller)));
-      const a = visible && (await getAddress(id));
+      await assertAddressVisible(db, caller, id);
+      const a = await getAddress(id);
       if (!a) throw notFound("Address");
       return a;
     },
+    /** A new address belongs to the caller's shop. */
     async createAddress(caller: EmployeeCaller, input: AddressInput) {
       const id = await db.transaction(async (tx) => {
-        const id = await this.saveAddress(tx, input, null);
+        const id = await this.saveAddress(tx, input, null, caller.agent.id);
         await audit(tx, clock.now(), caller, "create", "address", id);
         return id;
       });
@@ -116,12 +156,12 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
     },
     /** Spec §7: the address's own fields change; locality and street objects are ignored. */
     async updateAddress(caller: EmployeeCaller, id: number, input: Partial<AddressInput>) {
-      const current = await db.query.addresses.findFirst({ where: and(eq(addresses.id, id), visibleTo(caller)) });
+      const current = await db.query.addresses.findFirst({ where: and(eq(addresses.id, id), ownedBy(caller)) });
       if (!current) throw notFound("Address");
       const merged = { name: input.name ?? current.name, number: input.number ?? current.number, locality_id: input.locality_id ?? current.locality_id, street_id: input.street_id ?? current.street_id };
       await db.transaction(async (tx) => {
-        await this.saveAddress(tx, merged, id);
-        await audit(tx, clock.now(), caller, "update", "address", id);
+        await this.saveAddress(tx, merged, id, caller.agent.id);
+        await audit(tx, clock.now(), caller, "update", "address", id, changes(current, merged));
       });
       return (await getAddress(id))!;
     },
@@ -129,9 +169,13 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
     listPreferences: () => db.select().from(preferences).orderBy(asc(preferences.name)),
     async createPreference(caller: EmployeeCaller, name: string) {
       if (await db.query.preferences.findFirst({ where: eq(preferences.name, name) })) throw conflict("A preference with this name exists");
-      const [row] = await db.insert(preferences).values({ name }).returning();
-      await audit(db, clock.now(), caller, "create", "preference", row!.id, { name });
-      return row!;
+      return uniqueName("preference", () =>
+        db.transaction(async (tx) => {
+          const [row] = await tx.insert(preferences).values({ name }).returning();
+          await audit(tx, clock.now(), caller, "create", "preference", row!.id, { name });
+          return row!;
+        }),
+      );
     },
     async removePreference(caller: EmployeeCaller, id: number) {
       const p = await db.query.preferences.findFirst({ where: eq(preferences.id, id) });

@@ -9,6 +9,7 @@ import type { Clock } from "../../platform/clock";
 import { parseDiscount } from "../../domain/pricing";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
+import { assertImagesVisible } from "../images/service";
 import { type Exec, loadItems, unitPrice } from "./repo";
 import { PAID_STATES, type StateChange, type TicketService } from "./service";
 import { recomputeTicket } from "./totals";
@@ -300,6 +301,7 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
 
     async addAction(caller: EmployeeCaller, input: { ticket_sub_category_id: number; action_id: number; quantity?: number; images?: number[]; override_images?: boolean }) {
       const cur = await item(caller, input.ticket_sub_category_id);
+      await assertImagesVisible(db, caller, input.images ?? []);
       return reprice(cur, (tx) => addActionRow(tx, cur.id, cur.garment_sub_category_id, input.action_id, input.quantity ?? 1, input.images ?? [], input.override_images ?? false));
     },
     async removeAction(caller: EmployeeCaller, actionRowId: number) {

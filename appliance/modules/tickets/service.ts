@@ -10,6 +10,7 @@ import { toEuros } from "../../http/schemas";
 import type { Clock } from "../../platform/clock";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
+import { assertAddressVisible } from "../places/service";
 import { type Exec, loadItems, loadTicket, loadTicketLogs } from "./repo";
 import { recomputeTicket } from "./totals";
 
@@ -133,6 +134,7 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
       const customer = await db.query.customers.findFirst({ where: eq(customers.id, input.customer_id), columns: { id: true, agent_id: true, address_id: true } });
       if (!customer) throw unprocessable("customer_id: no such customer");
       assertSameAgent(caller, customer.agent_id, "Customer");
+      for (const a of [input.pickup_address_id, input.delivery_address_id]) await assertAddressVisible(db, caller, a);
       const inAWeek = addDays(businessDay(clock.now()), DEFAULT_DAYS_AHEAD);
       const { pickup_charge, delivery_charge, ...rest } = input;
       const id = await db.transaction(async (tx) => {
