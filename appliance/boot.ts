@@ -111,7 +111,7 @@ export async function bootAppliance(
     ...employeeRoutes(employees),
     ...catalogueRoutes(catalogue),
     ...placeRoutes(places),
-    ...customerRoutes(createCustomerService({ db, clock, places })),
+    ...customerRoutes(createCustomerService({ db, clock, places, approvals })),
     ...ticketRoutes(tickets, items),
     ...printingRoutes({ clock, receipt }),
     ...approvalRoutes(approvals),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ROLES, route } from "../../http/route";
 import { IdParams, IsoDate, text } from "../../http/schemas";
+import { Approval } from "../approval/routes";
 import { type CustomerService, LOOKUP_FIELDS } from "./service";
 
 const staff = { roles: ROLES };
@@ -20,6 +21,8 @@ const CustomerBody = z.object({
   occupation: text(100).optional(),
   comments: text(2000).optional(),
   agent_id: z.number().int().positive().optional(),
+  /** A manager's PIN when an employee or driver sets a discount above the limit. */
+  approval: Approval.optional(),
 });
 
 const ListQuery = z.object({
@@ -31,6 +34,8 @@ const ListQuery = z.object({
   id_card: z.string().max(100).optional(),
   email_address: z.string().max(200).optional(),
 });
+
+const withoutApproval = <T extends { approval?: unknown }>({ approval: _, ...rest }: T) => rest;
 
 export function customerRoutes(customers: CustomerService) {
   return [
@@ -67,8 +72,8 @@ export function customerRoutes(customers: CustomerService) {
       query: z.object({ simple: z.enum(["true", "false"]).optional() }),
       handler: ({ caller, params, query }) => customers.get(caller, params.id, query.simple === "true"),
     }),
-    route({ method: "POST", path: "/customers/", tag: "customers", summary: "Creates a customer (the address is saved separately)", access: staff, body: CustomerBody, idempotent: true, handler: ({ caller, body }) => customers.create(caller, body) }),
-    route({ method: "PUT", path: "/customers/:id", tag: "customers", summary: "Updates a customer", access: staff, params: IdParams, body: CustomerBody.partial(), handler: ({ caller, params, body }) => customers.update(caller, params.id, body) }),
+    route({ method: "POST", path: "/customers/", tag: "customers", summary: "Creates a customer (the address is saved separately)", access: staff, body: CustomerBody, idempotent: true, handler: ({ caller, body, client }) => customers.create(caller, withoutApproval(body), { pin: body.approval?.pin, client }) }),
+    route({ method: "PUT", path: "/customers/:id", tag: "customers", summary: "Updates a customer", access: staff, params: IdParams, body: CustomerBody.partial(), handler: ({ caller, params, body, client }) => customers.update(caller, params.id, withoutApproval(body), { pin: body.approval?.pin, client }) }),
     route({
       method: "DELETE",
       path: "/customers/:id",

@@ -6,6 +6,7 @@ import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller } from "../../http/route";
 import { toEuros } from "../../http/schemas";
 import type { Clock } from "../../platform/clock";
+import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import { ftsLiteral, normalise, score, trigrams } from "./search";
@@ -37,7 +38,7 @@ export function splitName(full: string): { first_name: string; last_name: string
   return i < 0 ? { first_name: f, last_name: "" } : { first_name: f.slice(0, i), last_name: f.slice(i + 1) };
 }
 
-export function createCustomerService({ db, clock, places }: { db: Db; clock: Clock; places: PlaceService }) {
+export function createCustomerService({ db, clock, places, approvals }: { db: Db; clock: Clock; places: PlaceService; approvals: ApprovalService }) {
   const scopeWhere = (caller: EmployeeCaller) => {
     const s = agentScope(caller);
     return s ? inArray(customers.agent_id, s) : undefined;
@@ -205,25 +206,29 @@ export function createCustomerService({ db, clock, places }: { db: Db; clock: Cl
       return rows.map((r) => out(r.c));
     },
 
-    async create(caller: EmployeeCaller, input: CustomerInput) {
+    /** A customer discount above the discount limit needs a manager's approval (issue 11). */
+    async create(caller: EmployeeCaller, input: CustomerInput, approval: ApprovalInput) {
       const agentId = caller.agent.is_hq && input.agent_id ? input.agent_id : caller.agent.id;
+      const approver = await approvals.approveDiscount(caller, approval, input.discount ?? 0, "a customer discount");
       return db.transaction(async (tx) => {
         await useAddress(tx, caller, input.address_id, agentId);
         const [row] = await tx.insert(customers).values({ ...input, ...splitName(input.full_name), agent_id: agentId }).returning();
-        await audit(tx, clock.now(), caller, "create", "customer", row!.id);
+        await audit(tx, clock.now(), caller, "create", "customer", row!.id, { discount: row!.discount, ...approvedBy(approver) });
         return out(row!);
       });
     },
 
-    async update(caller: EmployeeCaller, id: number, input: Partial<CustomerInput>) {
+    async update(caller: EmployeeCaller, id: number, input: Partial<CustomerInput>, approval: ApprovalInput) {
       const current = await load(caller, id);
       const { agent_id, ...rest } = input;
       const set = { ...rest, ...(input.full_name ? splitName(input.full_name) : {}) };
+      const raised = input.discount !== undefined && input.discount > current.discount;
+      const approver = raised ? await approvals.approveDiscount(caller, approval, input.discount!, "a customer discount") : null;
       if (Object.keys(set).length) {
         await db.transaction(async (tx) => {
           await useAddress(tx, caller, input.address_id, current.agent_id);
           await tx.update(customers).set(set).where(eq(customers.id, id));
-          await audit(tx, clock.now(), caller, "update", "customer", id, { fields: Object.keys(rest) });
+          await audit(tx, clock.now(), caller, "update", "customer", id, { fields: Object.keys(rest), ...(raised ? { discount: { before: current.discount, after: input.discount } } : {}), ...approvedBy(approver) });
         });
       }
       return out(await load(caller, id));
