@@ -16,6 +16,7 @@ import { createPriceService } from "./modules/catalogue/prices";
 import { catalogueRoutes } from "./modules/catalogue/routes";
 import { getBoxSecret } from "./modules/auth/secrets";
 import { createAuthService } from "./modules/auth/service";
+import { createSetupGate } from "./modules/auth/setupCode";
 import { customerRoutes } from "./modules/customers/routes";
 import { createCustomerService } from "./modules/customers/service";
 import { employeeRoutes } from "./modules/employees/routes";
@@ -79,10 +80,12 @@ export async function bootAppliance(
     await auth.createFirstAdmin({ agent_name: "Head Quarters", user_name: config.admin.user, password: config.admin.password, full_name: "Administrator", pin: config.admin.pin });
   }
   if (config.demo) await seedDemo(db, clock);
+  const setup = createSetupGate({ dataDir: config.dataDir, clock, log: opts.log ?? console.log });
+  if (await auth.setupRequired()) setup.issue();
 
   const places = createPlaceService({ db, clock });
   const agents = createAgentService({ db, clock, auth, places });
-  const employees = createEmployeeService({ db, clock, secret, auth });
+  const employees = createEmployeeService({ db, clock, auth });
   const catalogue = {
     actions: createActionService({ db, clock }),
     garments: createGarmentService({ db, clock }),
@@ -105,7 +108,7 @@ export async function bootAppliance(
 
   const routes: RouteDef[] = [];
   routes.push(
-    ...systemRoutes({ db, auth, version: config.version, openapi: () => buildOpenApi(routes, config.version) }),
+    ...systemRoutes({ db, auth, setup, version: config.version, openapi: () => buildOpenApi(routes, config.version) }),
     ...authRoutes(auth),
     ...agentRoutes(agents),
     ...employeeRoutes(employees),

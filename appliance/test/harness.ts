@@ -54,7 +54,7 @@ export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: str
     return r.json.data as string;
   }
   async function employeeToken(pin: string | number, agent?: string) {
-    const r = await call("POST", "/api/v1/login/employee", { token: agent ?? (await agentToken()), body: { pin: Number(pin) } });
+    const r = await call("POST", "/api/v1/login/employee", { token: agent ?? (await agentToken()), body: { pin: String(pin) } });
     if (r.status !== 200) throw new Error(`employee login failed: ${r.status} ${JSON.stringify(r.json)}`);
     return r.json.data as string;
   }

@@ -1,11 +1,20 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
+import { getBoxSecret, hashPin } from "./secrets";
+import { createAuthService } from "./service";
 import { signToken, verifyToken } from "./tokens";
 
 let box: TestBox;
 afterEach(() => box?.close());
 
 const decode = (t: string) => JSON.parse(Buffer.from(t.split(".")[1]!, "base64url").toString());
+const agentLogin = (user_name: string, password: string) => box.call("POST", "/api/v1/login/agent", { body: { user_name, password } });
+const pinLogin = (agent: string, pin: unknown) => box.call("POST", "/api/v1/login/employee", { token: agent, body: { pin } });
+/** The auth service on the box's database, to log in from chosen client addresses (the harness has no peer). */
+const authOn = async (b: TestBox) => createAuthService({ db: b.database.db, clock: b.clock, secret: await getBoxSecret(b.database.db) });
+const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status ?? 500);
 
 describe("agent login", () => {
   test("right password gives an agent token with the spec's claims; wrong ones a 401 starting 'Agent'", async () => {
@@ -34,15 +43,62 @@ describe("agent login", () => {
     expect(r.json.message).toContain("password");
   });
 
-  test("10 wrong passwords in 15 minutes lock the agent; the lock expires", async () => {
+  test("5 wrong passwords go unhindered, then each try waits 1 s doubling; 10 lock until the window passes", async () => {
     box = await testBox();
-    for (let i = 0; i < 10; i++) {
-      expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: ADMIN.user, password: `wrong-${i}` } })).status).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await agentLogin(ADMIN.user, `wrong-${i}`)).status).toBe(401);
+    const wait = await agentLogin(ADMIN.user, ADMIN.password);
+    expect(wait.status).toBe(429);
+    expect(wait.json.message).toContain("try again in 1 second");
+    for (let i = 5; i < 10; i++) {
+      box.clock.advance(20_000);
+      expect((await agentLogin(ADMIN.user, `wrong-${i}`)).status).toBe(401);
     }
-    const locked = await box.call("POST", "/api/v1/login/agent", { body: { user_name: ADMIN.user, password: ADMIN.password } });
-    expect(locked.status).toBe(429);
-    box.clock.advance(16 * 60_000);
-    expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: ADMIN.user, password: ADMIN.password } })).status).toBe(200);
+    box.clock.advance(60_000);
+    expect((await agentLogin(ADMIN.user, ADMIN.password)).status).toBe(429);
+    box.clock.advance(15 * 60_000);
+    expect((await agentLogin(ADMIN.user, ADMIN.password)).status).toBe(200);
+  });
+
+  test("300 parallel wrong passwords: the attempt is recorded before argon2 runs, so at most 10 are verified", async () => {
+    box = await testBox();
+    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => agentLogin(ADMIN.user, `guess-${i}`)));
+    const verified = answers.filter((r) => r.status === 401).length;
+    expect(verified).toBeGreaterThan(0);
+    expect(verified).toBeLessThanOrEqual(10);
+    expect(answers.filter((r) => r.status === 429).length).toBe(300 - verified);
+    const rows = await box.database.client.execute("SELECT count(*) AS n FROM auth_failures WHERE kind = 'password'");
+    expect(Number(rows.rows[0]!.n)).toBe(verified);
+  });
+
+  test("unknown and existing user names answer alike, wrong passwords and lock included", async () => {
+    box = await testBox();
+    const run = async (name: string) => {
+      const seen: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const r = await agentLogin(name, `wrong-${i}`);
+        seen.push(`${r.status} ${r.json.message}`);
+        box.clock.advance(20_000);
+      }
+      return seen;
+    };
+    const real = await run(ADMIN.user);
+    box.clock.advance(60 * 60_000);
+    const ghost = await run("ghost");
+    expect(ghost).toEqual(real);
+    expect(real.filter((s) => s.startsWith("401"))).toHaveLength(10);
+    expect(real.slice(10).every((s) => s.startsWith("429"))).toBe(true);
+  });
+
+  test("the lock is per user name and client address: a stranger cannot lock the shop out", async () => {
+    box = await testBox();
+    const auth = await authOn(box);
+    for (let i = 0; i < 10; i++) {
+      expect(await statusOf(auth.loginAgent(ADMIN.user, `wrong-${i}`, "10.0.0.66"))).toBe(401);
+      box.clock.advance(20_000);
+    }
+    expect(await statusOf(auth.loginAgent(ADMIN.user, ADMIN.password, "10.0.0.66"))).toBe(429);
+    // The shop's own tablet, elsewhere on the LAN, still logs in.
+    expect(await statusOf(auth.loginAgent(ADMIN.user, ADMIN.password, "10.0.0.5"))).toBe(200);
   });
 });
 
@@ -60,24 +116,104 @@ describe("employee login", () => {
     const agent = await box.agentToken();
     const admin = await box.employeeToken(ADMIN.pin, agent);
     for (let i = 0; i < 5; i++) {
-      const r = await box.call("POST", "/api/v1/login/employee", { token: agent, body: { pin: 1234 + i } });
+      const r = await pinLogin(agent, `${1234 + i}`);
       expect(r.status).toBe(401);
       expect(r.json.message).toMatch(/^Employee/);
     }
-    const locked = await box.call("POST", "/api/v1/login/employee", { token: agent, body: { pin: Number(ADMIN.pin) } });
+    const locked = await pinLogin(agent, ADMIN.pin);
     expect(locked.status).toBe(429);
     // The admin still logged in on another tablet lifts the lock.
     expect((await box.call("PUT", "/api/v1/login/employee/unlock", { token: admin })).status).toBe(200);
-    expect((await box.call("POST", "/api/v1/login/employee", { token: agent, body: { pin: Number(ADMIN.pin) } })).status).toBe(200);
+    // The tablet that made the 5 wrong PINs waits a few seconds first (see the next test).
+    box.clock.advance(5_000);
+    expect((await pinLogin(agent, ADMIN.pin)).status).toBe(200);
+  });
+
+  test("a right PIN does not clear others' wrong PINs: 4 guesses, one's own PIN, one more guess lock the shop", async () => {
+    box = await testBox();
+    const agent = await box.agentToken();
+    const admin = await box.employeeToken(ADMIN.pin, agent);
+    expect((await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Anna Vella", role: "employee", pin: "3333" } })).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await pinLogin(agent, `100${i}`)).status).toBe(401);
+    expect((await pinLogin(agent, "3333")).status).toBe(200);
+    expect((await pinLogin(agent, "1004")).status).toBe(401);
+    // Before issue 11, Anna's PIN had cleared the count and four more guesses were free.
+    expect((await pinLogin(agent, ADMIN.pin)).status).toBe(429);
+    expect((await pinLogin(agent, "3333")).status).toBe(429);
+  });
+
+  test("parallel wrong PINs: each is recorded before it is checked, so at most 5 are tried", async () => {
+    box = await testBox();
+    const agent = await box.agentToken();
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => pinLogin(agent, `${5000 + i}`)));
+    const tried = answers.filter((r) => r.status === 401).length;
+    expect(tried).toBeGreaterThan(0);
+    expect(tried).toBeLessThanOrEqual(5);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(60 - tried);
+  });
+
+  test("the tablet that made 5 wrong PINs backs off after an unlock (5 s, doubling); other tablets do not", async () => {
+    box = await testBox();
+    const guesser = await box.agentToken();
+    const other = await box.agentToken();
+    const admin = await box.employeeToken(ADMIN.pin, other);
+    for (let i = 0; i < 5; i++) await pinLogin(guesser, `700${i}`);
+    await box.call("PUT", "/api/v1/login/employee/unlock", { token: admin });
+    const wait = await pinLogin(guesser, "7005");
+    expect(wait.status).toBe(429);
+    expect(wait.json.message).toMatch(/^Employee login: too many wrong PINs on this tablet; wait 5 seconds/);
+    expect((await pinLogin(other, ADMIN.pin)).status).toBe(200);
+    box.clock.advance(5_000);
+    expect((await pinLogin(guesser, "7005")).status).toBe(401);
+    box.clock.advance(9_000);
+    expect((await pinLogin(guesser, "7006")).status).toBe(429);
+    box.clock.advance(1_000);
+    expect((await pinLogin(guesser, "7006")).status).toBe(401);
   });
 
   test("the PIN lock also expires after 15 minutes", async () => {
     box = await testBox();
     const agent = await box.agentToken();
-    for (let i = 0; i < 5; i++) await box.call("POST", "/api/v1/login/employee", { token: agent, body: { pin: 1 } });
-    expect((await box.call("POST", "/api/v1/login/employee", { token: agent, body: { pin: Number(ADMIN.pin) } })).status).toBe(429);
+    for (let i = 0; i < 5; i++) await pinLogin(agent, `000${i}`);
+    expect((await pinLogin(agent, ADMIN.pin)).status).toBe(429);
     box.clock.advance(15 * 60_000 + 1000);
-    expect((await box.call("POST", "/api/v1/login/employee", { token: agent, body: { pin: Number(ADMIN.pin) } })).status).toBe(200);
+    expect((await pinLogin(agent, ADMIN.pin)).status).toBe(200);
+  });
+
+  test("PINs are strings of 4 to 8 digits; leading zeros count; the spec's integer is still taken", async () => {
+    box = await testBox();
+    const agent = await box.agentToken();
+    const admin = await box.employeeToken(ADMIN.pin, agent);
+    for (const pin of ["123", "123456789", "12a4", "", 123, 1.5, -1234]) {
+      const r = await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Short", role: "employee", pin } });
+      expect(r.status).toBe(422);
+      expect(r.json.message).toContain("pin");
+      expect((await pinLogin(agent, pin)).status).toBe(422);
+    }
+    expect((await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Zero", role: "employee", pin: "0123" } })).status).toBe(200);
+    expect(decode(await box.employeeToken("0123", agent)).employee_name).toBe("Zero");
+    expect((await pinLogin(agent, "123")).status).toBe(422);
+    expect((await pinLogin(agent, 9999)).status).toBe(200);
+    expect((await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Eight", role: "employee", pin: "00000007" } })).status).toBe(200);
+    expect(decode(await box.employeeToken("00000007", agent)).employee_name).toBe("Eight");
+  });
+
+  test("a PIN stored as a number logs in with its digits typed (leading zero too), then is re-hashed from them", async () => {
+    box = await testBox();
+    const secret = await getBoxSecret(box.database.db);
+    const c = box.database.client;
+    // Before issue 11 the PIN "0123" was stored as the number 123, and "7" was a valid PIN.
+    await c.execute({ sql: "INSERT INTO employees (agent_id, full_name, role, pin_hash, pin_legacy) VALUES (1, 'Old Zero', 'employee', ?, 1), (1, 'Old Seven', 'employee', ?, 1)", args: [hashPin(secret, 1, 123), hashPin(secret, 1, 7)] });
+    const agent = await box.agentToken();
+    expect(decode(await box.employeeToken("0123", agent)).employee_name).toBe("Old Zero");
+    const row = (await c.execute("SELECT pin_hash, pin_legacy FROM employees WHERE full_name = 'Old Zero'")).rows[0]!;
+    expect(row.pin_hash).toBe(hashPin(secret, 1, "0123"));
+    expect(Number(row.pin_legacy)).toBe(0);
+    // Now only the digits typed are its PIN.
+    expect((await pinLogin(agent, "00123")).status).toBe(401);
+    expect(decode(await box.employeeToken("0123", agent)).employee_name).toBe("Old Zero");
+    // A PIN shorter than 4 digits is typed with leading zeros.
+    expect(decode(await box.employeeToken("0007", agent)).employee_name).toBe("Old Seven");
   });
 
   test("PINs are stored only as keyed hashes", async () => {
@@ -144,6 +280,66 @@ describe("sessions", () => {
   });
 });
 
+describe("idle timeout on the box (spec §6: 6 minutes at the counter, 8 hours for drivers)", () => {
+  test("an employee session idle past 6 minutes answers 401 'Employee …'; activity keeps it; the shop stays logged in", async () => {
+    box = await testBox();
+    const agent = await box.agentToken();
+    const emp = await box.employeeToken(ADMIN.pin, agent);
+    box.clock.advance(5 * 60_000);
+    expect((await box.call("GET", "/api/v1/me", { token: emp })).status).toBe(200);
+    box.clock.advance(5 * 60_000);
+    expect((await box.call("GET", "/api/v1/me", { token: emp })).status).toBe(200);
+    box.clock.advance(6 * 60_000 + 31_000);
+    const idle = await box.call("GET", "/api/v1/me", { token: emp });
+    expect(idle.status).toBe(401);
+    expect(idle.json.message).toBe("Employee session ended after 6 minutes without activity; enter your PIN");
+    // The session is over for good, and the shop session is untouched.
+    box.clock.advance(-10 * 60_000);
+    expect((await box.call("GET", "/api/v1/me", { token: emp })).status).toBe(401);
+    expect((await box.call("GET", "/api/v1/me", { token: agent })).status).toBe(200);
+    expect((await pinLogin(agent, ADMIN.pin)).status).toBe(200);
+  });
+
+  test("a driver's session lasts 8 idle hours", async () => {
+    box = await testBox();
+    const agent = await box.agentToken();
+    const admin = await box.employeeToken(ADMIN.pin, agent);
+    await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Road Driver", role: "driver", pin: "4444" } });
+    const driver = await box.employeeToken("4444", agent);
+    box.clock.advance(7 * 60_000);
+    expect((await box.call("GET", "/api/v1/me", { token: driver })).status).toBe(200);
+    expect((await box.call("GET", "/api/v1/me", { token: admin })).status).toBe(401);
+    box.clock.advance(8 * 3600_000 + 31_000);
+    expect((await box.call("GET", "/api/v1/me", { token: driver })).json.message).toMatch(/^Employee session ended after 480 minutes/);
+  });
+
+  test("last activity is written at most every 30 s, not on every request", async () => {
+    box = await testBox();
+    const emp = await box.employeeToken(ADMIN.pin);
+    const seen = async () => (await box.database.client.execute("SELECT last_seen_at FROM sessions WHERE kind = 'employee'")).rows[0]!.last_seen_at;
+    for (let i = 0; i < 3; i++) {
+      box.clock.advance(9_000);
+      await box.call("GET", "/api/v1/me", { token: emp });
+    }
+    expect(await seen()).toBeNull();
+    box.clock.advance(4_000);
+    await box.call("GET", "/api/v1/me", { token: emp });
+    expect(await seen()).toBe(box.clock.now().toISOString());
+  });
+
+  test("a session check that is not activity (an event stream's) does not keep the session alive", async () => {
+    box = await testBox();
+    const auth = await authOn(box);
+    const emp = await box.employeeToken(ADMIN.pin);
+    for (let i = 0; i < 13; i++) {
+      box.clock.advance(30_000);
+      expect((await auth.authenticate(`token ${emp}`, { activity: false })).kind).toBe("employee");
+    }
+    box.clock.advance(60_000);
+    expect(await statusOf(auth.authenticate(`token ${emp}`, { activity: false }))).toBe(401);
+  });
+});
+
 describe("tokens", () => {
   test("verify accepts its own HS256 tokens and rejects tampering", () => {
     const t = signToken("s3cret", { kind: "agent", agent_id: 7, agent_name: "A", jti: "j", exp: 2000 });
@@ -157,14 +353,43 @@ describe("tokens", () => {
 });
 
 describe("first-run setup", () => {
-  test("an empty box reports setup_required and accepts one setup, then refuses another", async () => {
+  const body = { agent_name: "Ironbox Sliema", user_name: "sliema", password: "sliema-pass-1", full_name: "Rita Spiteri", pin: "0357" };
+  const codeOf = (b: TestBox) => readFileSync(join(b.dir, "setup-code"), "utf8").trim();
+
+  test("an empty box reports setup_required and accepts one setup with its one-time code, then refuses another", async () => {
     box = await testBox({ admin: false });
     expect((await box.call("GET", "/api/v1/health")).json.data).toMatchObject({ database: "ok", setup_required: true });
-    const body = { agent_name: "Ironbox Sliema", user_name: "sliema", password: "sliema-pass-1", full_name: "Rita Spiteri", pin: 1357 };
-    expect((await box.call("POST", "/api/v1/setup", { body })).status).toBe(200);
+    const file = join(box.dir, "setup-code");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const code = codeOf(box);
+    expect(code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    expect((await box.call("POST", "/api/v1/setup", { body: { ...body, setup_code: code.toLowerCase().replaceAll("-", " ") } })).status).toBe(200);
+    expect(existsSync(file)).toBe(false);
     expect((await box.call("GET", "/api/v1/health")).json.data.setup_required).toBe(false);
-    expect((await box.call("POST", "/api/v1/setup", { body: { ...body, user_name: "again" } })).status).toBe(409);
-    const t = await box.employeeToken(1357, await box.agentToken("sliema", "sliema-pass-1"));
+    expect((await box.call("POST", "/api/v1/setup", { body: { ...body, user_name: "again", setup_code: code } })).status).toBe(409);
+    const t = await box.employeeToken("0357", await box.agentToken("sliema", "sliema-pass-1"));
     expect(decode(t)).toMatchObject({ role: "admin", hq: true, employee_name: "Rita Spiteri" });
+  });
+
+  test("without the code, or with a wrong one, nobody claims the box; 5 wrong codes make that client wait", async () => {
+    box = await testBox({ admin: false });
+    const missing = await box.call("POST", "/api/v1/setup", { body });
+    expect(missing.status).toBe(422);
+    expect(missing.json.message).toContain("setup_code");
+    for (let i = 0; i < 5; i++) {
+      const r = await box.call("POST", "/api/v1/setup", { body: { ...body, setup_code: `WRONG-CODE-${i}` } });
+      expect(r.status).toBe(403);
+      expect(r.json.message).toMatch(/^Setup code is wrong/);
+    }
+    expect((await box.call("POST", "/api/v1/setup", { body: { ...body, setup_code: codeOf(box) } })).status).toBe(429);
+    expect((await box.call("GET", "/api/v1/health")).json.data.setup_required).toBe(true);
+    box.clock.advance(15 * 60_000 + 1000);
+    expect((await box.call("POST", "/api/v1/setup", { body: { ...body, setup_code: codeOf(box) } })).status).toBe(200);
+  });
+
+  test("a box set up from IRONBOX_ADMIN_* makes no code", async () => {
+    box = await testBox();
+    expect(existsSync(join(box.dir, "setup-code"))).toBe(false);
+    expect((await box.call("POST", "/api/v1/setup", { body: { ...body, setup_code: "ABCD-EFGH-JKMN" } })).status).toBe(409);
   });
 });

@@ -1,8 +1,14 @@
 import { z } from "zod";
 import { route } from "../../http/route";
-import type { AuthService } from "./service";
+import { type AuthService, PIN_FORMAT } from "./service";
 
-export const Pin = z.coerce.number().int().min(0).max(99_999_999);
+/**
+ * A PIN: a string of 4 to 8 digits, leading zeros kept. The spec's login sends an integer,
+ * so a whole number is still taken, as its digits.
+ */
+export const Pin = z
+  .preprocess((v) => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? String(v) : v), z.string().refine((s) => PIN_FORMAT.test(s), "must be 4 to 8 digits"))
+  .describe("4 to 8 digits, as a string (leading zeros kept); a whole number is accepted");
 
 export function authRoutes(auth: AuthService) {
   return [
@@ -13,7 +19,7 @@ export function authRoutes(auth: AuthService) {
       summary: "Agent (shop) login with user name and password; returns the agent token",
       access: { public: true },
       body: z.object({ user_name: z.string().trim().min(1).max(100), password: z.string().min(1).max(200) }),
-      handler: ({ body }) => auth.loginAgent(body.user_name, body.password),
+      handler: ({ body, client }) => auth.loginAgent(body.user_name, body.password, client),
     }),
     route({
       method: "GET",

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { and, count, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { agents, authFailures, employees, sessions } from "../../../db/schema";
-import { conflict, tooMany, unauthorized } from "../../http/errors";
+import { conflict, tooMany, unauthorized, unprocessable } from "../../http/errors";
 import type { AgentCaller, Caller, EmployeeCaller, Role } from "../../http/route";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
@@ -12,11 +12,40 @@ import { type Claims, signToken, verifyToken } from "./tokens";
 /** Session lengths: an agent session is the shop's device login; an employee one a shift. */
 export const AGENT_TOKEN_SECONDS = 30 * 24 * 3600;
 export const EMPLOYEE_TOKEN_SECONDS = 12 * 3600;
-/** QUALITY.md brute-force bounds. */
+/** QUALITY.md brute-force bounds, per (user name, client address) for passwords. */
 export const MAX_WRONG_PASSWORDS = 10;
 export const PASSWORD_WINDOW_MS = 15 * 60_000;
+/** After this many wrong passwords each further try waits 1 s, doubling, until the lock. */
+const PASSWORD_FREE_TRIES = 5;
+/** Wrong PINs per agent (shop), from any tablet. */
 export const MAX_WRONG_PINS = 5;
 export const PIN_LOCK_MS = 15 * 60_000;
+/**
+ * A tablet session that has made as many wrong PINs as lock the shop (unlocked ones
+ * included) waits 5 s, doubling, before each further PIN: an unlock does not hand it a fresh
+ * set of fast guesses.
+ */
+const PIN_TABLET_DELAY_MS = 5_000;
+const PIN_LOCKED = "Employee login locked after 5 wrong PINs; ask a manager to unlock it or wait 15 minutes";
+/** Spec §6 idle timeout, in minutes (README): drivers on the road 8 hours, the counter 6 minutes. */
+export const IDLE_MINUTES = { driver: 480, default: 6 } as const;
+/**
+ * An employee session's last activity is written at most this often: every write takes the
+ * box's one write lock, and the counter sends many requests a minute. The idle limit is
+ * enforced with this much grace, so a session never ends before its limit.
+ */
+export const SEEN_EVERY_MS = 30_000;
+
+export const idleMinutes = (role: string) => (role === "driver" ? IDLE_MINUTES.driver : IDLE_MINUTES.default);
+
+function inWords(ms: number) {
+  const [n, unit] = ms < 90_000 ? [Math.max(1, Math.ceil(ms / 1000)), "second"] : [Math.ceil(ms / 60_000), "minute"];
+  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+}
+
+/** PINs are strings of 4 to 8 digits; leading zeros count. */
+export const PIN_FORMAT = /^\d{4,8}$/;
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 // Verified against when the user name is unknown, so timing does not reveal which names exist.
 const DUMMY_HASH = hashPassword("ironbox-dummy-password");
@@ -46,63 +75,120 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
     return { jti, exp };
   }
 
-  async function recentFailures(kind: "password" | "pin", agentId: number, windowMs: number) {
-    const since = new Date(clock.now().getTime() - windowMs).toISOString();
-    const [row] = await db
-      .select({ n: count() })
-      .from(authFailures)
-      .where(and(eq(authFailures.kind, kind), eq(authFailures.agent_id, agentId), gt(authFailures.at, since), isNull(authFailures.cleared_at)));
-    return row?.n ?? 0;
+  /**
+   * Records a login attempt as a failure before the secret is checked, inside one write (the
+   * box's write lock): parallel guesses cannot all pass the count and then be verified.
+   * `admit` reads the recent failures in the same transaction and throws to refuse.
+   * A right secret then removes the row again (`forget`), leaving every other failure.
+   */
+  function reserveAttempt(kind: "password" | "pin", agentId: number, client: string, admit: (tx: Tx, since: string) => Promise<void>) {
+    return db.transaction(async (tx) => {
+      await admit(tx, new Date(clock.now().getTime() - (kind === "pin" ? PIN_LOCK_MS : PASSWORD_WINDOW_MS)).toISOString());
+      const [row] = await tx.insert(authFailures).values({ kind, agent_id: agentId, client, at: nowIso() }).returning({ id: authFailures.id });
+      return row!.id;
+    });
+  }
+  const forget = (attempt: number, tx: Pick<Db, "delete"> = db) => tx.delete(authFailures).where(eq(authFailures.id, attempt));
+
+  /** How long an attempt must still wait after `failures` (newest first): `free` of them cost nothing, then base × 2^(n − free). */
+  function backOff(failures: string[], free: number, baseMs: number, capMs: number): number {
+    if (failures.length < free) return 0;
+    const wait = Math.min(baseMs * 2 ** (failures.length - free), capMs);
+    return Date.parse(failures[0]!) + wait - clock.now().getTime();
   }
 
-  const recordFailure = (kind: "password" | "pin", agentId: number) => db.insert(authFailures).values({ kind, agent_id: agentId, at: nowIso() });
+  /**
+   * A PIN attempt against an agent: refused while the agent has 5 uncleared wrong PINs in
+   * 15 minutes (whoever made them), or while this tablet session is backing off.
+   */
+  const reservePin = (agentId: number, tablet: string) =>
+    reserveAttempt("pin", agentId, tablet, async (tx, since) => {
+      const recent = and(eq(authFailures.kind, "pin"), eq(authFailures.agent_id, agentId), gt(authFailures.at, since));
+      const [shop] = await tx.select({ n: count() }).from(authFailures).where(and(recent, isNull(authFailures.cleared_at)));
+      if ((shop?.n ?? 0) >= MAX_WRONG_PINS) throw tooMany(PIN_LOCKED);
+      const mine = await tx.select({ at: authFailures.at }).from(authFailures).where(and(recent, eq(authFailures.client, tablet))).orderBy(desc(authFailures.at)).limit(16);
+      const wait = backOff(mine.map((r) => r.at), MAX_WRONG_PINS, PIN_TABLET_DELAY_MS, PIN_LOCK_MS);
+      if (wait > 0) throw tooMany(`Employee login: too many wrong PINs on this tablet; wait ${inWords(wait)}`);
+    });
 
-  const clearFailures = (kind: "password" | "pin", agentId: number) =>
+  /**
+   * The employee of this agent whose PIN this is. PINs stored before they became digit
+   * strings (pin_legacy) were hashed from the number, leading zeros lost: "0123" is also
+   * tried as "123" among those.
+   */
+  async function findByPin(agentId: number, pin: string) {
+    const exact = await db.query.employees.findFirst({ where: and(eq(employees.agent_id, agentId), eq(employees.pin_hash, hashPin(secret, agentId, pin))) });
+    const legacy = String(Number(pin));
+    if (exact || legacy === pin) return exact;
+    return db.query.employees.findFirst({
+      where: and(eq(employees.agent_id, agentId), eq(employees.pin_legacy, true), eq(employees.pin_hash, hashPin(secret, agentId, legacy))),
+    });
+  }
+
+  /** A right PIN: its attempt is no failure, and a legacy PIN is re-hashed from the digits typed. */
+  const pinAccepted = (attempt: number, e: typeof employees.$inferSelect, pin: string) =>
+    db.transaction(async (tx) => {
+      await forget(attempt, tx);
+      if (e.pin_legacy) await tx.update(employees).set({ pin_hash: hashPin(secret, e.agent_id, pin), pin_legacy: false }).where(eq(employees.id, e.id));
+    });
+
+  /** The tablet a PIN is typed on: its agent (shop) session. */
+  const tabletOf = async (caller: AgentCaller) => (caller.kind === "agent" ? caller.jti : ((await parentOf(caller.jti)) ?? caller.jti));
+
+  const clearFailures = (kind: "password" | "pin", agentId: number, client?: string) =>
     db
       .update(authFailures)
       .set({ cleared_at: nowIso() })
-      .where(and(eq(authFailures.kind, kind), eq(authFailures.agent_id, agentId), isNull(authFailures.cleared_at)));
+      .where(and(eq(authFailures.kind, kind), eq(authFailures.agent_id, agentId), client === undefined ? undefined : eq(authFailures.client, client), isNull(authFailures.cleared_at)));
 
   return {
-    async loginAgent(userName: string, password: string): Promise<string> {
-      const agent = await db.query.agents.findFirst({ where: eq(agents.user_name, userName.trim()) });
-      if (!agent || !agent.password_hash) {
-        await verifyPassword(password, await DUMMY_HASH);
-        throw unauthorized("Agent user name or password is wrong");
-      }
-      if ((await recentFailures("password", agent.id, PASSWORD_WINDOW_MS)) >= MAX_WRONG_PASSWORDS) {
-        throw tooMany("Agent login locked after too many wrong passwords; try again in 15 minutes");
-      }
-      if (!(await verifyPassword(password, agent.password_hash))) {
-        await recordFailure("password", agent.id);
-        throw unauthorized("Agent user name or password is wrong");
-      }
+    /**
+     * Wrong passwords are counted per (user name, client address), whether or not the name
+     * exists, and answered alike: the answers do not tell which names exist, and a stranger
+     * elsewhere on the network cannot lock the shop out. 5 free tries, then a wait of 1 s
+     * doubling, and 10 within 15 minutes lock that pair until the window passes.
+     */
+    async loginAgent(userName: string, password: string, client: string): Promise<string> {
+      const name = userName.trim();
+      const agent = await db.query.agents.findFirst({ where: eq(agents.user_name, name) });
+      const agentId = agent?.id ?? 0;
+      const key = `${client} ${name}`;
+      const attempt = await reserveAttempt("password", agentId, key, async (tx, since) => {
+        const recent = await tx
+          .select({ at: authFailures.at })
+          .from(authFailures)
+          .where(and(eq(authFailures.kind, "password"), eq(authFailures.agent_id, agentId), eq(authFailures.client, key), gt(authFailures.at, since), isNull(authFailures.cleared_at)))
+          .orderBy(desc(authFailures.at))
+          .limit(MAX_WRONG_PASSWORDS);
+        const times = recent.map((r) => r.at);
+        const wait =
+          times.length >= MAX_WRONG_PASSWORDS
+            ? Date.parse(times[MAX_WRONG_PASSWORDS - 1]!) + PASSWORD_WINDOW_MS - clock.now().getTime()
+            : backOff(times, PASSWORD_FREE_TRIES, 1000, PASSWORD_WINDOW_MS);
+        if (wait > 0) throw tooMany(`Agent login paused after too many wrong passwords for this user name from this device; try again in ${inWords(wait)}`);
+      });
+      // An unknown name is verified against a dummy hash, so timing does not tell either.
+      const right = await verifyPassword(password, agent?.password_hash ?? (await DUMMY_HASH));
+      if (!agent?.password_hash || !right) throw unauthorized("Agent user name or password is wrong");
+      await clearFailures("password", agentId, key);
       if (!agent.enabled) throw unauthorized("Agent is disabled");
-      await clearFailures("password", agent.id);
       const { jti, exp } = await openSession("agent", agent.id, null, null, AGENT_TOKEN_SECONDS);
       return signToken(secret, { kind: "agent", agent_id: agent.id, agent_name: agent.name, jti, exp });
     },
 
     /**
      * A PIN alone does not say whose it is, so wrong PINs are counted per agent (the shop):
-     * after 5 in a row PIN login for that agent is locked for 15 minutes or until a manager
-     * or admin already logged in lifts it (see README).
+     * 5 within 15 minutes lock PIN login for that agent until they expire or a manager or
+     * admin already logged in lifts the lock. A right PIN clears nobody's failures (see README).
      */
-    async loginEmployee(caller: AgentCaller, pin: number): Promise<string> {
+    async loginEmployee(caller: AgentCaller, pin: string): Promise<string> {
       const agentId = caller.agent.id;
-      if ((await recentFailures("pin", agentId, PIN_LOCK_MS)) >= MAX_WRONG_PINS) {
-        throw tooMany("Employee login locked after 5 wrong PINs; ask a manager to unlock it or wait 15 minutes");
-      }
-      const employee = await db.query.employees.findFirst({
-        where: and(eq(employees.agent_id, agentId), eq(employees.pin_hash, hashPin(secret, agentId, pin))),
-      });
-      if (!employee || !employee.enable_login) {
-        await recordFailure("pin", agentId);
-        throw unauthorized("Employee PIN is incorrect");
-      }
-      await clearFailures("pin", agentId);
-      const parent = caller.kind === "agent" ? caller.jti : await parentOf(caller.jti);
-      const { jti, exp } = await openSession("employee", agentId, employee.id, parent, EMPLOYEE_TOKEN_SECONDS);
+      const tablet = await tabletOf(caller);
+      const attempt = await reservePin(agentId, tablet);
+      const employee = await findByPin(agentId, pin);
+      if (!employee || !employee.enable_login) throw unauthorized("Employee PIN is incorrect");
+      await pinAccepted(attempt, employee, pin);
+      const { jti, exp } = await openSession("employee", agentId, employee.id, tablet, EMPLOYEE_TOKEN_SECONDS);
       return signToken(secret, {
         kind: "employee",
         employee_id: employee.id,
@@ -123,15 +209,24 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
      * approval dialog cannot be used to guess PINs.
      */
     async verifyApproverPin(agentId: number, pin: string, client: string) {
-      if ((await recentFailures("pin", agentId, PIN_LOCK_MS)) >= MAX_WRONG_PINS) {
-        throw tooMany("Employee login locked after 5 wrong PINs; ask a manager to unlock it or wait 15 minutes");
-      }
-      const e = await db.query.employees.findFirst({ where: and(eq(employees.agent_id, agentId), eq(employees.pin_hash, hashPin(secret, agentId, pin))) });
-      if (!e || !e.enable_login || (e.role !== "manager" && e.role !== "admin")) {
-        await db.insert(authFailures).values({ kind: "pin", agent_id: agentId, client, at: nowIso() });
-        return null;
-      }
+      const attempt = await reservePin(agentId, client);
+      const e = await findByPin(agentId, pin);
+      if (!e || !e.enable_login || (e.role !== "manager" && e.role !== "admin")) return null;
+      await pinAccepted(attempt, e, pin);
       return { id: e.id, full_name: e.full_name, role: e.role };
+    },
+
+    /**
+     * The hash to store for an employee's new PIN. A PIN another employee of the agent has is
+     * refused without saying whose, and the refusal counts as a wrong PIN toward the agent's
+     * lock: trying PINs here finds colleagues' PINs no faster than the login screen.
+     */
+    async newPinHash(caller: EmployeeCaller, agentId: number, pin: string, employeeId?: number): Promise<string> {
+      const attempt = await reservePin(agentId, await tabletOf(caller));
+      const holder = await findByPin(agentId, pin);
+      if (holder && holder.id !== employeeId) throw conflict("This PIN cannot be used; choose another");
+      await forget(attempt);
+      return hashPin(secret, agentId, pin);
     },
 
     async unlockPins(caller: EmployeeCaller): Promise<void> {
@@ -163,8 +258,10 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
     /**
      * Turns an Authorization header into a caller. Role and HQ flag come from the database,
      * not the token, so a change (or a disabled user) takes effect on the next request.
+     * A request is the employee's activity for the idle timeout; a check that is not
+     * (an open event stream asking whether its session still lives) passes `activity: false`.
      */
-    async authenticate(header: string | null): Promise<Caller> {
+    async authenticate(header: string | null, opts: { activity?: boolean } = {}): Promise<Caller> {
       if (!header) return { kind: "none" };
       const m = /^token\s+(\S+)$/i.exec(header.trim());
       if (!m) throw unauthorized("Token missing from the Authorization header (expected: token <jwt>)");
@@ -175,7 +272,7 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
         }
         throw unauthorized("Token is not valid");
       }
-      return v.claims.kind === "agent" ? agentCaller(v.claims) : employeeCaller(v.claims);
+      return v.claims.kind === "agent" ? agentCaller(v.claims) : employeeCaller(v.claims, opts.activity ?? true);
     },
 
     /** True while the box has no agent yet: the UI then shows the first-run setup. */
@@ -185,7 +282,8 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
     },
 
     /** Creates the HQ agent and its first admin (first-run screen or IRONBOX_ADMIN_*). */
-    async createFirstAdmin(input: { agent_name: string; user_name: string; password: string; full_name: string; pin: string | number }) {
+    async createFirstAdmin(input: { agent_name: string; user_name: string; password: string; full_name: string; pin: string }) {
+      if (!PIN_FORMAT.test(input.pin)) throw unprocessable("pin: must be 4 to 8 digits");
       const passwordHash = await hashPassword(input.password);
       return db.transaction(async (tx) => {
         const [existing] = await tx.select({ n: count() }).from(agents);
@@ -220,11 +318,13 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
     return { kind: "agent", jti: c.jti, agent: { id: r.id, name: r.name, is_hq: r.is_hq } };
   }
 
-  async function employeeCaller(c: Extract<Claims, { kind: "employee" }>): Promise<Caller> {
+  async function employeeCaller(c: Extract<Claims, { kind: "employee" }>, activity: boolean): Promise<Caller> {
     const parent = sql<string | null>`(SELECT revoked_at FROM sessions p WHERE p.jti = ${sessions.parent_jti})`;
     const rows = await db
       .select({
         revoked: sessions.revoked_at,
+        issued: sessions.issued_at,
+        lastSeen: sessions.last_seen_at,
         parentRevoked: parent,
         agentId: agents.id,
         agentName: agents.name,
@@ -244,6 +344,13 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
     if (!r) throw unauthorized("Token does not match any session");
     if (r.parentRevoked || !r.agentEnabled) throw unauthorized("Agent session has ended; log in again");
     if (r.revoked || !r.enabled) throw unauthorized("Employee session has ended; enter your PIN");
+    // Idle timeout on the box too (spec §6), so a copied token dies with the idle period.
+    const idle = clock.now().getTime() - Date.parse(r.lastSeen ?? r.issued);
+    if (idle > idleMinutes(r.role) * 60_000 + SEEN_EVERY_MS) {
+      await db.update(sessions).set({ revoked_at: nowIso() }).where(eq(sessions.jti, c.jti));
+      throw unauthorized(`Employee session ended after ${idleMinutes(r.role)} minutes without activity; enter your PIN`);
+    }
+    if (activity && idle >= SEEN_EVERY_MS) await db.update(sessions).set({ last_seen_at: nowIso() }).where(eq(sessions.jti, c.jti));
     return {
       kind: "employee",
       jti: c.jti,

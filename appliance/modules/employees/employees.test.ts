@@ -33,7 +33,9 @@ test("create, update, toggle localities and delete an employee; the PIN never co
 });
 
 test("PINs are unique within an agent, and a changed PIN logs the employee out", async () => {
-  expect((await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Clash", role: "employee", pin: Number(ADMIN.pin) } })).status).toBe(409);
+  const clash = await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Clash", role: "employee", pin: ADMIN.pin } });
+  expect(clash.status).toBe(409);
+  expect(clash.json.message).toBe("This PIN cannot be used; choose another");
   const r = await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Anna Vella", role: "employee", pin: 3333 } });
   const anna = await box.employeeToken(3333);
   await box.call("PUT", `/api/v1/employees/${r.json.data.id}`, { token: admin, body: { pin: 3334 } });
@@ -66,4 +68,62 @@ test("owings show on employee and driver records, and clearing settles them", as
   await box.call("PUT", `/api/v1/employees/clearOwings/${d.id}?close=true`, { token: admin });
   const closed = (await box.call("GET", `/api/v1/employees/${d.id}`, { token: admin })).json.data;
   expect(closed).toMatchObject({ accumulated: 0, employee_owings: [] });
+});
+
+test("a PIN clash does not say whose PIN it is and counts as a wrong PIN: 5 clashes lock the shop's PIN login", async () => {
+  const own = await testBox();
+  try {
+    const agent = await own.agentToken();
+    const boss = await own.employeeToken(ADMIN.pin, agent);
+    const anna = (await own.call("POST", "/api/v1/employees/", { token: boss, body: { full_name: "Anna Vella", role: "employee", pin: "3333" } })).json.data;
+    // Free PINs are no failures: changing a PIN many times locks nothing.
+    for (let i = 0; i < 6; i++) expect((await own.call("PUT", `/api/v1/employees/${anna.id}`, { token: boss, body: { pin: `444${i}` } })).status).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      const r = await own.call("PUT", `/api/v1/employees/${anna.id}`, { token: boss, body: { pin: ADMIN.pin } });
+      expect(r.status).toBe(409);
+      expect(r.json.message).not.toContain("Administrator");
+    }
+    expect((await own.call("POST", "/api/v1/employees/", { token: boss, body: { full_name: "Next", role: "employee", pin: "5151" } })).status).toBe(429);
+    expect((await own.call("POST", "/api/v1/login/employee", { token: agent, body: { pin: ADMIN.pin } })).status).toBe(429);
+  } finally {
+    own.close();
+  }
+});
+
+test("an employee with any history answers 409 'disable their login instead', never 500; one without is removed", async () => {
+  const c = box.database.client;
+  const make = async (name: string, pin: string) => (await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: name, role: "driver", pin } })).json.data.id as number;
+  const del = (id: number) => box.call("DELETE", `/api/v1/employees/${id}`, { token: admin });
+  const expectKept = async (id: number) => {
+    const r = await del(id);
+    expect(r.status).toBe(409);
+    expect(r.json.message).toBe("Employee has history (sessions, tickets, owings or audit entries); disable their login instead of removing them");
+    expect((await box.call("GET", `/api/v1/employees/${id}`, { token: admin })).status).toBe(200);
+  };
+
+  const loggedIn = await make("Logged In", "6101");
+  await box.employeeToken("6101");
+  await expectKept(loggedIn);
+
+  await c.execute("INSERT INTO customers (agent_id, full_name) VALUES (1, 'History Customer')");
+  const ticket = Number((await c.execute("INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, 1, (SELECT max(id) FROM customers)) RETURNING id")).rows[0]!.id);
+  const owes = await make("Owes", "6102");
+  await c.execute({ sql: "INSERT INTO employee_owings (ticket_id, employee_id, amount, percentage) VALUES (?, ?, 1000, 10)", args: [ticket, owes] });
+  await expectKept(owes);
+
+  const took = await make("Took A Ticket", "6103");
+  await c.execute({ sql: "INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, ?, (SELECT max(id) FROM customers))", args: [took] });
+  await expectKept(took);
+
+  const logged = await make("Changed A State", "6104");
+  await c.execute({ sql: "INSERT INTO ticket_log_states (ticket_id, employee_id, state, logged_at) VALUES (?, ?, 'OPEN', '2026-11-22T09:00:00Z')", args: [ticket, logged] });
+  await expectKept(logged);
+
+  const audited = await make("Audited", "6105");
+  await c.execute({ sql: "INSERT INTO audit_log (at, agent_id, employee_id, action, entity) VALUES ('2026-11-22T09:00:00Z', 1, ?, 'update', 'customer')", args: [audited] });
+  await expectKept(audited);
+
+  const fresh = await make("Never Worked", "6106");
+  expect((await del(fresh)).json.data).toBe(true);
+  expect((await box.call("GET", `/api/v1/employees/${fresh}`, { token: admin })).status).toBe(404);
 });

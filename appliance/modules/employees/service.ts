@@ -1,13 +1,25 @@
-import { and, count, desc, eq, inArray, ne } from "drizzle-orm";
+import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { agents, employeeOwings, employees, localities, tickets } from "../../../db/schema";
+import {
+  agents,
+  auditLog,
+  employeeOwings,
+  employees,
+  images,
+  itemLogStates,
+  localities,
+  outgoingMessages,
+  printJobs,
+  sessions,
+  ticketLogStates,
+  tickets,
+} from "../../../db/schema";
 import { conflict, forbidden, notFound, unprocessable } from "../../http/errors";
 import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller, Role } from "../../http/route";
 import { toEuros } from "../../http/schemas";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
-import { hashPin } from "../auth/secrets";
 import type { AuthService } from "../auth/service";
 
 export interface EmployeeInput {
@@ -16,7 +28,8 @@ export interface EmployeeInput {
   mobile?: string;
   landline?: string;
   role: Role;
-  pin?: number;
+  /** 4 to 8 digits. */
+  pin?: string;
   enable_login?: boolean;
   hq?: boolean;
   localities?: string;
@@ -35,20 +48,28 @@ export function employeeOut(e: Row, agent?: { id: number; name: string } | null)
   return { ...rest, accumulated: toEuros(accumulated), pending: toEuros(pending), ...(agent ? { agent } : {}) };
 }
 
-export function createEmployeeService({ db, clock, secret, auth }: { db: Db; clock: Clock; secret: string; auth: AuthService }) {
+/**
+ * Everything that names an employee, sessions first (anyone who did anything logged in):
+ * an employee found in any of them keeps their record so history keeps its names.
+ */
+const HISTORY = [
+  [sessions, sessions.employee_id],
+  [tickets, tickets.employee_id],
+  [employeeOwings, employeeOwings.employee_id],
+  [itemLogStates, itemLogStates.employee_id],
+  [ticketLogStates, ticketLogStates.employee_id],
+  [printJobs, printJobs.employee_id],
+  [outgoingMessages, outgoingMessages.employee_id],
+  [auditLog, auditLog.employee_id],
+  [images, images.uploaded_by],
+] as const;
+
+export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Clock; auth: AuthService }) {
   async function load(caller: EmployeeCaller, id: number) {
     const e = await db.query.employees.findFirst({ where: eq(employees.id, id) });
     if (!e) throw notFound("Employee");
     assertSameAgent(caller, e.agent_id, "Employee");
     return e;
-  }
-
-  async function assertPinFree(agentId: number, pinHash: string, exceptId?: number) {
-    const clash = await db.query.employees.findFirst({
-      where: and(eq(employees.agent_id, agentId), eq(employees.pin_hash, pinHash), exceptId ? ne(employees.id, exceptId) : undefined),
-      columns: { id: true },
-    });
-    if (clash) throw conflict("PIN is already used by another employee of this agent; choose another");
   }
 
   /** Only a head-quarters admin may grant the HQ flag or place staff with another agent. */
@@ -123,10 +144,9 @@ export function createEmployeeService({ db, clock, secret, auth }: { db: Db; clo
       assertSameAgent(caller, agentId, "Agent");
       if (!(await db.query.agents.findFirst({ where: eq(agents.id, agentId), columns: { id: true } }))) throw unprocessable("agent_id: unknown agent");
       if (input.pin === undefined) throw unprocessable("pin: is required");
-      const pinHash = hashPin(secret, agentId, input.pin);
-      await assertPinFree(agentId, pinHash);
       const { pin, ...values } = input;
       const locs = input.localities !== undefined ? await validLocalities(input.localities) : "";
+      const pinHash = await auth.newPinHash(caller, agentId, pin);
       return db.transaction(async (tx) => {
         const [row] = await tx.insert(employees).values({ ...values, localities: locs, agent_id: agentId, pin_hash: pinHash }).returning();
         await audit(tx, clock.now(), caller, "create", "employee", row!.id, { role: row!.role });
@@ -145,11 +165,8 @@ export function createEmployeeService({ db, clock, secret, auth }: { db: Db; clo
       }
       const { pin, agent_id, ...values } = input;
       const set: Partial<Row> = { ...values };
-      if (pin !== undefined) {
-        set.pin_hash = hashPin(secret, current.agent_id, pin);
-        await assertPinFree(current.agent_id, set.pin_hash, id);
-      }
       if (input.localities !== undefined) set.localities = await validLocalities(input.localities);
+      if (pin !== undefined) Object.assign(set, { pin_hash: await auth.newPinHash(caller, current.agent_id, pin, id), pin_legacy: false });
       const row = await db.transaction(async (tx) => {
         const [row] = Object.keys(set).length ? await tx.update(employees).set(set).where(eq(employees.id, id)).returning() : [current];
         await audit(tx, clock.now(), caller, "update", "employee", id, { fields: Object.keys(input).filter((k) => k !== "pin"), pin_changed: pin !== undefined });
@@ -170,14 +187,15 @@ export function createEmployeeService({ db, clock, secret, auth }: { db: Db; clo
       return employeeOut(row!);
     },
 
-    /** Staff who took tickets stay on record (disable login instead), so history keeps its names. */
+    /** Staff with any history stay on record (disable their login instead), so history keeps its names. */
     async remove(caller: EmployeeCaller, id: number) {
       const e = await load(caller, id);
       if (id === caller.employee.id) throw conflict("You cannot remove yourself");
-      const [r] = await db.select({ n: count() }).from(tickets).where(eq(tickets.employee_id, id));
-      if ((r?.n ?? 0) > 0) throw conflict("Employee has tickets; disable their login instead of removing them");
-      await auth.revokeEmployeeSessions(id);
       await db.transaction(async (tx) => {
+        for (const [table, column] of HISTORY) {
+          const [used] = await tx.select({ one: column }).from(table).where(eq(column, id)).limit(1);
+          if (used) throw conflict("Employee has history (sessions, tickets, owings or audit entries); disable their login instead of removing them");
+        }
         await tx.delete(employees).where(eq(employees.id, id));
         await audit(tx, clock.now(), caller, "delete", "employee", id, { full_name: e.full_name });
       });

@@ -102,6 +102,8 @@ test("a tablet that never reports: its jobs end as failed when it next prints to
   const id = await fresh();
   const first = await ok("POST", "/print/receipt", { ticket_id: id, port: "ble", device: "Lost" });
   box.clock.advance(11 * 60_000);
+  // Eleven idle minutes end the employee session on the box too (spec §6): a new PIN.
+  admin = await box.employeeToken(ADMIN.pin);
   await ok("POST", "/print/receipt", { ticket_id: id, port: "ble", device: "Lost" });
   const jobs = await ok("GET", `/printJobs/?ticket_id=${id}`);
   expect(jobs.map((j: { id: number; status: string; error: string | null }) => [j.id === first.jobs[0], j.status, j.error])).toEqual([
