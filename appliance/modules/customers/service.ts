@@ -209,6 +209,7 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
     /** A customer discount above the discount limit needs a manager's approval (issue 11). */
     async create(caller: EmployeeCaller, input: CustomerInput, approval: ApprovalInput) {
       const agentId = caller.agent.is_hq && input.agent_id ? input.agent_id : caller.agent.id;
+      if (agentId !== caller.agent.id && !(await db.query.agents.findFirst({ columns: { id: true }, where: eq(agents.id, agentId) }))) throw notFound("Agent");
       const approver = await approvals.approveDiscount(caller, approval, input.discount ?? 0, "a customer discount");
       return db.transaction(async (tx) => {
         await useAddress(tx, caller, input.address_id, agentId);
