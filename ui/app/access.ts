@@ -1,4 +1,7 @@
-import type { EmployeeClaims } from "../lib/session";
+import { useSignals } from "@preact/signals-react/runtime";
+import { useEffect, useState } from "react";
+import { api } from "../lib/api";
+import { type EmployeeClaims, employee } from "../lib/session";
 
 type Role = EmployeeClaims["role"];
 
@@ -18,6 +21,35 @@ export function allowed(access: Access, e: Pick<EmployeeClaims, "role" | "hq"> |
     case "scheduler":
       return (e.role === "admin" || e.role === "driver") && e.hq;
   }
+}
+
+/** Whether each agent is the head-quarters one, asked once per agent (the token does not say). */
+const agentIsHq = new Map<number, boolean>();
+
+/** Whether the logged-in agent is head quarters; false until known, so nothing editable flashes up. */
+export function useHqAgent(): boolean {
+  useSignals();
+  const agentId = employee.value?.agent_id;
+  const [, setKnown] = useState(0);
+  useEffect(() => {
+    if (agentId === undefined || agentIsHq.has(agentId)) return;
+    api<{ agent: { id: number; is_hq: boolean } }>("GET", "/me", { quiet: true }).then((me) => {
+      agentIsHq.set(me.agent.id, me.agent.is_hq);
+      setKnown((n) => n + 1);
+    }, () => {});
+  }, [agentId]);
+  return agentId !== undefined && agentIsHq.get(agentId) === true;
+}
+
+/**
+ * Chain-wide reference data (catalogue, places and preferences, delivery states) is changed by
+ * head-quarters staff only: an admin of the HQ agent, or an admin with the HQ flag. A shop's
+ * admin sees those screens read-only.
+ */
+export function useHqStaff(): boolean {
+  const hqAgent = useHqAgent();
+  const e = employee.value;
+  return !!e && e.role === "admin" && (e.hq || hqAgent);
 }
 
 export const ROLE_LABEL: Record<Role, string> = { admin: "Administrator", manager: "Manager", employee: "Employee", driver: "Driver" };

@@ -152,3 +152,45 @@ test("the demo catalogue shows in every screen", async ({ page }) => {
   await expect(page.getByRole("link", { name: /Dry Cleaning/ })).toBeVisible();
   await page.screenshot({ path: "test-results/screens/actions-phone.png" });
 });
+
+test("a shop's admin sees the catalogue and places read-only: no add, save or delete, and a note says why; HQ still edits", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("5555", "birkirkara", "shop-demo-2026");
+  const note = page.getByRole("note").filter({ hasText: "Shared by every shop: only head-quarters staff change it." });
+
+  await page.goto("/actions");
+  await expect(note).toBeVisible();
+  await expect(page.getByRole("link", { name: "Add action" })).toHaveCount(0);
+  await page.locator(".row-link").first().click();
+  await expect(page).toHaveURL(/\/actions\/\d+$/);
+  await expect(page.getByLabel("Name", { exact: true })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Delete" })).toHaveCount(0);
+
+  await page.goto("/garments");
+  await expect(note).toBeVisible();
+  await expect(page.getByRole("link", { name: "Add category" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Reorder" })).toHaveCount(0);
+  await page.goto("/modifiers");
+  await expect(note).toBeVisible();
+  await expect(page.getByRole("link", { name: "Add modifier" })).toHaveCount(0);
+  await page.goto("/quickgarments");
+  await expect(note).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save prices" })).toHaveCount(0);
+  await expect(page.locator("table.price-grid input").first()).toBeDisabled();
+
+  await page.goto("/configPlaces");
+  await expect(note).toBeVisible();
+  await expect(page.getByLabel("Localities").getByRole("button").first()).toBeVisible();
+  for (const box of ["New locality", "New delivery state", "New preference"]) await expect(page.getByLabel(box)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Rename" })).toHaveCount(0);
+
+  // Control: head quarters' admin (on this tablet, once the shop is logged out) has the controls.
+  await page.evaluate(() => localStorage.clear());
+  await app.loginAs("9999");
+  await page.goto("/actions");
+  await expect(page.getByRole("link", { name: "Add action" })).toBeVisible();
+  await expect(note).toHaveCount(0);
+  await page.goto("/configPlaces");
+  await expect(page.getByLabel("New locality")).toBeVisible();
+});

@@ -301,6 +301,23 @@ test.describe("agents", () => {
     await expect(page).toHaveURL(/\/agents$/);
   });
 
+  test("a shop's admin edits its own agent, but type, user name and commission are shown as set by head quarters", async ({ page }) => {
+    const app = new AppPage(page);
+    const p = new PeoplePage(page);
+    await app.loginAs("5555", "birkirkara", "shop-demo-2026");
+    await page.getByRole("link", { name: /Agents/ }).click();
+    await p.rows().filter({ hasText: "Ironbox Birkirkara" }).getByRole("link").click();
+    for (const name of ["Type", "User name", "Commission %"]) await expect(p.field(name)).toHaveAttribute("readonly", "");
+    await expect(page.getByText("Set by head quarters").first()).toBeVisible();
+    const commission = await p.field("Commission %").inputValue();
+    await p.field("Landline").fill("21441144");
+    await p.save.click();
+    await expect(p.toast("Agent Updated")).toBeVisible();
+    await page.reload();
+    await expect(p.field("Landline")).toHaveValue("21441144");
+    await expect(p.field("Commission %")).toHaveValue(commission);
+  });
+
   test("an agent without locality and street is refused with 'Invalid Address' and nothing is sent", async ({ page }) => {
     const app = new AppPage(page);
     const p = new PeoplePage(page);

@@ -227,7 +227,8 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
       const approver = raised ? await approvals.approveDiscount(caller, approval, input.discount!, "a customer discount") : null;
       if (Object.keys(set).length) {
         await db.transaction(async (tx) => {
-          await useAddress(tx, caller, input.address_id, current.agent_id);
+          // Sending back the address it already has is no new reference.
+          if (input.address_id !== current.address_id) await useAddress(tx, caller, input.address_id, current.agent_id);
           await tx.update(customers).set(set).where(eq(customers.id, id));
           await audit(tx, clock.now(), caller, "update", "customer", id, { fields: Object.keys(rest), ...(raised ? { discount: { before: current.discount, after: input.discount } } : {}), ...approvedBy(approver) });
         });

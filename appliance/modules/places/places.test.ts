@@ -70,6 +70,8 @@ describe("addresses belong to the shop that made them", () => {
     await box.database.client.execute({ sql: "UPDATE customers SET address_id = ? WHERE id = ?", args: [theirs, mine.id] });
     expect((await box.call("GET", `/api/v1/customers/${mine.id}`, { token: mosta })).json.data.address).toBeNull();
     expect((await box.call("GET", `/api/v1/customers/${mine.id}`, { token: hq })).json.data.address.name).toBe("Legacy link");
+    // Saving the customer with the link it already has is no new reference.
+    expect((await box.call("PUT", `/api/v1/customers/${mine.id}`, { token: mosta, body: { full_name: "Legacy Renamed", address_id: theirs } })).status).toBe(200);
   });
 
   test("a ticket's pickup or delivery address must be the shop's own (404, no ticket); its own works", async () => {

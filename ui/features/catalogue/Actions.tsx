@@ -5,19 +5,25 @@ import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { type Action, listActions, save } from "./api";
-import { idOf, ImagePicker, saveRecord, useDelete, useRecord } from "./shared";
+import { useHqStaff } from "../../app/access";
+import { Editable, idOf, ImagePicker, SharedDataNote, saveRecord, useDelete, useRecord } from "./shared";
 
 export function ActionsList() {
   const [actions, setActions] = useState<Action[]>([]);
   useEffect(() => void listActions().then(setActions), []);
   const byId = new Map(actions.map((a) => [a.id, a]));
+  const hq = useHqStaff();
   return (
     <div className="stack">
-      <div className="toolbar">
-        <Link href="/actions/0" className="btn btn-primary">
-          Add action
-        </Link>
-      </div>
+      {hq ? (
+        <div className="toolbar">
+          <Link href="/actions/0" className="btn btn-primary">
+            Add action
+          </Link>
+        </div>
+      ) : (
+        <SharedDataNote />
+      )}
       <ListView
         items={actions}
         keyOf={(a) => a.id}
@@ -52,6 +58,7 @@ export function ActionDetail({ params }: { params: Record<string, string | undef
   useEffect(() => void listActions().then(setAll), []);
   const set = (patch: Partial<Action>) => setA({ ...a, ...patch });
   const remove = useDelete("/actions/", id, "Action Removed", "/actions");
+  const hq = useHqStaff();
 
   async function submit() {
     if (!a.name.trim()) return toast("Name is required", "warning");
@@ -72,39 +79,41 @@ export function ActionDetail({ params }: { params: Record<string, string | undef
   return (
     <div className="stack">
       <Section title={id ? a.name || "Action" : "New action"}>
-        <div className="grid-2">
-          <Field label="Name">
-            <input name="name" value={a.name} onChange={(e) => set({ name: e.target.value })} />
-          </Field>
-          <Field label="Discount %" hint="0 to 100">
-            <input name="discount" type="number" min={0} max={100} value={discountValue(a.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
-          </Field>
-          <Toggle label="Visible" checked={a.visible} onChange={(visible) => set({ visible })} />
-          <Toggle label="Images required" checked={a.images_required} onChange={(images_required) => set({ images_required })} />
-          <Toggle label="Is percentage of another action" checked={a.is_percentage} onChange={(is_percentage) => set({ is_percentage })} />
-          {a.is_percentage && (
-            <Field label="Percentage of">
-              <select name="is_percentage_of" value={a.is_percentage_of ?? ""} onChange={(e) => set({ is_percentage_of: Number(e.target.value) || null })}>
-                <option value="">Choose an action</option>
-                {all
-                  .filter((x) => x.id !== id)
-                  .map((x) => (
-                    <option key={x.id} value={x.id}>
-                      {x.name}
-                    </option>
-                  ))}
-              </select>
+        <Editable>
+          <div className="grid-2">
+            <Field label="Name">
+              <input name="name" value={a.name} onChange={(e) => set({ name: e.target.value })} />
             </Field>
-          )}
-          <Field label={a.is_percentage ? "Up-charge (% of that action)" : "Price (€)"}>
-            <input name="up_charge" type="number" min={0} step="0.01" value={a.up_charge} onChange={(e) => set({ up_charge: Number(e.target.value) })} />
-          </Field>
-          {id > 0 && <p className="muted">Current price: {euroFromEuros(a.price)}</p>}
-          <Field label="Image">
-            <ImagePicker value={a.image} onChange={(image) => set({ image })} />
-          </Field>
-        </div>
-        <FormButtons onSave={submit} onDelete={id ? remove : undefined} />
+            <Field label="Discount %" hint="0 to 100">
+              <input name="discount" type="number" min={0} max={100} value={discountValue(a.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
+            </Field>
+            <Toggle label="Visible" checked={a.visible} onChange={(visible) => set({ visible })} />
+            <Toggle label="Images required" checked={a.images_required} onChange={(images_required) => set({ images_required })} />
+            <Toggle label="Is percentage of another action" checked={a.is_percentage} onChange={(is_percentage) => set({ is_percentage })} />
+            {a.is_percentage && (
+              <Field label="Percentage of">
+                <select name="is_percentage_of" value={a.is_percentage_of ?? ""} onChange={(e) => set({ is_percentage_of: Number(e.target.value) || null })}>
+                  <option value="">Choose an action</option>
+                  {all
+                    .filter((x) => x.id !== id)
+                    .map((x) => (
+                      <option key={x.id} value={x.id}>
+                        {x.name}
+                      </option>
+                    ))}
+                </select>
+              </Field>
+            )}
+            <Field label={a.is_percentage ? "Up-charge (% of that action)" : "Price (€)"}>
+              <input name="up_charge" type="number" min={0} step="0.01" value={a.up_charge} onChange={(e) => set({ up_charge: Number(e.target.value) })} />
+            </Field>
+            {id > 0 && <p className="muted">Current price: {euroFromEuros(a.price)}</p>}
+            <Field label="Image">
+              <ImagePicker value={a.image} onChange={(image) => set({ image })} />
+            </Field>
+          </div>
+        </Editable>
+        {hq && <FormButtons onSave={submit} onDelete={id ? remove : undefined} />}
       </Section>
     </div>
   );

@@ -5,7 +5,8 @@ import { toast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { type Action, CATEGORY_TYPES, type Category, type Price, type SubCategory, listActions, listCategories, listPrices, save } from "./api";
-import { idOf, ImagePicker, saveRecord, useDelete, useRecord } from "./shared";
+import { useHqStaff } from "../../app/access";
+import { Editable, idOf, ImagePicker, SharedDataNote, saveRecord, useDelete, useRecord } from "./shared";
 
 /** Spec §5: catalogue search matches Name, and for categories their garments' names too. */
 export const matchesCategory = (c: Category, q: string) => {
@@ -18,6 +19,7 @@ export function GarmentsList() {
   const [query, setQuery] = useState("");
   const [reorder, setReorder] = useState(false);
   useEffect(() => void listCategories().then(setCats), []);
+  const hq = useHqStaff();
 
   function move(i: number, by: number) {
     const j = i + by;
@@ -44,13 +46,18 @@ export function GarmentsList() {
     <div className="stack">
       <div className="toolbar">
         <input className="search" type="search" placeholder="Search garments" aria-label="Search garments" value={query} disabled={reorder} onChange={(e) => setQuery(e.target.value)} />
-        <button type="button" className={`btn ${reorder ? "btn-primary" : ""}`} onClick={toggleReorder}>
-          {reorder ? "Done reordering" : "Reorder"}
-        </button>
-        <Link href="/garments/0" className="btn btn-primary">
-          Add category
-        </Link>
+        {hq && (
+          <>
+            <button type="button" className={`btn ${reorder ? "btn-primary" : ""}`} onClick={toggleReorder}>
+              {reorder ? "Done reordering" : "Reorder"}
+            </button>
+            <Link href="/garments/0" className="btn btn-primary">
+              Add category
+            </Link>
+          </>
+        )}
       </div>
+      {!hq && <SharedDataNote />}
       {shown.length === 0 && <p className="empty">No garments match</p>}
       <ul className="list" aria-label="Garment categories">
         {shown.map((c, i) => (
@@ -101,6 +108,7 @@ export function CategoryDetail({ params }: { params: Record<string, string | und
   useEffect(() => void listActions().then(setActions), []);
   const set = (p: Partial<Category>) => setC({ ...c, ...p });
   const remove = useDelete("/garmentCategories/", id, "Garment Removed", "/garments");
+  const hq = useHqStaff();
 
   async function submit() {
     if (!c.name.trim()) return toast("Name is required", "warning");
@@ -112,41 +120,45 @@ export function CategoryDetail({ params }: { params: Record<string, string | und
   return (
     <div className="stack">
       <Section title={id ? c.name || "Category" : "New category"}>
-        <div className="grid-2">
-          <Field label="Name">
-            <input name="name" value={c.name} onChange={(e) => set({ name: e.target.value })} />
-          </Field>
-          <Field label="Type">
-            <select name="type" value={c.type} onChange={(e) => set({ type: e.target.value as Category["type"] })}>
-              {CATEGORY_TYPES.map((t) => (
-                <option key={t}>{t}</option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Default action">
-            <select name="default_action_id" value={c.default_action_id ?? ""} onChange={(e) => set({ default_action_id: Number(e.target.value) || null })}>
-              <option value="">None</option>
-              {actions.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Toggle label="Visible" checked={c.visible} onChange={(visible) => set({ visible })} />
-          <Field label="Image">
-            <ImagePicker value={c.image} onChange={(image) => set({ image })} />
-          </Field>
-        </div>
-        <FormButtons onSave={submit} onDelete={id ? remove : undefined} />
+        <Editable>
+          <div className="grid-2">
+            <Field label="Name">
+              <input name="name" value={c.name} onChange={(e) => set({ name: e.target.value })} />
+            </Field>
+            <Field label="Type">
+              <select name="type" value={c.type} onChange={(e) => set({ type: e.target.value as Category["type"] })}>
+                {CATEGORY_TYPES.map((t) => (
+                  <option key={t}>{t}</option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Default action">
+              <select name="default_action_id" value={c.default_action_id ?? ""} onChange={(e) => set({ default_action_id: Number(e.target.value) || null })}>
+                <option value="">None</option>
+                {actions.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Toggle label="Visible" checked={c.visible} onChange={(visible) => set({ visible })} />
+            <Field label="Image">
+              <ImagePicker value={c.image} onChange={(image) => set({ image })} />
+            </Field>
+          </div>
+        </Editable>
+        {hq && <FormButtons onSave={submit} onDelete={id ? remove : undefined} />}
       </Section>
       {id > 0 && (
         <Section
           title="Garments"
           actions={
-            <Link href={`/garmentsSubCategory/0?category=${id}`} className="btn btn-primary btn-small">
-              Add garment
-            </Link>
+            hq && (
+              <Link href={`/garmentsSubCategory/0?category=${id}`} className="btn btn-primary btn-small">
+                Add garment
+              </Link>
+            )
           }
         >
           <ul className="list">
@@ -184,6 +196,7 @@ export function SubCategoryDetail({ params }: { params: Record<string, string | 
     if (id) listPrices({ garment_sub_category_id: id }).then(setPrices);
   }, [id]);
   const set = (p: Partial<SubCategory>) => setS({ ...s, ...p });
+  const hq = useHqStaff();
   const remove = useDelete("/garmentSubCategories/", id, "Garment Sub Category Removed", s.garment_category_id ? `/garments/${s.garment_category_id}` : "/garments");
 
   async function submit() {
@@ -197,35 +210,37 @@ export function SubCategoryDetail({ params }: { params: Record<string, string | 
   return (
     <div className="stack">
       <Section title={id ? s.name || "Garment" : "New garment"}>
-        <div className="grid-2">
-          <Field label="Name">
-            <input name="name" value={s.name} onChange={(e) => set({ name: e.target.value })} />
-          </Field>
-          <Field label="Category">
-            <select name="garment_category_id" value={s.garment_category_id || ""} onChange={(e) => set({ garment_category_id: Number(e.target.value) })}>
-              <option value="">Choose</option>
-              {cats.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Pieces" hint="Comma-separated, e.g. Jacket,Trousers (blank: one piece)">
-            <input name="pieces" value={s.pieces} onChange={(e) => set({ pieces: e.target.value })} />
-          </Field>
-          <Field label="Discount %" hint="0 to 100">
-            <input name="discount" type="number" min={0} max={100} value={discountValue(s.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
-          </Field>
-          <Toggle label="Visible" checked={s.visible} onChange={(visible) => set({ visible })} />
-          <Toggle label="Choose pieces at the counter" checked={s.show_choose_pieces} onChange={(show_choose_pieces) => set({ show_choose_pieces })} />
-          <Toggle label="Allow quantity" checked={s.allow_quantity} onChange={(allow_quantity) => set({ allow_quantity })} />
-          <Toggle label="Images required" checked={s.images_required} onChange={(images_required) => set({ images_required })} />
-          <Field label="Image">
-            <ImagePicker value={s.image} onChange={(image) => set({ image })} />
-          </Field>
-        </div>
-        <FormButtons onSave={submit} onDelete={id ? remove : undefined} />
+        <Editable>
+          <div className="grid-2">
+            <Field label="Name">
+              <input name="name" value={s.name} onChange={(e) => set({ name: e.target.value })} />
+            </Field>
+            <Field label="Category">
+              <select name="garment_category_id" value={s.garment_category_id || ""} onChange={(e) => set({ garment_category_id: Number(e.target.value) })}>
+                <option value="">Choose</option>
+                {cats.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Pieces" hint="Comma-separated, e.g. Jacket,Trousers (blank: one piece)">
+              <input name="pieces" value={s.pieces} onChange={(e) => set({ pieces: e.target.value })} />
+            </Field>
+            <Field label="Discount %" hint="0 to 100">
+              <input name="discount" type="number" min={0} max={100} value={discountValue(s.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
+            </Field>
+            <Toggle label="Visible" checked={s.visible} onChange={(visible) => set({ visible })} />
+            <Toggle label="Choose pieces at the counter" checked={s.show_choose_pieces} onChange={(show_choose_pieces) => set({ show_choose_pieces })} />
+            <Toggle label="Allow quantity" checked={s.allow_quantity} onChange={(allow_quantity) => set({ allow_quantity })} />
+            <Toggle label="Images required" checked={s.images_required} onChange={(images_required) => set({ images_required })} />
+            <Field label="Image">
+              <ImagePicker value={s.image} onChange={(image) => set({ image })} />
+            </Field>
+          </div>
+        </Editable>
+        {hq && <FormButtons onSave={submit} onDelete={id ? remove : undefined} />}
       </Section>
       {id > 0 && (
         <Section title="Prices">

@@ -4,7 +4,8 @@ import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "..
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { MODIFIER_TYPES, type Modifier, listModifiers, save } from "./api";
-import { idOf, ImagePicker, saveRecord, useDelete, useRecord } from "./shared";
+import { useHqStaff } from "../../app/access";
+import { Editable, idOf, ImagePicker, SharedDataNote, saveRecord, useDelete, useRecord } from "./shared";
 
 /** Spec §9: at most 50 sub-modifiers are shown under a modifier. */
 export const MAX_SUB_MODIFIERS = 50;
@@ -16,13 +17,18 @@ export function ModifiersList() {
   const [mods, setMods] = useState<Modifier[]>([]);
   const [open, setOpen] = useState<string | null>(MODIFIER_TYPES[0]);
   useEffect(() => void listModifiers().then(setMods), []);
+  const hq = useHqStaff();
   return (
     <div className="stack">
-      <div className="toolbar">
-        <Link href="/modifiers/0" className="btn btn-primary">
-          Add modifier
-        </Link>
-      </div>
+      {hq ? (
+        <div className="toolbar">
+          <Link href="/modifiers/0" className="btn btn-primary">
+            Add modifier
+          </Link>
+        </div>
+      ) : (
+        <SharedDataNote />
+      )}
       {MODIFIER_TYPES.map((type) => {
         const roots = mods.filter((m) => m.type === type && m.parent_id === 0);
         return (
@@ -59,11 +65,13 @@ export function ModifiersList() {
                     </li>
                   );
                 })}
-                <li>
-                  <Link href={`/modifiers/0?type=${type}`} className="row-link muted">
-                    + Add {type.toLowerCase()} modifier
-                  </Link>
-                </li>
+                {hq && (
+                  <li>
+                    <Link href={`/modifiers/0?type=${type}`} className="row-link muted">
+                      + Add {type.toLowerCase()} modifier
+                    </Link>
+                  </li>
+                )}
               </ul>
             )}
           </section>
@@ -86,6 +94,7 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
   const set = (p: Partial<Modifier>) => setM({ ...m, ...p });
   const isSwatch = m.image?.startsWith("color:") ?? false;
   const remove = useDelete("/modifiers/", id, m.parent_id ? "Modifier Sub Category Removed" : "Modifier Removed", "/modifiers");
+  const hq = useHqStaff();
 
   async function submit() {
     if (!m.name.trim()) return toast("Name is required", "warning");
@@ -96,49 +105,51 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
 
   return (
     <Section title={id ? m.name || "Modifier" : "New modifier"}>
-      <div className="grid-2">
-        <Field label="Name">
-          <input name="name" value={m.name} onChange={(e) => set({ name: e.target.value })} />
-        </Field>
-        <Field label="Type">
-          <select name="type" value={m.type} onChange={(e) => set({ type: e.target.value as Modifier["type"], parent_id: 0 })}>
-            {MODIFIER_TYPES.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Under">
-          <select name="parent_id" value={m.parent_id} onChange={(e) => set({ parent_id: Number(e.target.value) })}>
-            <option value={0}>Nothing (a main modifier)</option>
-            {all
-              .filter((x) => x.parent_id === 0 && x.type === m.type && x.id !== id)
-              .map((x) => (
-                <option key={x.id} value={x.id}>
-                  {x.name}
-                </option>
+      <Editable>
+        <div className="grid-2">
+          <Field label="Name">
+            <input name="name" value={m.name} onChange={(e) => set({ name: e.target.value })} />
+          </Field>
+          <Field label="Type">
+            <select name="type" value={m.type} onChange={(e) => set({ type: e.target.value as Modifier["type"], parent_id: 0 })}>
+              {MODIFIER_TYPES.map((t) => (
+                <option key={t}>{t}</option>
               ))}
-          </select>
-        </Field>
-        <Field label={m.is_percentage ? "Up-charge (%)" : "Up-charge (€)"}>
-          <input name="up_charge" type="number" min={0} step="0.01" value={m.up_charge} onChange={(e) => set({ up_charge: Number(e.target.value) })} />
-        </Field>
-        <Toggle label="Up-charge is a percentage" checked={m.is_percentage} onChange={(is_percentage) => set({ is_percentage })} />
-        <Field label="Discount %" hint="0 to 100">
-          <input name="discount" type="number" min={0} max={100} value={discountValue(m.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
-        </Field>
-        <Toggle label="Visible" checked={m.visible} onChange={(visible) => set({ visible })} />
-        <Toggle label="Colour swatch instead of an image" checked={isSwatch} onChange={(on) => set({ image: on ? "color:#1e3a8a" : null })} />
-        {isSwatch ? (
-          <Field label="Colour">
-            <input name="colour" type="color" value={/^#[0-9a-f]{6}$/i.test(m.image!.slice(6)) ? m.image!.slice(6) : "#000000"} onChange={(e) => set({ image: `color:${e.target.value}` })} />
+            </select>
           </Field>
-        ) : (
-          <Field label="Image">
-            <ImagePicker value={m.image} onChange={(image) => set({ image })} />
+          <Field label="Under">
+            <select name="parent_id" value={m.parent_id} onChange={(e) => set({ parent_id: Number(e.target.value) })}>
+              <option value={0}>Nothing (a main modifier)</option>
+              {all
+                .filter((x) => x.parent_id === 0 && x.type === m.type && x.id !== id)
+                .map((x) => (
+                  <option key={x.id} value={x.id}>
+                    {x.name}
+                  </option>
+                ))}
+            </select>
           </Field>
-        )}
-      </div>
-      <FormButtons onSave={submit} onDelete={id ? remove : undefined} />
+          <Field label={m.is_percentage ? "Up-charge (%)" : "Up-charge (€)"}>
+            <input name="up_charge" type="number" min={0} step="0.01" value={m.up_charge} onChange={(e) => set({ up_charge: Number(e.target.value) })} />
+          </Field>
+          <Toggle label="Up-charge is a percentage" checked={m.is_percentage} onChange={(is_percentage) => set({ is_percentage })} />
+          <Field label="Discount %" hint="0 to 100">
+            <input name="discount" type="number" min={0} max={100} value={discountValue(m.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
+          </Field>
+          <Toggle label="Visible" checked={m.visible} onChange={(visible) => set({ visible })} />
+          <Toggle label="Colour swatch instead of an image" checked={isSwatch} onChange={(on) => set({ image: on ? "color:#1e3a8a" : null })} />
+          {isSwatch ? (
+            <Field label="Colour">
+              <input name="colour" type="color" value={/^#[0-9a-f]{6}$/i.test(m.image!.slice(6)) ? m.image!.slice(6) : "#000000"} onChange={(e) => set({ image: `color:${e.target.value}` })} />
+            </Field>
+          ) : (
+            <Field label="Image">
+              <ImagePicker value={m.image} onChange={(image) => set({ image })} />
+            </Field>
+          )}
+        </div>
+      </Editable>
+      {hq && <FormButtons onSave={submit} onDelete={id ? remove : undefined} />}
     </Section>
   );
 }

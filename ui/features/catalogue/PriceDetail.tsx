@@ -4,7 +4,8 @@ import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "..
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { type Action, type Price, type SubCategory, listActions, listPrices, save } from "./api";
-import { idOf, saveRecord, useDelete, useRecord } from "./shared";
+import { useHqStaff } from "../../app/access";
+import { Editable, idOf, saveRecord, useDelete, useRecord } from "./shared";
 import { api } from "../../lib/api";
 
 /**
@@ -29,6 +30,7 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
   const set = (x: Partial<Price>) => setP({ ...p, ...x });
   const back = `/garmentsSubCategory/${p.garment_sub_category_id}`;
   const remove = useDelete("/actionGarmentSubCategories/", id, "ActionGarmentSubCategory Removed", back);
+  const hq = useHqStaff();
   const actionName = (aid: number) => actions.find((a) => a.id === aid)?.name ?? "";
 
   async function submit() {
@@ -40,40 +42,42 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
 
   return (
     <Section title={`${actionName(p.action_id) || "Action"} price${garment ? ` for ${garment.name}` : ""}`}>
-      <div className="grid-2">
-        <Field label="Action">
-          <select name="action_id" value={p.action_id || ""} onChange={(e) => set({ action_id: Number(e.target.value) })}>
-            <option value="">Choose</option>
-            {actions.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Toggle label="Percentage of another price of this garment" checked={p.is_percentage_of != null} onChange={(on) => set({ is_percentage_of: on ? (siblings.find((x) => x.id !== id)?.id ?? null) : null })} />
-        {p.is_percentage_of != null && (
-          <Field label="Percentage of">
-            <select name="is_percentage_of" value={p.is_percentage_of ?? ""} onChange={(e) => set({ is_percentage_of: Number(e.target.value) || null })}>
-              {siblings
-                .filter((x) => x.id !== id)
-                .map((x) => (
-                  <option key={x.id} value={x.id}>
-                    {actionName(x.action_id)} ({euroFromEuros(x.effective_price)})
-                  </option>
-                ))}
+      <Editable>
+        <div className="grid-2">
+          <Field label="Action">
+            <select name="action_id" value={p.action_id || ""} onChange={(e) => set({ action_id: Number(e.target.value) })}>
+              <option value="">Choose</option>
+              {actions.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
             </select>
           </Field>
-        )}
-        <Field label={p.is_percentage_of != null ? "Percent" : "Price (€)"}>
-          <input name="price" type="number" min={0} step="0.01" value={p.price} onChange={(e) => set({ price: Number(e.target.value) })} />
-        </Field>
-        <Field label="Discount %" hint="0 to 100">
-          <input name="discount" type="number" min={0} max={100} value={discountValue(p.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
-        </Field>
-        {id > 0 && <p className="muted">Effective price: {euroFromEuros(p.effective_price)}</p>}
-      </div>
-      <FormButtons onSave={submit} onDelete={id ? remove : undefined} />
+          <Toggle label="Percentage of another price of this garment" checked={p.is_percentage_of != null} onChange={(on) => set({ is_percentage_of: on ? (siblings.find((x) => x.id !== id)?.id ?? null) : null })} />
+          {p.is_percentage_of != null && (
+            <Field label="Percentage of">
+              <select name="is_percentage_of" value={p.is_percentage_of ?? ""} onChange={(e) => set({ is_percentage_of: Number(e.target.value) || null })}>
+                {siblings
+                  .filter((x) => x.id !== id)
+                  .map((x) => (
+                    <option key={x.id} value={x.id}>
+                      {actionName(x.action_id)} ({euroFromEuros(x.effective_price)})
+                    </option>
+                  ))}
+              </select>
+            </Field>
+          )}
+          <Field label={p.is_percentage_of != null ? "Percent" : "Price (€)"}>
+            <input name="price" type="number" min={0} step="0.01" value={p.price} onChange={(e) => set({ price: Number(e.target.value) })} />
+          </Field>
+          <Field label="Discount %" hint="0 to 100">
+            <input name="discount" type="number" min={0} max={100} value={discountValue(p.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
+          </Field>
+          {id > 0 && <p className="muted">Effective price: {euroFromEuros(p.effective_price)}</p>}
+        </div>
+      </Editable>
+      {hq && <FormButtons onSave={submit} onDelete={id ? remove : undefined} />}
     </Section>
   );
 }

@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from "react";
 import { toast } from "../../components/toast";
 import { api } from "../../lib/api";
+import { useHqStaff } from "../../app/access";
+import { Editable } from "./shared";
 import { type Action, type Category, type Price, listActions, listCategories, listPrices } from "./api";
 
 const key = (g: number, a: number) => `${g}:${a}`;
@@ -15,6 +17,7 @@ export function QuickGarments() {
   const [prices, setPrices] = useState<Price[]>([]);
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
+  const hq = useHqStaff();
   const load = () => Promise.all([listCategories().then(setCats), listActions().then(setActions), listPrices({}).then(setPrices)]);
   useEffect(() => void load(), []);
 
@@ -56,52 +59,56 @@ export function QuickGarments() {
 
   return (
     <div className="stack">
-      <div className="toolbar">
-        <span className="muted">{changed.length ? `${changed.length} changed` : "Type a price to change it; blank removes it."}</span>
-        <button type="button" className="btn btn-primary" onClick={saveAll} disabled={saving || !changed.length}>
-          Save prices
-        </button>
-      </div>
-      <div className="grid-scroll card">
-        <table className="price-grid">
-          <thead>
-            <tr>
-              <th scope="col">Garment</th>
-              {actions.map((a) => (
-                <th key={a.id} scope="col">
-                  {a.name}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map(({ cat, g }, r) => (
-              <tr key={g.id}>
-                <th scope="row">
-                  {g.name} <small className="muted">{cat}</small>
-                </th>
-                {actions.map((a, c) => {
-                  const k = key(g.id, a.id);
-                  return (
-                    <td key={a.id}>
-                      <input
-                        data-cell={`${r}:${c}`}
-                        aria-label={`${g.name} ${a.name}`}
-                        inputMode="decimal"
-                        className={changed.includes(k) ? "cell-changed" : byCell.get(k)?.is_percentage_of ? "cell-percent" : ""}
-                        title={byCell.get(k)?.is_percentage_of ? "A percentage of another price; typing here makes it a flat price" : undefined}
-                        value={shownValue(g.id, a.id)}
-                        onChange={(e) => setEdits({ ...edits, [k]: e.target.value })}
-                        onKeyDown={(e) => onKey(e, r, c)}
-                      />
-                    </td>
-                  );
-                })}
+      {hq && (
+        <div className="toolbar">
+          <span className="muted">{changed.length ? `${changed.length} changed` : "Type a price to change it; blank removes it."}</span>
+          <button type="button" className="btn btn-primary" onClick={saveAll} disabled={saving || !changed.length}>
+            Save prices
+          </button>
+        </div>
+      )}
+      <Editable>
+        <div className="grid-scroll card">
+          <table className="price-grid">
+            <thead>
+              <tr>
+                <th scope="col">Garment</th>
+                {actions.map((a) => (
+                  <th key={a.id} scope="col">
+                    {a.name}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {rows.map(({ cat, g }, r) => (
+                <tr key={g.id}>
+                  <th scope="row">
+                    {g.name} <small className="muted">{cat}</small>
+                  </th>
+                  {actions.map((a, c) => {
+                    const k = key(g.id, a.id);
+                    return (
+                      <td key={a.id}>
+                        <input
+                          data-cell={`${r}:${c}`}
+                          aria-label={`${g.name} ${a.name}`}
+                          inputMode="decimal"
+                          className={changed.includes(k) ? "cell-changed" : byCell.get(k)?.is_percentage_of ? "cell-percent" : ""}
+                          title={byCell.get(k)?.is_percentage_of ? "A percentage of another price; typing here makes it a flat price" : undefined}
+                          value={shownValue(g.id, a.id)}
+                          onChange={(e) => setEdits({ ...edits, [k]: e.target.value })}
+                          onKeyDown={(e) => onKey(e, r, c)}
+                        />
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Editable>
     </div>
   );
 }

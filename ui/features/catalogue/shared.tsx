@@ -1,9 +1,10 @@
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import { toast } from "../../components/toast";
 import { deleteRecord, failureMessage } from "../../components/records";
 import { api } from "../../lib/api";
 import { uploadImage } from "../../lib/upload";
+import { useHqStaff } from "../../app/access";
 
 /** Loads a record for a detail screen; id 0 means new (spec §2). */
 export function useRecord<T>(path: string, id: number, blank: T): [T, (t: T) => void, boolean] {
@@ -63,5 +64,30 @@ export function ImagePicker({ value, onChange }: { value: string | null; onChang
         </button>
       )}
     </div>
+  );
+}
+
+/** Says why a shop's admin cannot change what it sees. */
+export function SharedDataNote() {
+  return (
+    <p className="muted small" role="note">
+      Shared by every shop: only head-quarters staff change it.
+    </p>
+  );
+}
+
+/**
+ * Catalogue and places are shared by every shop (issue 11): HQ staff edit them, a shop's admin
+ * sees the same form read-only (every control inside disabled) with a note saying why.
+ */
+export function Editable({ children }: { children: ReactNode }) {
+  const hq = useHqStaff();
+  return (
+    <>
+      {!hq && <SharedDataNote />}
+      <fieldset disabled={!hq} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        {children}
+      </fieldset>
+    </>
   );
 }

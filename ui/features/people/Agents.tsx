@@ -4,6 +4,7 @@ import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, Toggle, clamp100 } from "../../components/form";
 import { RecordList } from "../../components/RecordList";
 import { toast } from "../../components/toast";
+import { useHqAgent } from "../../app/access";
 import { api, ApiError, apiList } from "../../lib/api";
 import { type Address, type AddressDraft, AddressFields, addressTouched, addressValid, blankAddress, draftOf, generatePassword, idOf, type Params, PhoneInput } from "./fields";
 
@@ -73,6 +74,8 @@ export function AgentDetail({ params }: { params: Params }) {
   const [showPassword, setShowPassword] = useState(false);
   const [loaded, setLoaded] = useState(id === 0);
   const [saving, setSaving] = useState(false);
+  // Type, user name and commission are the terms head quarters sets; a shop's admin sees them.
+  const terms = useHqAgent() ? undefined : "Set by head quarters";
 
   useEffect(() => {
     setLoaded(id === 0);
@@ -173,11 +176,11 @@ export function AgentDetail({ params }: { params: Params }) {
           <Field label="Business name">
             <input name="name" value={a.name} autoComplete="off" onChange={(e) => set({ name: e.target.value })} />
           </Field>
-          <Field label="Type">
-            <input name="type" value={a.type} list="agent-types" autoComplete="off" onChange={(e) => set({ type: e.target.value })} />
+          <Field label="Type" hint={terms}>
+            <input name="type" value={a.type} list="agent-types" autoComplete="off" readOnly={!!terms} onChange={(e) => set({ type: e.target.value })} />
           </Field>
-          <Field label="User name" hint="Used with the password to log the shop in">
-            <input name="user_name" value={a.user_name} autoComplete="off" autoCapitalize="none" spellCheck={false} onChange={(e) => set({ user_name: e.target.value })} />
+          <Field label="User name" hint={terms ?? "Used with the password to log the shop in"}>
+            <input name="user_name" value={a.user_name} autoComplete="off" autoCapitalize="none" spellCheck={false} readOnly={!!terms} onChange={(e) => set({ user_name: e.target.value })} />
           </Field>
           <Field label="Landline">
             <PhoneInput name="landline" value={a.landline} onChange={(landline) => set({ landline })} />
@@ -206,8 +209,8 @@ export function AgentDetail({ params }: { params: Params }) {
           <Field label="E-mail">
             <input name="email_address" type="email" autoComplete="off" value={a.email_address} onChange={(e) => set({ email_address: e.target.value })} />
           </Field>
-          <Field label="Commission %" hint="0 to 100">
-            <input name="commission" type="number" inputMode="numeric" min={0} max={100} value={a.commission} onChange={(e) => set({ commission: clamp100(e.target.value) })} />
+          <Field label="Commission %" hint={terms ?? "0 to 100"}>
+            <input name="commission" type="number" inputMode="numeric" min={0} max={100} value={a.commission} readOnly={!!terms} onChange={(e) => set({ commission: clamp100(e.target.value) })} />
           </Field>
         </div>
       </Section>

@@ -281,7 +281,8 @@ export function CustomerDetail({ params }: { params: Params }) {
       let addressId = c.address_id;
       if (addressValid(address)) {
         const body = { number: address.number, name: address.name, locality_id: address.locality_id, street_id: address.street_id };
-        const a = addressId ? await api<Address>("PUT", `/address/${addressId}`, { body, quiet: true }) : await api<Address>("POST", "/address/", { body, quiet: true });
+        // An address the shop may not see (linked before addresses had owners) is not shown: a new one replaces it.
+        const a = addressId && c.address ? await api<Address>("PUT", `/address/${addressId}`, { body, quiet: true }) : await api<Address>("POST", "/address/", { body, quiet: true });
         addressId = a.id;
       }
       const body = {

@@ -2,6 +2,8 @@ import { useEffect, useState } from "react";
 import { Section } from "../../components/form";
 import { toast } from "../../components/toast";
 import { api, apiList } from "../../lib/api";
+import { useHqStaff } from "../../app/access";
+import { SharedDataNote } from "../catalogue/shared";
 
 interface Named {
   id: number;
@@ -10,7 +12,8 @@ interface Named {
 
 /**
  * Localities, their streets, and customer preferences (issue 4: the spec shows only reads;
- * admins maintain them here, reached from the configuration menu).
+ * admins maintain them here, reached from the configuration menu). They are shared by every
+ * shop, so only head-quarters staff see the add and rename controls (issue 11).
  */
 export function PlacesScreen() {
   const [localities, setLocalities] = useState<Named[]>([]);
@@ -24,6 +27,7 @@ export function PlacesScreen() {
   const [newState, setNewState] = useState("");
   const loadStates = () => apiList<{ id: number; name: string; is_locality_delivery: boolean }>("/ticketStates/").then((s) => setStates(s.filter((x) => x.is_locality_delivery)));
 
+  const hq = useHqStaff();
   const loadLocalities = () => apiList<Named>("/localities/").then(setLocalities);
   const loadPrefs = () => apiList<Named>("/preferences/").then(setPrefs);
   useEffect(() => {
@@ -48,19 +52,22 @@ export function PlacesScreen() {
 
   return (
     <div className="grid-2 places">
+      {!hq && <SharedDataNote />}
       <Section title="Localities">
-        <form
-          className="toolbar"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (newLocality.trim()) add("/localities/", { name: newLocality.trim() }, () => (setNewLocality(""), loadLocalities()));
-          }}
-        >
-          <input aria-label="New locality" placeholder="New locality" value={newLocality} onChange={(e) => setNewLocality(e.target.value)} />
-          <button className="btn btn-primary" type="submit">
-            Add
-          </button>
-        </form>
+        {hq && (
+          <form
+            className="toolbar"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (newLocality.trim()) add("/localities/", { name: newLocality.trim() }, () => (setNewLocality(""), loadLocalities()));
+            }}
+          >
+            <input aria-label="New locality" placeholder="New locality" value={newLocality} onChange={(e) => setNewLocality(e.target.value)} />
+            <button className="btn btn-primary" type="submit">
+              Add
+            </button>
+          </form>
+        )}
         <ul className="list pick-list" aria-label="Localities">
           {localities.map((l) => (
             <li key={l.id}>
@@ -75,18 +82,20 @@ export function PlacesScreen() {
         <Section title={selected ? `Streets of ${localities.find((l) => l.id === selected)?.name ?? ""}` : "Streets"}>
           {selected ? (
             <>
-              <form
-                className="toolbar"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  if (newStreet.trim()) add("/streets/", { locality_id: selected, name: newStreet.trim() }, () => (setNewStreet(""), apiList<Named>(`/streets/locality/${selected}`).then(setStreets)));
-                }}
-              >
-                <input aria-label="New street" placeholder="New street" value={newStreet} onChange={(e) => setNewStreet(e.target.value)} />
-                <button className="btn btn-primary" type="submit">
-                  Add
-                </button>
-              </form>
+              {hq && (
+                <form
+                  className="toolbar"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    if (newStreet.trim()) add("/streets/", { locality_id: selected, name: newStreet.trim() }, () => (setNewStreet(""), apiList<Named>(`/streets/locality/${selected}`).then(setStreets)));
+                  }}
+                >
+                  <input aria-label="New street" placeholder="New street" value={newStreet} onChange={(e) => setNewStreet(e.target.value)} />
+                  <button className="btn btn-primary" type="submit">
+                    Add
+                  </button>
+                </form>
+              )}
               <ul className="list" aria-label="Streets">
                 {streets.map((s) => (
                   <li key={s.id} className="row-link">
@@ -96,61 +105,67 @@ export function PlacesScreen() {
               </ul>
             </>
           ) : (
-            <p className="muted">Choose a locality to see and add its streets.</p>
+            <p className="muted">{hq ? "Choose a locality to see and add its streets." : "Choose a locality to see its streets."}</p>
           )}
         </Section>
         <Section title="Delivery states by locality">
           <p className="muted small">Tickets out for delivery in a locality (spec: B Kara, Mosta, San Gwann). Renaming moves the tickets in that state with it.</p>
-          <form
-            className="toolbar"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (newState.trim()) add("/ticketStates/", { name: newState.trim() }, () => (setNewState(""), loadStates()));
-            }}
-          >
-            <input aria-label="New delivery state" placeholder="New delivery state" value={newState} onChange={(e) => setNewState(e.target.value)} />
-            <button className="btn btn-primary" type="submit">
-              Add
-            </button>
-          </form>
+          {hq && (
+            <form
+              className="toolbar"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (newState.trim()) add("/ticketStates/", { name: newState.trim() }, () => (setNewState(""), loadStates()));
+              }}
+            >
+              <input aria-label="New delivery state" placeholder="New delivery state" value={newState} onChange={(e) => setNewState(e.target.value)} />
+              <button className="btn btn-primary" type="submit">
+                Add
+              </button>
+            </form>
+          )}
           <ul className="list" aria-label="Delivery states">
             {states.map((st) => (
               <li key={st.id} className="row-link">
                 {st.name}
-                <button
-                  type="button"
-                  className="btn btn-small"
-                  onClick={async () => {
-                    const name = window.prompt("New name", st.name)?.trim();
-                    if (!name || name === st.name) return;
-                    try {
-                      await api("PUT", `/ticketStates/${st.id}`, { body: { name }, quiet: true });
-                      toast("Information Saved");
-                      loadStates();
-                    } catch (e) {
-                      toast(e instanceof Error ? e.message : "Something went wrong", "danger");
-                    }
-                  }}
-                >
-                  Rename
-                </button>
+                {hq && (
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    onClick={async () => {
+                      const name = window.prompt("New name", st.name)?.trim();
+                      if (!name || name === st.name) return;
+                      try {
+                        await api("PUT", `/ticketStates/${st.id}`, { body: { name }, quiet: true });
+                        toast("Information Saved");
+                        loadStates();
+                      } catch (e) {
+                        toast(e instanceof Error ? e.message : "Something went wrong", "danger");
+                      }
+                    }}
+                  >
+                    Rename
+                  </button>
+                )}
               </li>
             ))}
           </ul>
         </Section>
         <Section title="Customer preferences">
-          <form
-            className="toolbar"
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (newPref.trim()) add("/preferences/", { name: newPref.trim() }, () => (setNewPref(""), loadPrefs()));
-            }}
-          >
-            <input aria-label="New preference" placeholder="New preference" value={newPref} onChange={(e) => setNewPref(e.target.value)} />
-            <button className="btn btn-primary" type="submit">
-              Add
-            </button>
-          </form>
+          {hq && (
+            <form
+              className="toolbar"
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (newPref.trim()) add("/preferences/", { name: newPref.trim() }, () => (setNewPref(""), loadPrefs()));
+              }}
+            >
+              <input aria-label="New preference" placeholder="New preference" value={newPref} onChange={(e) => setNewPref(e.target.value)} />
+              <button className="btn btn-primary" type="submit">
+                Add
+              </button>
+            </form>
+          )}
           <div className="chips" aria-label="Preferences">
             {prefs.map((p) => (
               <span key={p.id} className="chip">
