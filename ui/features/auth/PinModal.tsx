@@ -12,12 +12,13 @@ export function PinModal() {
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
-    if (!/^\d+$/.test(pin)) {
+    // PINs are 4 to 8 digits (leading zeros count): anything else is wrong without asking the box.
+    if (!/^\d{4,8}$/.test(pin)) {
       toast("Incorrect Pin", "danger");
       return;
     }
     setBusy(true);
-    const r = await loginEmployee(Number(pin));
+    const r = await loginEmployee(pin);
     setBusy(false);
     setPin("");
     if (r === true) navigate("/");

@@ -12,7 +12,8 @@ export async function loginAgent(user_name: string, password: string): Promise<t
   }
 }
 
-export async function loginEmployee(pin: number): Promise<true | string> {
+/** The PIN goes as the digits typed: "0123" is not "123". */
+export async function loginEmployee(pin: string): Promise<true | string> {
   try {
     setEmployeeToken(await api<string>("POST", "/login/employee", { body: { pin }, quiet: true }));
     return true;

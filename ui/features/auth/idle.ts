@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect } from "react";
+import { api } from "../../lib/api";
 import { employee, employeeToken, lastActivity, touchActivity } from "../../lib/session";
 import { logoutEmployee } from "./actions";
 
@@ -8,6 +9,11 @@ export const IDLE_MINUTES = { driver: 480, default: 6 } as const;
 const ACTIVITY = ["pointerdown", "keydown", "touchstart", "wheel"] as const;
 /** Storage is written at most this often; the timer itself restarts on every event. */
 const PERSIST_EVERY_MS = 5_000;
+/**
+ * The box ends an idle employee session too (it counts requests, not touches): while the
+ * person works on one screen without a request, the tablet tells the box at most this often.
+ */
+const HEARTBEAT_MS = 60_000;
 
 export const idleMs = (role: string) => (role === "driver" ? IDLE_MINUTES.driver : IDLE_MINUTES.default) * 60_000;
 
@@ -26,6 +32,7 @@ export function useIdleLogout() {
     const since = Date.now() - (lastActivity() ?? Date.now());
     let timer = setTimeout(logoutEmployee, Math.max(0, ms - since));
     let persisted = 0;
+    let told = Date.now();
     const reset = () => {
       clearTimeout(timer);
       timer = setTimeout(logoutEmployee, ms);
@@ -33,6 +40,10 @@ export function useIdleLogout() {
       if (now - persisted >= PERSIST_EVERY_MS) {
         persisted = now;
         touchActivity(now);
+      }
+      if (now - told >= HEARTBEAT_MS) {
+        told = now;
+        api("GET", "/me", { quiet: true }).catch(() => {});
       }
     };
     for (const ev of ACTIVITY) window.addEventListener(ev, reset, { passive: true, capture: true });

@@ -8,7 +8,7 @@ import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, Toggle } from "../../components/form";
 import { RecordList } from "../../components/RecordList";
 import { toast } from "../../components/toast";
-import { api, apiList } from "../../lib/api";
+import { api, ApiError, apiList } from "../../lib/api";
 import { employee as me } from "../../lib/session";
 import type { Agent } from "./Agents";
 import { ChipToggles, idOf, type Params, PhoneInput, Stat, useLocalities } from "./fields";
@@ -112,7 +112,7 @@ export function EmployeeDetail({ params }: { params: Params }) {
   async function save() {
     const isNew = id === 0;
     if (!e.full_name.trim()) return toast("Full name is required", "warning");
-    if (pin && !/^\d{1,8}$/.test(pin)) return toast("The PIN is a number of up to 8 digits", "warning");
+    if (pin && !/^\d{4,8}$/.test(pin)) return toast("The PIN is 4 to 8 digits", "warning");
     if (isNew && !pin) return toast("Choose a PIN for the new employee", "warning");
     const body = {
       full_name: e.full_name.trim(),
@@ -121,7 +121,7 @@ export function EmployeeDetail({ params }: { params: Params }) {
       role: e.role,
       enable_login: e.enable_login,
       ...(hqCaller ? { hq: e.hq } : {}),
-      ...(pin ? { pin: Number(pin) } : {}),
+      ...(pin ? { pin } : {}),
       ...(isNew ? { localities: e.localities, ...(hqCaller && e.agent_id ? { agent_id: e.agent_id } : {}) } : {}),
     };
     setSaving(true);
@@ -132,9 +132,10 @@ export function EmployeeDetail({ params }: { params: Params }) {
       if (isNew) navigate(`/employees/${saved.id}`, { replace: true });
       else await load();
     } catch (err) {
-      // Spec §8: create failures show the server's message; a PIN clash (409) or a refused
-      // change (422) too, since the user can act on it; others a generic one.
-      toast(failureMessage(err, isNew), "danger");
+      // Spec §8: create failures show the server's message; a PIN clash (409), a refused
+      // change (422) or a PIN lock (429: clashes count as wrong PINs) too, since the user can
+      // act on it; others a generic one.
+      toast(err instanceof ApiError && err.status === 429 ? err.message : failureMessage(err, isNew), "danger");
     } finally {
       setSaving(false);
     }
@@ -230,7 +231,7 @@ export function EmployeeDetail({ params }: { params: Params }) {
               ))}
             </select>
           </Field>
-          <Field label="PIN" hint={id ? "Leave empty to keep the current PIN" : "Digits only; unique within the agent"}>
+          <Field label="PIN" hint={id ? "4 to 8 digits; leave empty to keep the current PIN" : "4 to 8 digits; unique within the agent"}>
             <input
               name="pin"
               type="password"
