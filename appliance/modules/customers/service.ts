@@ -221,10 +221,10 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
 
     async update(caller: EmployeeCaller, id: number, input: Partial<CustomerInput>, approval: ApprovalInput) {
       const current = await load(caller, id);
-      const { agent_id, ...rest } = input;
-      const set = { ...rest, ...(input.full_name ? splitName(input.full_name) : {}) };
       const raised = input.discount !== undefined && input.discount > current.discount;
       const approver = raised ? await approvals.approveDiscount(caller, approval, input.discount!, "a customer discount") : null;
+      const { agent_id, ...rest } = input;
+      const set = { ...rest, ...(input.full_name ? splitName(input.full_name) : {}) };
       if (Object.keys(set).length) {
         await db.transaction(async (tx) => {
           // Sending back the address it already has is no new reference.

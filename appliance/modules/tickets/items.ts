@@ -91,7 +91,6 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
     return row!;
   }
 
-  async function addModifierRow(q: Exec, itemId: number, modifierId: number) {
   /**
    * Takes `cents` for an item (null: whatever is left), never more than its balance; the
    * money is on the caller (an owing for employees and drivers). Returns the cents taken.
@@ -109,6 +108,7 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
     return take;
   }
 
+  async function addModifierRow(q: Exec, itemId: number, modifierId: number) {
     const m = await q.query.modifiers.findFirst({ where: eq(modifiers.id, modifierId) });
     if (!m) throw unprocessable("modifier_id: no such modifier");
     const dup = await q.query.ticketSubCategoryModifiers.findFirst({ where: and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, itemId), eq(ticketSubCategoryModifiers.modifier_id, modifierId)) });
@@ -195,21 +195,21 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
       }
       if (input.total_override !== undefined) set.total_override = input.total_override === null ? null : Math.round(input.total_override * 100);
       if (!Object.keys(set).length) return one(id);
-      await db.transaction(async (tx) => {
       const limit = await approvals.discountLimit();
       const needs = [
         set.total_override != null && set.total_override < cur.total ? `a total below the computed €${(cur.total / 100).toFixed(2)}` : null,
         set.discount != null && parseDiscount(set.discount) > limit ? `an item discount above ${limit} %` : null,
       ].filter((n): n is string => n !== null);
       const approver = needs.length ? await approvals.approve(caller, approval, needs.join(" and ")) : null;
+      await db.transaction(async (tx) => {
         await tx.update(ticketSubCategories).set(set).where(eq(ticketSubCategories.id, id));
         await recomputeTicket(tx, cur.ticket_id);
         if (set.total_override !== undefined || set.discount !== undefined) {
           await audit(tx, clock.now(), caller, set.total_override !== undefined ? "total_override" : "discount", "ticket_sub_category", id, {
             before: { total_override: cur.total_override, discount: cur.discount },
             after: { total_override: set.total_override, discount: set.discount },
-          });
             ...approvedBy(approver),
+          });
         }
       });
       return one(id);
@@ -225,9 +225,9 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
       // Owings are payments too, even when a later change brought total_paid back to 0.
       const [owings] = await db.select({ n: count() }).from(employeeOwings).where(eq(employeeOwings.ticket_sub_category_id, id));
       if (cur.total_paid > 0 || (owings?.n ?? 0) > 0) throw conflict("Item has payments; it cannot be deleted");
-      await db.transaction(async (tx) => {
       const t = await ticketService.row(caller, cur.ticket_id);
       const approver = t.confirmed_at ? await approvals.approve(caller, approval, "removing an item from a confirmed ticket") : null;
+      await db.transaction(async (tx) => {
         await tx.delete(ticketSubCategories).where(eq(ticketSubCategories.id, id));
         await recomputeTicket(tx, cur.ticket_id);
         await audit(tx, clock.now(), caller, "delete", "ticket_sub_category", id, { ticket_id: cur.ticket_id, total: cur.total, ...approvedBy(approver) });
@@ -288,7 +288,6 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
         for (const f of found) perTicket.set(f.ticket_id, (perTicket.get(f.ticket_id) ?? 0) + 1);
         for (const [ticketId, n] of perTicket) await ticketService.logTicket(tx, caller, ticketId, change.State, `${n} item${n === 1 ? "" : "s"} set to ${change.State || "(none)"}`, sig);
         await audit(tx, clock.now(), caller, "change_state", "ticket_sub_category", null, { ids, state: change.State });
-      });
         if (PAID_STATES.includes(change.State)) {
           for (const ticketId of perTicket.keys()) await recomputeTicket(tx, ticketId);
           for (const i of ids) {
@@ -296,6 +295,7 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
             if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", i, { amount_cents: taken, state: change.State });
           }
         }
+      });
       return { success: true, count: ids.length };
     },
 

@@ -31,7 +31,6 @@ export interface TicketInput {
   delivery_charge?: number;
 }
 
-export interface StateChange {
 /**
  * States that say the ticket is paid (seed: DELIVERED AND PAID, then CLOSED). Setting one on a
  * ticket or item with a balance takes that balance as paid to whoever set it, never a
@@ -39,6 +38,7 @@ export interface StateChange {
  */
 export const PAID_STATES: readonly string[] = ["DELIVERED AND PAID", "CLOSED"];
 
+export interface StateChange {
   Ids: number[];
   State: string;
   Signature?: string | null;
@@ -90,7 +90,6 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
   }
 
   /**
-  /**
    * Takes what is left to pay on a ticket (every item its total, the ticket its total incl.
    * charges) as paid to the caller; returns the amount taken, in cents.
    */
@@ -108,6 +107,7 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
     return delta;
   }
 
+  /**
    * A list search term: digits match the ticket id or a mobile number, words a customer's
    * name. The customers are looked up first (a scan of customers, not of every ticket); when
    * too many match, the term filters the join instead (matches are then dense and quick to find).
@@ -301,9 +301,9 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
     async setDiscount(caller: EmployeeCaller, id: number, percent: number, approval: ApprovalInput) {
       const t = await row(caller, id);
       const discount = formatDiscount(clampPercent(percent));
+      const approver = await approvals.approveDiscount(caller, approval, parseDiscount(discount), "a ticket discount");
       await db.transaction(async (tx) => {
         await tx.update(tickets).set({ discount }).where(eq(tickets.id, id));
-      const approver = await approvals.approveDiscount(caller, approval, parseDiscount(discount), "a ticket discount");
         await recomputeTicket(tx, id);
         await audit(tx, clock.now(), caller, "discount", "ticket", id, { before: t.discount, after: discount, ...approvedBy(approver) });
       });
@@ -323,9 +323,9 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
     /**
      * Spec §4: any state can be set; a ticket's state is set on every one of its lines. One
      * signature (if drawn) is stored once and referenced by every log row of the change.
+     * A paid state on a ticket with a balance takes the balance as paid to the caller.
      */
     async changeState(caller: EmployeeCaller, change: StateChange) {
-     * A paid state on a ticket with a balance takes the balance as paid to the caller.
       const ids = [...new Set(change.Ids)];
       await checkState(db, change.State);
       const found = await db.select({ id: tickets.id, agent_id: tickets.agent_id }).from(tickets).where(inArray(tickets.id, ids));
@@ -342,14 +342,14 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
         }
         for (const id of ids) await logTicket(tx, caller, id, change.State, "State changed", sig);
         await audit(tx, clock.now(), caller, "change_state", "ticket", null, { ids, state: change.State });
-      });
-      return { success: true, count: ids.length };
         if (PAID_STATES.includes(change.State)) {
           for (const id of ids) {
             const taken = await settle(tx, caller, id);
             if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket", id, { amount_cents: taken, state: change.State });
           }
         }
+      });
+      return { success: true, count: ids.length };
     },
 
     /** Ticket states in their order (admins may add locality delivery states). */
