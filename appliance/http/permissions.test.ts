@@ -93,7 +93,7 @@ describe("every route declares and enforces its access", () => {
   test("chain-wide reference data (catalogue, places, states) is written by HQ staff only: a shop admin gets 403, an HQ-flagged admin passes", async () => {
     const hqStaff = box.routes.filter((r) => "roles" in r.access && r.access.hqStaff);
     const paths = new Set(hqStaff.map((r) => r.path.split("/")[1]));
-    for (const p of ["actions", "garmentCategories", "garmentSubCategories", "modifiers", "actionGarmentSubCategories", "localities", "streets", "preferences"]) expect(paths).toContain(p);
+    for (const p of ["actions", "garmentCategories", "garmentSubCategories", "modifiers", "actionGarmentSubCategories", "localities", "streets", "preferences", "ticketStates"]) expect(paths).toContain(p);
     for (const r of hqStaff) {
       expect(r.method, r.path).not.toBe("GET");
       const body = r.method === "GET" ? undefined : {};
