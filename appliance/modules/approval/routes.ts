@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HQ_STAFF, ROLES, route } from "../../http/route";
+import { Pin } from "../auth/routes";
 import type { ApprovalService } from "./service";
 
 /**
@@ -8,7 +9,7 @@ import type { ApprovalService } from "./service";
  * body; without it a guarded change answers 403 "Manager approval required: …".
  */
 export const Approval = z
-  .object({ pin: z.union([z.string().regex(/^\d{1,8}$/, "must be digits"), z.number().int().min(0).max(99_999_999)]).transform(String) })
+  .object({ pin: Pin })
   .describe("A manager's or admin's PIN of the same shop, typed on this tablet to approve the change");
 export const WithApproval = z.object({ approval: Approval.optional() });
 
