@@ -116,10 +116,14 @@ export async function bootAppliance(
     ...placeRoutes(places),
     ...customerRoutes(createCustomerService({ db, clock, places, approvals })),
     ...ticketRoutes(tickets, items),
-    ...printingRoutes({ clock, receipt }),
     ...approvalRoutes(approvals),
+    ...printingRoutes({ clock, receipt }),
     ...printJournalRoutes(journal, printing),
-    ...scannerRoutes(scanners, bus),
+    ...scannerRoutes(scanners, bus, {
+      // The same lookup as every request (revoked, expired, disabled), for the same session.
+      sessionLive: (authorization, jti) => auth.authenticate(authorization, { activity: false }).then((c) => c.kind !== "none" && c.jti === jti, () => false),
+      recheckMs: config.eventsRecheckMs,
+    }),
     ...trackingRoutes(
       createTrackingService({ db, clock }),
       () => businessDay(clock.now()),

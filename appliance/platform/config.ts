@@ -17,6 +17,8 @@ export interface Config {
   mdns: boolean;
   /** Where printer discovery looks (sysfs and /dev); tests and the e2e boxes point these at a stand-in tree. */
   devices: { sysRoot: string; devRoot: string };
+  /** How often an open /api/v1/events stream looks its session up again (closed once it has ended). */
+  eventsRecheckMs: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -39,5 +41,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     site: env.IRONBOX_SITE_NAME || hostname(),
     mdns: env.IRONBOX_MDNS !== "0",
     devices: { sysRoot: resolve(env.IRONBOX_SYSFS_ROOT || "/sys"), devRoot: resolve(env.IRONBOX_DEV_ROOT || "/dev") },
+    eventsRecheckMs: Math.max(50, Number(env.IRONBOX_EVENTS_RECHECK_MS) || 20_000),
   };
 }

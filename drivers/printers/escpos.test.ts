@@ -24,3 +24,23 @@ test("58 mm paper trims to 19 characters; early states print no prices", () => {
   expect(r.lines.join("\n")).not.toContain("€");
   expect(r.lines).toContain("* Suit 2pc");
 });
+
+test("control characters in names and items cannot add lines or commands to a receipt", () => {
+  const evil: ReceiptData = {
+    ...data,
+    shop: "Shop\x1b@\x1dV\x00",
+    customer: { name: "Joe\r\nE\r\n\x1bd\x05", mobile: "79\n123", address: "Triq\x0a\x1d(k x" },
+    items: [{ name: "Suit\n\x1b\x70\x00\x19\xfa", total: "€1.00" }],
+    stamp: { ...data.stamp, employee: "Ann\x9b2J" },
+  };
+  const bytes = encodeEscPosReceipt(evil, "80mm");
+  const clean = encodeEscPosReceipt({ ...evil, shop: "Shop", customer: { name: "Joe", mobile: "79 123", address: "Triq x" }, items: [{ name: "Suit", total: "€1.00" }], stamp: data.stamp }, "80mm");
+  const count = (b: Uint8Array, x: number) => b.filter((c) => c === x).length;
+  // As many commands and line feeds as the same receipt with harmless text: the text added none.
+  for (const c of [0x1b, 0x1d, 0x0a, 0x00]) expect([c, count(bytes, c)]).toEqual([c, count(clean, c)]);
+  const r = escPosText(bytes);
+  expect(r.lines[0]).toBe("Shop @ V ");
+  expect(r.lines).toContain("Joe  E   d ");
+  expect(r.lines.some((l) => l.startsWith("Suit  p  ? "))).toBe(true);
+  expect(r.cut).toBe(true);
+});

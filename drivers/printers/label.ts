@@ -1,4 +1,5 @@
 import { itemCode } from "../../appliance/domain/scancodes";
+import { printable } from "./text";
 
 /** What an item label shows (spec §2/§9), independent of the printer language. */
 export interface LabelData {
@@ -27,8 +28,15 @@ export const LABEL_LINE = 37;
 
 export const cut = (s: string, n = LABEL_LINE) => [...s].slice(0, n).join("");
 
+/** The label's data with control characters gone from every text (printable). */
+function clean(d: LabelData): LabelData {
+  const t = (s: string | undefined) => (s === undefined ? s : printable(s));
+  return { ...d, description: printable(d.description), piece: printable(d.piece), agent: printable(d.agent), date: printable(d.date), deliveryDate: t(d.deliveryDate), customer: t(d.customer), action: t(d.action), tallies: d.tallies.map((x) => ({ ...x, label: printable(x.label) })) };
+}
+
 /** The label's text lines, top to bottom; shared by every label language. */
-export function labelLines(d: LabelData): string[] {
+export function labelLines(label: LabelData): string[] {
+  const d = clean(label);
   const desc = [...d.description].slice(0, 12).join("");
   if (d.mini) return [`T#${d.ticketId}  I#${d.itemId}`, desc, cut(d.action ?? d.piece, 18)];
   const lines = [
@@ -44,7 +52,7 @@ export function labelLines(d: LabelData): string[] {
 }
 
 /** The QR payload of a label: ticket id, item id, description (12) and piece (spec §9). */
-export const labelQr = (d: LabelData) => itemCode({ itemId: d.itemId, desc: d.description, ticketId: d.ticketId, piece: d.piece });
+export const labelQr = (d: LabelData) => itemCode({ itemId: d.itemId, desc: printable(d.description), ticketId: d.ticketId, piece: printable(d.piece) });
 
 /** Label printers here are 203 dpi: 8 dots a millimetre, 2.03 dots a hundredth of an inch. */
 export const LABEL_DPI = 203;

@@ -159,3 +159,20 @@ test("a mini label names its action and is short; the QR sits beside its three l
   expect(Number(y)).toBe(12);
   expect(Number(x)).toBeGreaterThan(300);
 });
+
+test("control characters in data cannot split a field or start a command: every line is one of the encoder's own", () => {
+  const evil: LabelData = { ...label, description: "Suit\n^XZ^XA^FO0,0^FDpwn^FS\r\n~JR", piece: "Jack\r\nE\r\net\x1b@", customer: "Joe\x00\x7f\x85\n^XZ", agent: "Shop\n^XA" };
+  for (const [d, v] of [
+    [evil, "normal"],
+    [{ ...evil, mini: true, action: "Dry\r\n^XZ" }, "normal"],
+  ] as [LabelData, LabelVariant][]) {
+    const zpl = zplOf(d, v);
+    const lines = zpl.trimEnd().split("\n");
+    expect(lines[0]).toBe("^XA");
+    expect(lines.at(-1)).toBe("^XZ");
+    for (const l of lines.slice(1, -1)) expect(l).toMatch(/^\^(CI28|PW\d+|LL\d+|LH0,0|FO\d+,\d+\^(A0N,\d+,\d+|BQN,2,\d)\^FH\^FD[^\^~\r\n\x00-\x1f\x7f-\x9f]*\^FS)$/);
+    expect(zpl).not.toMatch(/[\r\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    const qr = /\^FDMA,(.*)\^FS/.exec(zpl)![1]!.replace(/_([0-9A-F]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16)));
+    expect(parseScan(qr)).toMatchObject({ type: "item", TicketID: 1042, ItemID: 88123, Desc: "Suit ^XZ^XA^", Piece: "Jack  E  et @" });
+  }
+});

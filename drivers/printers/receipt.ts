@@ -1,4 +1,5 @@
 import { ticketCode } from "../../appliance/domain/scancodes";
+import { printable } from "./text";
 
 /** Spec §9 receipt conditions, printed on every receipt and ticket PDF. */
 export const RECEIPT_CONDITIONS = [
@@ -53,8 +54,13 @@ export function wrap(text: string, width: number): string[] {
   return out;
 }
 
-/** The receipt as lines of at most `width` characters; the QR comes after them. */
+/** The receipt as lines of at most `width` characters; the QR comes after them. No line holds a control character (printable). */
 export function receiptLines(d: ReceiptData, width: number): { lines: { text: string; bold?: boolean; center?: boolean }[]; qr: string } {
+  const lines = layout(d, width);
+  return { lines: lines.map((l) => ({ ...l, text: printable(l.text) })), qr: ticketCode(d.ticketId) };
+}
+
+function layout(d: ReceiptData, width: number): { text: string; bold?: boolean; center?: boolean }[] {
   const L: { text: string; bold?: boolean; center?: boolean }[] = [];
   const rule = "-".repeat(width);
   L.push({ text: cutLine(d.shop, width), bold: true, center: true });
@@ -85,5 +91,5 @@ export function receiptLines(d: ReceiptData, width: number): { lines: { text: st
   L.push({ text: rule });
   L.push({ text: cutLine(`${d.stamp.agent} / ${d.stamp.employee}`, width) });
   L.push({ text: cutLine(`Employee ID ${d.stamp.employeeId}`, width) });
-  return { lines: L, qr: ticketCode(d.ticketId) };
+  return L;
 }

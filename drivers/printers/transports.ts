@@ -1,6 +1,10 @@
-import { closeSync, constants, existsSync, openSync, statSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, writeSync } from "node:fs";
 import { connect } from "node:net";
+import { checkDevicePath, DevicePathError, deviceRoots, lanPrinterAddress, openDevice } from "../devices";
 import { discoverPrinters } from "./discovery";
+
+/** Where serial printers chosen by vendor and product id are looked up, and the device root every path must be under. */
+export { setDeviceRoots } from "../devices";
 
 /** Where a printer is: a USB printer-class device, a USB-serial tty (by path, or by vendor and product id), a network printer, or Bluetooth RFCOMM. */
 export type PrinterTarget =
@@ -10,12 +14,6 @@ export type PrinterTarget =
   | { kind: "rfcomm"; path: string };
 
 export class PrinterError extends Error {}
-
-/** Where serial printers chosen by vendor and product id are looked up (the appliance's config; tests point it at a stand-in tree). */
-let roots = { sysRoot: "/sys", devRoot: "/dev" };
-export function setDeviceRoots(r: { sysRoot: string; devRoot: string }) {
-  roots = r;
-}
 
 /**
  * Sends bytes to a printer, or fails within `timeoutMs` with a reason a person reads. A
@@ -41,7 +39,7 @@ export async function sendToPrinter(target: PrinterTarget, bytes: Uint8Array, ti
 /** The tty of a serial printer: its path, or today's tty of the USB device with that vendor and product id. */
 function serialPath(t: Extract<PrinterTarget, { kind: "serial" }>): string {
   if (!t.vendorId || !t.productId) return t.path ?? "";
-  const d = discoverPrinters(roots).find((x) => x.kind === "serial" && x.vendorId === t.vendorId && x.productId === t.productId && (!t.serialNumber || x.serialNumber === t.serialNumber));
+  const d = discoverPrinters(deviceRoots()).find((x) => x.kind === "serial" && x.vendorId === t.vendorId && x.productId === t.productId && (!t.serialNumber || x.serialNumber === t.serialNumber));
   if (!d) throw new PrinterError(`The printer is not connected (no USB device ${t.vendorId}:${t.productId})`);
   return d.path;
 }
@@ -49,26 +47,38 @@ function serialPath(t: Extract<PrinterTarget, { kind: "serial" }>): string {
 async function send(t: PrinterTarget, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
   if (t.kind === "tcp") return sendTcp(t.host, t.port, bytes, signal);
   const path = t.kind === "serial" ? serialPath(t) : t.path;
-  if (!path || !existsSync(path)) throw new PrinterError(`The printer is not connected (${path || "no device"} is missing)`);
+  const node = path && refuseOutsideDevices(() => checkDevicePath(path, t.kind));
+  if (!node || !existsSync(node)) throw new PrinterError(`The printer is not connected (${path || "no device"} is missing)`);
   if (t.kind === "serial") {
     // serialport cannot open ports under Bun (STACK-NOTES): set the line up with stty, write with fs.
-    const p = Bun.spawn(["stty", "-F", path, String(t.baud), "raw", "-echo"], { stderr: "pipe" });
+    const p = Bun.spawn(["stty", "-F", node, String(t.baud), "raw", "-echo"], { stderr: "pipe" });
     if ((await p.exited) !== 0) throw new PrinterError(`Cannot set up the printer's port: ${(await new Response(p.stderr).text()).trim()}`);
   }
-  await writeDevice(path, bytes, signal);
+  await writeDevice(t.kind, path, bytes, signal);
 }
+
+/** A saved path or host that is not (or no longer) allowed fails the job with the reason, and is never opened. */
+function refuseOutsideDevices<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    throw notAllowed(e);
+  }
+}
+const notAllowed = (e: unknown) => (e instanceof DevicePathError ? new PrinterError(`Not sent: ${e.message.replace(/^(path|host|port): /, "")}`) : e);
 
 /**
  * Writes to a device without ever blocking the event loop: O_NONBLOCK, and on EAGAIN (the
- * printer's buffer is full) wait 10 ms and try again until done or aborted. A regular file
- * standing in for a device is appended to, so it keeps every job.
+ * printer's buffer is full) wait 10 ms and try again until done or aborted. The device is
+ * opened through openDevice (allow-list, then fstat); O_APPEND means nothing to a device and
+ * lets a plain file standing in for one (test root only) keep every job.
  */
-async function writeDevice(path: string, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+async function writeDevice(kind: "usblp" | "serial" | "rfcomm", path: string, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
   let fd: number;
   try {
-    const file = statSync(path).isFile();
-    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (file ? constants.O_APPEND : 0));
+    fd = refuseOutsideDevices(() => openDevice(path, kind, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY | constants.O_APPEND));
   } catch (e) {
+    if (e instanceof PrinterError) throw e;
     throw deviceError(e as NodeJS.ErrnoException);
   }
   try {
@@ -95,14 +105,20 @@ function deviceError(err: NodeJS.ErrnoException): PrinterError {
   return new PrinterError(`Printer returned error during print: ${err.message}`);
 }
 
-function sendTcp(host: string, port: number, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+/**
+ * A network printer: the host is resolved and checked (a LAN address, a printer port) before
+ * connecting to exactly that address. Whatever went wrong on the wire, the job fails with the
+ * same sentence, so the journal cannot be used to tell closed ports from missing hosts.
+ */
+async function sendTcp(host: string, port: number, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+  const ip = await lanPrinterAddress(host, port).catch((e) => Promise.reject(notAllowed(e)));
   return new Promise((resolve, reject) => {
-    const s = connect({ host, port }, () => s.end(Buffer.from(bytes)));
+    const s = connect({ host: ip, port }, () => s.end(Buffer.from(bytes)));
     signal.addEventListener("abort", () => s.destroy());
     s.on("close", (hadError) => (hadError ? undefined : resolve()));
-    s.on("error", (e) => {
+    s.on("error", () => {
       s.destroy();
-      reject(new PrinterError(`Cannot reach the network printer at ${host}:${port}: ${e.message}`));
+      reject(new PrinterError(`The network printer at ${host}:${port} did not answer`));
     });
   });
 }

@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setDeviceRoots } from "../devices";
 import { createEvdevDecoder, EVENT_SIZE, eventsFor, startEvdevScanner } from "./evdev";
 
 test("input events decode to the scanned text, shift and all, even split mid-event", () => {
@@ -15,7 +16,9 @@ test("input events decode to the scanned text, shift and all, even split mid-eve
 
 test("the reader delivers codes from the device file and reports its state", async () => {
   const dir = mkdtempSync(join(tmpdir(), "evdev-"));
-  const path = join(dir, "event7");
+  mkdirSync(join(dir, "dev/input"), { recursive: true });
+  setDeviceRoots({ sysRoot: join(dir, "sys"), devRoot: join(dir, "dev") }); // a test root: a plain file may stand in for the device
+  const path = join(dir, "dev/input/event7");
   writeFileSync(path, eventsFor("!T!T:900"));
   const codes: string[] = [];
   const status: string[] = [];
@@ -25,4 +28,5 @@ test("the reader delivers codes from the device file and reports its state", asy
   expect(codes).toEqual(["!T!T:900"]);
   // A plain file cannot be grabbed: the reader says so rather than pretending.
   expect(status[0]).toBe("online: reading without an exclusive grab");
+  setDeviceRoots({ sysRoot: "/sys", devRoot: "/dev" });
 });

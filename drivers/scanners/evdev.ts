@@ -1,4 +1,5 @@
-import { createReadStream, existsSync, openSync, type ReadStream } from "node:fs";
+import { constants, createReadStream, existsSync, type ReadStream } from "node:fs";
+import { openDevice } from "../devices";
 
 /**
  * Keyboard-wedge guns read straight from the kernel's input device (/dev/input/eventN), so
@@ -112,7 +113,7 @@ export function startEvdevScanner(o: EvdevScannerOptions): { stop(): void } {
     if (!existsSync(o.path)) return again("not plugged in");
     let fd: number;
     try {
-      fd = openSync(o.path, "r");
+      fd = openDevice(o.path, "evdev", constants.O_RDONLY); // an allowed input device, a character device once open
     } catch (e) {
       return again(e instanceof Error ? e.message : String(e));
     }

@@ -25,10 +25,11 @@ const fresh = async () => {
 beforeAll(async () => {
   box = await testBox({ demo: true });
   admin = await box.employeeToken(ADMIN.pin);
-  writeFileSync(join(box.dir, "lp0"), "");
+  mkdirSync(join(box.dir, "dev/usb"), { recursive: true });
+  writeFileSync(join(box.dir, "dev/usb/lp3"), "");
   await ok("PUT", "/printers/", [
-    { id: "labels", name: "Label printer", language: "PPLZ", target: { kind: "usblp", path: join(box.dir, "lp0") } },
-    { id: "gone", name: "Unplugged", language: "ESCPOS", target: { kind: "usblp", path: join(box.dir, "lp9") } },
+    { id: "labels", name: "Label printer", language: "PPLZ", target: { kind: "usblp", path: join(box.dir, "dev/usb/lp3") } },
+    { id: "gone", name: "Unplugged", language: "ESCPOS", target: { kind: "usblp", path: join(box.dir, "dev/usb/lp9") } },
     { id: "lan", name: "Till", language: "ESCPOS", target: { kind: "tcp", host: "127.0.0.1", port: 9 } },
   ]);
   ticketId = await fresh();
@@ -141,7 +142,6 @@ test("a printer attached to the box prints before anyone saves it; its settings 
   symlinkSync("../../../1-1:1.0", join(usb, "1-1:1.0/usbmisc/lp0/device"));
   mkdirSync(join(box.dir, "sys/class/usbmisc"), { recursive: true });
   symlinkSync(join(usb, "1-1:1.0/usbmisc/lp0"), join(box.dir, "sys/class/usbmisc/lp0"));
-  mkdirSync(join(box.dir, "dev/usb"), { recursive: true });
   writeFileSync(join(box.dir, "dev/usb/lp0"), "");
 
   const rows = await ok("GET", "/printers/devices");

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { escPosText } from "../../../drivers/printers/escpos";
 import { parseScan } from "../../domain/scancodes";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
 
-/** Real byte streams: a file stands in for /dev/usb/lp0, a loopback socket for a TCP 9100 printer. */
+/** Real byte streams: a file stands in for /dev/usb/lp0 (under the test device root), a loopback socket for a TCP 9100 printer. */
 let box: TestBox;
 let admin: string;
 let sink: Server;
@@ -23,11 +23,12 @@ beforeAll(async () => {
   admin = await box.employeeToken(ADMIN.pin);
   sink = createServer((s) => s.on("data", (d: Buffer) => (received = Buffer.concat([received, d]))));
   await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
-  writeFileSync(join(box.dir, "lp0"), "");
+  mkdirSync(join(box.dir, "dev/usb"), { recursive: true });
+  writeFileSync(join(box.dir, "dev/usb/lp0"), "");
   await ok("PUT", "/printers/", [
-    { id: "labels", name: "Label printer", language: "PPLZ", target: { kind: "usblp", path: join(box.dir, "lp0") } },
+    { id: "labels", name: "Label printer", language: "PPLZ", target: { kind: "usblp", path: join(box.dir, "dev/usb/lp0") } },
     { id: "till", name: "Till", language: "ESCPOS", paper: "80mm", target: { kind: "tcp", host: "127.0.0.1", port: (sink.address() as { port: number }).port } },
-    { id: "gone", name: "Unplugged", language: "PPLZ", target: { kind: "usblp", path: join(box.dir, "lp1") } },
+    { id: "gone", name: "Unplugged", language: "PPLZ", target: { kind: "usblp", path: join(box.dir, "dev/usb/lp1") } },
   ]);
   const garments = await ok("GET", "/garmentSubCategories/");
   const c = await ok("POST", "/customers/", { full_name: "Print Customer" });
@@ -45,7 +46,7 @@ test("labels: one per piece reaches the printer; the items become MARKED with to
   const r = await ok("POST", "/print/labels", { ticket_id: ticket.id, printer: "labels" });
   expect(r.jobs).toHaveLength(3); // Jacket, Trousers, Shirt
   await box.journal.idle();
-  const zpl = readFileSync(join(box.dir, "lp0"), "utf8");
+  const zpl = readFileSync(join(box.dir, "dev/usb/lp0"), "utf8");
   expect(zpl.match(/\^XA/g)).toHaveLength(3);
   expect(zpl).toContain(`T#${ticket.id}`);
   const items = (await ok("GET", `/tickets/${ticket.id}`)).ticket_sub_categories;
@@ -74,11 +75,11 @@ test("an unplugged printer fails the job with the reason, keeps the rest for 're
   const jobs = (await ok("GET", `/printJobs/?ticket_id=${ticket.id}`)).filter((j: { printer: string }) => j.printer === "gone");
   expect(jobs.map((j: { status: string }) => j.status)).toEqual(["failed", "failed", "failed"]);
   expect(jobs.at(-1).error).toContain("not connected");
-  writeFileSync(join(box.dir, "lp1"), ""); // plugged back in
+  writeFileSync(join(box.dir, "dev/usb/lp1"), ""); // plugged back in
   expect((await ok("POST", `/printJobs/${r.jobs[0]}/retry`)).requeued).toBe(3);
   await box.journal.idle();
-  expect(existsSync(join(box.dir, "lp1"))).toBe(true);
-  expect(readFileSync(join(box.dir, "lp1"), "utf8").match(/\^XA/g)).toHaveLength(3);
+  expect(existsSync(join(box.dir, "dev/usb/lp1"))).toBe(true);
+  expect(readFileSync(join(box.dir, "dev/usb/lp1"), "utf8").match(/\^XA/g)).toHaveLength(3);
   expect((await box.call("POST", "/api/v1/print/labels", { token: admin, body: { ticket_id: ticket.id, printer: "till" } })).status).toBe(422);
   expect((await box.call("POST", "/api/v1/print/labels", { token: admin, body: { ticket_id: ticket.id, printer: "nope" } })).status).toBe(422);
 });

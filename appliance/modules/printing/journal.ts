@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { boxSettings, printJobs } from "../../../db/schema";
+import { checkDevicePath, DevicePathError, lanPrinterAddress } from "../../../drivers/devices";
 import type { PrinterDevice } from "../../../drivers/printers/discovery";
 import { modelFor, PRINTER_MODELS } from "../../../drivers/printers/models";
 import { type PrinterTarget, sendToPrinter } from "../../../drivers/printers/transports";
@@ -10,6 +11,7 @@ import { agentScope, assertSameAgent } from "../../http/guard";
 import type { EmployeeCaller } from "../../http/route";
 import type { Clock } from "../../platform/clock";
 import type { EventBus } from "../../platform/events";
+import { audit } from "../audit/audit";
 
 const path = z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
 const usbId = z.string().regex(/^[0-9a-f]{4}$/, "must be 4 hex digits");
@@ -39,7 +41,33 @@ export const PrinterConfig = z.object({
   ]),
 });
 export type Printer = z.infer<typeof PrinterConfig>;
+
+/**
+ * Where a printer is must be hardware the box may use (drivers/devices.ts): a device path of
+ * its kind under the device root, or a network printer on the LAN at a printer port. Checked
+ * when saved (422 with the reason) and again when each job is sent.
+ */
+export async function assertPrinterTarget(t: Printer["target"]): Promise<void> {
+  try {
+    if (t.kind === "tcp") await lanPrinterAddress(t.host, t.port);
+    else if (t.path) checkDevicePath(t.path, t.kind);
+  } catch (e) {
+    throw e instanceof DevicePathError ? unprocessable(e.message) : e;
+  }
+}
+
+/** What a save changed in a list of box hardware (printers, guns), for the audit row. */
+export function listChanges<T extends { id: string }>(before: T[], after: T[]) {
+  const old = new Map(before.map((x) => [x.id, JSON.stringify(x)]));
+  return {
+    added: after.filter((x) => !old.has(x.id)),
+    changed: after.filter((x) => old.has(x.id) && old.get(x.id) !== JSON.stringify(x)),
+    removed: before.filter((x) => !after.some((y) => y.id === x.id)).map((x) => x.id),
+  };
+}
 const KEY = "printers";
+/** Print jobs journaled per statement (11 values a row). */
+const INSERT_CHUNK = 100;
 /** How long a tablet has to report a job it sends itself before the journal gives up on it. */
 const TABLET_REPORT_MS = 10 * 60_000;
 export type Sender = (target: PrinterTarget, bytes: Uint8Array, timeoutMs: number) => Promise<void>;
@@ -74,7 +102,9 @@ export function createPrintJournal({
 }: { db: Db; clock: Clock; bus: EventBus; send?: Sender; discover?: () => PrinterDevice[]; timeoutMs?: number }) {
   const busy = new Set<string>();
   const now = () => clock.now().toISOString();
-  const announce = (job: number, printer: string, status: "queued" | "sending" | "done" | "failed", error?: string | null) => bus.publish({ type: "print", job, printer, status, error, at: now() });
+  /** A job's state on the event bus, with its shop: the stream sends it to that shop's tablets (and HQ's) only. */
+  const announce = (agentId: number, job: number, printer: string, status: "queued" | "sending" | "done" | "failed", error?: string | null) =>
+    bus.publish({ type: "print", agent_id: agentId, job, printer, status, error, at: now() });
 
   async function printers(): Promise<Printer[]> {
     const row = await db.query.boxSettings.findFirst({ where: eq(boxSettings.key, KEY) });
@@ -99,15 +129,15 @@ export function createPrintJournal({
         if (!job) return;
         const printer = await find(printerId);
         await db.update(printJobs).set({ status: "sending", attempts: job.attempts + 1 }).where(eq(printJobs.id, job.id));
-        announce(job.id, printerId, "sending");
+        announce(job.agent_id, job.id, printerId, "sending");
         try {
           if (!printer) throw new Error("The printer is not connected (it is neither set up nor attached)");
           await send(printer.target, Buffer.from(job.payload, "base64"), timeoutMs);
           await db.update(printJobs).set({ status: "done", error: null, finished_at: now() }).where(eq(printJobs.id, job.id));
-          announce(job.id, printerId, "done");
+          announce(job.agent_id, job.id, printerId, "done");
         } catch (e) {
           const error = e instanceof Error ? e.message : String(e);
-          await fail(job.id, printerId, error);
+          await fail(job, error);
           return;
         }
       }
@@ -116,10 +146,10 @@ export function createPrintJournal({
     }
   }
   /** Marks a job failed; the rest of its printer's queue waits for "reprint from here" instead of failing one by one. */
-  async function fail(id: number, printer: string, error: string) {
+  async function fail({ id, printer, agent_id }: { id: number; printer: string; agent_id: number }, error: string) {
     await db.update(printJobs).set({ status: "failed", error, finished_at: now() }).where(eq(printJobs.id, id));
     await db.update(printJobs).set({ status: "failed", error: "Not sent: an earlier job on this printer failed" }).where(and(eq(printJobs.printer, printer), inArray(printJobs.status, ["queued", "sending"])));
-    announce(id, printer, "failed", error);
+    announce(agent_id, id, printer, "failed", error);
   }
   /** A job of the caller's shop (HQ: any); another shop's answers 404. */
   async function jobOf(caller: EmployeeCaller, id: number) {
@@ -130,18 +160,38 @@ export function createPrintJournal({
   }
   const isTablet = (printer: string) => printer.startsWith("ble:") || printer.startsWith("rbt:");
   type NewJob = { kind: string; encoding: string; bytes: Uint8Array; ticket_id?: number; item_id?: number };
-  const insert = (caller: EmployeeCaller, printer: string, jobs: NewJob[], status: "queued" | "sending") =>
-    db
-      .insert(printJobs)
-      .values(jobs.map((j) => ({ agent_id: caller.agent.id, employee_id: caller.employee.id, kind: j.kind, printer, encoding: j.encoding, ticket_id: j.ticket_id ?? null, ticket_sub_category_id: j.item_id ?? null, payload: Buffer.from(j.bytes).toString("base64"), status, attempts: status === "sending" ? 1 : 0, created_at: now() })))
-      .returning({ id: printJobs.id });
+  /**
+   * Journals a batch in chunks, letting other requests in between: libSQL runs each statement
+   * on the event loop, and one statement for a whole batch would also exceed SQLite's limit
+   * on bound values. The batch was checked before (labelsFor's cap), so every chunk goes in.
+   */
+  async function insertAll(caller: EmployeeCaller, printer: string, jobs: NewJob[], status: "queued" | "sending", exec: Pick<Db, "insert"> = db) {
+    const ids: { id: number }[] = [];
+    for (let i = 0; i < jobs.length; i += INSERT_CHUNK) {
+      if (i) await new Promise((r) => setImmediate(r));
+      const chunk = jobs.slice(i, i + INSERT_CHUNK);
+      ids.push(
+        ...(await exec
+          .insert(printJobs)
+          .values(chunk.map((j) => ({ agent_id: caller.agent.id, employee_id: caller.employee.id, kind: j.kind, printer, encoding: j.encoding, ticket_id: j.ticket_id ?? null, ticket_sub_category_id: j.item_id ?? null, payload: Buffer.from(j.bytes).toString("base64"), status, attempts: status === "sending" ? 1 : 0, created_at: now() })))
+          .returning({ id: printJobs.id })),
+      );
+    }
+    return ids;
+  }
 
   return {
     printers,
     find,
-    async savePrinters(list: Printer[]) {
+    /** Box hardware: any admin of a shop using the box sets it up; the audit row says who changed what. */
+    async savePrinters(caller: EmployeeCaller, list: Printer[]) {
       if (new Set(list.map((p) => p.id)).size !== list.length) throw unprocessable("id: each printer needs its own id");
-      await db.insert(boxSettings).values({ key: KEY, value: JSON.stringify(list) }).onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(list) } });
+      for (const p of list) await assertPrinterTarget(p.target);
+      const before = await printers();
+      await db.transaction(async (tx) => {
+        await tx.insert(boxSettings).values({ key: KEY, value: JSON.stringify(list) }).onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(list) } });
+        await audit(tx, clock.now(), caller, "configure", "printers", null, listChanges(before, list));
+      });
       return list;
     },
     async printer(id: string) {
@@ -149,10 +199,16 @@ export function createPrintJournal({
       if (!p) throw unprocessable("printer: this printer is neither set up nor attached; search again");
       return p;
     },
-    /** Records jobs and returns at once; sending happens behind the request. */
-    async enqueue(caller: EmployeeCaller, printer: string, jobs: NewJob[]) {
-      const rows = await insert(caller, printer, jobs, "queued");
-      for (const r of rows) announce(r.id, printer, "queued");
+    /** Records jobs and returns at once; sending happens behind the request. With `audited`, an audit row goes in with them (test prints). */
+    async enqueue(caller: EmployeeCaller, printer: string, jobs: NewJob[], audited?: { action: string; detail: Record<string, unknown> }) {
+      const rows = audited
+        ? await db.transaction(async (tx) => {
+            const r = await insertAll(caller, printer, jobs, "queued", tx);
+            await audit(tx, clock.now(), caller, audited.action, "printer", null, { ...audited.detail, jobs: r.map((x) => x.id) });
+            return r;
+          })
+        : await insertAll(caller, printer, jobs, "queued");
+      for (const r of rows) announce(caller.agent.id, r.id, printer, "queued");
       void drain(printer);
       return rows.map((r) => r.id);
     },
@@ -165,8 +221,8 @@ export function createPrintJournal({
         .update(printJobs)
         .set({ status: "failed", error: "The tablet did not report back on this job", finished_at: now() })
         .where(and(eq(printJobs.printer, printer), eq(printJobs.status, "sending"), lt(printJobs.created_at, stale)));
-      const rows = await insert(caller, printer, jobs, "sending");
-      for (const r of rows) announce(r.id, printer, "sending");
+      const rows = await insertAll(caller, printer, jobs, "sending");
+      for (const r of rows) announce(caller.agent.id, r.id, printer, "sending");
       return rows.map((r) => r.id);
     },
     /** The tablet's report on a job it sent: done, or failed with the printer's reason. */
@@ -176,8 +232,8 @@ export function createPrintJournal({
       if (job.status !== "sending") throw unprocessable("This job is not waiting for a report");
       if (ok) {
         await db.update(printJobs).set({ status: "done", error: null, finished_at: now() }).where(eq(printJobs.id, id));
-        announce(id, job.printer, "done");
-      } else await fail(id, job.printer, error || "Printer returned error during print");
+        announce(job.agent_id, id, job.printer, "done");
+      } else await fail(job, error || "Printer returned error during print");
       return { id, status: ok ? "done" : "failed" };
     },
     /** The journal, newest first: a shop sees its own jobs, HQ every shop's. */

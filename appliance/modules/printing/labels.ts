@@ -1,5 +1,6 @@
 import type { LabelData } from "../../../drivers/printers/label";
 import { displayDate } from "../../domain/format";
+import { unprocessable } from "../../http/errors";
 import type { TicketView } from "../tickets/repo";
 import { pieceList } from "../tickets/items";
 
@@ -7,9 +8,19 @@ import { pieceList } from "../tickets/items";
 export const TALLIED_ACTIONS = ["Laundry", "Dry Cleaning", "Carpets"] as const;
 
 /**
+ * The most labels one print request may ask for. A busy counter's biggest ticket (a hotel's
+ * or a restaurant's linen, a few hundred pieces) fits; a label printer takes about a second a
+ * label, so 500 is already some eight minutes of printing, a whole roll, and a larger batch
+ * is a mistake (or an attack: 25,000 labels stalled the box) rather than a ticket. Item by
+ * item printing covers anything bigger.
+ */
+export const MAX_LABELS = 500;
+
+/**
  * One label per piece of each chosen item (spec §9; no ids: every item), with the ticket's
  * tallies; or, with `mini`, one small label per action amount (an item with 2 × Ironing gets
- * two, an amount of 0 still one), naming the action, on the item's first piece.
+ * two, an amount of 0 still one), naming the action, on the item's first piece. More than
+ * MAX_LABELS is refused (422) before any label is made.
  */
 export function labelsFor(t: TicketView, itemIds?: number[], opts: { mini?: boolean } = {}): LabelData[] {
   const tallies = TALLIED_ACTIONS.map((label) => {
@@ -17,6 +28,8 @@ export function labelsFor(t: TicketView, itemIds?: number[], opts: { mini?: bool
     return { label, sorted: withIt.filter((i) => i.sorted).length, total: withIt.length };
   });
   const items = t.ticket_sub_categories.filter((i) => !itemIds?.length || itemIds.includes(i.id));
+  const count = items.reduce((n, i) => n + (opts.mini ? i.actions.reduce((m, a) => m + Math.max(1, a.quantity), 0) : pieceList(i.pieces, i.description).length), 0);
+  if (count > MAX_LABELS) throw unprocessable(`That is ${count} labels; one print takes at most ${MAX_LABELS}: print fewer items at a time`);
   return items.flatMap((i) => {
     const pieces = pieceList(i.pieces, i.description);
     const base = {

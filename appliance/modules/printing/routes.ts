@@ -50,7 +50,7 @@ const PrintBody = z.object({
 export function printJournalRoutes(journal: PrintJournal, printing: PrintService) {
   return [
     route({ method: "GET", path: "/printers/", tag: "printing", summary: "Printers set up on the box", access: { roles: ROLES }, handler: () => journal.printers() }),
-    route({ method: "PUT", path: "/printers/", tag: "printing", summary: "Sets up the box's printers (language, paper, model, where they are)", access: { roles: ["admin"] }, body: z.array(PrinterConfig).max(20), handler: ({ body }) => journal.savePrinters(body) }),
+    route({ method: "PUT", path: "/printers/", tag: "printing", summary: "Sets up the box's printers (language, paper, model, where they are: an allowed device, or a LAN address at a printer port); audited", access: { roles: ["admin"] }, body: z.array(PrinterConfig).max(20), handler: ({ caller, body }) => journal.savePrinters(caller, body) }),
     route({
       method: "GET",
       path: "/printers/devices",
@@ -59,12 +59,12 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       access: { roles: ROLES },
       handler: () => printing.devices(),
     }),
-    route({ method: "POST", path: "/printers/:id/test", tag: "printing", summary: "Prints a sample label or receipt", access: { roles: ["admin"] }, params: z.object({ id: z.string().max(40) }), handler: ({ caller, params }) => printing.test(caller, params.id) }),
+    route({ method: "POST", path: "/printers/:id/test", tag: "printing", summary: "Prints a sample label or receipt; audited", access: { roles: ["admin"] }, params: z.object({ id: z.string().max(40) }), handler: ({ caller, params }) => printing.test(caller, params.id) }),
     route({
       method: "POST",
       path: "/print/labels",
       tag: "printing",
-      summary: "Prints item labels (one per piece, or mini labels one per action amount); confirms the ticket; the items become MARKED with tomorrow's process date",
+      summary: "Prints item labels (one per piece, or mini labels one per action amount; at most 500 a request); confirms the ticket; the items become MARKED with tomorrow's process date",
       access: { roles: ROLES },
       body: PrintBody,
       idempotent: true,

@@ -162,7 +162,7 @@ export function createPrintService(deps: {
               p.paper,
             )
           : LABEL_ENCODERS[p.language]!({ ticketId: 0, itemId: 0, description: "Test label", piece: p.name, agent: caller.agent.name, date: today, tallies: [] });
-      return { jobs: await journal.enqueue(caller, p.id, [{ kind: "test", encoding: p.language, bytes }]) };
+      return { jobs: await journal.enqueue(caller, p.id, [{ kind: "test", encoding: p.language, bytes }], { action: "test_print", detail: { printer: p.id, name: p.name } }) };
     },
   };
 }

@@ -1,21 +1,30 @@
 import { z } from "zod";
 import { ROLES, route } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
-import type { BoxEvent, EventBus } from "../../platform/events";
+import { type BoxEvent, type EventBus, eventVisibleTo } from "../../platform/events";
 import { GunConfig, type ScannerService } from "./service";
 
 const staff = { roles: ROLES };
 /** Proxies and tablets drop idle connections: a comment line keeps the stream open. */
 export const HEARTBEAT_MS = 15_000;
 
-export function scannerRoutes(scanners: ScannerService, bus: EventBus) {
+export function scannerRoutes(
+  scanners: ScannerService,
+  bus: EventBus,
+  deps: {
+    /** Is the session behind this stream still on (not logged out, revoked, expired or disabled)? */
+    sessionLive: (authorization: string, jti: string) => Promise<boolean>;
+    /** How often an open stream looks its session up again. */
+    recheckMs: number;
+  },
+) {
   return [
-    route({ method: "GET", path: "/scanners/", tag: "scanners", summary: "Barcode guns wired to the box, with their state", access: staff, handler: () => scanners.list() }),
+    route({ method: "GET", path: "/scanners/", tag: "scanners", summary: "Barcode guns wired to the box, with their state: admins see all (they set the box up), others the guns their shop may use", access: staff, handler: ({ caller }) => scanners.list(caller) }),
     route({
       method: "PUT",
       path: "/scanners/",
       tag: "scanners",
-      summary: "Configures the guns wired to the box (serial tty or HID vendor/product)",
+      summary: "Configures the guns wired to the box (serial tty, input device or HID vendor/product; optionally kept for one shop); audited",
       access: { roles: ["admin"] },
       body: z.array(GunConfig).max(20),
       handler: ({ caller, body }) => scanners.save(caller, body),
@@ -25,36 +34,51 @@ export function scannerRoutes(scanners: ScannerService, bus: EventBus) {
       method: "GET",
       path: "/events",
       tag: "scanners",
-      summary: "Server-sent events: scans from the paired gun (?gun=), gun states, state changes. EventSource cannot send headers, so ?token= carries the employee token.",
+      summary:
+        "Server-sent events: scans from the paired gun (?gun=), gun states, the caller's shop's print jobs (HQ: every shop's). EventSource cannot send headers, so ?token= carries the employee token. The stream ends when the session does.",
       access: staff,
       queryToken: "token",
       query: z.object({ token: z.string().max(2000).optional(), gun: z.string().max(30).optional() }),
       raw: true,
-      handler: ({ query, request }) => {
+      handler: ({ caller, query, request }) => {
         const enc = new TextEncoder();
-        let unsubscribe = () => {};
-        let beat: ReturnType<typeof setInterval> | undefined;
+        const header = request.headers.get("authorization") ?? `token ${query.token ?? ""}`;
+        let stop = () => {};
         const stream = new ReadableStream<Uint8Array>({
           start(controller) {
             const send = (e: BoxEvent) => {
+              if (!eventVisibleTo(e, caller)) return;
               if (query.gun && (e.type === "scan" || e.type === "gun") && e.gun !== query.gun) return;
               if (!query.gun && e.type === "scan") return; // scans go only to the tablet paired with that gun
               controller.enqueue(enc.encode(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`));
             };
-            unsubscribe = bus.subscribe(send);
+            const unsubscribe = bus.subscribe(send);
             controller.enqueue(enc.encode(": connected\n\n"));
-            beat = setInterval(() => controller.enqueue(enc.encode(": heartbeat\n\n")), HEARTBEAT_MS);
-            request.signal.addEventListener("abort", () => {
+            const beat = setInterval(() => controller.enqueue(enc.encode(": heartbeat\n\n")), HEARTBEAT_MS);
+            // A logged-out, revoked or expired session stops receiving: the session is looked
+            // up again now and then (one indexed read a stream), and the stream closed.
+            const check = setInterval(async () => {
+              if (await deps.sessionLive(header, caller.jti)) return;
+              try {
+                controller.enqueue(enc.encode("event: end\ndata: {\"reason\":\"session ended\"}\n\n"));
+                controller.close();
+              } catch {}
+              stop();
+            }, deps.recheckMs);
+            stop = () => {
               unsubscribe();
               clearInterval(beat);
+              clearInterval(check);
+            };
+            request.signal.addEventListener("abort", () => {
+              stop();
               try {
                 controller.close();
               } catch {}
             });
           },
           cancel() {
-            unsubscribe();
-            clearInterval(beat);
+            stop();
           },
         });
         return new Response(stream, { headers: { ...SECURITY_HEADERS, "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" } });

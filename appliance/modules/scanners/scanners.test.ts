@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { closeSync, existsSync, mkdtempSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
@@ -15,13 +15,14 @@ let socat: ReturnType<typeof Bun.spawn>;
 const dir = mkdtempSync(join(tmpdir(), "gun-"));
 
 beforeAll(async () => {
-  socat = Bun.spawn(["socat", `pty,raw,echo=0,link=${join(dir, "gun")}`, `pty,raw,echo=0,link=${join(dir, "host")}`], { stderr: "ignore" });
+  box = await testBox({ demo: true, env: { IRONBOX_EVENTS_RECHECK_MS: "100" } });
+  // The gun's tty is linked into the box's test device root, as udev links /dev/ttyACM0.
+  mkdirSync(join(box.dir, "dev"), { recursive: true });
+  socat = Bun.spawn(["socat", `pty,raw,echo=0,link=${join(box.dir, "dev/ttyACM0")}`, `pty,raw,echo=0,link=${join(dir, "host")}`], { stderr: "ignore" });
   for (let i = 0; i < 100 && !existsSync(join(dir, "host")); i++) await Bun.sleep(20);
-  box = await testBox();
   const agent = await box.agentToken();
   admin = await box.employeeToken(ADMIN.pin, agent);
-  await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Clerk", role: "employee", pin: 3333 } });
-  clerk = await box.employeeToken(3333, agent);
+  clerk = await box.employeeToken(3333, agent); // the demo's HQ employee
 });
 afterAll(() => {
   box.close();
@@ -43,10 +44,8 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, needle
 }
 
 test("a scan from a serial gun reaches the tablet paired with it, and only that one", async () => {
-  const gun = { id: "counter-gun", name: "Counter gun", kind: "serial", path: join(dir, "gun"), baud: 9600 };
+  const gun = { id: "counter-gun", name: "Counter gun", kind: "serial", path: join(box.dir, "dev/ttyACM0"), baud: 9600 };
   expect((await box.call("PUT", "/api/v1/scanners/", { token: clerk, body: [gun] })).status).toBe(403);
-  expect((await box.call("PUT", "/api/v1/scanners/", { token: admin, body: [{ ...gun, path: "/etc/passwd;rm" }] })).status).toBe(422);
-  expect((await box.call("PUT", "/api/v1/scanners/", { token: admin, body: [{ ...gun, path: "/etc/passwd" }] })).json.message).toBe("path: not a serial device");
   expect((await box.call("PUT", "/api/v1/scanners/", { token: admin, body: [gun] })).status).toBe(200);
 
   const paired = await box.app.handle(new Request(`http://localhost/api/v1/events?token=${clerk}&gun=counter-gun`));
@@ -75,4 +74,110 @@ test("a scan from a serial gun reaches the tablet paired with it, and only that 
 test("the event stream needs a token", async () => {
   const r = await box.app.handle(new Request("http://localhost/api/v1/events?gun=x"));
   expect(r.status).toBe(401);
+});
+
+/** A stream's text until `ms` pass or it ends; `ended` says whether the box closed it. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, ms: number) {
+  const dec = new TextDecoder();
+  let text = "";
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) return { text, ended: false };
+    const r = await Promise.race([reader.read(), Bun.sleep(left).then(() => null)]);
+    if (!r) return { text, ended: false };
+    if (r.done) return { text, ended: true };
+    text += dec.decode(r.value);
+  }
+}
+const stream = async (token: string, gun?: string) => {
+  const res = await box.app.handle(new Request(`http://localhost/api/v1/events?token=${token}${gun ? `&gun=${gun}` : ""}`));
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  await readUntil(reader, "connected");
+  return reader;
+};
+const shopToken = async (user: string, pin: number) => box.employeeToken(pin, await box.agentToken(user, "shop-demo-2026"));
+
+test("PUT /scanners/: only allowed input or serial devices under the device root (422 otherwise); every change audited with who and what", async () => {
+  const dev = join(box.dir, "dev");
+  mkdirSync(join(dev, "input"), { recursive: true });
+  mkdirSync(join(dev, "serial/by-id"), { recursive: true });
+  writeFileSync(join(box.dir, "autorun.sh"), "");
+  symlinkSync(join(box.dir, "autorun.sh"), join(dev, "serial/by-id/usb-evil-if00"));
+  const put = (g: object) => box.call("PUT", "/api/v1/scanners/", { token: admin, body: [{ id: "g", name: "Gun", ...g }] });
+  for (const [g, message] of [
+    [{ kind: "serial", path: "/etc/passwd" }, "must be a device under"],
+    [{ kind: "serial", path: `${dev}/../autorun.sh` }, "must be a device under"],
+    [{ kind: "serial", path: join(dev, "usb/lp0") }, "ttyUSB*, ttyACM*, rfcomm* or serial/by-id/*"],
+    [{ kind: "evdev", path: join(dev, "ttyACM0") }, "input/event* or input/by-id/*"],
+    [{ kind: "serial", path: join(dev, "serial/by-id/usb-evil-if00") }, "leads elsewhere"],
+    [{ kind: "hid", vendorId: 1, productId: 2, agent_id: 999 }, "agent_id: no such shop"],
+  ] as [object, string][]) {
+    const r = await put(g);
+    expect([JSON.stringify(g), r.status, r.json.message]).toEqual([JSON.stringify(g), 422, expect.stringContaining(message)]);
+  }
+  const before = await box.database.client.execute("SELECT count(*) AS n FROM audit_log WHERE entity = 'scanners'");
+  writeFileSync(join(dev, "input/event3"), ""); // a test root: a plain file may stand in for the input device
+  const wedge = { id: "wedge", name: "Wedge", kind: "evdev", path: join(dev, "input/event3") };
+  const counter = { id: "counter-gun", name: "Counter gun", kind: "serial", path: join(dev, "ttyACM0"), baud: 9600 };
+  expect((await box.call("PUT", "/api/v1/scanners/", { token: admin, body: [counter, wedge] })).status).toBe(200);
+  expect((await box.call("PUT", "/api/v1/scanners/", { token: admin, body: [counter] })).status).toBe(200);
+  const rows = await box.database.client.execute("SELECT action, employee_id, detail FROM audit_log WHERE entity = 'scanners' ORDER BY id");
+  expect(rows.rows.length).toBe(Number(before.rows[0]!.n) + 2);
+  const [added, removed] = rows.rows.slice(-2).map((r) => ({ action: r.action, employee_id: r.employee_id, detail: JSON.parse(String(r.detail)) }));
+  expect(added).toMatchObject({ action: "configure", detail: { added: [{ id: "wedge", path: wedge.path }], removed: [] } });
+  expect(added!.employee_id).toBeGreaterThan(0);
+  expect(removed).toMatchObject({ action: "configure", detail: { added: [], changed: [], removed: ["wedge"] } });
+});
+
+test("events: a gun kept for one shop sends its scans to that shop's tablets (and HQ's) only", async () => {
+  const agents = (await box.call("GET", "/api/v1/agents/", { token: admin })).json.data as { id: number; user_name: string }[];
+  const mosta = agents.find((a) => a.user_name === "mosta")!.id;
+  const counter = { id: "counter-gun", name: "Counter gun", kind: "serial", path: join(box.dir, "dev/ttyACM0"), baud: 9600, agent_id: mosta };
+  expect((await box.call("PUT", "/api/v1/scanners/", { token: admin, body: [counter] })).status).toBe(200);
+  const mostaToken = await shopToken("mosta", 7777);
+  const birkirkaraToken = await shopToken("birkirkara", 6666);
+  // A shop's tablet is offered its own and the shared guns only.
+  expect((await box.call("GET", "/api/v1/scanners/", { token: birkirkaraToken })).json.data).toEqual([]);
+  expect((await box.call("GET", "/api/v1/scanners/", { token: mostaToken })).json.data.map((g: { id: string }) => g.id)).toEqual(["counter-gun"]);
+  const [m, b, hq] = [await stream(mostaToken, "counter-gun"), await stream(birkirkaraToken, "counter-gun"), await stream(clerk, "counter-gun")];
+  for (let i = 0; i < 100 && (await box.call("GET", "/api/v1/scanners/", { token: mostaToken })).json.data[0].status !== "online"; i++) await Bun.sleep(50);
+  const fd = openSync(join(dir, "host"), "w");
+  writeSync(fd, "!T!T:777\r\n");
+  closeSync(fd);
+  expect(await readUntil(m, "!T!T:777")).toContain(`"agent_id":${mosta}`);
+  expect(await readUntil(hq, "!T!T:777")).toContain("event: scan");
+  expect((await drain(b, 300)).text).not.toContain("777");
+  for (const r of [m, b, hq]) await r.cancel();
+}, 20_000);
+
+test("events: print jobs go to their own shop's tablets (HQ sees every shop's)", async () => {
+  mkdirSync(join(box.dir, "dev/usb"), { recursive: true });
+  writeFileSync(join(box.dir, "dev/usb/lp0"), "");
+  const printer = { id: "labels", name: "Label printer", language: "PPLZ", target: { kind: "usblp", path: join(box.dir, "dev/usb/lp0") } };
+  expect((await box.call("PUT", "/api/v1/printers/", { token: admin, body: [printer] })).status).toBe(200);
+  const birkirkaraAdmin = await shopToken("birkirkara", 5555);
+  const [b, m, hq] = [await stream(await shopToken("birkirkara", 6666)), await stream(await shopToken("mosta", 7777)), await stream(clerk)];
+  const job = (await box.call("POST", "/api/v1/printers/labels/test", { token: birkirkaraAdmin })).json.data.jobs[0];
+  expect(await readUntil(b, `"job":${job}`)).toContain("event: print");
+  expect(await readUntil(hq, `"job":${job}`)).toContain("event: print");
+  expect((await drain(m, 300)).text).not.toContain("event: print");
+  for (const r of [b, m, hq]) await r.cancel();
+});
+
+test("events: a stream ends when its session is logged out or revoked; a live one keeps going", async () => {
+  const agent = await box.agentToken();
+  const leaving = await box.employeeToken(2222, agent);
+  const staying = await box.employeeToken(1111, agent);
+  const [gone, kept] = [await stream(leaving), await stream(staying)];
+  expect((await box.call("GET", "/api/v1/logout/employee", { token: leaving })).status).toBe(200);
+  const ended = await drain(gone, 2000);
+  expect(ended).toMatchObject({ ended: true, text: expect.stringContaining("event: end") });
+  expect((await drain(kept, 400)).ended).toBe(false);
+  // Logging the shop out ends its employees' streams too.
+  expect((await box.call("GET", "/api/v1/logout/agent", { token: agent })).status).toBe(200);
+  expect((await drain(kept, 2000)).ended).toBe(true);
+  // And a logged-out token cannot open a new one.
+  expect((await box.app.handle(new Request(`http://localhost/api/v1/events?token=${leaving}`))).status).toBe(401);
 });

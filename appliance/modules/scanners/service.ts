@@ -1,8 +1,10 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { boxSettings } from "../../../db/schema";
+import { agents, boxSettings } from "../../../db/schema";
+import { checkDevicePath, DevicePathError, deviceRoots } from "../../../drivers/devices";
 import { startEvdevScanner } from "../../../drivers/scanners/evdev";
 import { startHidScanner } from "../../../drivers/scanners/hid";
 import { startSerialScanner } from "../../../drivers/scanners/serial";
@@ -11,11 +13,15 @@ import type { EmployeeCaller } from "../../http/route";
 import type { Clock } from "../../platform/clock";
 import type { EventBus } from "../../platform/events";
 import { audit } from "../audit/audit";
+import { listChanges } from "../printing/journal";
 
+const path = z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
+/** Every gun: an id, a name, and the shop it is kept for (its scans go to that shop's tablets only); none: every shop on the box. */
+const common = { id: z.string().regex(/^[a-z0-9-]{1,30}$/), name: z.string().trim().min(1).max(60), agent_id: z.number().int().positive().nullable().default(null) };
 export const GunConfig = z.discriminatedUnion("kind", [
-  z.object({ id: z.string().regex(/^[a-z0-9-]{1,30}$/), name: z.string().trim().min(1).max(60), kind: z.literal("serial"), path: z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path"), baud: z.number().int().min(1200).max(921600).default(9600) }),
-  z.object({ id: z.string().regex(/^[a-z0-9-]{1,30}$/), name: z.string().trim().min(1).max(60), kind: z.literal("evdev"), path: z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path") }),
-  z.object({ id: z.string().regex(/^[a-z0-9-]{1,30}$/), name: z.string().trim().min(1).max(60), kind: z.literal("hid"), vendorId: z.number().int().min(0).max(0xffff), productId: z.number().int().min(0).max(0xffff) }),
+  z.object({ ...common, kind: z.literal("serial"), path, baud: z.number().int().min(1200).max(921600).default(9600) }),
+  z.object({ ...common, kind: z.literal("evdev"), path }),
+  z.object({ ...common, kind: z.literal("hid"), vendorId: z.number().int().min(0).max(0xffff), productId: z.number().int().min(0).max(0xffff) }),
 ]);
 export type Gun = z.infer<typeof GunConfig>;
 const KEY = "scanners";
@@ -56,10 +62,10 @@ export function createScannerService({ db, clock, bus, drivers = realDrivers }: 
       running.set(
         gun.id,
         drivers(gun)({
-          onCode: (code) => bus.publish({ type: "scan", gun: gun.id, code, at: now() }),
+          onCode: (code) => bus.publish({ type: "scan", gun: gun.id, agent_id: gun.agent_id, code, at: now() }),
           onStatus: (s, detail) => {
             status.set(gun.id, { status: s, detail });
-            bus.publish({ type: "gun", gun: gun.id, status: s, detail, at: now() });
+            bus.publish({ type: "gun", gun: gun.id, agent_id: gun.agent_id, status: s, detail, at: now() });
           },
         }),
       );
@@ -69,29 +75,43 @@ export function createScannerService({ db, clock, bus, drivers = realDrivers }: 
   return {
     start: async () => startAll(await config()),
     stop: () => startAll([]),
-    async list() {
-      return (await config()).map((g) => ({ ...g, ...(status.get(g.id) ?? { status: "unknown" as const }) }));
+    /** Admins see every gun (they set the box up); anyone else the guns their shop may pair with. */
+    async list(caller: EmployeeCaller) {
+      const guns = (await config()).filter((g) => caller.employee.role === "admin" || caller.agent.is_hq || g.agent_id === null || g.agent_id === caller.agent.id);
+      return guns.map((g) => ({ ...g, ...(status.get(g.id) ?? { status: "unknown" as const }) }));
     },
+    /** Box hardware: any admin of a shop using the box sets the guns up; the audit row says who changed what. */
     async save(caller: EmployeeCaller, guns: Gun[]) {
-      // A serial gun's path must be a terminal device (when plugged in), never a file.
-      for (const g of guns) {
-        if (g.kind !== "hid" && existsSync(g.path) && !statSync(g.path).isCharacterDevice()) throw unprocessable(`path: not a ${g.kind === "serial" ? "serial" : "input"} device`);
-      }
       if (new Set(guns.map((g) => g.id)).size !== guns.length) throw unprocessable("id: each gun needs its own id");
-      await db.insert(boxSettings).values({ key: KEY, value: JSON.stringify(guns) }).onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(guns) } });
-      await audit(db, clock.now(), caller, "configure", "scanners", null, { guns: guns.map((g) => g.id) });
+      for (const g of guns) {
+        // Only a device of its kind under the device root; checked again (fstat) each time the reader opens it.
+        if (g.kind !== "hid") {
+          try {
+            checkDevicePath(g.path, g.kind);
+          } catch (e) {
+            throw e instanceof DevicePathError ? unprocessable(e.message) : e;
+          }
+        }
+        if (g.agent_id !== null && !(await db.query.agents.findFirst({ where: eq(agents.id, g.agent_id), columns: { id: true } }))) throw unprocessable("agent_id: no such shop");
+      }
+      const before = await config();
+      await db.transaction(async (tx) => {
+        await tx.insert(boxSettings).values({ key: KEY, value: JSON.stringify(guns) }).onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(guns) } });
+        await audit(tx, clock.now(), caller, "configure", "scanners", null, listChanges(before, guns));
+      });
       startAll(guns);
-      return this.list();
+      return this.list(caller);
     },
     /** What is attached: serial ttys (stable by-id names first) and HID devices. */
     async devices() {
+      const dev = deviceRoots().devRoot;
       const serial: { path: string; name: string }[] = [];
-      const byId = "/dev/serial/by-id";
+      const byId = join(dev, "serial/by-id");
       if (existsSync(byId)) for (const f of readdirSync(byId)) serial.push({ path: `${byId}/${f}`, name: f });
-      for (const f of existsSync("/dev") ? readdirSync("/dev") : []) if (/^tty(ACM|USB)\d+$/.test(f)) serial.push({ path: `/dev/${f}`, name: f });
+      for (const f of existsSync(dev) ? readdirSync(dev) : []) if (/^tty(ACM|USB)\d+$/.test(f)) serial.push({ path: join(dev, f), name: f });
       // Keyboard-wedge guns appear as keyboards; their stable names end in -event-kbd.
       const keyboards: { path: string; name: string }[] = [];
-      const inputs = "/dev/input/by-id";
+      const inputs = join(dev, "input/by-id");
       if (existsSync(inputs)) for (const f of readdirSync(inputs)) if (f.endsWith("-event-kbd")) keyboards.push({ path: `${inputs}/${f}`, name: f });
       let hid: { vendorId: number; productId: number; product?: string; manufacturer?: string; serialNumber?: string }[] = [];
       let hidError: string | undefined;
