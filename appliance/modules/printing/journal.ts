@@ -36,7 +36,7 @@ export const PrinterConfig = z.object({
     z
       .object({ kind: z.literal("serial"), path: path.optional(), vendorId: usbId.optional(), productId: usbId.optional(), serialNumber: z.string().max(60).optional(), baud: z.number().int().min(1200).max(921600).default(9600) })
       .refine((t) => t.path || (t.vendorId && t.productId), "a serial printer needs a path or a vendor and product id"),
-    z.object({ kind: z.literal("tcp"), host: z.string().max(100).regex(/^[\w.-]+$/), port: z.number().int().min(1).max(65535).default(9100) }),
+    z.object({ kind: z.literal("tcp"), host: z.string().max(100).regex(/^[\w.:-]+$/, "an IP address or a host name"), port: z.number().int().min(1).max(65535).default(9100) }),
     z.object({ kind: z.literal("rfcomm"), path }),
   ]),
 });
