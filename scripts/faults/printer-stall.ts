@@ -9,7 +9,7 @@
  * reason. Exits non-zero if a print request took ≥ 1 s, the counter slowed more than 5×, or
  * the job was not failed within the timeout plus 2 s.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bootLoggedIn, fmt, percentiles } from "../bench/lib";
@@ -23,8 +23,9 @@ const ok = async (method: string, path: string, body?: unknown) => {
   return r.json.data;
 };
 
-// The printer: a FIFO held open by a reader that never reads.
-const fifo = join(dir, "lp0");
+// The printer: a FIFO under the test device root, held open by a reader that never reads.
+mkdirSync(join(dir, "dev/usb"), { recursive: true });
+const fifo = join(dir, "dev/usb/lp0");
 Bun.spawnSync(["mkfifo", fifo]);
 const stalled = Bun.spawn(["sh", "-c", `exec 3<"${fifo}"; sleep 120`]);
 await Bun.sleep(100);

@@ -212,7 +212,9 @@ test("tracking: the checked items' labels go to the printer this tablet chose", 
   await app.loginAs("9999");
   const auth = { authorization: `token ${await token(page)}` };
   const j = async (r: Promise<{ json(): Promise<{ data: any }> }>) => (await (await r).json()).data;
-  const lp = resolve(`.e2e-data/track-lp-${Date.now()}`);
+  // A plain file stands in for a second USB printer, under the box's test device root.
+  const lp = `${DATA}/dev/usb/lp7`;
+  mkdirSync(`${DATA}/dev/usb`, { recursive: true });
   writeFileSync(lp, "");
   await page.request.put("/api/v1/printers/", { headers: auth, data: [{ id: "track-labels", name: "Back room labels", language: "PPLA", target: { kind: "usblp", path: lp } }] });
   const garments = await j(page.request.get("/api/v1/garmentSubCategories/", { headers: auth }));

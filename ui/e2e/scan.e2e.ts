@@ -135,18 +135,24 @@ test("state logs find the changes with a grand total; express lists and opens an
 
 test("a scan from a gun wired to the box appears on the tracking screen of the tablet paired with it", async ({ page }) => {
   const { spawn } = await import("node:child_process");
-  const { existsSync, mkdtempSync, openSync, writeSync, closeSync } = await import("node:fs");
+  const { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  // A socat pty pair stands in for the USB-serial gun plugged into the box.
+  const { join, resolve } = await import("node:path");
+  const { MAIN_PORT } = await import("./pages/env");
+  // A socat pty pair stands in for the USB-serial gun plugged into the box: its tty is linked
+  // into the box's test device root (playwright.config.ts), where a gun's path must be.
+  const dev = resolve(`.e2e-data/main-${MAIN_PORT}/dev`);
+  mkdirSync(dev, { recursive: true });
+  const gun = join(dev, "ttyACM0");
+  rmSync(gun, { force: true });
   const dir = mkdtempSync(join(tmpdir(), "e2e-gun-"));
-  const socat = spawn("socat", [`pty,raw,echo=0,link=${join(dir, "gun")}`, `pty,raw,echo=0,link=${join(dir, "host")}`]);
+  const socat = spawn("socat", [`pty,raw,echo=0,link=${gun}`, `pty,raw,echo=0,link=${join(dir, "host")}`]);
   try {
     for (let i = 0; i < 100 && !existsSync(join(dir, "host")); i++) await new Promise((r) => setTimeout(r, 20));
     const app = new AppPage(page);
     await app.loginAs("9999");
     const { ticketId, auth } = await makeTicket(page);
-    const put = await page.request.put("/api/v1/scanners/", { headers: auth, data: [{ id: "e2e-gun", name: "Counter gun", kind: "serial", path: join(dir, "gun"), baud: 9600 }] });
+    const put = await page.request.put("/api/v1/scanners/", { headers: auth, data: [{ id: "e2e-gun", name: "Counter gun", kind: "serial", path: gun, baud: 9600 }] });
     expect(put.ok()).toBe(true);
     await page.goto("/tracking");
     await page.getByLabel("Gun at the box").selectOption("e2e-gun");
