@@ -22,7 +22,7 @@ import { createCustomerService } from "./modules/customers/service";
 import { employeeRoutes } from "./modules/employees/routes";
 import { createEmployeeService } from "./modules/employees/service";
 import { imageRoutes } from "./modules/images/routes";
-import { createImageService, uploadLimits } from "./modules/images/service";
+import { createImageService } from "./modules/images/service";
 import { placeRoutes } from "./modules/places/routes";
 import { createPlaceService } from "./modules/places/service";
 import { createPrintJournal } from "./modules/printing/journal";
@@ -104,7 +104,7 @@ export async function bootAppliance(
   const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[]) => receiptData({ db, clock, tickets, places }, caller, id, itemIds);
   const printing = createPrintService({ journal, tickets, items, clock, receipt, discover });
   const scanners = createScannerService({ db, clock, bus, drivers: opts.scannerDrivers });
-  const images = createImageService({ db, clock, dataDir: config.dataDir, limits: uploadLimits(process.env) });
+  const images = createImageService({ db, clock, dataDir: config.dataDir, limits: config.uploads });
 
   const routes: RouteDef[] = [];
   routes.push(

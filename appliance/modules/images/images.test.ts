@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { HttpError } from "../../http/errors";
 import type { EmployeeCaller } from "../../http/route";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
-import { createImageService, DEFAULT_UPLOAD_LIMITS } from "./service";
+import { DEFAULT_UPLOAD_LIMITS } from "../../platform/config";
+import { createImageService } from "./service";
 
 let box: TestBox;
 let admin: string;

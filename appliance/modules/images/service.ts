@@ -8,38 +8,11 @@ import { HttpError, notFound, unprocessable } from "../../http/errors";
 import type { AgentCaller, EmployeeCaller } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
 import type { Clock } from "../../platform/clock";
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "../../platform/config";
 import { audit } from "../audit/audit";
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const MB = 1024 * 1024;
-
-/**
- * What uploads may take of the box's disk. A shop keeps at most `quotaBytes` of images; no
- * upload is taken while the data directory's file system would keep less than `minFreeBytes`
- * or `minFreeShare` of its size free (the database must always have room to grow).
- */
-export interface UploadLimits {
-  quotaBytes: number;
-  minFreeBytes: number;
-  minFreeShare: number;
-}
-export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { quotaBytes: 500 * MB, minFreeBytes: 1024 * MB, minFreeShare: 0.05 };
-
-/** Limits from the environment: IRONBOX_UPLOAD_QUOTA_MB (per shop), IRONBOX_UPLOAD_MIN_FREE_MB and _PERCENT. */
-export function uploadLimits(env: Record<string, string | undefined>): UploadLimits {
-  const num = (name: string, dflt: number) => {
-    const v = env[name];
-    if (v === undefined || v === "") return dflt;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} is not a number of ${name.endsWith("PERCENT") ? "percent" : "MB"}: ${v}`);
-    return n;
-  };
-  return {
-    quotaBytes: num("IRONBOX_UPLOAD_QUOTA_MB", DEFAULT_UPLOAD_LIMITS.quotaBytes / MB) * MB,
-    minFreeBytes: num("IRONBOX_UPLOAD_MIN_FREE_MB", DEFAULT_UPLOAD_LIMITS.minFreeBytes / MB) * MB,
-    minFreeShare: num("IRONBOX_UPLOAD_MIN_FREE_PERCENT", DEFAULT_UPLOAD_LIMITS.minFreeShare * 100) / 100,
-  };
-}
 
 /** Free and total bytes of the file system holding `dir` (for unprivileged users). */
 export type DiskSpace = (dir: string) => Promise<{ free: number; total: number }>;
