@@ -1,19 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { clampPercent, formatDiscount, parseDiscount } from "./money";
 import {
   type PriceRecord,
   type PricedAction,
   actionPrice,
   actionReferenceError,
   actionTableError,
-  clampPercent,
   effectivePrice,
-  formatDiscount,
   itemTotals,
   MAX_LINE_CENTS,
   MAX_TICKET_CENTS,
   modifierUpChargeError,
-  parseDiscount,
   priceReferenceError,
   priceTableError,
   roundCents,
@@ -129,7 +127,10 @@ describe("discounts", () => {
     expect(parseDiscount("PERCENTAGE 15")).toBe(15);
     expect(parseDiscount("PERCENTAGE 150")).toBe(100);
     expect(parseDiscount("PERCENTAGE -5")).toBe(0);
-    expect(parseDiscount("percentage 7.5")).toBe(7.5);
+    expect(parseDiscount("percentage 7.5")).toBe(8);
+    // One rule for every route: "PERCENTAGE 12.5" is 13 (the ticket route stored 12, the action route 13).
+    expect(parseDiscount("PERCENTAGE 12.5")).toBe(13);
+    expect(parseDiscount(12.5)).toBe(13);
     expect(parseDiscount("")).toBe(0);
     expect(parseDiscount(null)).toBe(0);
     expect(parseDiscount("FLAT 5")).toBe(0);

@@ -8,6 +8,8 @@
  * whole cents once, by `roundCents`, here and nowhere else.
  */
 
+import { clampPercent } from "./money";
+
 /** Round half away from zero to whole cents; never negative, never NaN. */
 export function roundCents(value: number): number {
   if (!Number.isFinite(value) || value <= 0) return 0;
@@ -39,23 +41,6 @@ export const capMessage = {
 
 const capLine = (v: number) => Math.min(MAX_LINE_CENTS, v);
 const pct = (hundredthsOfPercent: number) => Math.min(MAX_PERCENT_HUNDREDTHS, hundredthsOfPercent) / 10_000;
-
-// ---------------------------------------------------------------- discounts
-
-/** Spec §5: discounts are stored as "PERCENTAGE n", n clamped to 0..100. */
-export function parseDiscount(text: string | null | undefined): number {
-  const m = /^\s*PERCENTAGE\s+(-?\d+(?:\.\d+)?)\s*$/i.exec(text ?? "");
-  return m ? clampPercent(Number(m[1])) : 0;
-}
-
-export function clampPercent(n: number): number {
-  if (!Number.isFinite(n)) return 0;
-  return Math.min(100, Math.max(0, n));
-}
-
-export function formatDiscount(n: number): string {
-  return `PERCENTAGE ${clampPercent(Math.round(n))}`;
-}
 
 // ---------------------------------------------------------------- actions
 

@@ -3,7 +3,8 @@ import type { Db } from "../../db/client";
 import type { AuthService } from "../modules/auth/service";
 import type { Clock } from "../platform/clock";
 import { fail, jsonResponse, ok } from "./envelope";
-import { HttpError, unsupportedMedia } from "./errors";
+import { AppError, unsupportedMedia } from "../platform/errors";
+import { statusOf } from "./errors";
 import { authorize } from "./guard";
 import { withIdempotency } from "./idempotency";
 import type { Caller, RouteDef } from "./route";
@@ -69,7 +70,7 @@ export function createApp(deps: AppDeps) {
         if (page) return page;
         return jsonResponse(404, fail(`No such API route: ${request.method} ${path}`), SECURITY_HEADERS);
       }
-      if (error instanceof HttpError) return jsonResponse(error.status, fail(error.message), SECURITY_HEADERS);
+      if (error instanceof AppError) return jsonResponse(statusOf(error), fail(error.message), SECURITY_HEADERS);
       if (code === "PARSE") return jsonResponse(400, fail("The request body is not valid JSON"), SECURITY_HEADERS);
       if (code === "VALIDATION") return jsonResponse(422, fail("Invalid request"), SECURITY_HEADERS);
       if (request.method === "DELETE" && isForeignKeyFailure(error)) {

@@ -1,7 +1,7 @@
 import { eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { idempotencyKeys } from "../../db/schema";
-import { badRequest, conflict } from "./errors";
+import { badRequest, conflict } from "../platform/errors";
 
 const IN_PROGRESS = 0;
 const KEEP_MS = 24 * 3600_000;

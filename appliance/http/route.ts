@@ -1,28 +1,10 @@
 import type { z } from "zod";
 
-export const ROLES = ["admin", "manager", "employee", "driver"] as const;
-export type Role = (typeof ROLES)[number];
+import type { AgentCaller, Caller, EmployeeCaller, Role } from "../modules/auth/caller";
 
-export interface AgentInfo {
-  id: number;
-  name: string;
-  is_hq: boolean;
-}
-export interface EmployeeInfo {
-  id: number;
-  full_name: string;
-  role: Role;
-  hq: boolean;
-}
-
-/** Who is calling. `employee` is set only for an employee token. */
-export type Caller =
-  | { kind: "none" }
-  | { kind: "agent"; jti: string; agent: AgentInfo }
-  | { kind: "employee"; jti: string; agent: AgentInfo; employee: EmployeeInfo };
-
-export type EmployeeCaller = Extract<Caller, { kind: "employee" }>;
-export type AgentCaller = Extract<Caller, { kind: "agent" | "employee" }>;
+// Route files declare access with these; services import them from the auth module.
+export { ROLES } from "../modules/auth/caller";
+export type { AgentCaller, Caller, EmployeeCaller, Role } from "../modules/auth/caller";
 
 /**
  * Who may call a route. Every route declares one; the permission test walks them all.

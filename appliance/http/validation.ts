@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { unprocessable } from "./errors";
+import { unprocessable } from "../platform/errors";
 
 /**
  * Control characters: C0 except tab, line feed and carriage return, DEL, and C1. A NUL broke

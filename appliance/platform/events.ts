@@ -1,4 +1,4 @@
-import type { AgentCaller } from "../http/route";
+import type { AgentCaller } from "../modules/auth/caller";
 
 /**
  * What reaches the tablets over /api/v1/events. Each event says whose it is: a print job's

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { route } from "../../http/route";
-import { IdParams, text } from "../../http/schemas";
+import { IdParams, text } from "../../domain/schemas";
 import { AddressBody } from "../places/routes";
 import type { AgentService } from "./service";
 

@@ -1,9 +1,9 @@
 import { count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { addresses, agents, customers, employees, images, localities, sessions, tickets } from "../../../db/schema";
-import { conflict, forbidden, notFound, unprocessable } from "../../http/errors";
-import { agentScope, assertSameAgent } from "../../http/guard";
-import type { EmployeeCaller } from "../../http/route";
+import { conflict, forbidden, notFound, unprocessable } from "../../platform/errors";
+import { agentScope, assertSameAgent } from "../auth/caller";
+import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
 import { hashPassword } from "../auth/secrets";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { boxSettings } from "../../../db/schema";
-import { forbidden } from "../../http/errors";
-import type { EmployeeCaller, Role } from "../../http/route";
+import { forbidden } from "../../platform/errors";
+import type { EmployeeCaller, Role } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
 

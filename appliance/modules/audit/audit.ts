@@ -1,6 +1,6 @@
 import type { Db } from "../../../db/client";
 import { auditLog } from "../../../db/schema";
-import type { Caller } from "../../http/route";
+import type { Caller } from "../auth/caller";
 
 type Tx = Pick<Db, "insert">;
 

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { statusOf as httpStatus } from "../../http/errors";
+import { AppError } from "../../platform/errors";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
 import { getBoxSecret, hashPin } from "./secrets";
 import { createAuthService } from "./service";
@@ -14,7 +16,9 @@ const agentLogin = (user_name: string, password: string) => box.call("POST", "/a
 const pinLogin = (agent: string, pin: unknown) => box.call("POST", "/api/v1/login/employee", { token: agent, body: { pin } });
 /** The auth service on the box's database, to log in from chosen client addresses (the harness has no peer). */
 const authOn = async (b: TestBox) => createAuthService({ db: b.database.db, clock: b.clock, secret: await getBoxSecret(b.database.db) });
-const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status ?? 500);
+
+/** What the HTTP app would answer for a service call: 200, the error's status, or 500. */
+const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: unknown) => (e instanceof AppError ? httpStatus(e) : 500));
 
 describe("agent login", () => {
   test("right password gives an agent token with the spec's claims; wrong ones a 401 starting 'Agent'", async () => {

@@ -1,7 +1,7 @@
 import { randomInt, timingSafeEqual } from "node:crypto";
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { conflict, forbidden, tooMany } from "../../http/errors";
+import { conflict, forbidden, tooMany } from "../../platform/errors";
 import type { Clock } from "../../platform/clock";
 
 /** Letters and digits that cannot be misread for one another (no 0/O, 1/I/L). */

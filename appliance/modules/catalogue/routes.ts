@@ -2,7 +2,7 @@ import { z } from "zod";
 import { pdfResponse } from "../../../drivers/pdf/document";
 import { HQ_STAFF, ROLES, route } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
-import { IdParams } from "../../http/schemas";
+import { IdParams } from "../../domain/schemas";
 import { ActionBody, type ActionService } from "./actions";
 import { CategoryBody, type GarmentService, ReOrderBody, SubCategoryBody } from "./garments";
 import { ModifierBody, type ModifierService } from "./modifiers";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ROLES, route } from "../../http/route";
-import { IdParams, IsoDate, text } from "../../http/schemas";
+import { IdParams, IsoDate, text } from "../../domain/schemas";
 import { Approval } from "../approval/routes";
 import { type CustomerService, LOOKUP_FIELDS } from "./service";
 

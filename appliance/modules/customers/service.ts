@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { addresses, agents, customerPreferences, customerStats, customers, employeeOwings, preferences, tickets } from "../../../db/schema";
-import { conflict, notFound, unprocessable } from "../../http/errors";
-import { agentScope, assertSameAgent } from "../../http/guard";
-import type { EmployeeCaller } from "../../http/route";
-import { toEuros } from "../../http/schemas";
+import { conflict, notFound, unprocessable } from "../../platform/errors";
+import { agentScope, assertSameAgent } from "../auth/caller";
+import type { EmployeeCaller } from "../auth/caller";
+import { toEuros } from "../../domain/money";
 import type { Clock } from "../../platform/clock";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";

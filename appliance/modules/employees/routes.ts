@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ROLES, route } from "../../http/route";
-import { IdParams, text } from "../../http/schemas";
+import { IdParams, text } from "../../domain/schemas";
 import { Pin } from "../auth/routes";
 import type { EmployeeService } from "./service";
 

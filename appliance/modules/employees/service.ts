@@ -14,10 +14,10 @@ import {
   ticketLogStates,
   tickets,
 } from "../../../db/schema";
-import { conflict, forbidden, notFound, unprocessable } from "../../http/errors";
-import { agentScope, assertSameAgent } from "../../http/guard";
-import type { EmployeeCaller, Role } from "../../http/route";
-import { toEuros } from "../../http/schemas";
+import { conflict, forbidden, notFound, unprocessable } from "../../platform/errors";
+import { agentScope, assertSameAgent } from "../auth/caller";
+import type { EmployeeCaller, Role } from "../auth/caller";
+import { toEuros } from "../../domain/money";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
 import type { AuthService } from "../auth/service";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { HttpError } from "../../http/errors";
-import type { EmployeeCaller } from "../../http/route";
+import { AppError } from "../../platform/errors";
+import type { EmployeeCaller } from "../auth/caller";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
 import { DEFAULT_UPLOAD_LIMITS } from "../../platform/config";
 import { createImageService } from "./service";
@@ -144,8 +144,8 @@ describe("images belong to the shop that uploaded them", () => {
       await images.upload(full, file());
       const [rows, stored] = [Number((await demo.database.client.execute("SELECT count(*) FROM images")).rows[0]![0]), files().length];
       const refused = await images.upload(full, file()).catch((e) => e);
-      expect(refused).toBeInstanceOf(HttpError);
-      expect(refused.status).toBe(507);
+      expect(refused).toBeInstanceOf(AppError);
+      expect(refused.kind).toBe("insufficient_storage");
       expect(refused.message).toContain("This shop's images have reached their");
       expect(Number((await demo.database.client.execute("SELECT count(*) FROM images")).rows[0]![0])).toBe(rows);
       expect(files().length).toBe(stored);
@@ -159,7 +159,7 @@ describe("images belong to the shop that uploaded them", () => {
       for (const d of [{ free: GB - 1, total: 10 * GB }, { free: 9 * GB, total: 200 * GB }]) {
         disk = d;
         const refused = await images.upload(caller, file()).catch((e) => e);
-        expect(refused.status).toBe(507);
+        expect(refused.kind).toBe("insufficient_storage");
         expect(refused.message).toContain("disk is almost full");
       }
       expect(files().length).toBe(stored);

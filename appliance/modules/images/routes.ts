@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ROLES, route } from "../../http/route";
+import { SECURITY_HEADERS } from "../../http/security";
 import type { ImageService } from "./service";
 
 export function imageRoutes(images: ImageService) {
@@ -23,7 +24,11 @@ export function imageRoutes(images: ImageService) {
       access: { public: true },
       params: z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.(png|jpg|gif|webp)$/) }),
       raw: true,
-      handler: ({ params }) => images.serve(params.file),
+      handler: async ({ params }) => {
+        const { file, mime } = await images.file(params.file);
+        // The random name is the capability and never changes: cache it for good.
+        return new Response(file, { headers: { ...SECURITY_HEADERS, "content-type": mime, "cache-control": "public, max-age=31536000, immutable" } });
+      },
     }),
   ];
 }

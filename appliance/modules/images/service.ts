@@ -4,9 +4,8 @@ import { join } from "node:path";
 import { and, eq, inArray, lt, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { images } from "../../../db/schema";
-import { HttpError, notFound, unprocessable } from "../../http/errors";
-import type { AgentCaller, EmployeeCaller } from "../../http/route";
-import { SECURITY_HEADERS } from "../../http/security";
+import { insufficientStorage, notFound, unprocessable } from "../../platform/errors";
+import type { AgentCaller, EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "../../platform/config";
 import { audit } from "../audit/audit";
@@ -22,7 +21,6 @@ const diskSpace: DiskSpace = async (dir) => {
 };
 
 /** An upload that would not fit is 507 Insufficient Storage (as WebDAV answers a full quota), with the reason. */
-const insufficientStorage = (m: string) => new HttpError(507, m);
 
 /** An image that nothing references a day after its upload is removed (file and row). */
 export const UNUSED_IMAGE_MS = 24 * 60 * 60 * 1000;
@@ -112,12 +110,13 @@ export function createImageService({
       }
     },
 
-    async serve(name: string): Promise<Response> {
+    /** The stored file of an image and its type; the route sends it. */
+    async file(name: string): Promise<{ file: ReturnType<typeof Bun.file>; mime: string }> {
       const row = await db.query.images.findFirst({ where: eq(images.file, name) });
       if (!row) throw notFound("Image");
-      const f = Bun.file(join(dir, row.file));
-      if (!(await f.exists())) throw notFound("Image");
-      return new Response(f, { headers: { ...SECURITY_HEADERS, "content-type": row.mime, "cache-control": "public, max-age=31536000, immutable" } });
+      const file = Bun.file(join(dir, row.file));
+      if (!(await file.exists())) throw notFound("Image");
+      return { file, mime: row.mime };
     },
 
     /** Sweeps now and then daily, in the background; returns the stop function. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HQ_STAFF, ROLES, route } from "../../http/route";
-import { IdParams, text } from "../../http/schemas";
+import { IdParams, text } from "../../domain/schemas";
 import type { PlaceService } from "./service";
 
 /**

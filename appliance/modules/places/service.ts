@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, ne, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { addresses, customerPreferences, localities, preferences, streets } from "../../../db/schema";
-import { conflict, notFound, unprocessable } from "../../http/errors";
-import type { AgentCaller, EmployeeCaller } from "../../http/route";
+import { conflict, notFound, unprocessable } from "../../platform/errors";
+import type { AgentCaller, EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
 

@@ -6,9 +6,9 @@ import { checkDevicePath, DevicePathError, lanPrinterAddress } from "../../../dr
 import type { PrinterDevice } from "../../../drivers/printers/discovery";
 import { modelFor, PRINTER_MODELS } from "../../../drivers/printers/models";
 import { type PrinterTarget, sendToPrinter } from "../../../drivers/printers/transports";
-import { notFound, unprocessable } from "../../http/errors";
-import { agentScope, assertSameAgent } from "../../http/guard";
-import type { EmployeeCaller } from "../../http/route";
+import { notFound, unprocessable } from "../../platform/errors";
+import { agentScope, assertSameAgent } from "../auth/caller";
+import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import type { EventBus } from "../../platform/events";
 import { audit } from "../audit/audit";

@@ -1,6 +1,6 @@
 import type { LabelData } from "../../../drivers/printers/label";
 import { displayDate } from "../../domain/format";
-import { unprocessable } from "../../http/errors";
+import { unprocessable } from "../../platform/errors";
 import type { TicketView } from "../tickets/repo";
 import { pieceList } from "../tickets/items";
 

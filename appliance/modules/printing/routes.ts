@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pdfResponse } from "../../../drivers/pdf/document";
 import { ROLES, route } from "../../http/route";
-import { IdParams } from "../../http/schemas";
+import { IdParams } from "../../domain/schemas";
 import { SECURITY_HEADERS } from "../../http/security";
 import type { Clock } from "../../platform/clock";
 import type { EmployeeCaller } from "../../http/route";

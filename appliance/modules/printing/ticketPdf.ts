@@ -8,7 +8,7 @@ import { businessDay } from "../../domain/dates";
 import { euro, printDate } from "../../domain/format";
 import { ticketCode } from "../../domain/scancodes";
 import { vatSplit } from "../../domain/pricing";
-import type { EmployeeCaller } from "../../http/route";
+import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import type { PlaceService } from "../places/service";
 import type { TicketService } from "../tickets/service";

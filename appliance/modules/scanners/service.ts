@@ -8,8 +8,8 @@ import { checkDevicePath, DevicePathError, deviceRoots } from "../../../drivers/
 import { startEvdevScanner } from "../../../drivers/scanners/evdev";
 import { startHidScanner } from "../../../drivers/scanners/hid";
 import { startSerialScanner } from "../../../drivers/scanners/serial";
-import { unprocessable } from "../../http/errors";
-import type { EmployeeCaller } from "../../http/route";
+import { unprocessable } from "../../platform/errors";
+import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import type { EventBus } from "../../platform/events";
 import { audit } from "../audit/audit";

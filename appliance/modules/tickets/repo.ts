@@ -19,7 +19,7 @@ import {
   tickets,
 } from "../../../db/schema";
 import { actionPrice, effectivePrice, type PricedAction, type PriceRecord } from "../../domain/pricing";
-import { toEuros } from "../../http/schemas";
+import { toEuros } from "../../domain/money";
 
 export type Exec = Pick<Db, "select" | "insert" | "update" | "delete" | "query">;
 type ItemRow = typeof ticketSubCategories.$inferSelect;

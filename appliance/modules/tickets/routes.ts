@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { unprocessable } from "../../http/errors";
+import { unprocessable } from "../../platform/errors";
 import { ROLES, route } from "../../http/route";
-import { IdParams, IsoDate, text } from "../../http/schemas";
+import { IdParams, IsoDate, text } from "../../domain/schemas";
 import { Approval, WithApproval } from "../approval/routes";
 import type { ItemService } from "./items";
 import type { TicketService } from "./service";

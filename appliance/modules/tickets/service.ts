@@ -2,11 +2,11 @@ import { and, asc, count, desc, eq, inArray, isNull, like, ne, or, type SQL, sql
 import type { Db } from "../../../db/client";
 import { customers, employeeOwings, employees, itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
-import { clampPercent, formatDiscount, parseDiscount } from "../../domain/pricing";
-import { conflict, notFound, unprocessable } from "../../http/errors";
-import { agentScope, assertSameAgent } from "../../http/guard";
-import type { EmployeeCaller } from "../../http/route";
-import { toEuros } from "../../http/schemas";
+import { clampPercent, formatDiscount, parseDiscount } from "../../domain/money";
+import { conflict, notFound, unprocessable } from "../../platform/errors";
+import { agentScope, assertSameAgent } from "../auth/caller";
+import type { EmployeeCaller } from "../auth/caller";
+import { toEuros } from "../../domain/money";
 import type { Clock } from "../../platform/clock";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";

@@ -1,8 +1,9 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { boxSettings, customers, garmentSubCategories, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
-import { capMessage, itemTotals, MAX_LINE_CENTS, MAX_TICKET_CENTS, parseDiscount, ticketOverCap, ticketTotal } from "../../domain/pricing";
-import { unprocessable } from "../../http/errors";
+import { capMessage, itemTotals, MAX_LINE_CENTS, MAX_TICKET_CENTS, ticketOverCap, ticketTotal } from "../../domain/pricing";
+import { parseDiscount } from "../../domain/money";
+import { unprocessable } from "../../platform/errors";
 import type { Exec } from "./repo";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HQ_STAFF, ROLES, route } from "../../http/route";
-import { IdParams, IsoDate, text } from "../../http/schemas";
+import { IdParams, IsoDate, text } from "../../domain/schemas";
 import type { TrackingService } from "./service";
 
 const staff = { roles: ROLES };

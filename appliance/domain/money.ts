@@ -1,0 +1,39 @@
+/**
+ * Money and percentages, in one place. The database and every service speak integer cents
+ * (and integer hundredths of a percent for percent-valued prices); the API speaks euros with
+ * two decimals and whole or decimal percents. Conversions happen here, at the route edge.
+ */
+
+/** Euros (API) → cents (database), rounded half away from zero. */
+export const toCents = (euros: number) => Math.round(euros * 100);
+/** Cents (database) → euros (API). */
+export const toEuros = (cents: number) => cents / 100;
+
+/** A percent (API, e.g. 150 or 12.5) → hundredths of a percent (database: 15000, 1250). */
+export const toHundredths = (percent: number) => Math.round(percent * 100);
+/** Hundredths of a percent (database) → a percent (API). */
+export const fromHundredths = (hundredths: number) => hundredths / 100;
+
+/** A discount percent: a whole number 0..100 (spec §5: clamped, not refused). */
+export function clampPercent(n: number): number {
+  if (!Number.isFinite(n)) return 0;
+  return Math.min(100, Math.max(0, Math.round(n)));
+}
+
+/**
+ * Spec §3/§5: discounts are stored as the text "PERCENTAGE n". Whatever the client sends (a
+ * number, or the text with a decimal such as "PERCENTAGE 12.5") becomes a whole percent the
+ * same way everywhere: rounded half up, then clamped to 0..100.
+ */
+export function parseDiscount(text: string | number | null | undefined): number {
+  if (typeof text === "number") return clampPercent(text);
+  const m = /^\s*(?:PERCENTAGE\s+)?(-?\d+(?:\.\d+)?)\s*$/i.exec(text ?? "");
+  return m ? clampPercent(Number(m[1])) : 0;
+}
+
+export function formatDiscount(percent: number): string {
+  return `PERCENTAGE ${clampPercent(percent)}`;
+}
+
+/** A discount as a client sends it (number or text) → the stored text. */
+export const normalizeDiscount = (input: string | number) => formatDiscount(parseDiscount(input));
