@@ -1,5 +1,6 @@
 /** Schema pieces shared by the modules' models (zod): ids, bounded text, euros, days. */
 import { z } from "zod";
+import { normalizeDiscount } from "./money";
 
 /** `{id}` path parameter. */
 export const IdParams = z.object({ id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
@@ -18,3 +19,11 @@ export const IsoDate = z
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
   }, "must be a real date");
+
+/**
+ * A discount as a client sends it: a number, or text such as "PERCENTAGE 12.5" or "15 %".
+ * Stored as "PERCENTAGE n" by the one rule of ./money (rounded, clamped to 0..100; spec §5).
+ */
+export const Discount = z
+  .union([z.number().finite(), z.string().max(40)])
+  .transform((d) => normalizeDiscount(typeof d === "number" ? d : Number(/-?\d+(\.\d+)?/.exec(d)?.[0] ?? 0)));

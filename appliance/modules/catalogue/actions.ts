@@ -3,16 +3,13 @@ import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { actionGarmentSubCategories, actions, configurations, garmentCategories, ticketSubCategoryActions } from "../../../db/schema";
 import { actionPrice, actionReferenceError, actionTableError, type PricedAction } from "../../domain/pricing";
-import { formatDiscount } from "../../domain/money";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
-import { text } from "../../domain/schemas";
+import { Discount, text } from "../../domain/schemas";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
 import { fromHundredths, toHundredths } from "./convert";
 
-/** Discounts arrive as a number or as "PERCENTAGE n"; both are clamped to 0..100 (spec §5). */
-export const Discount = z.union([z.number().finite(), z.string().max(40)]).transform((d) => formatDiscount(typeof d === "number" ? d : Number(/-?\d+(\.\d+)?/.exec(d)?.[0] ?? 0)));
 
 export const ActionBody = z.object({
   name: text(100).min(1),

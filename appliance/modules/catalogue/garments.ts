@@ -8,7 +8,7 @@ import type { EmployeeCaller } from "../auth/caller";
 import { text } from "../../domain/schemas";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
-import { Discount } from "./actions";
+import { Discount } from "../../domain/schemas";
 import { fromHundredths } from "./convert";
 
 export const CATEGORY_TYPES = ["Dry Clean", "Laundry", "TECNOWASH"] as const;

@@ -8,7 +8,7 @@ import { text } from "../../domain/schemas";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
 import { modifierUpChargeError } from "../../domain/pricing";
-import { Discount } from "./actions";
+import { Discount } from "../../domain/schemas";
 import { fromHundredths, toHundredths } from "./convert";
 
 export const MODIFIER_TYPES = ["COLOR", "DESIGN", "MATERIAL", "STAIN", "BRAND", "TAILOR", "EXPRESS"] as const;

@@ -7,7 +7,7 @@ import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
-import { Discount } from "./actions";
+import { Discount } from "../../domain/schemas";
 import { fromHundredths, toHundredths } from "./convert";
 
 export const PriceBody = z.object({

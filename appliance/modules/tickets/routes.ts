@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { unprocessable } from "../../platform/errors";
 import { ROLES, route } from "../../http/route";
-import { IdParams, IsoDate, text } from "../../domain/schemas";
+import { Discount, IdParams, IsoDate, text } from "../../domain/schemas";
 import { Approval, WithApproval } from "../approval/routes";
 import type { ItemService } from "./items";
 import type { TicketService } from "./service";
@@ -47,7 +47,7 @@ const ItemUpdate = z.object({
   comments: text(1000).optional(),
   location: text(100).optional(),
   detail: text(1000).nullish(),
-  discount: z.union([z.number(), z.string().max(40)]).transform((d) => `PERCENTAGE ${Math.min(100, Math.max(0, Math.round(Number(typeof d === "number" ? d : (/-?\d+/.exec(d)?.[0] ?? 0)))))}`).optional(),
+  discount: Discount.optional(),
   total_override: money.nullable().optional(),
   approval: Approval.optional(),
 });

@@ -141,6 +141,14 @@ describe("the counter flow", () => {
     expect((await ok("GET", `/ticketSubCategory/${suit.id}`)).state).toBe("IN PROGRESS");
   });
 
+  test("a discount of 'PERCENTAGE 12.5' is stored alike by the item and the action routes (one rule: 13)", async () => {
+    const t = await ok("POST", "/tickets/", { customer_id: ids.customer });
+    const [item] = await ok("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: ids.shirt });
+    expect((await ok("PUT", `/ticketSubCategory/${item.id}`, { discount: "PERCENTAGE 12.5" })).discount).toBe("PERCENTAGE 13");
+    expect((await ok("PUT", `/actions/${ids.photo}`, { discount: "PERCENTAGE 12.5" })).discount).toBe("PERCENTAGE 13");
+    await ok("DELETE", `/tickets/${t.id}`);
+  });
+
   test("lists hide CREATED tickets; a customer's tickets are all there", async () => {
     const list = await ok("GET", "/tickets/?limit=10");
     expect(list.every((t: { state: string }) => t.state !== "CREATED")).toBe(true);
