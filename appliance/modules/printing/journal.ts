@@ -4,7 +4,7 @@ import type { Db } from "../../../db/client";
 import { boxSettings, printJobs } from "../../../db/schema";
 import { checkDevicePath, DevicePathError, lanPrinterAddress } from "../../../drivers/devices";
 import type { PrinterDevice } from "../../../drivers/printers/discovery";
-import { modelFor, PRINTER_MODELS } from "../../../drivers/printers/models";
+import { modelFor } from "../../../drivers/printers/models";
 import { type PrinterTarget, sendToPrinter } from "../../../drivers/printers/transports";
 import { notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
@@ -12,35 +12,10 @@ import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import type { EventBus } from "../../platform/events";
 import { audit } from "../audit/audit";
+import { PrinterConfig, type Printer, type TabletPort } from "./model";
 
-const path = z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
-const usbId = z.string().regex(/^[0-9a-f]{4}$/, "must be 4 hex digits");
-/** Spec §9 encodings: PPLZ and PPLA for labels, ESC/POS for receipts. */
-export const Encoding = z.enum(["PPLZ", "PPLA", "ESCPOS"]);
-export type Encoding = z.infer<typeof Encoding>;
-export const PrinterConfig = z.object({
-  id: z.string().regex(/^[a-z0-9-]{1,40}$/, "lowercase letters, digits and dashes"),
-  name: z.string().trim().min(1).max(60),
-  /** The language the printer speaks (spec §9 encodings). */
-  language: Encoding,
-  paper: z.enum(["80mm", "58mm"]).default("80mm"),
-  /** A model of drivers/printers/models.ts, when known. */
-  model: z
-    .string()
-    .max(40)
-    .refine((m) => PRINTER_MODELS.some((x) => x.id === m), "no such printer model")
-    .optional(),
-  target: z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("usblp"), path }),
-    // Spec §9: USB-serial printers at 9600 baud, chosen by vendor and product id (the tty number changes on replug).
-    z
-      .object({ kind: z.literal("serial"), path: path.optional(), vendorId: usbId.optional(), productId: usbId.optional(), serialNumber: z.string().max(60).optional(), baud: z.number().int().min(1200).max(921600).default(9600) })
-      .refine((t) => t.path || (t.vendorId && t.productId), "a serial printer needs a path or a vendor and product id"),
-    z.object({ kind: z.literal("tcp"), host: z.string().max(100).regex(/^[\w.:-]+$/, "an IP address or a host name"), port: z.number().int().min(1).max(65535).default(9100) }),
-    z.object({ kind: z.literal("rfcomm"), path }),
-  ]),
-});
-export type Printer = z.infer<typeof PrinterConfig>;
+export { Encoding, PrinterConfig } from "./model";
+export type { Printer, TabletPort } from "./model";
 
 /**
  * Where a printer is must be hardware the box may use (drivers/devices.ts): a device path of
@@ -71,8 +46,6 @@ const INSERT_CHUNK = 100;
 /** How long a tablet has to report a job it sends itself before the journal gives up on it. */
 const TABLET_REPORT_MS = 10 * 60_000;
 export type Sender = (target: PrinterTarget, bytes: Uint8Array, timeoutMs: number) => Promise<void>;
-/** Printers the tablet drives itself (spec §9 port codes): BLE through Web Bluetooth, RawBT through an intent. */
-export type TabletPort = "ble" | "rbt";
 
 /** A device found on the box, as a printer it can print to before anyone has saved it. */
 export function printerFromDevice(d: PrinterDevice): Printer {

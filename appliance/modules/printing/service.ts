@@ -11,11 +11,11 @@ import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import type { ItemService } from "../tickets/items";
 import type { TicketService } from "../tickets/service";
-import { type Encoding, type Printer, type PrintJournal, printerFromDevice, type TabletPort } from "./journal";
+import { type PrintJournal, printerFromDevice } from "./journal";
+import type { DeviceRow, Encoding, Port, Printer, PrintResult, TabletPort } from "./model";
 import { labelsFor } from "./labels";
 
-/** Spec §9 port codes: u (USB on the box), b (Bluetooth on the box), ble and rbt (the tablet's own). */
-export type Port = "u" | "b" | TabletPort;
+export type { DeviceRow, Port, PrintResult } from "./model";
 
 export interface PrintRequest {
   ticket_id: number;
@@ -31,24 +31,7 @@ export interface PrintRequest {
   paper?: Paper;
 }
 
-/** What a print answers: the journal's job ids, and for the tablet's ports the bytes to send (base64, one per job). */
-export interface PrintResult {
-  jobs: number[];
-  payloads?: { job: number; data: string }[];
-}
-
 const LABEL_ENCODERS: Partial<Record<Encoding, (d: LabelData, v?: LabelVariant) => Uint8Array>> = { PPLZ: encodePplz, PPLA: encodePpla };
-
-/** A device row of the printer dialog and the printer settings: saved printers and attached devices, with honest state. */
-export type DeviceRow = Pick<PrinterDevice, "id" | "name" | "serialNumber" | "productName" | "manufacturerName" | "port" | "class"> & {
-  encoding: Encoding;
-  saved: boolean;
-  /** online: the device is attached now; offline: set up but not found; unknown: a network printer (not probed). */
-  state: "online" | "offline" | "unknown";
-  where: string;
-  /** For a device nobody has saved yet: the printer settings that would save it. */
-  setup?: Printer;
-};
 
 export function createPrintService(deps: {
   journal: PrintJournal;

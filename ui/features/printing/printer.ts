@@ -1,15 +1,12 @@
 import { signal } from "@preact/signals-react";
-import type { Encoding } from "../../../appliance/modules/printing/journal";
-import type { DeviceRow } from "../../../appliance/modules/printing/service";
+import type { DeviceRow, Encoding, Port, PrintResult } from "../../../appliance/modules/printing/model";
 import { toast } from "../../components/toast";
 import { api, ApiError } from "../../lib/api";
 import { pairBlePrinter } from "../../lib/ble";
 import { rawbtUrl } from "../../lib/rawbt";
 import { currentToken } from "../../lib/session";
 
-/** Spec §9 port codes: u (USB), b (Bluetooth), ble (BLE), rbt (remote Bluetooth: the RawBT app). */
-export type Port = "u" | "b" | "ble" | "rbt";
-export type { Encoding };
+export type { Encoding, Port };
 export type Variant = "normal" | "smaller" | "nologo";
 
 /** What this tablet prints to, remembered between tickets. */
@@ -76,10 +73,6 @@ export const rawbtLink = signal<string | null>(null);
 
 export const labelEncoding = (e: Encoding | "") => e === "PPLZ" || e === "PPLA";
 
-interface PrintResult {
-  jobs: number[];
-  payloads?: { job: number; data: string }[];
-}
 
 const fromBase64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 

@@ -1,0 +1,63 @@
+// The printing module's contract with the UI: the shapes its routes take and answer. The UI
+// imports these types (type-only) from here, never from the journal or the service.
+import { z } from "zod";
+import { PRINTER_MODELS } from "../../../drivers/printers/models";
+
+const path = z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
+const usbId = z.string().regex(/^[0-9a-f]{4}$/, "must be 4 hex digits");
+/** Spec §9 encodings: PPLZ and PPLA for labels, ESC/POS for receipts. */
+export const Encoding = z.enum(["PPLZ", "PPLA", "ESCPOS"]);
+export type Encoding = z.infer<typeof Encoding>;
+export const PrinterConfig = z.object({
+  id: z.string().regex(/^[a-z0-9-]{1,40}$/, "lowercase letters, digits and dashes"),
+  name: z.string().trim().min(1).max(60),
+  /** The language the printer speaks (spec §9 encodings). */
+  language: Encoding,
+  paper: z.enum(["80mm", "58mm"]).default("80mm"),
+  /** A model of drivers/printers/models.ts, when known. */
+  model: z
+    .string()
+    .max(40)
+    .refine((m) => PRINTER_MODELS.some((x) => x.id === m), "no such printer model")
+    .optional(),
+  target: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("usblp"), path }),
+    // Spec §9: USB-serial printers at 9600 baud, chosen by vendor and product id (the tty number changes on replug).
+    z
+      .object({ kind: z.literal("serial"), path: path.optional(), vendorId: usbId.optional(), productId: usbId.optional(), serialNumber: z.string().max(60).optional(), baud: z.number().int().min(1200).max(921600).default(9600) })
+      .refine((t) => t.path || (t.vendorId && t.productId), "a serial printer needs a path or a vendor and product id"),
+    z.object({ kind: z.literal("tcp"), host: z.string().max(100).regex(/^[\w.:-]+$/, "an IP address or a host name"), port: z.number().int().min(1).max(65535).default(9100) }),
+    z.object({ kind: z.literal("rfcomm"), path }),
+  ]),
+});
+export type Printer = z.infer<typeof PrinterConfig>;
+
+/** Printers the tablet drives itself (spec §9 port codes): BLE through Web Bluetooth, RawBT through an intent. */
+export type TabletPort = "ble" | "rbt";
+/** Spec §9 port codes: u (USB on the box), b (Bluetooth on the box), ble and rbt (the tablet's own). */
+export type Port = "u" | "b" | TabletPort;
+
+/** A device row of the printer dialog and the printer settings: saved printers and attached devices, with honest state (spec §3 printer device fields). */
+export interface DeviceRow {
+  id: string;
+  name: string;
+  serialNumber: string;
+  productName: string;
+  manufacturerName: string;
+  /** Spec §9 port codes of the box's own printers: u (USB), b (Bluetooth). */
+  port: "u" | "b";
+  class: "label" | "receipt" | "unknown";
+  encoding: Encoding;
+  saved: boolean;
+  /** online: the device is attached now; offline: set up but not found; unknown: a network printer (not probed). */
+  state: "online" | "offline" | "unknown";
+  where: string;
+  /** For a device nobody has saved yet: the printer settings that would save it. */
+  setup?: Printer;
+}
+
+/** What a print answers: the journal's job ids, and for the tablet's ports the bytes to send (base64, one per job). */
+export interface PrintResult {
+  jobs: number[];
+  payloads?: { job: number; data: string }[];
+}
