@@ -15,6 +15,8 @@ import { Database as Sqlite, type Statement } from "bun:sqlite";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { and, count, eq } from "drizzle-orm";
+import { parseDiscount } from "../appliance/domain/money";
+import { effectivePrice, itemTotals, type PriceRecord, ticketTotal } from "../appliance/domain/pricing";
 import { getBoxSecret, hashPassword, hashPin } from "../appliance/modules/auth/secrets";
 import { migrateDatabase, openDatabase } from "../db/client";
 import { REBUILD_CUSTOMER_STATS } from "../db/maintenance";
@@ -22,13 +24,11 @@ import { addresses, agents, employees, localities, streets } from "../db/schema"
 import {
   DAY_MS,
   EMAIL_DOMAINS,
-  effectivePrice,
   FEMALE_NAMES,
   isoDay,
   isProcessedState,
   isSortedState,
   MALE_NAMES,
-  modifierCharge,
   OCCUPATIONS,
   pickTitle,
   type Prng,
@@ -281,17 +281,17 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
   const countOf = (t: string) => one<{ n: number }>(`SELECT count(*) AS n FROM ${t}`).n;
 
   // --- what the seed left: catalogue, places, agents, staff ---------------------------------
-  const garmentRows = all<{ id: number; name: string; pieces: string; allow_quantity: number; default_action_id: number }>(
-    `SELECT g.id, g.name, g.pieces, g.allow_quantity, c.default_action_id FROM garment_sub_categories g JOIN garment_categories c ON c.id = g.garment_category_id ORDER BY g.id`,
+  const garmentRows = all<{ id: number; name: string; pieces: string; allow_quantity: number; discount: string; default_action_id: number }>(
+    `SELECT g.id, g.name, g.pieces, g.allow_quantity, g.discount, c.default_action_id FROM garment_sub_categories g JOIN garment_categories c ON c.id = g.garment_category_id ORDER BY g.id`,
   );
-  const agsc = all<{ id: number; garment_sub_category_id: number; action_id: number; price: number; is_percentage_of: number | null; name: string }>(
+  const agsc = all<PriceRecord & { name: string }>(
     `SELECT x.id, x.garment_sub_category_id, x.action_id, x.price, x.is_percentage_of, a.name FROM action_garment_sub_categories x JOIN actions a ON a.id = x.action_id ORDER BY x.id`,
   );
   const byId = new Map(agsc.map((x) => [x.id, x]));
   const garments = garmentRows.map((g) => {
     const prices = agsc.filter((x) => x.garment_sub_category_id === g.id).map((x) => ({ actionId: x.action_id, name: x.name, cents: effectivePrice(x.id, byId) }));
     prices.sort((a, b) => Number(b.actionId === g.default_action_id) - Number(a.actionId === g.default_action_id));
-    return { ...g, prices, weight: GARMENT_WEIGHTS[g.name] ?? 1 };
+    return { ...g, prices, discountPercent: parseDiscount(g.discount), weight: GARMENT_WEIGHTS[g.name] ?? 1 };
   });
   if (garments.length === 0 || garments.some((g) => g.prices.length === 0)) throw new Error("catalogue missing or unpriced garment");
   const weightSum = garments.reduce((s, g) => s + g.weight, 0);
@@ -365,6 +365,7 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
   let addressId = maxId("addresses");
   const custAgent = new Int32Array(nCustomers);
   const custAddress = new Int32Array(nCustomers);
+  const custDiscount = new Uint8Array(nCustomers);
   phase();
   for (let i = 0; i < nCustomers; i++) {
     // HQ serves 40% of customers, the shops share the rest.
@@ -377,6 +378,7 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
     const full = `${first} ${last}`;
     const { first_name, last_name } = splitName(full);
     const id = firstCustomerId + i;
+    custDiscount[i] = i % 40 === 7 ? 10 : 0; // whole percent
     // Unique mobiles: a stride coprime with 10^6 walks every number of a prefix once.
     const mobile = MOBILE_PREFIXES[i % MOBILE_PREFIXES.length]! + String((Math.floor(i / MOBILE_PREFIXES.length) * 7919 + 123457) % 1_000_000).padStart(6, "0");
     T.customers.add(
@@ -392,7 +394,7 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
       r.chance(0.6) ? `${first}.${last}${i % 997}@${r.pick(EMAIL_DOMAINS)}`.toLowerCase() : "",
       r.chance(0.3) ? isoDay(new Date(Date.UTC(r.int(1940, 2006), r.int(0, 11), r.int(1, 28)))) : null,
       r.chance(0.5) ? `${String((i * 7919 + 4242) % 1_000_000).padStart(6, "0")}M` : "",
-      i % 40 === 7 ? 10 : 0,
+      custDiscount[i]!,
       r.pick(OCCUPATIONS),
       i % 50 === 3 ? "Prefers delivery after 5pm" : "",
       // Customers join over the first 90% of the ten years, in id order.
@@ -452,7 +454,7 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
     const acts: Row[] = [];
     const itemMods: Row[] = [];
     const itemLogs: Row[] = [];
-    let itemsTotal = 0;
+    const itemTotalsCents: number[] = [];
     let itemsPaid = 0;
     let express = false;
     const n = itemsPerTicket();
@@ -461,20 +463,20 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
       const qty = g.allow_quantity ? r.int(1, 6) : 1;
       const iid = ++itemId;
       const main = g.prices[0]!;
-      let subtotal = main.cents * qty;
       // The item carries the quantity (the pricing engine multiplies action × item quantity).
+      const priced: { price: number; quantity: number }[] = [{ price: main.cents, quantity: 1 }];
       acts.push([iid, main.actionId, main.name, 1, main.cents]);
       if (g.prices.length > 1 && r.chance(0.25)) {
         const extra = g.prices[1 + Math.floor(r.next() * (g.prices.length - 1))]!;
         acts.push([iid, extra.actionId, extra.name, 1, extra.cents]);
-        subtotal += extra.cents * qty;
+        priced.push({ price: extra.cents, quantity: 1 });
       }
-      let total = subtotal;
+      const chosenMods: Mod[] = [];
       let color = "";
       let itemExpress = false;
       const addMod = (m: Mod) => {
         itemMods.push([iid, m.id, m.type]);
-        total += modifierCharge(m, subtotal);
+        chosenMods.push(m);
       };
       if (r.chance(0.4)) {
         const m = r.pick(MODS.COLOR);
@@ -490,11 +492,12 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
         addMod(r.pick(MODS.EXPRESS));
         itemExpress = express = true;
       }
+      const { total, pre_discount_total } = itemTotals({ actions: priced, quantity: qty, modifiers: chosenMods, discounts: { item: 0, garment: g.discountPercent, customer: custDiscount[c]!, ticket: 0 } });
       const paid = fullyPaid || (partlyPaid && k === 0) ? total : 0;
-      itemsTotal += total;
+      itemTotalsCents.push(total);
       itemsPaid += paid;
       const description = color ? `${color} ${g.name}` : g.name;
-      items.push([iid, id, g.id, description, qty, state, located ? `Rack ${"ABCD"[k % 4]}${1 + (iid % 12)}` : "", g.pieces, sorted ? g.pieces : "", sorted ? 1 : 0, itemExpress ? 1 : 0, total, total, paid, processDate, createdIso]);
+      items.push([iid, id, g.id, description, qty, state, located ? `Rack ${"ABCD"[k % 4]}${1 + (iid % 12)}` : "", g.pieces, sorted ? g.pieces : "", sorted ? 1 : 0, itemExpress ? 1 : 0, total, pre_discount_total, paid, processDate, createdIso]);
 
       // Item logs: the last `want` states of the path (longer paths get more); past the path's
       // length the final state was re-scanned, a minute apart.
@@ -509,7 +512,7 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
     }
     const pickup_charge = pickedUp ? PICKUP_CHARGE : 0;
     const delivery_charge = deliverToClient ? DELIVERY_CHARGE : 0;
-    const total = itemsTotal + pickup_charge + delivery_charge;
+    const total = ticketTotal(itemTotalsCents, pickup_charge, delivery_charge);
     T.tickets.add(
       id,
       agent,

@@ -1,4 +1,6 @@
 import { and, count, eq, inArray } from "drizzle-orm";
+import { parseDiscount } from "../../appliance/domain/money";
+import { effectivePrice, itemTotals, type PriceRecord, ticketTotal } from "../../appliance/domain/pricing";
 import { getBoxSecret, hashPassword, hashPin } from "../../appliance/modules/auth/secrets";
 import type { Db } from "../client";
 import {
@@ -30,7 +32,8 @@ import {
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 // ---------------------------------------------------------------------------------------------
-// Shared helpers (also used by scripts/gen-reference.ts so both data sets price alike)
+// Shared helpers (also used by scripts/gen-reference.ts). Both price through the appliance's
+// pricing engine (appliance/domain/pricing.ts), never a copy of its rules.
 // ---------------------------------------------------------------------------------------------
 
 /** mulberry32: a tiny seeded PRNG, so demo and reference data are the same on every run. */
@@ -128,22 +131,6 @@ export function statePath(state: string, pickedUp: boolean): string[] {
 export const isSortedState = (state: string) => !["CREATED", "AWAITING PICKUP", "PICKED UP"].includes(state);
 /** States in which the garment has been (or is being) processed. */
 export const isProcessedState = (state: string) => isSortedState(state) && state !== "MARKED" && state !== "TECNOWASH";
-
-/** A modifier's charge on an item: flat cents, or hundredths of a percent of the actions' subtotal. */
-export function modifierCharge(m: { up_charge: number; is_percentage: boolean }, actionsSubtotal: number): number {
-  return m.is_percentage ? Math.round((actionsSubtotal * m.up_charge) / 10000) : m.up_charge;
-}
-
-/**
- * Effective price of an ActionGarmentSubCategory (spec §3): `price` percent of the record it
- * points to, else the flat price; 0 when the chain is broken or loops.
- */
-export function effectivePrice(id: number, byId: Map<number, { price: number; is_percentage_of: number | null }>, depth = 0): number {
-  const row = byId.get(id);
-  if (!row || depth > 16) return 0;
-  if (row.is_percentage_of == null) return row.price;
-  return Math.round((effectivePrice(row.is_percentage_of, byId, depth + 1) * row.price) / 10000);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Demo content
@@ -514,14 +501,14 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
         const entries = Object.entries(g.prices) as [ActionKey, Price][];
         entries.sort((a, b) => Number(Array.isArray(a[1])) - Number(Array.isArray(b[1])));
         const rowIds = new Map<ActionKey, number>();
-        const byId = new Map<number, { price: number; is_percentage_of: number | null }>();
+        const byId = new Map<number, PriceRecord>();
         for (const [key, price] of entries) {
           const pctOf = Array.isArray(price) ? rowIds.get(price[0]) : undefined;
           if (Array.isArray(price) && pctOf === undefined) throw new Error(`${g.name}: ${key} is a percentage of an unpriced action`);
           const values = { garment_sub_category_id: sub!.id, action_id: actionIds[key], price: Array.isArray(price) ? price[1] : price, is_percentage_of: pctOf ?? null };
           const [row] = await tx.insert(actionGarmentSubCategories).values(values).returning({ id: actionGarmentSubCategories.id });
           rowIds.set(key, row!.id);
-          byId.set(row!.id, values);
+          byId.set(row!.id, { id: row!.id, ...values });
         }
         const prices = [...rowIds].map(([key, id]) => ({ key, actionId: actionIds[key], name: actionNames[key], cents: effectivePrice(id, byId) }));
         prices.sort((a, b) => Number(b.key === c.def) - Number(a.key === c.def));
@@ -580,13 +567,14 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
       birkirkara: ["Birkirkara", "Balzan", "Attard", "San Gwann", "Msida"],
       mosta: ["Mosta", "Naxxar"],
     };
-    const people: { id: number; agentId: number; addressId: number; name: string }[] = [];
+    const people: { id: number; agentId: number; addressId: number; name: string; discount: number }[] = [];
     for (let i = 0; i < 60; i++) {
       const shop = (["hq", "hq", "birkirkara", "mosta"] as const)[i % 4]!;
       const male = r.chance(0.5);
       const first = r.pick(male ? MALE_NAMES : FEMALE_NAMES);
       const last = r.pick(SURNAMES);
       const full_name = `${first} ${last}`;
+      const discount = i % 15 === 7 ? 10 : 0; // whole percent
       const addressId = await addAddress(r.pick(shopArea[shop]));
       const [c] = await tx
         .insert(customers)
@@ -601,13 +589,13 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
           email_address: r.chance(0.6) ? `${first}.${last}${r.int(1, 99)}@${r.pick(EMAIL_DOMAINS)}`.toLowerCase() : "",
           date_of_birth: r.chance(0.3) ? isoDay(new Date(Date.UTC(r.int(1945, 2004), r.int(0, 11), r.int(1, 28)))) : null,
           id_card: r.chance(0.5) ? `${r.int(1000, 999999)}M` : "",
-          discount: i % 15 === 7 ? 10 : 0,
+          discount,
           occupation: r.pick(OCCUPATIONS),
           comments: i % 9 === 4 ? "Prefers delivery after 5pm" : "",
           created_at: at(r.int(90, 700) * DAY_MS),
         })
         .returning({ id: customers.id });
-      people.push({ id: c!.id, agentId: agentIds[shop], addressId, name: full_name });
+      people.push({ id: c!.id, agentId: agentIds[shop], addressId, name: full_name, discount });
       if (r.chance(0.35)) {
         const chosen = [...new Set([r.pick(prefIds), r.pick(prefIds)])];
         await tx.insert(customerPreferences).values(chosen.map((preference_id) => ({ customer_id: c!.id, preference_id })));
@@ -652,14 +640,14 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
         // The item carries the quantity; each action is done once per garment (the pricing
         // engine multiplies action price × action quantity × item quantity).
         const acts = chosen.map((a) => ({ action_id: a.actionId, name: a.name, price: a.cents, quantity: 1 }));
-        const subtotal = acts.reduce((s, a) => s + a.price * qty, 0);
         const itemMods: Mod[] = [];
         if (r.chance(0.5)) itemMods.push(r.pick(mods.COLOR));
         if (r.chance(0.2)) itemMods.push(r.pick(mods.STAIN));
         if (r.chance(0.15)) itemMods.push(r.pick(mods.MATERIAL));
         if (r.chance(0.08)) itemMods.push(r.pick(mods.TAILOR));
         if (withExpress && k === 0) itemMods.push(r.pick(mods.EXPRESS));
-        const total = subtotal + itemMods.reduce((s, m) => s + modifierCharge(m, subtotal), 0);
+        // The seed sets no item, garment or ticket discounts (all "PERCENTAGE 0"); some customers have one.
+        const priced = itemTotals({ actions: acts, quantity: qty, modifiers: itemMods, discounts: { item: 0, garment: 0, customer: parseDiscount(customer.discount), ticket: 0 } });
         const color = itemMods.find((m) => m.type === "COLOR");
         const sorted = isSortedState(p.state);
         const processAt = p.path.indexOf("IN PROGRESS");
@@ -677,8 +665,8 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
             has_express: itemMods.some((m) => m.type === "EXPRESS"),
             location: ["AWAITING DELIVERY", "B Kara", "Mosta", "San Gwann"].includes(p.state) ? `Rack ${"ABCD"[k % 4]}${r.int(1, 12)}` : "",
             comments: r.chance(0.1) ? "Customer points out a loose button" : "",
-            total,
-            pre_discount_total: total,
+            total: priced.total,
+            pre_discount_total: priced.pre_discount_total,
             total_paid: 0,
             process_date: processAt >= 0 ? p.times[processAt]!.toISOString() : null,
             created_at: p.created.toISOString(),
@@ -689,8 +677,7 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
       items.forEach((it, k) => (it.row.total_paid = fullyPaid || (partlyPaid && k === 0) ? it.row.total! : 0));
       const pickup_charge = p.pickedUp ? PICKUP_CHARGE : 0;
       const delivery_charge = deliverToClient ? DELIVERY_CHARGE : 0;
-      const itemsTotal = items.reduce((s, it) => s + it.row.total!, 0);
-      const total = itemsTotal + pickup_charge + delivery_charge;
+      const total = ticketTotal(items.map((it) => it.row.total!), pickup_charge, delivery_charge);
       const itemsPaid = items.reduce((s, it) => s + it.row.total_paid!, 0);
 
       const [t] = await tx

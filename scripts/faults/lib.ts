@@ -1,7 +1,7 @@
 /** Shared by the fault scripts: the real appliance as a child process, a burst of counter writes, and the after-crash check. */
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "../../db/client";
+import { type Database, openDatabase } from "../../db/client";
 import { recomputeTicket } from "../../appliance/modules/tickets/totals";
 
 export interface Box {
@@ -76,8 +76,8 @@ export async function burst(box: Box, acked: Acked, workers: number, label: stri
 
 /**
  * Opens the database as the next start would find it and checks: integrity, every
- * acknowledged ticket, item and payment present, and every ticket's stored total equal to
- * what the pricing engine computes from its stored items (checked in a rolled-back transaction).
+ * acknowledged ticket, item and payment present, and every ticket priced as the engine
+ * prices it (see ticketsOffPrice).
  */
 export async function check(dbFile: string, acked: Acked): Promise<{ integrity: string; lost: number; totalsOff: number; ok: boolean }> {
   try {
@@ -97,24 +97,40 @@ async function checkOrThrow(dbFile: string, acked: Acked) {
     const items = await ids("ticket_sub_categories");
     const paidNow = new Map(((await database.client.execute("SELECT id, total_paid FROM tickets")).rows as unknown as { id: number; total_paid: number }[]).map((r) => [Number(r.id), Number(r.total_paid)]));
     const lost = [...acked.tickets].filter((t) => !tickets.has(t)).length + [...acked.items].filter((i) => !items.has(i)).length + [...acked.paid].filter(([t, cents]) => (paidNow.get(t) ?? 0) < cents).length;
-    let totalsOff = 0;
-    await database.db
-      .transaction(async (tx) => {
-        for (const t of acked.tickets) {
-          const total = async () => ((await tx.all(sql`SELECT total FROM tickets WHERE id = ${t}`)) as { total: number }[])[0]?.total;
-          const before = await total();
-          await recomputeTicket(tx, t);
-          if ((await total()) !== before) totalsOff++;
-        }
-        throw new Error("rollback"); // a check, not a repair
-      })
-      .catch((e) => {
-        if ((e as Error).message !== "rollback") throw e;
-      });
+    const totalsOff = (await ticketsOffPrice(database, [...acked.tickets])).length;
     return { integrity, lost, totalsOff, ok: integrity === "ok" && lost === 0 && totalsOff === 0 };
   } finally {
     database.close();
   }
+}
+
+/**
+ * The tickets (all of them when `ticketIds` is omitted) whose stored money is not what the
+ * pricing engine computes: each is re-priced by the appliance's own recomputeTicket, in a
+ * transaction that is rolled back (a check, not a repair), and is off if its total or any
+ * item's total or pre-discount total changed. Used after a crash and on seeded data.
+ */
+export async function ticketsOffPrice(database: Database, ticketIds?: readonly number[]): Promise<number[]> {
+  const off: number[] = [];
+  await database.db
+    .transaction(async (tx) => {
+      const ids = ticketIds ?? ((await tx.all(sql`SELECT id FROM tickets ORDER BY id`)) as { id: number }[]).map((r) => r.id);
+      const money = async (t: number) =>
+        JSON.stringify([
+          await tx.all(sql`SELECT total FROM tickets WHERE id = ${t}`),
+          await tx.all(sql`SELECT id, total, pre_discount_total FROM ticket_sub_categories WHERE ticket_id = ${t} ORDER BY id`),
+        ]);
+      for (const t of ids) {
+        const before = await money(t);
+        await recomputeTicket(tx, t);
+        if ((await money(t)) !== before) off.push(t);
+      }
+      throw new Error("rollback");
+    })
+    .catch((e) => {
+      if ((e as Error).message !== "rollback") throw e;
+    });
+  return off;
 }
 
 export const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) || d;
