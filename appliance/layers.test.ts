@@ -1,0 +1,151 @@
+// Holds the layers of issue 17 (README "Layout"): reads the import and export-from statements
+// of every .ts/.tsx file of the project and fails with the list of crossings.
+//   1. appliance/domain/ imports nothing of the project outside appliance/domain/.
+//   2. db/ imports nothing under appliance/ but appliance/domain/ (never a module).
+//   3. ui/ imports only ui/, appliance/domain/ and, type-only, appliance/modules/*/model.ts.
+//   4. Nothing imports appliance/http/ but the composition root (boot.ts, main.ts), the route
+//      files (routes.ts) and appliance/http/ itself; tests and the test harness may.
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, posix, relative } from "node:path";
+
+const ROOT = join(import.meta.dir, "..");
+const SKIP_DIRS = new Set(["node_modules", ".git", "dist", "data", "test-results"]);
+
+export interface Source {
+  /** Path from the project root, with forward slashes. */
+  path: string;
+  text: string;
+}
+
+interface Import {
+  /** The imported file from the project root without extension, or null for a library. */
+  target: string | null;
+  spec: string;
+  typeOnly: boolean;
+}
+
+/** Crossings that stay until the work that removes them lands; each names its issue. */
+const KNOWN: string[] = [
+  // issue 17: moves with the demo loader (demo content as data, PINs hashed through the auth module).
+  "db/seed/demo.ts -> ../../appliance/modules/auth/secrets (db imports nothing of appliance but domain)",
+  "db/seed/demo.test.ts -> ../../appliance/modules/auth/secrets (db imports nothing of appliance but domain)",
+];
+
+// Static imports and re-exports (possibly over several lines), bare side-effect imports, and
+// dynamic import() calls. Anchored at a line start so that examples inside strings and
+// comments are not read as imports.
+const STATIC = /^\s*(?:import|export)\s+(type\s+)?(?:[^;'"`]*?\s+from\s+)?["']([^"']+)["']/gm;
+const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+
+function importsOf(file: Source): Import[] {
+  const resolve = (spec: string) =>
+    spec.startsWith(".") ? posix.normalize(posix.join(posix.dirname(file.path), spec)).replace(/\.(tsx?|jsx?)$/, "") : null;
+  const found: Import[] = [];
+  for (const m of file.text.matchAll(STATIC)) found.push({ spec: m[2]!, target: resolve(m[2]!), typeOnly: Boolean(m[1]) });
+  for (const m of file.text.matchAll(DYNAMIC)) found.push({ spec: m[1]!, target: resolve(m[1]!), typeOnly: false });
+  return found;
+}
+
+const under = (dir: string, p: string) => p.startsWith(`${dir}/`);
+const isTest = (p: string) => /\.test\.tsx?$/.test(p) || under("appliance/test", p);
+const MODEL = /^appliance\/modules\/[^/]+\/model$/;
+const HTTP_USERS = new Set(["appliance/boot.ts", "appliance/main.ts"]);
+
+/** The rule an import breaks, or null. */
+function crossing(from: string, imp: Import): string | null {
+  const to = imp.target;
+  // Libraries, and data files such as package.json (the UI shows the version), are no layer.
+  if (to === null || /\.json$/.test(to)) return null;
+  if (under("appliance/domain", from) && !under("appliance/domain", to)) return "domain imports only domain";
+  if (under("db", from) && under("appliance", to) && !under("appliance/domain", to)) return "db imports nothing of appliance but domain";
+  if (under("ui", from) && !under("ui", to) && !under("appliance/domain", to) && !(MODEL.test(to) && imp.typeOnly))
+    return "ui imports only ui, domain and (type-only) module models";
+  if (under("appliance/http", to) && !under("appliance/http", from) && !HTTP_USERS.has(from) && posix.basename(from) !== "routes.ts" && !isTest(from))
+    return "only the composition root and routes.ts import appliance/http";
+  return null;
+}
+
+/** Every crossing in these files, as "file -> import (rule)". */
+export function checkLayers(files: Source[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    for (const imp of importsOf(f)) {
+      const rule = crossing(f.path, imp);
+      if (rule) out.push(`${f.path} -> ${imp.spec} (${rule})`);
+    }
+  }
+  return out;
+}
+
+function projectSources(dir = ROOT): Source[] {
+  const out: Source[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (!SKIP_DIRS.has(e.name)) out.push(...projectSources(full));
+    } else if (/\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts")) {
+      out.push({ path: relative(ROOT, full).split("\\").join("/"), text: readFileSync(full, "utf8") });
+    }
+  }
+  return out;
+}
+
+describe("layers (issue 17)", () => {
+  test("the project's imports cross no layer", () => {
+    const files = projectSources();
+    expect(files.length).toBeGreaterThan(100);
+    expect(checkLayers(files).filter((v) => !KNOWN.includes(v))).toEqual([]);
+  });
+
+  test("every known exception is still real (drop it once fixed)", () => {
+    const now = checkLayers(projectSources());
+    expect(KNOWN.filter((k) => !now.includes(k))).toEqual([]);
+  });
+
+  // The checker itself: each rule catches a crossing in a fake file list, and lets the allowed
+  // imports through.
+  const fake = (path: string, text: string): Source => ({ path, text });
+  test("rule 1: domain importing a module or the platform is caught", () => {
+    expect(checkLayers([fake("appliance/domain/money.ts", `import { z } from "zod";\nimport { toEuros } from "./format";\nimport { audit } from "../modules/audit/audit";`)])).toEqual([
+      "appliance/domain/money.ts -> ../modules/audit/audit (domain imports only domain)",
+    ]);
+    expect(checkLayers([fake("appliance/domain/x.ts", `export { clock } from "../platform/clock";`)])).toHaveLength(1);
+  });
+
+  test("rule 2: db importing a module is caught; domain is allowed", () => {
+    const text = `import { hashPin } from "../../appliance/modules/auth/pins";\nimport { SHOP } from "../../appliance/domain/money";`;
+    expect(checkLayers([fake("db/seed/demo.ts", text)])).toEqual(["db/seed/demo.ts -> ../../appliance/modules/auth/pins (db imports nothing of appliance but domain)"]);
+  });
+
+  test("rule 3: ui importing a service, or a model for its values, is caught", () => {
+    const text = [
+      `import type { Row } from "../../../appliance/modules/printing/model";`,
+      `import { displayDate } from "../../../appliance/domain/format";`,
+      `import { api } from "../../lib/api";`,
+      `import type { DeviceRow } from "../../../appliance/modules/printing/service";`,
+      `import { Encoding } from "../../../appliance/modules/printing/model";`,
+      `const lazy = () => import("../../../db/schema");`,
+    ].join("\n");
+    expect(checkLayers([fake("ui/features/printing/printer.ts", text)])).toEqual([
+      "ui/features/printing/printer.ts -> ../../../appliance/modules/printing/service (ui imports only ui, domain and (type-only) module models)",
+      "ui/features/printing/printer.ts -> ../../../appliance/modules/printing/model (ui imports only ui, domain and (type-only) module models)",
+      "ui/features/printing/printer.ts -> ../../../db/schema (ui imports only ui, domain and (type-only) module models)",
+    ]);
+  });
+
+  test("rule 4: a service importing appliance/http is caught; root, routes, http and tests may", () => {
+    const text = `import {\n  notFound,\n  conflict,\n} from "../../http/errors";`;
+    expect(checkLayers([fake("appliance/modules/images/service.ts", text)])).toEqual([
+      "appliance/modules/images/service.ts -> ../../http/errors (only the composition root and routes.ts import appliance/http)",
+    ]);
+    const allowed = [
+      fake("appliance/modules/images/routes.ts", text),
+      fake("appliance/modules/images/images.test.ts", text),
+      fake("appliance/http/app.ts", `import { route } from "./route";`),
+      fake("appliance/boot.ts", `import { createApp } from "./http/app";`),
+      fake("appliance/test/harness.ts", `import { createApp } from "../http/app";`),
+    ];
+    expect(checkLayers(allowed)).toEqual([]);
+  });
+});
