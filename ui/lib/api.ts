@@ -48,8 +48,28 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls the API and unwraps the envelope; failures toast the server's message and throw. */
+/**
+ * A fresh Idempotency-Key. crypto.randomUUID exists only in secure contexts, and the tablets
+ * open the box over plain http://192.168…, so the fallback builds a version-4 UUID from
+ * getRandomValues (available everywhere).
+ */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Calls the API and unwraps the envelope; failures toast the server's message and throw.
+ * Every POST carries an Idempotency-Key (one per call; a caller may pass its own in headers to
+ * span several calls, as "idempotency-key"), so a create the box already made answers its first result instead of
+ * making a second ticket or item; routes that are not creates ignore the header.
+ */
 export async function api<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
+  const idempotency = method.toUpperCase() === "POST" ? { "idempotency-key": newIdempotencyKey() } : {};
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
   const token = currentToken();
@@ -65,6 +85,7 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
           accept: "application/json",
           ...(opts.body !== undefined ? { "content-type": "application/json" } : {}),
           ...(token ? { authorization: `token ${token}` } : {}),
+          ...idempotency,
           ...opts.headers,
         },
         body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,

@@ -1,12 +1,12 @@
 // Pure logic of the UI shell, run by bun test (no browser): query strings, claims, access
 // rules, the page-button window and the loading indicator's timing.
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { allowed } from "../app/access";
 import { loadingVisible, MIN_VISIBLE_UNTIL_MS, SHOW_AFTER_MS, trackLoading } from "../components/loading";
 import { pageWindow } from "../components/ListView";
 import { TILES } from "../features/home/Home";
 import { idleMs } from "../features/auth/idle";
-import { queryString } from "./api";
+import { api, newIdempotencyKey, queryString } from "./api";
 import { decodeClaims, type EmployeeClaims } from "./session";
 
 describe("queryString (spec §7)", () => {
@@ -96,5 +96,54 @@ describe("loading indicator (spec §9)", () => {
     b();
     await sleep(MIN_VISIBLE_UNTIL_MS);
     expect(loadingVisible.value).toBe(false);
+  });
+});
+
+describe("Idempotency-Key (issue 17: a second tap after a timeout makes no second ticket)", () => {
+  const realFetch = globalThis.fetch;
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+  });
+  /** Records the headers of each request and answers a successful envelope. */
+  function recordFetch(): Headers[] {
+    const sent: Headers[] = [];
+    globalThis.fetch = (async (_url: string, init?: RequestInit) => {
+      sent.push(new Headers(init?.headers));
+      return new Response(JSON.stringify({ success: true, data: {} }), { headers: { "content-type": "application/json" } });
+    }) as typeof fetch;
+    return sent;
+  }
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  test("every POST carries its own key; GET and PUT carry none", async () => {
+    const sent = recordFetch();
+    await api("POST", "/tickets/", { body: { customer_id: 1 } });
+    await api("POST", "/tickets/", { body: { customer_id: 1 } });
+    await api("GET", "/tickets/");
+    await api("PUT", "/tickets/1", { body: {} });
+    const keys = sent.map((h) => h.get("idempotency-key"));
+    expect(keys[0]).toMatch(UUID);
+    expect(keys[1]).toMatch(UUID);
+    expect(keys[1]).not.toBe(keys[0]);
+    expect(keys.slice(2)).toEqual([null, null]);
+  });
+
+  test("a caller's own key is kept, so one key can span a whole user action", async () => {
+    const sent = recordFetch();
+    await api("POST", "/tickets/", { body: {}, headers: { "idempotency-key": "tap-1" } });
+    expect(sent[0]!.get("idempotency-key")).toBe("tap-1");
+  });
+
+  test("without crypto.randomUUID (plain http on the LAN) the key is still a random v4 UUID", () => {
+    const real = crypto.randomUUID;
+    try {
+      (crypto as { randomUUID?: unknown }).randomUUID = undefined;
+      expect(typeof crypto.randomUUID).toBe("undefined");
+      const a = newIdempotencyKey();
+      expect(a).toMatch(UUID);
+      expect(newIdempotencyKey()).not.toBe(a);
+    } finally {
+      crypto.randomUUID = real;
+    }
   });
 });
