@@ -69,7 +69,7 @@ export function newIdempotencyKey(): string {
  * making a second ticket or item; routes that are not creates ignore the header.
  */
 export async function api<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
-  const idempotency = method.toUpperCase() === "POST" ? { "idempotency-key": newIdempotencyKey() } : {};
+  const idempotency: Record<string, string> = method.toUpperCase() === "POST" ? { "idempotency-key": newIdempotencyKey() } : {};
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
   const token = currentToken();
