@@ -126,6 +126,25 @@ test.describe("customers", () => {
     await expect(p.rows().first()).toContainText(`Marija ${surname}`);
   });
 
+  test("an employee's customer discount above the limit asks a manager's PIN on the tablet, then saves", async ({ page }) => {
+    const app = new AppPage(page);
+    const p = new PeoplePage(page);
+    await app.loginAs("3333"); // Anna Vella, employee
+    await page.goto("/customers/0");
+    const name = `Discounted ${stamp()}`;
+    await p.field("Full name").fill(name);
+    await page.locator('input[name="discount"]').fill("20");
+    await p.save.click();
+    const approval = page.getByRole("dialog", { name: "Manager approval" });
+    await expect(approval).toContainText("a customer discount above 10 %");
+    await approval.getByLabel("Manager PIN").fill("2222"); // Joseph Borg, manager
+    await approval.getByRole("button", { name: "Approve" }).click();
+    await expect(approval).toBeHidden();
+    await expect(p.toast("Information Saved")).toBeVisible();
+    await expect(page).toHaveURL(/\/customers\/[1-9]\d*$/);
+    await expect(page.locator('input[name="discount"]')).toHaveValue("20");
+  });
+
   test("an address with a locality but no street is refused with 'Invalid Address'", async ({ page }) => {
     const app = new AppPage(page);
     const p = new PeoplePage(page);

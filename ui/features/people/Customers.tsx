@@ -1,4 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
+import { type Approval, needsApproval, withApproval } from "../../components/approval";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { CustomerTickets } from "../tickets/CustomerTickets";
 import { Link, useLocation } from "wouter";
@@ -298,7 +299,13 @@ export function CustomerDetail({ params }: { params: Params }) {
         occupation: c.occupation,
         comments: c.comments,
       };
-      const saved = isNew ? await api<Customer>("POST", "/customers/", { body, quiet: true }) : await api<Customer>("PUT", `/customers/${id}`, { body, quiet: true });
+      const send = (approval?: Approval) => {
+        const b = approval ? { ...body, approval } : body;
+        return isNew ? api<Customer>("POST", "/customers/", { body: b, quiet: true }) : api<Customer>("PUT", `/customers/${id}`, { body: b, quiet: true });
+      };
+      // A discount above the limit needs a manager: their PIN is asked for on this tablet.
+      const saved = await send().catch((e) => (needsApproval(e) ? withApproval(send) : Promise.reject(e)));
+      if (!saved) return; // the manager dialog was cancelled: nothing saved
       await api("POST", "/customerPreferences/bulk", { body: { customer_id: saved.id, preferences: [...prefs] }, quiet: true });
       toast("Information Saved");
       if (isNew) navigate(`/customers/${saved.id}`, { replace: true });
