@@ -1,6 +1,7 @@
 // The printing module's contract with the UI: the shapes its routes take and answer. The UI
 // imports these types (type-only) from here, never from the journal or the service.
 import { z } from "zod";
+import type { PrinterDevice } from "../../../drivers/printers/discovery";
 import { PRINTER_MODELS } from "../../../drivers/printers/models";
 
 const path = z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
@@ -38,15 +39,7 @@ export type TabletPort = "ble" | "rbt";
 export type Port = "u" | "b" | TabletPort;
 
 /** A device row of the printer dialog and the printer settings: saved printers and attached devices, with honest state (spec §3 printer device fields). */
-export interface DeviceRow {
-  id: string;
-  name: string;
-  serialNumber: string;
-  productName: string;
-  manufacturerName: string;
-  /** Spec §9 port codes of the box's own printers: u (USB), b (Bluetooth). */
-  port: "u" | "b";
-  class: "label" | "receipt" | "unknown";
+export type DeviceRow = Pick<PrinterDevice, "id" | "name" | "serialNumber" | "productName" | "manufacturerName" | "port" | "class"> & {
   encoding: Encoding;
   saved: boolean;
   /** online: the device is attached now; offline: set up but not found; unknown: a network printer (not probed). */
@@ -54,7 +47,7 @@ export interface DeviceRow {
   where: string;
   /** For a device nobody has saved yet: the printer settings that would save it. */
   setup?: Printer;
-}
+};
 
 /** What a print answers: the journal's job ids, and for the tablet's ports the bytes to send (base64, one per job). */
 export interface PrintResult {
