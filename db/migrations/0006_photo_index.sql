@@ -1,0 +1,1 @@
+CREATE INDEX `tsca_photos_idx` ON `ticket_sub_category_actions` (`id`) WHERE images <> '[]';
