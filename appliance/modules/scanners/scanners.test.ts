@@ -147,6 +147,14 @@ test("events: a gun kept for one shop sends its scans to that shop's tablets (an
   writeSync(fd, "!T!T:777\r\n");
   closeSync(fd);
   expect(await readUntil(m, "!T!T:777")).toContain(`"agent_id":${mosta}`);
+  // A shop's admin cannot hand a gun to another shop (its scans would go there); its own shop is fine.
+  const birkirkaraAdmin = await shopToken("birkirkara", 5555);
+  const birkirkara = agents.find((a) => a.user_name === "birkirkara")!.id;
+  const other = { ...counter, id: "back-gun", agent_id: mosta };
+  const refused = await box.call("PUT", "/api/v1/scanners/", { token: birkirkaraAdmin, body: [counter, other] });
+  expect([refused.status, refused.json.message]).toEqual([422, "agent_id: no such shop"]);
+  expect((await box.call("PUT", "/api/v1/scanners/", { token: birkirkaraAdmin, body: [counter, { ...other, agent_id: birkirkara }] })).status).toBe(200);
+  expect((await box.call("PUT", "/api/v1/scanners/", { token: admin, body: [counter] })).status).toBe(200);
   expect(await readUntil(hq, "!T!T:777")).toContain("event: scan");
   expect((await drain(b, 300)).text).not.toContain("777");
   for (const r of [m, b, hq]) await r.cancel();

@@ -92,9 +92,16 @@ export function createScannerService({ db, clock, bus, drivers = realDrivers }: 
             throw e instanceof DevicePathError ? unprocessable(e.message) : e;
           }
         }
-        if (g.agent_id !== null && !(await db.query.agents.findFirst({ where: eq(agents.id, g.agent_id), columns: { id: true } }))) throw unprocessable("agent_id: no such shop");
       }
       const before = await config();
+      for (const g of guns) {
+        if (g.agent_id === null) continue;
+        // A shop's admin keeps a gun for its own shop only (HQ for any); a gun already kept for
+        // another shop may stay so. Another shop answers as if it did not exist.
+        const unchanged = before.some((b) => b.id === g.id && b.agent_id === g.agent_id);
+        const mayName = caller.agent.is_hq || g.agent_id === caller.agent.id || unchanged;
+        if (!mayName || !(await db.query.agents.findFirst({ where: eq(agents.id, g.agent_id), columns: { id: true } }))) throw unprocessable("agent_id: no such shop");
+      }
       await db.transaction(async (tx) => {
         await tx.insert(boxSettings).values({ key: KEY, value: JSON.stringify(guns) }).onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(guns) } });
         await audit(tx, clock.now(), caller, "configure", "scanners", null, listChanges(before, guns));
