@@ -3,6 +3,9 @@ import type { RouteDef } from "./route";
 
 const toJson = (s: z.ZodType, io: "input" | "output" = "input") => z.toJSONSchema(s, { io, unrepresentable: "any" });
 
+/** The success envelope around a route's answer, as the client reads it (zod's "output" side). */
+const envelope = (data: z.ZodType) => toJson(z.object({ success: z.literal(true), data }), "output");
+
 /** The OpenAPI document, built from the same route table and zod schemas that validate requests. */
 export function buildOpenApi(routes: readonly RouteDef[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -27,7 +30,9 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
       ...(parameters.length ? { parameters } : {}),
       ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: toJson(r.body) } } } } : {}),
       responses: {
-        "200": { description: "Envelope {success: true, data}" },
+        "200": r.response
+          ? { description: "Envelope {success: true, data}", content: { "application/json": { schema: envelope(r.response) } } }
+          : { description: "Envelope {success: true, data}" },
         "4XX": { description: "Envelope {success: false, message}" },
       },
     };

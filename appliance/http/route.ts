@@ -36,6 +36,11 @@ export interface RouteDef<A extends Access = Access, B = unknown, Q = unknown, P
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
+  /**
+   * What the handler answers inside the envelope's `data` (the module model's response shape).
+   * Documentation only: the OpenAPI document shows it; answers are not validated against it.
+   */
+  response?: z.ZodType;
   /** A create: honours the Idempotency-Key header, so a client retry returns the first result. */
   idempotent?: boolean;
   /**

@@ -1,0 +1,36 @@
+import { describe, expect, test } from "bun:test";
+import { z } from "zod";
+import { buildOpenApi } from "./openapi";
+import { route } from "./route";
+import { testBox } from "../test/harness";
+
+describe("OpenAPI response schemas", () => {
+  test("a route that declares its response documents it inside the envelope", () => {
+    const routes = [
+      route({ method: "GET", path: "/things/:id", tag: "t", summary: "One thing", access: { agent: true }, response: z.object({ id: z.number(), name: z.string() }), handler: () => ({ id: 1, name: "x" }) }),
+      route({ method: "GET", path: "/other/", tag: "t", summary: "Undocumented", access: { agent: true }, handler: () => 1 }),
+    ];
+    const doc = buildOpenApi(routes, "0") as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: any }> }> }>> };
+    const schema = doc.paths["/api/v1/things/{id}"]!.get!.responses["200"]!.content!["application/json"]!.schema;
+    expect(schema.properties.success).toEqual({ type: "boolean", const: true });
+    expect(schema.properties.data.properties.name).toEqual({ type: "string" });
+    expect(schema.required).toEqual(["success", "data"]);
+    expect(doc.paths["/api/v1/other/"]!.get!.responses["200"]!.content).toBeUndefined();
+  });
+
+  test("the served document has a response schema for every route that declares one", async () => {
+    const box = await testBox();
+    try {
+      const r = await box.call("GET", "/api/v1/openapi.json");
+      const declared = box.routes.filter((x) => x.response);
+      expect(declared.length).toBeGreaterThan(0);
+      for (const x of declared) {
+        const path = `/api/v1${x.path}`.replace(/:(\w+)/g, "{$1}");
+        const ok = r.json.paths[path][x.method.toLowerCase()].responses["200"];
+        expect(ok.content?.["application/json"]?.schema?.properties?.data, `${x.method} ${path}`).toBeDefined();
+      }
+    } finally {
+      box.close();
+    }
+  });
+});
