@@ -1,8 +1,9 @@
 /** Who is calling, and what they may see: shared by every service. */
 import { notFound } from "../../platform/errors";
 
-export const ROLES = ["admin", "manager", "employee", "driver"] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role } from "../../domain/people";
+
+export { ROLES, type Role } from "../../domain/people";
 
 export interface AgentInfo {
   id: number;

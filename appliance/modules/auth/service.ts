@@ -7,7 +7,8 @@ import type { AgentCaller, Caller, EmployeeCaller, Role } from "./caller";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
 import { hashPassword, hashPin, verifyPassword } from "./secrets";
-import { type Claims, signToken, verifyToken } from "./tokens";
+import { type Claims, PIN_FORMAT } from "./model";
+import { signToken, verifyToken } from "./tokens";
 
 /** Session lengths: an agent session is the shop's device login; an employee one a shift. */
 export const AGENT_TOKEN_SECONDS = 30 * 24 * 3600;
@@ -43,8 +44,6 @@ function inWords(ms: number) {
   return `${n} ${unit}${n === 1 ? "" : "s"}`;
 }
 
-/** PINs are strings of 4 to 8 digits; leading zeros count. */
-export const PIN_FORMAT = /^\d{4,8}$/;
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 // Verified against when the user name is unknown, so timing does not reveal which names exist.

@@ -1,25 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-
-/** Claims of the spec (§3 Tokens) plus `kind`, `jti` and `exp` (seconds since the epoch). */
-export interface AgentClaims {
-  kind: "agent";
-  agent_id: number;
-  agent_name: string;
-  jti: string;
-  exp: number;
-}
-export interface EmployeeClaims {
-  kind: "employee";
-  employee_id: number;
-  role: string;
-  hq: boolean;
-  employee_name: string;
-  agent_name: string;
-  agent_id: number;
-  jti: string;
-  exp: number;
-}
-export type Claims = AgentClaims | EmployeeClaims;
+import type { Claims } from "./model";
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString("base64url");
 const HEADER = b64(JSON.stringify({ alg: "HS256", typ: "JWT" }));

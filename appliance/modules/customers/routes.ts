@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ROLES, route } from "../../http/route";
 import { IdParams, IsoDate, text } from "../../domain/schemas";
-import { Approval } from "../approval/routes";
+import { Approval } from "../approval/model";
 import { type CustomerService, LOOKUP_FIELDS } from "./service";
 
 const staff = { roles: ROLES };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ROLES, route } from "../../http/route";
 import { IdParams, text } from "../../domain/schemas";
-import { Pin } from "../auth/routes";
+import { Pin } from "../auth/model";
 import type { EmployeeService } from "./service";
 
 const EmployeeBody = z.object({

@@ -1,0 +1,16 @@
+// The system module's contract: the ready check and first-run setup.
+import { z } from "zod";
+import { Pin } from "../auth/model";
+
+export const Health = z.object({ version: z.string(), database: z.literal("ok"), setup_required: z.boolean() });
+export type Health = z.infer<typeof Health>;
+
+export const SetupBody = z.object({
+  setup_code: z.string().trim().min(1).max(64).describe("The one-time code from the box's console or <data dir>/setup-code"),
+  agent_name: z.string().trim().min(1).max(100),
+  user_name: z.string().trim().min(1).max(100),
+  password: z.string().min(8).max(200),
+  full_name: z.string().trim().min(1).max(100),
+  pin: Pin,
+});
+export type SetupBody = z.input<typeof SetupBody>;
