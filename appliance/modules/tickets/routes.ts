@@ -1,56 +1,16 @@
 import { z } from "zod";
 import { unprocessable } from "../../platform/errors";
 import { ROLES, route } from "../../http/route";
-import { Discount, IdParams, IsoDate, text } from "../../domain/schemas";
-import { Approval, WithApproval } from "../approval/routes";
+import { IdParams, IsoDate } from "../../domain/schemas";
+import { WithApproval } from "../approval/routes";
 import type { ItemService } from "./items";
+import { ItemActionBody, ItemBody, ItemModifierBody, ItemUpdate, StateChange, TicketBody } from "./model";
 import type { TicketService } from "./service";
 
 const staff = { roles: ROLES };
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 const many = z.union([z.string().max(100), z.array(z.string().max(100)).max(50)]).transform((v) => [v].flat());
-const StateChange = z.object({ Ids: z.array(z.number().int().positive()).min(1).max(2000), State: z.string().max(60), Signature: z.string().max(2_000_000).nullish() });
-const money = z.number().finite().min(0).max(1_000_000);
 const IdBody = z.object({ id: z.coerce.number().int().positive() });
-
-const TicketBody = z.object({
-  customer_id: z.number().int().positive(),
-  pickup_date: IsoDate.nullish(),
-  delivery_date: IsoDate.nullish(),
-  pickup_comment: text(500).optional(),
-  delivery_comment: text(500).optional(),
-  pickup_from_client: z.boolean().optional(),
-  delivery_to_client: z.boolean().optional(),
-  pickup_address_id: z.number().int().positive().nullish(),
-  delivery_address_id: z.number().int().positive().nullish(),
-  pickup_charge: money.optional(),
-  delivery_charge: money.optional(),
-});
-
-const ItemBody = z.object({
-  ticket_id: z.number().int().positive(),
-  garment_sub_category_id: z.number().int().positive(),
-  description: text(200).optional(),
-  pieces: z.string().max(500).optional(),
-  quantity: z.number().int().min(1).max(10_000).optional(),
-  comments: text(1000).optional(),
-  location: text(100).optional(),
-  detail: text(1000).nullish(),
-  actions: z.array(z.number().int().positive()).max(20).optional(),
-  modifiers: z.array(z.number().int().positive()).max(50).optional(),
-});
-
-const ItemUpdate = z.object({
-  description: text(200).optional(),
-  pieces: z.string().max(500).optional(),
-  quantity: z.number().int().min(1).max(10_000).optional(),
-  comments: text(1000).optional(),
-  location: text(100).optional(),
-  detail: text(1000).nullish(),
-  discount: Discount.optional(),
-  total_override: money.nullable().optional(),
-  approval: Approval.optional(),
-});
 /** Who approves, for the services: the PIN (if any) and the tablet it was typed on. */
 const approvalOf = (body: { approval?: { pin: string } }, client: string) => ({ pin: body.approval?.pin, client });
 
@@ -213,7 +173,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       summary: "Updates an item; a discount above the limit or an override below the computed total needs a manager's approval for employees and drivers",
       access: staff,
       params: IdParams,
-      body: ItemUpdate,
+      body: ItemUpdate.extend(WithApproval.shape),
       handler: ({ caller, params, body, client }) => items.update(caller, params.id, body, approvalOf(body, client)),
     }),
     route({
@@ -232,14 +192,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       tag: "items",
       summary: "Adds an action to an item (images, or override_images, when the action requires them)",
       access: staff,
-      body: z.object({
-        ticket_sub_category_id: z.number().int().positive(),
-        action_id: z.number().int().positive().optional(),
-        actionID: z.number().int().positive().optional(),
-        quantity: z.number().int().min(1).max(1000).optional(),
-        images: z.array(z.number().int().positive()).max(20).optional(),
-        override_images: z.boolean().optional(),
-      }).refine((b) => b.action_id ?? b.actionID, { message: "action_id: is required", path: ["action_id"] }),
+      body: ItemActionBody,
       idempotent: true,
       handler: ({ caller, body }) => items.addAction(caller, { ...body, action_id: (body.action_id ?? body.actionID)! }),
     }),
@@ -250,7 +203,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       tag: "items",
       summary: "Adds a modifier to an item",
       access: staff,
-      body: z.object({ ticket_sub_category_id: z.number().int().positive(), modifier_id: z.number().int().positive() }),
+      body: ItemModifierBody,
       idempotent: true,
       handler: ({ caller, body }) => items.addModifier(caller, body),
     }),

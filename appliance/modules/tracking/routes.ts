@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { HQ_STAFF, ROLES, route } from "../../http/route";
-import { IdParams, IsoDate, text } from "../../domain/schemas";
+import { IdParams, IsoDate } from "../../domain/schemas";
+import { StateName } from "./model";
 import type { TrackingService } from "./service";
 
 const staff = { roles: ROLES };
@@ -26,7 +27,7 @@ export function trackingRoutes(tracking: TrackingService, today: () => string, w
       query: z.object({ tid: optionalId, eid: optionalId, df: IsoDate.optional(), dt: IsoDate.optional(), s: z.string().max(60).optional() }),
       handler: ({ caller, query }) => tracking.journey(caller, { ...query, df: query.df ?? weekAgo(), dt: query.dt ?? today() }),
     }),
-    route({ method: "POST", path: "/ticketStates/", tag: "tracking", summary: "Adds a locality delivery state", access: HQ_STAFF, body: z.object({ name: text(60).min(1) }), idempotent: true, handler: ({ caller, body }) => tracking.addState(caller, body.name) }),
-    route({ method: "PUT", path: "/ticketStates/:id", tag: "tracking", summary: "Renames a locality delivery state", access: HQ_STAFF, params: IdParams, body: z.object({ name: text(60).min(1) }), handler: ({ caller, params, body }) => tracking.renameState(caller, params.id, body.name) }),
+    route({ method: "POST", path: "/ticketStates/", tag: "tracking", summary: "Adds a locality delivery state", access: HQ_STAFF, body: StateName, idempotent: true, handler: ({ caller, body }) => tracking.addState(caller, body.name) }),
+    route({ method: "PUT", path: "/ticketStates/:id", tag: "tracking", summary: "Renames a locality delivery state", access: HQ_STAFF, params: IdParams, body: StateName, handler: ({ caller, params, body }) => tracking.renameState(caller, params.id, body.name) }),
   ];
 }

@@ -1,0 +1,57 @@
+// The tracking module's contract with the UI: what its routes take and answer (amounts in
+// euros; the routes convert the service's cents). The UI imports these types type-only.
+import { z } from "zod";
+import { toEuros } from "../../domain/money";
+import { text } from "../../domain/schemas";
+import { Item, itemOut } from "../tickets/model";
+
+export { TicketState } from "../tickets/model";
+
+/** A locality delivery state's name (spec §4: B Kara, Mosta, San Gwann…). */
+export const StateName = z.object({ name: text(60).min(1) });
+export type StateName = z.infer<typeof StateName>;
+
+/** Spec §3 "Tracking scan item": what a scanned code names. */
+export const ScanItem = z.object({
+  type: z.enum(["ticket", "item", "multipleItems"]),
+  TicketID: z.number().optional(),
+  ItemID: z.number().optional(),
+  ItemIDS: z.array(z.number()).optional(),
+  Agent: z.string().optional(),
+  Date: z.string().optional(),
+  Customer: z.string().optional(),
+  Desc: z.string().optional(),
+  Piece: z.string().optional(),
+  Price: z.number().optional(),
+});
+export type ScanItem = z.infer<typeof ScanItem>;
+
+/** An item on the tracking list: the item with its ticket's customer and shop. */
+export const TrackedItem = Item.extend({ customer_name: z.string(), agent_name: z.string() });
+export type TrackedItem = z.infer<typeof TrackedItem>;
+
+export const ScanAnswer = z.object({ scan: ScanItem, items: z.array(TrackedItem) });
+export type ScanAnswer = z.infer<typeof ScanAnswer>;
+
+/** Spec §2 State Logs: one item state change; total is what the item owes (euros). */
+export const JourneyRow = z.object({
+  ticket_id: z.number(),
+  garment_id: z.number(),
+  employee: z.string().nullable(),
+  agent: z.string(),
+  state: z.string(),
+  date: z.string(),
+  description: z.string(),
+  total: z.number(),
+});
+export type JourneyRow = z.infer<typeof JourneyRow>;
+
+/** The state logs; the grand total counts each garment once; truncated past 2000 rows. */
+export const Journey = z.object({ data: z.array(JourneyRow), grand_total: z.number(), truncated: z.boolean() });
+export type Journey = z.infer<typeof Journey>;
+
+// ---- cents → euros, for the routes
+
+export const scanOut = (a: ScanAnswer): ScanAnswer => ({ ...a, items: a.items.map((i) => ({ ...itemOut(i), customer_name: i.customer_name, agent_name: i.agent_name })) });
+
+export const journeyOut = (j: Journey): Journey => ({ ...j, data: j.data.map((r) => ({ ...r, total: toEuros(r.total) })), grand_total: toEuros(j.grand_total) });
