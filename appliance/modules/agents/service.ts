@@ -8,23 +8,8 @@ import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
 import { hashPassword } from "../auth/secrets";
 import type { AuthService } from "../auth/service";
-import type { AddressInput, PlaceService } from "../places/service";
-
-export interface AgentInput {
-  name: string;
-  type?: string;
-  user_name: string;
-  landline?: string;
-  mobile?: string;
-  commission?: number;
-  contact_person?: string;
-  email_address?: string;
-  queens?: boolean;
-  detail?: string | null;
-  can_see_action?: string | null;
-  enabled?: boolean;
-  address?: AddressInput | null;
-}
+import type { PlaceService } from "../places/service";
+import type { AgentInput, PasswordInput } from "./model";
 
 type AgentRow = typeof agents.$inferSelect;
 
@@ -123,7 +108,7 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
       return true;
     },
 
-    async setPassword(caller: EmployeeCaller, id: number, input: { email_address?: string; password: string }) {
+    async setPassword(caller: EmployeeCaller, id: number, input: PasswordInput) {
       await load(caller, id);
       const hash = await hashPassword(input.password);
       await db.transaction(async (tx) => {

@@ -5,13 +5,7 @@ import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { AgentCaller, EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
-
-export interface AddressInput {
-  name?: string;
-  number?: string;
-  locality_id: number;
-  street_id: number;
-}
+import type { AddressInput } from "./model";
 
 /** Spec §3: an address displays as number, name, street name and locality name joined. */
 export function addressLine(a: { number?: string | null; name?: string | null; street?: string | null; locality?: string | null }): string {
