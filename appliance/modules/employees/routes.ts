@@ -1,26 +1,25 @@
 import { z } from "zod";
-import { ROLES, route } from "../../http/route";
-import { IdParams, text } from "../../domain/schemas";
-import { Pin } from "../auth/model";
-import type { EmployeeService } from "./service";
+import { route } from "../../http/route";
+import { toEuros } from "../../domain/money";
+import { IdParams } from "../../domain/schemas";
+import { ClearOwingsQuery, Employee, EmployeeBody, EmployeeDetail, LocalityToggleBody } from "./model";
+import type { EmployeeRecord, EmployeeService } from "./service";
 
-const EmployeeBody = z.object({
-  agent_id: z.number().int().positive().optional(),
-  full_name: text(100).min(1),
-  mobile: text(30).optional(),
-  landline: text(30).optional(),
-  role: z.enum(ROLES),
-  pin: Pin.optional(),
-  enable_login: z.boolean().optional(),
-  hq: z.boolean().optional(),
-  localities: text(2000).optional(),
-});
+/** The route edge: the service's cents become the API's euros. */
+function inEuros<T extends EmployeeRecord>(e: T) {
+  return {
+    ...e,
+    accumulated: toEuros(e.accumulated),
+    pending: toEuros(e.pending),
+    ...(e.employee_owings ? { employee_owings: e.employee_owings.map((o) => ({ ...o, amount: toEuros(o.amount), received: toEuros(o.received) })) } : {}),
+  };
+}
 
 const admin = { roles: ["admin"] } as const;
 
 export function employeeRoutes(employees: EmployeeService) {
   return [
-    route({ method: "GET", path: "/employees/", tag: "employees", summary: "Employees this caller may see", access: admin, handler: ({ caller }) => employees.list(caller) }),
+    route({ method: "GET", path: "/employees/", tag: "employees", summary: "Employees this caller may see", access: admin, response: z.array(Employee), handler: async ({ caller }) => (await employees.list(caller)).map(inEuros) }),
     route({
       method: "GET",
       path: "/employees/:id",
@@ -28,7 +27,8 @@ export function employeeRoutes(employees: EmployeeService) {
       summary: "One employee",
       access: admin,
       params: IdParams,
-      handler: ({ caller, params }) => employees.get(caller, params.id),
+      response: EmployeeDetail,
+      handler: async ({ caller, params }) => inEuros(await employees.get(caller, params.id)),
     }),
     route({
       method: "POST",
@@ -38,7 +38,8 @@ export function employeeRoutes(employees: EmployeeService) {
       access: admin,
       body: EmployeeBody.required({ pin: true }),
       idempotent: true,
-      handler: ({ caller, body }) => employees.create(caller, body),
+      response: Employee,
+      handler: async ({ caller, body }) => inEuros(await employees.create(caller, body)),
     }),
     route({
       method: "PUT",
@@ -48,7 +49,8 @@ export function employeeRoutes(employees: EmployeeService) {
       access: admin,
       params: IdParams,
       body: EmployeeBody.partial(),
-      handler: ({ caller, params, body }) => employees.update(caller, params.id, body),
+      response: Employee,
+      handler: async ({ caller, params, body }) => inEuros(await employees.update(caller, params.id, body)),
     }),
     route({
       method: "PUT",
@@ -57,8 +59,9 @@ export function employeeRoutes(employees: EmployeeService) {
       summary: "Toggles localities: ids present are removed, others added",
       access: admin,
       params: IdParams,
-      body: z.union([z.array(z.number().int().positive()).max(500), z.object({ localities: z.array(z.number().int().positive()).max(500) })]),
-      handler: ({ caller, params, body }) => employees.toggleLocalities(caller, params.id, Array.isArray(body) ? body : body.localities),
+      body: LocalityToggleBody,
+      response: Employee,
+      handler: async ({ caller, params, body }) => inEuros(await employees.toggleLocalities(caller, params.id, Array.isArray(body) ? body : body.localities)),
     }),
     route({
       method: "PUT",
@@ -67,7 +70,8 @@ export function employeeRoutes(employees: EmployeeService) {
       summary: "Settles the employee's open owings; ?close=true also closes the period",
       access: admin,
       params: IdParams,
-      query: z.object({ close: z.enum(["true", "false"]).optional() }),
+      query: ClearOwingsQuery,
+      response: z.literal(true),
       handler: ({ caller, params, query }) => employees.clearOwings(caller, params.id, query.close === "true"),
     }),
     route({
@@ -77,6 +81,7 @@ export function employeeRoutes(employees: EmployeeService) {
       summary: "Removes an employee who has no tickets",
       access: admin,
       params: IdParams,
+      response: z.literal(true),
       handler: ({ caller, params }) => employees.remove(caller, params.id),
     }),
   ];

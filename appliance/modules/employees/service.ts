@@ -17,36 +17,24 @@ import {
 import { conflict, forbidden, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller, Role } from "../auth/caller";
-import { toEuros } from "../../domain/money";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
 import type { AuthService } from "../auth/service";
-
-export interface EmployeeInput {
-  agent_id?: number;
-  full_name: string;
-  mobile?: string;
-  landline?: string;
-  role: Role;
-  /** 4 to 8 digits. */
-  pin?: string;
-  enable_login?: boolean;
-  hq?: boolean;
-  localities?: string;
-}
+import type { EmployeeInput } from "./model";
 
 type Row = typeof employees.$inferSelect;
 
 /** Spec §3: the amount received is amount × percentage / 100, to the cent. */
 export const owingReceived = (amountCents: number, percentage: number) => Math.round((amountCents * percentage) / 100);
 
-const owingOut = (o: typeof employeeOwings.$inferSelect) => ({ ...o, amount: toEuros(o.amount), received: toEuros(owingReceived(o.amount, o.percentage)) });
+const owingOut = (o: typeof employeeOwings.$inferSelect) => ({ ...o, received: owingReceived(o.amount, o.percentage) });
 
-/** API shape: money in euros; the PIN hash never leaves the box. */
+/** An employee as the service answers it (money in cents): the PIN hash never leaves the box. */
 export function employeeOut(e: Row, agent?: { id: number; name: string } | null) {
-  const { pin_hash, created_at, accumulated, pending, ...rest } = e;
-  return { ...rest, accumulated: toEuros(accumulated), pending: toEuros(pending), ...(agent ? { agent } : {}) };
+  const { pin_hash, created_at, ...rest } = e;
+  return { ...rest, ...(agent ? { agent } : {}) };
 }
+export type EmployeeRecord = ReturnType<typeof employeeOut> & { employee_owings?: ReturnType<typeof owingOut>[] };
 
 /**
  * Everything that names an employee, sessions first (anyone who did anything logged in):
@@ -103,7 +91,7 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
     async get(caller: EmployeeCaller, id: number) {
       const e = await load(caller, id);
       const agent = await db.query.agents.findFirst({ where: eq(agents.id, e.agent_id), columns: { id: true, name: true } });
-      const out = employeeOut(e, agent);
+      const out: EmployeeRecord = employeeOut(e, agent);
       if (e.role !== "employee" && e.role !== "driver") return out;
       const owings = await db.select().from(employeeOwings).where(and(eq(employeeOwings.employee_id, id), ne(employeeOwings.state, "CLOSED"))).orderBy(desc(employeeOwings.id)).limit(500);
       return { ...out, employee_owings: owings.map(owingOut) };
