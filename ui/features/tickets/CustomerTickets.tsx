@@ -3,21 +3,8 @@ import { Link } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
-import { api, apiList } from "../../lib/api";
-import { type TicketLog, type TicketState, payLabel } from "./api";
+import { type CustomerTicketRow as Row, type TicketLog, type TicketState, listCustomerTickets, listTicketLogs, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
 import { HistoryTable } from "./History";
-
-interface Row {
-  id: number;
-  state: string;
-  agent_name?: string;
-  agent_id?: number;
-  pickup_date: string | null;
-  delivery_date: string | null;
-  total: number;
-  total_paid: number;
-  balance?: number;
-}
 
 /** Spec §2 Customers detail: the last 10 tickets (See All shows every one). */
 export const LAST_TICKETS = 10;
@@ -31,25 +18,25 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
   const [all, setAll] = useState(false);
   const [states, setStates] = useState<TicketState[]>([]);
   const [history, setHistory] = useState<{ id: number; logs: TicketLog[] } | null>(null);
-  const load = () => apiList<Row>(`/tickets/customer/${customerId}`).then(setRows);
+  const load = () => listCustomerTickets(customerId).then(setRows);
   useEffect(() => {
     load();
-    apiList<TicketState>("/ticketStates/").then(setStates);
+    listTicketStates().then(setStates);
   }, [customerId]);
 
   async function setState(id: number, state: string) {
-    const r = await api<{ success: boolean }>("PUT", "/tickets/changeState", { body: { Ids: [id], State: state } }).catch(() => null);
+    const r = await setTicketsState([id], state).catch(() => null);
     if (r?.success) await load();
   }
   async function pay(r: Row) {
     const balance = r.balance ?? r.total - r.total_paid;
     if (balance <= 0) return;
     if (!(await confirmDialog({ title: "Pay in full", message: `Take ${euroFromEuros(balance)} for ticket #${r.id}?` }))) return;
-    await api("PUT", `/tickets/paidFor/${r.id}`).then(() => toast("Information Saved"), () => null);
+    await payTicket(r.id).then(() => toast("Information Saved"), () => null);
     await load();
   }
   async function showHistory(id: number) {
-    setHistory({ id, logs: await apiList<TicketLog>(`/ticketLogStates/${id}`) });
+    setHistory({ id, logs: await listTicketLogs(id) });
   }
 
   const shown = all ? rows : rows.slice(0, LAST_TICKETS);

@@ -1,12 +1,13 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
+import { displayDate, euro, euroFromEuros } from "../../../appliance/domain/format";
+import { toCents } from "../../../appliance/domain/money";
+import { vatSplit } from "../../../appliance/domain/pricing";
 import { backTo } from "../../app/Header";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
-import { api, apiList } from "../../lib/api";
-import { withApproval } from "../../components/approval";
-import { type Ticket, type TicketState, getTicket, payLabel, putTicket, setTicketDiscount, vat } from "./api";
+import { type Ticket, type TicketState, getTicket, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
+import { askTicketDiscount } from "./discount";
 import { PrintButton } from "../printing/PrinterDialog";
 import { History } from "./History";
 import { ItemRow } from "./ItemRow";
@@ -18,7 +19,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
   const [states, setStates] = useState<TicketState[]>([]);
   useEffect(() => {
     getTicket(id).then(setT, () => {});
-    apiList<TicketState>("/ticketStates/").then(setStates);
+    listTicketStates().then(setStates);
   }, [id]);
   useEffect(() => {
     if (t) backTo.value = `/customers/${t.customer_id}`;
@@ -27,7 +28,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
   if (!t) return <p className="muted">Loading the ticket…</p>;
 
   async function setState(state: string) {
-    const r = await api<{ success: boolean }>("PUT", "/tickets/changeState", { body: { Ids: [t!.id], State: state } }).catch(() => null);
+    const r = await setTicketsState([t!.id], state).catch(() => null);
     if (r?.success) {
       toast("Information Saved");
       setT(await getTicket(id));
@@ -36,15 +37,13 @@ export function TicketView({ params }: { params: Record<string, string | undefin
   async function payAll() {
     if (t!.balance <= 0) return;
     if (!(await confirmDialog({ title: "Pay in full", message: `Take ${euroFromEuros(t!.balance)} for ticket #${t!.id}?` }))) return;
-    setT(await putTicket(`/tickets/paidFor/${t!.id}`));
+    setT(await payTicket(t!.id));
   }
   async function discount() {
-    const v = window.prompt("Ticket discount (%)", String(Number(/\d+/.exec(t!.discount)?.[0] ?? 0)));
-    if (v === null) return;
-    const changed = await withApproval(setTicketDiscount(t!.id, Math.min(100, Math.max(0, Math.round(Number(v) || 0)))));
+    const changed = await askTicketDiscount(t!);
     if (changed) setT(changed);
   }
-  const split = vat(t.total);
+  const split = vatSplit(toCents(t.total));
   return (
     <div className="stack">
       <section className="card ticket-head">
@@ -79,8 +78,8 @@ export function TicketView({ params }: { params: Record<string, string | undefin
           <ItemRow key={i.id} item={i} />
         ))}
         <div className="totals">
-          <span>Subtotal {euroFromEuros(split.subtotal)}</span>
-          <span>VAT 18% {euroFromEuros(split.vat)}</span>
+          <span>Subtotal {euro(split.subtotal)}</span>
+          <span>VAT 18% {euro(split.vat)}</span>
           <strong data-testid="ticket-total">Total {euroFromEuros(t.total)}</strong>
           <span>Paid {euroFromEuros(t.total_paid)}</span>
         </div>

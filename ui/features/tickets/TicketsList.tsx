@@ -1,18 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
-import { apiList } from "../../lib/api";
-import { payLabel } from "./api";
-
-interface Row {
-  id: number;
-  state: string;
-  pickup_date: string | null;
-  delivery_date: string | null;
-  total: number;
-  balance: number;
-  customer: { full_name: string; mobile: string };
-}
+import { type TicketListRow as Row, listTickets, payLabel } from "./api";
 
 /** Spec §2: searchable, CREATED excluded, 10 at a time with load more; DELIVERED last. */
 export const PAGE = 10;
@@ -22,7 +11,7 @@ export function TicketsList() {
   const [term, setTerm] = useState("");
   const [more, setMore] = useState(true);
   const load = async (offset: number, t = term) => {
-    const page = await apiList<Row>("/tickets/", { limit: PAGE, offset, term: t.trim() || undefined });
+    const page = await listTickets({ limit: PAGE, offset, term: t.trim() || undefined });
     setRows((r) => (offset ? [...r, ...page] : page));
     setMore(page.length === PAGE);
   };

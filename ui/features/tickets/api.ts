@@ -1,5 +1,5 @@
 import type { Approval } from "../../components/approval";
-import { api } from "../../lib/api";
+import { api, apiList } from "../../lib/api";
 
 export interface ItemAction {
   id: number;
@@ -74,9 +74,65 @@ export interface TicketState {
   hidden_in_lists: boolean;
 }
 
+/** The counter's head line: who the ticket is for. */
+export interface CustomerHead {
+  id: number;
+  full_name: string;
+  mobile: string;
+  address: { line: string } | null;
+}
+export const getCustomerHead = (id: number) => api<CustomerHead>("GET", `/customers/${id}`);
+
 export const getTicket = (id: number) => api<Ticket>("GET", `/tickets/${id}`);
-export const putTicket = (path: string, query?: Record<string, string | number>) => api<Ticket>("PUT", path, { query });
+/** Spec §8: the customer's ticket still being written; 404 or 400 mean there is none (quiet: the counter opens one). */
+export const lastOpenTicket = (customerId: number) => api<Ticket>("GET", `/tickets/lastnonconfirmed/${customerId}`, { quiet: true });
+export const openTicket = (customerId: number) => api<Ticket>("POST", "/tickets/", { body: { customer_id: customerId } });
+export const setTicketDate = (id: number, which: "pickup" | "delivery", date: string) => api<Ticket>("PUT", `/tickets/${id}/${which}`, { query: { date } });
+/** Quiet: a failed confirmation leaves the ticket open without a message (spec §8). */
+export const confirmTicket = (id: number) => api<unknown>("PUT", `/tickets/${id}/confirm`, { quiet: true });
+export const payTicket = (id: number) => api<Ticket>("PUT", `/tickets/paidFor/${id}`);
+export const setTicketsState = (ids: number[], state: string) => api<{ success: boolean }>("PUT", "/tickets/changeState", { body: { Ids: ids, State: state } });
+export const listTicketStates = () => apiList<TicketState>("/ticketStates/");
+/** A row of a customer's tickets (spec §2 Customers detail). */
+export interface CustomerTicketRow {
+  id: number;
+  state: string;
+  agent_name?: string;
+  agent_id?: number;
+  pickup_date: string | null;
+  delivery_date: string | null;
+  total: number;
+  total_paid: number;
+  balance?: number;
+}
+export const listCustomerTickets = (customerId: number) => apiList<CustomerTicketRow>(`/tickets/customer/${customerId}`);
+/** A row of the tickets list (spec §2 Tickets). */
+export interface TicketListRow {
+  id: number;
+  state: string;
+  pickup_date: string | null;
+  delivery_date: string | null;
+  total: number;
+  balance: number;
+  customer: { full_name: string; mobile: string };
+}
+export const listTickets = (query: { limit: number; offset: number; term?: string }) => apiList<TicketListRow>("/tickets/", query);
+export const listTicketLogs = (ticketId: number) => apiList<TicketLog>(`/ticketLogStates/${ticketId}`);
+
+/** `copies` items of one garment; answers the items made, the last one last. */
+export const addItems = (ticketId: number, garmentId: number, copies: number) =>
+  api<Item[]>("POST", "/ticketSubCategory/", { query: { copies }, body: { ticket_id: ticketId, garment_sub_category_id: garmentId } });
 export const putItem = (id: number, body: unknown) => api<Item>("PUT", `/ticketSubCategory/${id}`, { body });
+export const duplicateItem = (id: number, quantity: number) => api<Item[]>("POST", `/ticketSubCategory/duplicate/${id}/quantity/${quantity}`);
+/** A payment on one item: `amount` euros, or its whole balance when `full`. */
+export const payItem = (id: number, amount: number, full = false) => api<Item>("PUT", `/ticketSubCategory/paidFor/${id}/${amount}`, { query: full ? { full: "true" } : undefined });
+/** An action on an item; one that needs a photo carries its image ids, or override_images to go without. */
+export const addItemAction = (itemId: number, actionId: number, photo?: { images: number[]; override_images: boolean }) =>
+  api<unknown>("POST", "/ticketSubCategoryActions/", { body: { ticket_sub_category_id: itemId, action_id: actionId, ...photo } });
+export const removeItemAction = (rowId: number) => api<unknown>("DELETE", "/ticketSubCategoryActions/", { query: { id: rowId } });
+export const addItemModifier = (itemId: number, modifierId: number) => api<unknown>("POST", "/ticketSubCategoryModifier/", { body: { ticket_sub_category_id: itemId, modifier_id: modifierId } });
+export const removeItemModifier = (rowId: number) => api<unknown>("DELETE", "/ticketSubCategoryModifier/", { query: { id: rowId } });
+
 /**
  * Changes that may need a manager's approval (issue 11): quiet, so withApproval() decides
  * what to show; `approval` is the manager's PIN when the box asked for one.
@@ -86,10 +142,5 @@ export const setTicketDiscount = (id: number, discount: number) => (approval?: A
 export const setItemOverride = (id: number, total_override: number | null) => (approval?: Approval) =>
   api<Item>("PUT", `/ticketSubCategory/${id}`, { body: { total_override, ...(approval ? { approval } : {}) }, quiet: true });
 export const removeItem = (id: number) => (approval?: Approval) => api<boolean>("DELETE", `/ticketSubCategory/${id}`, { body: approval ? { approval } : undefined, quiet: true });
-/** Spec §9: VAT 18 % included; the subtotal is the total divided by 1.18. */
-export const vat = (total: number) => {
-  const subtotal = Math.round((total / 1.18) * 100) / 100;
-  return { subtotal, vat: Math.round((total - subtotal) * 100) / 100 };
-};
 /** Spec §2: the pay button shows PAID or the balance. */
 export const payLabel = (balance: number, fmt: (n: number) => string) => (balance <= 0 ? "PAID" : fmt(balance));

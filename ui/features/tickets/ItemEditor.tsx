@@ -1,0 +1,165 @@
+import { useEffect, useRef, useState } from "react";
+import { euroFromEuros } from "../../../appliance/domain/format";
+import { toCents, toEuros } from "../../../appliance/domain/money";
+import { withApproval } from "../../components/approval";
+import { confirmDialog } from "../../components/dialog";
+import { toast } from "../../components/toast";
+import { MODIFIER_TYPES, type Modifier } from "../catalogue/api";
+import { type Item, duplicateItem, payItem, putItem, removeItem, setItemOverride } from "./api";
+
+/** Spec §5: quantity is saved 1 s after the last change. */
+export const QUANTITY_DEBOUNCE_MS = 1000;
+
+/**
+ * The selected item (spec §5): its pieces, modifiers by type, quantity, comments, price
+ * override (a manager's approval when below the computed price), payments, duplicates and
+ * removal. Each save reloads the ticket through `onChanged`.
+ */
+export function ItemEditor({ item, mods, busy, onToggleModifier, onChanged, onDeleted }: { item: Item; mods: Modifier[]; busy: boolean; onToggleModifier: (m: Modifier) => void; onChanged: () => void; onDeleted: () => void }) {
+  const [qty, setQty] = useState(String(item.quantity));
+  const [comments, setComments] = useState(item.comments);
+  const [override, setOverride] = useState(item.total_override != null ? String(item.total_override) : "");
+  const [pay, setPay] = useState("");
+  const [dup, setDup] = useState("1");
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Piece choice is offered for garments that show it (spec §5), from the garment's own list.
+  const allPieces = (item.sub_category?.show_choose_pieces ? item.sub_category.pieces : "").split(",").filter(Boolean);
+
+  // Spec §5: a quantity is applied only when it is a number > 0 and changed, 1 s after typing stops.
+  function onQty(v: string) {
+    setQty(v);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(async () => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n <= 0 || n === item.quantity) return;
+      await putItem(item.id, { quantity: n }).catch(() => null);
+      onChanged();
+    }, QUANTITY_DEBOUNCE_MS);
+  }
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+
+  async function togglePiece(p: string) {
+    const now = item.pieces.split(",").filter(Boolean);
+    const next = now.includes(p) ? now.filter((x) => x !== p) : allPieces.filter((x) => x === p || now.includes(x));
+    if (next.length === 0) return toast("At least one piece must be selected!", "warning");
+    await putItem(item.id, { pieces: next.join(",") }).catch(() => null);
+    onChanged();
+  }
+
+  // Enter saves, and so does the blur that follows when the approval dialog takes focus: one save at a time.
+  const savingOverride = useRef(false);
+  async function saveOverride() {
+    if (savingOverride.current) return;
+    const v = override.trim();
+    const value = v === "" ? null : toEuros(toCents(Number(v)));
+    if (value !== null && !(value >= 0)) return toast("Enter a price", "warning");
+    // Spec §5: applied only when it differs from the computed total.
+    if (value === item.total_override || (value !== null && item.total_override == null && value === item.total)) return;
+    savingOverride.current = true;
+    try {
+      if (!(await withApproval(setItemOverride(item.id, value)))) setOverride(item.total_override != null ? String(item.total_override) : "");
+    } finally {
+      savingOverride.current = false;
+    }
+    onChanged();
+  }
+
+  async function duplicate() {
+    const n = Number(dup);
+    if (!Number.isInteger(n) || n < 1) return toast("Quantity cannot be less than 1", "warning");
+    await duplicateItem(item.id, n).catch(() => null);
+    setDup("1");
+    onChanged();
+  }
+
+  async function remove() {
+    if (!(await confirmDialog({ message: `Remove ${item.sub_category?.name ?? "this item"} from the ticket?` }))) return;
+    if (await withApproval(removeItem(item.id))) onDeleted();
+  }
+
+  async function payNow(full: boolean) {
+    const amount = full ? item.balance : Number(pay);
+    if (!full && !(amount > 0)) return toast("Enter an amount", "warning");
+    await payItem(item.id, amount, full).catch(() => null);
+    setPay("");
+    onChanged();
+  }
+
+  return (
+    <section className="card item-editor" aria-label="Selected item">
+      <div className="section-head">
+        <h2>{item.sub_category?.name}</h2>
+        <span className="price">Paid {euroFromEuros(item.total_paid)} · Due {item.balance <= 0 ? "PAID" : euroFromEuros(item.balance)}</span>
+      </div>
+      {allPieces.length > 0 && (
+        <div className="chips" aria-label="Pieces">
+          {allPieces.map((p) => {
+            const on = item.pieces.split(",").includes(p);
+            return (
+              <button key={p} type="button" className={`chip ${on ? "chip-on" : ""}`} aria-pressed={on} onClick={() => togglePiece(p)}>
+                {p}
+              </button>
+            );
+          })}
+        </div>
+      )}
+      {MODIFIER_TYPES.map((type) => {
+        const list = mods.filter((m) => m.type === type);
+        if (!list.length) return null;
+        return (
+          <div key={type} className="mod-group" aria-label={type}>
+            <span className="mod-type">{type}</span>
+            {list.map((m) => {
+              const on = item.modifiers.some((x) => x.modifier_id === m.id);
+              const sw = m.image?.startsWith("color:") ? m.image.slice(6) : null;
+              return (
+                <button key={m.id} type="button" className={`chip ${on ? "chip-on" : ""}`} aria-pressed={on} disabled={busy} onClick={() => onToggleModifier(m)}>
+                  {sw && <span className="swatch" style={{ background: sw }} />} {m.name}
+                </button>
+              );
+            })}
+          </div>
+        );
+      })}
+      <div className="grid-2">
+        {item.sub_category?.allow_quantity && (
+          <label className="field">
+            <span>Quantity</span>
+            <input type="number" min={1} aria-label="Quantity" value={qty} onChange={(e) => onQty(e.target.value)} />
+          </label>
+        )}
+        <label className="field">
+          <span>Comments</span>
+          <input aria-label="Comments" value={comments} onChange={(e) => setComments(e.target.value)} onBlur={async () => comments !== item.comments && (await putItem(item.id, { comments }).catch(() => null), onChanged())} />
+        </label>
+        <label className="field">
+          <span>Price override (€)</span>
+          <input aria-label="Price override" inputMode="decimal" placeholder={item.total.toFixed(2)} value={override} onChange={(e) => setOverride(e.target.value)} onBlur={saveOverride} onKeyDown={(e) => e.key === "Enter" && saveOverride()} />
+        </label>
+        <label className="field">
+          <span>Take a payment (€)</span>
+          <span className="toolbar">
+            <input aria-label="Payment amount" inputMode="decimal" value={pay} onChange={(e) => setPay(e.target.value)} />
+            <button type="button" className="btn" onClick={() => payNow(false)}>
+              Pay
+            </button>
+            <button type="button" className="btn" onClick={() => payNow(true)}>
+              Pay in full
+            </button>
+          </span>
+        </label>
+      </div>
+      <div className="form-buttons">
+        <span className="toolbar">
+          <input className="dup" type="number" min={0} aria-label="Duplicate count" value={dup} onChange={(e) => setDup(e.target.value)} />
+          <button type="button" className="btn" onClick={duplicate}>
+            Duplicate
+          </button>
+        </span>
+        <button type="button" className="btn btn-danger" onClick={remove}>
+          Delete item
+        </button>
+      </div>
+    </section>
+  );
+}
