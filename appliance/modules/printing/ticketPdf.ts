@@ -22,16 +22,15 @@ export async function receiptData(deps: { db: Db; clock: Clock; tickets: TicketS
   const state = await deps.db.query.ticketStates.findFirst({ where: eq(ticketStates.name, t.state) });
   const address = t.customer.address_id ? await deps.places.getAddress(t.customer.address_id) : null;
   const items = t.ticket_sub_categories.filter((i) => !itemIds?.length || itemIds.includes(i.id));
-  const cents = (eur: number) => Math.round(eur * 100);
-  const split = vatSplit(cents(t.total));
+  const split = vatSplit(t.total);
   return {
     shop: t.agent,
     ticketId: t.id,
     date: printDate(businessDay(new Date(t.confirmed_at ?? t.created_at))),
     customer: { name: t.customer.full_name, mobile: t.customer.mobile || undefined, address: address?.line },
-    items: items.map((i) => ({ name: i.sub_category?.name ?? i.description, pieces: i.pieces ? i.pieces.split(",").join(", ") : undefined, quantity: i.sub_category?.allow_quantity ? i.quantity : undefined, total: euro(cents(i.total_override ?? i.total)), express: i.has_express })),
+    items: items.map((i) => ({ name: i.sub_category?.name ?? i.description, pieces: i.pieces ? i.pieces.split(",").join(", ") : undefined, quantity: i.sub_category?.allow_quantity ? i.quantity : undefined, total: euro(i.total_override ?? i.total), express: i.has_express })),
     showPrices: state?.prices_on_receipt ?? false,
-    totals: { subtotal: euro(split.subtotal), vat: euro(split.vat), total: euro(split.total), paid: euro(cents(t.total_paid)), due: euro(cents(t.balance)) },
+    totals: { subtotal: euro(split.subtotal), vat: euro(split.vat), total: euro(split.total), paid: euro(t.total_paid), due: euro(t.balance) },
     pickup: t.pickup_date ? printDate(t.pickup_date) : undefined,
     delivery: t.delivery_date ? printDate(t.delivery_date) : undefined,
     stamp: { agent: caller.agent.name, employee: caller.employee.full_name, employeeId: caller.employee.id },

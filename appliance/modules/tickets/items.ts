@@ -1,43 +1,23 @@
 import { and, count, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { actions, employeeOwings, garmentCategories, garmentSubCategories, images as imagesTable, itemLogStates, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
+import { actions, employeeOwings, garmentCategories, garmentSubCategories, images as imagesTable, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
 import { expressDeliveryDate } from "../../domain/express";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
-import { parseDiscount } from "../../domain/money";
+import { parseDiscount, toEuros } from "../../domain/money";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
 import { assertImagesVisible } from "../images/service";
 import { type Exec, loadItems, unitPrice } from "./repo";
-import { PAID_STATES, type StateChange, type TicketService } from "./service";
+import { createLedger } from "./ledger";
+import type { Item, ItemBody, ItemUpdate as ItemUpdateBody, StateChange } from "./model";
 import { recomputeTicket } from "./totals";
 
-export interface ItemInput {
-  ticket_id: number;
-  garment_sub_category_id: number;
-  description?: string;
-  pieces?: string;
-  quantity?: number;
-  comments?: string;
-  location?: string;
-  detail?: string | null;
-  /** Action ids to add; without them the category's default action is added. */
-  actions?: number[];
-  modifiers?: number[];
-}
-export interface ItemUpdate {
-  description?: string;
-  pieces?: string;
-  quantity?: number;
-  comments?: string;
-  location?: string;
-  detail?: string | null;
-  discount?: string;
-  /** Euros; null removes the override. */
-  total_override?: number | null;
-}
+export type ItemInput = ItemBody;
+/** An item's changes as the route passes them: total_override in cents (null removes it). */
+export type ItemUpdate = ItemUpdateBody;
 
 const splitPieces = (s: string) => s.split(",").map((p) => p.trim()).filter(Boolean);
 /** Spec §5: pieces with no entries count as one piece (the garment itself). */
@@ -47,16 +27,29 @@ export const pieceList = (pieces: string, description: string) => {
 };
 const DONE_STATES = ["DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAID", "CLOSED"];
 
-export function createItemService({ db, clock, tickets: ticketService, approvals }: { db: Db; clock: Clock; tickets: TicketService; approvals: ApprovalService }) {
+export function createItemService({ db, clock, approvals }: { db: Db; clock: Clock; approvals: ApprovalService }) {
   const now = () => clock.now().toISOString();
+  const ledger = createLedger(clock);
 
   async function item(caller: EmployeeCaller, id: number, q: Exec = db) {
     const i = await q.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) });
     if (!i) throw notFound("Item");
-    await ticketService.row(caller, i.ticket_id, q);
+    await ledger.ticketRow(q, caller, i.ticket_id);
     return i;
   }
-  const one = async (id: number) => (await loadItems(db, { itemIds: [id] }))[0]!;
+  const one = async (id: number): Promise<Item> => (await loadItems(db, { itemIds: [id] }))[0]!;
+
+  /** Items by id with their ticket, each one the caller may see; any other answers 404. */
+  async function visibleItems(caller: EmployeeCaller, ids: number[], q: Exec = db) {
+    const found = await q
+      .select({ id: ticketSubCategories.id, ticket_id: tickets.id, agent_id: tickets.agent_id })
+      .from(ticketSubCategories)
+      .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
+      .where(inArray(ticketSubCategories.id, ids));
+    if (found.length !== ids.length) throw notFound("Item");
+    for (const f of found) assertSameAgent(caller, f.agent_id, "Item");
+    return found;
+  }
 
   /** Changes an item and re-prices its ticket in the same transaction; returns the item. */
   async function reprice(cur: { id: number; ticket_id: number }, change: (tx: Exec) => Promise<unknown>) {
@@ -91,23 +84,6 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
     return row!;
   }
 
-  /**
-   * Takes `cents` for an item (null: whatever is left), never more than its balance; the
-   * money is on the caller (an owing for employees and drivers). Returns the cents taken.
-   */
-  async function payItem(q: Exec, caller: EmployeeCaller, id: number, cents: number | null): Promise<number> {
-    const i = (await q.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) }))!;
-    const balance = Math.max(0, (i.total_override ?? i.total) - i.total_paid);
-    const take = cents ?? balance;
-    if (take > balance) throw unprocessable(`amount: more than the balance of €${(balance / 100).toFixed(2)}`);
-    if (take <= 0) return 0;
-    await q.update(ticketSubCategories).set({ total_paid: i.total_paid + take }).where(eq(ticketSubCategories.id, id));
-    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, i.ticket_id) }))!;
-    await q.update(tickets).set({ total_paid: Math.min(t.total, t.total_paid + take) }).where(eq(tickets.id, i.ticket_id));
-    await ticketService.recordOwing(q, caller, i.ticket_id, id, take);
-    return take;
-  }
-
   async function addModifierRow(q: Exec, itemId: number, modifierId: number) {
     const m = await q.query.modifiers.findFirst({ where: eq(modifiers.id, modifierId) });
     if (!m) throw unprocessable("modifier_id: no such modifier");
@@ -122,7 +98,7 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
 
     /** Adds `copies` identical lines (spec: copies default 1). */
     async add(caller: EmployeeCaller, input: ItemInput, copies: number) {
-      const t = await ticketService.row(caller, input.ticket_id);
+      const t = await ledger.ticketRow(db, caller, input.ticket_id);
       const g = await garment(db, input.garment_sub_category_id);
       const pieces = input.pieces ?? g.g.pieces;
       if (g.g.show_choose_pieces && input.pieces !== undefined && splitPieces(input.pieces).length === 0) throw unprocessable("At least one piece must be selected!");
@@ -193,11 +169,11 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
         if (!g.g.allow_quantity) throw unprocessable("quantity: this garment does not take a quantity");
         set.quantity = input.quantity;
       }
-      if (input.total_override !== undefined) set.total_override = input.total_override === null ? null : Math.round(input.total_override * 100);
+      if (input.total_override !== undefined) set.total_override = input.total_override;
       if (!Object.keys(set).length) return one(id);
       const limit = await approvals.discountLimit();
       const needs = [
-        set.total_override != null && set.total_override < cur.total ? `a total below the computed €${(cur.total / 100).toFixed(2)}` : null,
+        set.total_override != null && set.total_override < cur.total ? `a total below the computed €${toEuros(cur.total).toFixed(2)}` : null,
         set.discount != null && parseDiscount(set.discount) > limit ? `an item discount above ${limit} %` : null,
       ].filter((n): n is string => n !== null);
       const approver = needs.length ? await approvals.approve(caller, approval, needs.join(" and ")) : null;
@@ -225,7 +201,7 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
       // Owings are payments too, even when a later change brought total_paid back to 0.
       const [owings] = await db.select({ n: count() }).from(employeeOwings).where(eq(employeeOwings.ticket_sub_category_id, id));
       if (cur.total_paid > 0 || (owings?.n ?? 0) > 0) throw conflict("Item has payments; it cannot be deleted");
-      const t = await ticketService.row(caller, cur.ticket_id);
+      const t = await ledger.ticketRow(db, caller, cur.ticket_id);
       const approver = t.confirmed_at ? await approvals.approve(caller, approval, "removing an item from a confirmed ticket") : null;
       await db.transaction(async (tx) => {
         await tx.delete(ticketSubCategories).where(eq(ticketSubCategories.id, id));
@@ -235,13 +211,13 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
       return true;
     },
 
-    /** Takes `amount` euros for the item (full: whatever is left); never more than the balance. */
-    async pay(caller: EmployeeCaller, id: number, amount: number, full: boolean) {
+    /** Takes `cents` for the item (full: whatever is left); never more than the balance. */
+    async pay(caller: EmployeeCaller, id: number, cents: number, full: boolean) {
       const cur = await item(caller, id);
       await db.transaction(async (tx) => {
         await recomputeTicket(tx, cur.ticket_id);
-        const cents = await payItem(tx, caller, id, full ? null : Math.round(amount * 100));
-        if (cents > 0) await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", id, { amount_cents: cents, full });
+        const taken = await ledger.payItem(tx, caller, id, full ? null : cents);
+        if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", id, { amount_cents: taken, full });
       });
       return one(id);
     },
@@ -270,33 +246,21 @@ export function createItemService({ db, clock, tickets: ticketService, approvals
      */
     async changeState(caller: EmployeeCaller, change: StateChange) {
       const ids = [...new Set(change.Ids)];
-      await ticketService.checkState(db, change.State);
-      const found = await db
-        .select({ id: ticketSubCategories.id, ticket_id: tickets.id, agent_id: tickets.agent_id })
-        .from(ticketSubCategories)
-        .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
-        .where(inArray(ticketSubCategories.id, ids));
-      if (found.length !== ids.length) throw notFound("Item");
-      for (const f of found) assertSameAgent(caller, f.agent_id, "Item");
-      await db.transaction(async (tx) => {
-        const sig = await ticketService.storeSignature(tx, change.Signature);
-        const at = now();
-        await tx.update(ticketSubCategories).set({ state: change.State }).where(inArray(ticketSubCategories.id, ids));
-        await tx.insert(itemLogStates).values(ids.map((i) => ({ ticket_sub_category_id: i, state: change.State, logged_at: at, log: "State changed", employee_id: caller.employee.id, signature_id: sig })));
-        // The ticket's history (the customer's history dialog) shows the change and its signature too.
-        const perTicket = new Map<number, number>();
-        for (const f of found) perTicket.set(f.ticket_id, (perTicket.get(f.ticket_id) ?? 0) + 1);
-        for (const [ticketId, n] of perTicket) await ticketService.logTicket(tx, caller, ticketId, change.State, `${n} item${n === 1 ? "" : "s"} set to ${change.State || "(none)"}`, sig);
-        await audit(tx, clock.now(), caller, "change_state", "ticket_sub_category", null, { ids, state: change.State });
-        if (PAID_STATES.includes(change.State)) {
-          for (const ticketId of perTicket.keys()) await recomputeTicket(tx, ticketId);
-          for (const i of ids) {
-            const taken = await payItem(tx, caller, i, null);
-            if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", i, { amount_cents: taken, state: change.State });
-          }
-        }
-      });
-      return { success: true, count: ids.length };
+      await ledger.assertState(db, change.State);
+      const found = await visibleItems(caller, ids);
+      await db.transaction((tx) => ledger.setItemsState(tx, caller, found, change.State, change.Signature));
+      return { success: true as const, count: ids.length };
+    },
+
+    /**
+     * Spec §2/§4: printing labels confirms the ticket, sets the printed items MARKED (no
+     * signature) and gives them their process date, in the transaction that journals the
+     * print jobs, so labels are never journaled for items left unmarked (nor the reverse).
+     */
+    async markPrinted(tx: Exec, caller: EmployeeCaller, ticketId: number, ids: number[], processDate: string) {
+      await ledger.confirm(tx, caller, await ledger.ticketRow(tx, caller, ticketId));
+      await ledger.setItemsState(tx, caller, await visibleItems(caller, ids, tx), "MARKED");
+      await tx.update(ticketSubCategories).set({ process_date: processDate }).where(inArray(ticketSubCategories.id, ids));
     },
 
     async addAction(caller: EmployeeCaller, input: { ticket_sub_category_id: number; action_id: number; quantity?: number; images?: number[]; override_images?: boolean }) {

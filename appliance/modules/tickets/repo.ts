@@ -19,7 +19,7 @@ import {
   tickets,
 } from "../../../db/schema";
 import { actionPrice, effectivePrice, type PricedAction, type PriceRecord } from "../../domain/pricing";
-import { toEuros } from "../../domain/money";
+import type { Item, Ticket, TicketLog } from "./model";
 
 export type Exec = Pick<Db, "select" | "insert" | "update" | "delete" | "query">;
 type ItemRow = typeof ticketSubCategories.$inferSelect;
@@ -36,8 +36,8 @@ export async function unitPrice(q: Exec, garmentId: number, actionId: number): P
   return actionPrice(actionId, new Map<number, PricedAction>(all.map((a) => [a.id, a])));
 }
 
-/** Items of some tickets with their actions, modifiers and garment, in API shape (euros). */
-export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?: number[] }) {
+/** Items of some tickets with their actions, modifiers and garment, in the API's shape with amounts in cents. */
+export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?: number[] }): Promise<Item[]> {
   const items: ItemRow[] = await q
     .select()
     .from(ticketSubCategories)
@@ -68,15 +68,11 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
   const url = new Map(files.map((f) => [f.id, `/api/v1/images/${f.file}`]));
   return items.map((i) => ({
     ...i,
-    total: toEuros(i.total),
-    pre_discount_total: toEuros(i.pre_discount_total),
-    total_override: i.total_override == null ? null : toEuros(i.total_override),
-    total_paid: toEuros(i.total_paid),
-    balance: toEuros(Math.max(0, (i.total_override ?? i.total) - i.total_paid)),
+    balance: Math.max(0, (i.total_override ?? i.total) - i.total_paid),
     sub_category: g.get(i.garment_sub_category_id) ?? null,
     actions: acts
       .filter((a) => a.ticket_sub_category_id === i.id)
-      .map((a) => ({ id: a.id, ticket_sub_category_id: a.ticket_sub_category_id, actionID: a.action_id, quantity: a.quantity, price: toEuros(a.price), images: JSON.parse(a.images) as number[], name: a.name })),
+      .map((a) => ({ id: a.id, ticket_sub_category_id: a.ticket_sub_category_id, actionID: a.action_id, quantity: a.quantity, price: a.price, images: JSON.parse(a.images) as number[], name: a.name })),
     modifiers: mods.filter((m) => m.m.ticket_sub_category_id === i.id).map((m) => ({ ...m.m, name: m.name, image: m.image })),
     log_states: logs.filter((l) => l.ticket_sub_category_id === i.id),
     image_urls: acts
@@ -87,7 +83,7 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
 }
 
 /** Spec §3 ticket log state history: newest first, with agent and employee names and the signature. */
-export async function loadTicketLogs(q: Exec, ticketId: number) {
+export async function loadTicketLogs(q: Exec, ticketId: number): Promise<TicketLog[]> {
   const rows = await q
     .select({ l: ticketLogStates, agent: agents.name, employee: employees.full_name, signature: signatures.data_url })
     .from(ticketLogStates)
@@ -99,8 +95,8 @@ export async function loadTicketLogs(q: Exec, ticketId: number) {
   return rows.map((l) => ({ ...l.l, agent: l.agent, employee: l.employee, signature: l.signature }));
 }
 
-/** One ticket in the spec's shape (§3 Ticket), with its items and state history. */
-export async function loadTicket(q: Exec, id: number) {
+/** One ticket in the spec's shape (§3 Ticket), with its items and state history; amounts in cents. */
+export async function loadTicket(q: Exec, id: number): Promise<Ticket | null> {
   const rows = await q
     .select({ t: tickets, agent: agents.name, employee: employees.full_name, customer: { id: customers.id, full_name: customers.full_name, mobile: customers.mobile, landline: customers.landline, address_id: customers.address_id, discount: customers.discount } })
     .from(tickets)
@@ -115,11 +111,7 @@ export async function loadTicket(q: Exec, id: number) {
   const t = r.t;
   return {
     ...t,
-    total: toEuros(t.total),
-    total_paid: toEuros(t.total_paid),
-    balance: toEuros(Math.max(0, t.total - t.total_paid)),
-    delivery_charge: toEuros(t.delivery_charge),
-    pickup_charge: toEuros(t.pickup_charge),
+    balance: Math.max(0, t.total - t.total_paid),
     agent: r.agent,
     employee: r.employee,
     customer: r.customer,
@@ -128,4 +120,5 @@ export async function loadTicket(q: Exec, id: number) {
     actions: [...new Set(items.flatMap((i) => i.actions.map((a) => a.name)))],
   };
 }
-export type TicketView = NonNullable<Awaited<ReturnType<typeof loadTicket>>>;
+/** A ticket as the services hold it (amounts in cents). */
+export type TicketView = Ticket;

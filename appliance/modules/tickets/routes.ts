@@ -4,7 +4,8 @@ import { ROLES, route } from "../../http/route";
 import { IdParams, IsoDate } from "../../domain/schemas";
 import { WithApproval } from "../approval/routes";
 import type { ItemService } from "./items";
-import { ItemActionBody, ItemBody, ItemModifierBody, ItemUpdate, StateChange, TicketBody } from "./model";
+import { toCents } from "../../domain/money";
+import { ItemActionBody, ItemBody, ItemModifierBody, ItemUpdate, itemOut, listRowOut, StateChange, summaryOut, TicketBody, ticketOut } from "./model";
 import type { TicketService } from "./service";
 
 const staff = { roles: ROLES };
@@ -32,18 +33,18 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
         term: z.string().max(100).optional(),
         tab: z.string().max(40).optional(),
       }),
-      handler: ({ caller, query }) =>
-        tickets.list(caller, { limit: query.limit, offset: query.offset, notState: query.notState ?? [], confirmed: query.confirmed_at, date: query.date, term: query.term, withChildren: query.withChildren ?? false }),
+      handler: async ({ caller, query }) =>
+        (await tickets.list(caller, { limit: query.limit, offset: query.offset, notState: query.notState ?? [], confirmed: query.confirmed_at, date: query.date, term: query.term, withChildren: query.withChildren ?? false })).map(listRowOut),
     }),
     route({ method: "GET", path: "/ticketLogStates/:id", tag: "tickets", summary: "A ticket's state history (logged at, log, agent, employee, signature)", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.logs(caller, params.id) }),
     route({ method: "GET", path: "/ticketStates/", tag: "tickets", summary: "Ticket states in order", access: staff, handler: () => tickets.states() }),
     route({ method: "PUT", path: "/tickets/changeState", tag: "tickets", summary: "Sets a state on tickets and all their lines, with an optional signature", access: staff, body: StateChange, handler: ({ caller, body }) => tickets.changeState(caller, body) }),
-    route({ method: "PUT", path: "/tickets/paidFor/:id", tag: "tickets", summary: "Pays the ticket in full", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.payInFull(caller, params.id) }),
-    route({ method: "GET", path: "/tickets/children/:id", tag: "tickets", summary: "A ticket's items", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.children(caller, params.id) }),
-    route({ method: "GET", path: "/tickets/customer/:id", tag: "tickets", summary: "A customer's tickets, newest first", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.byCustomer(caller, params.id) }),
-    route({ method: "GET", path: "/tickets/lastnonconfirmed/:id", tag: "tickets", summary: "The customer's last unconfirmed ticket, or 404", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.lastNonConfirmed(caller, params.id) }),
-    route({ method: "GET", path: "/tickets/:id", tag: "tickets", summary: "One ticket with items and state history", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.view(caller, params.id) }),
-    route({ method: "POST", path: "/tickets/", tag: "tickets", summary: "Opens a ticket (pickup and delivery default to 7 days ahead)", access: staff, body: TicketBody, idempotent: true, handler: ({ caller, body }) => tickets.create(caller, body) }),
+    route({ method: "PUT", path: "/tickets/paidFor/:id", tag: "tickets", summary: "Pays the ticket in full", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.payInFull(caller, params.id)) }),
+    route({ method: "GET", path: "/tickets/children/:id", tag: "tickets", summary: "A ticket's items", access: staff, params: IdParams, handler: async ({ caller, params }) => (await tickets.children(caller, params.id)).map(itemOut) }),
+    route({ method: "GET", path: "/tickets/customer/:id", tag: "tickets", summary: "A customer's tickets, newest first", access: staff, params: IdParams, handler: async ({ caller, params }) => (await tickets.byCustomer(caller, params.id)).map(summaryOut) }),
+    route({ method: "GET", path: "/tickets/lastnonconfirmed/:id", tag: "tickets", summary: "The customer's last unconfirmed ticket, or 404", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.lastNonConfirmed(caller, params.id)) }),
+    route({ method: "GET", path: "/tickets/:id", tag: "tickets", summary: "One ticket with items and state history", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.view(caller, params.id)) }),
+    route({ method: "POST", path: "/tickets/", tag: "tickets", summary: "Opens a ticket (pickup and delivery default to 7 days ahead)", access: staff, body: TicketBody, idempotent: true, handler: async ({ caller, body }) => ticketOut(await tickets.create(caller, { ...body, pickup_charge: toCents(body.pickup_charge ?? 0), delivery_charge: toCents(body.delivery_charge ?? 0) })) }),
     route({
       method: "DELETE",
       path: "/tickets/:id",
@@ -54,7 +55,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       body: WithApproval,
       handler: ({ caller, params, body, client }) => tickets.remove(caller, params.id, approvalOf(body, client)),
     }),
-    route({ method: "PUT", path: "/tickets/:id/confirm", tag: "tickets", summary: "Confirms a ticket", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.confirm(caller, params.id) }),
+    route({ method: "PUT", path: "/tickets/:id/confirm", tag: "tickets", summary: "Confirms a ticket", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.confirm(caller, params.id)) }),
     route({
       method: "PUT",
       path: "/tickets/:id/pickup",
@@ -63,7 +64,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       access: staff,
       params: IdParams,
       query: z.object({ date: z.union([IsoDate, z.literal("")]) }),
-      handler: ({ caller, params, query }) => tickets.setDates(caller, params.id, { pickup_date: query.date || null }),
+      handler: async ({ caller, params, query }) => ticketOut(await tickets.setDates(caller, params.id, { pickup_date: query.date || null })),
     }),
     route({
       method: "PUT",
@@ -73,7 +74,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       access: staff,
       params: IdParams,
       query: z.object({ date: z.union([IsoDate, z.literal("")]).default("") }),
-      handler: ({ caller, params, query }) => tickets.setDates(caller, params.id, { delivery_date: query.date || null }),
+      handler: async ({ caller, params, query }) => ticketOut(await tickets.setDates(caller, params.id, { delivery_date: query.date || null })),
     }),
     route({
       method: "PUT",
@@ -82,7 +83,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       summary: "Turns delivery to the client on or off",
       access: staff,
       params: z.object({ id: IdParams.shape.id, value: bool }),
-      handler: ({ caller, params }) => tickets.setOptions(caller, params.id, { delivery_to_client: params.value }),
+      handler: async ({ caller, params }) => ticketOut(await tickets.setOptions(caller, params.id, { delivery_to_client: params.value })),
     }),
     route({
       method: "PUT",
@@ -93,7 +94,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       params: IdParams,
       query: z.object({ discount: z.coerce.number().finite() }),
       body: WithApproval,
-      handler: ({ caller, params, query, body, client }) => tickets.setDiscount(caller, params.id, query.discount, approvalOf(body, client)),
+      handler: async ({ caller, params, query, body, client }) => ticketOut(await tickets.setDiscount(caller, params.id, query.discount, approvalOf(body, client))),
     }),
     route({
       method: "PUT",
@@ -103,14 +104,16 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       access: staff,
       params: IdParams,
       query: z.object({ date: IsoDate.optional(), delivery: bool.optional(), pickup: bool.optional(), pickupComment: z.string().max(500).optional(), deliveryComment: z.string().max(500).optional() }),
-      handler: ({ caller, params, query }) =>
-        tickets.setOptions(caller, params.id, {
+      handler: async ({ caller, params, query }) =>
+        ticketOut(
+          await tickets.setOptions(caller, params.id, {
           ...(query.date !== undefined ? { delivery_date: query.date } : {}),
           ...(query.delivery !== undefined ? { delivery_to_client: query.delivery } : {}),
           ...(query.pickup !== undefined ? { pickup_from_client: query.pickup } : {}),
           ...(query.pickupComment !== undefined ? { pickup_comment: query.pickupComment } : {}),
           ...(query.deliveryComment !== undefined ? { delivery_comment: query.deliveryComment } : {}),
-        }),
+          }),
+        ),
     }),
 
     // ---- items
@@ -123,7 +126,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       summary: "Copies an item n times",
       access: staff,
       params: z.object({ id: IdParams.shape.id, n: z.coerce.number().int().min(-1_000_000).max(100) }),
-      handler: ({ caller, params }) => items.duplicate(caller, params.id, params.n),
+      handler: async ({ caller, params }) => (await items.duplicate(caller, params.id, params.n)).map(itemOut),
     }),
     route({
       method: "PUT",
@@ -133,7 +136,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       access: staff,
       params: z.object({ id: IdParams.shape.id, amount: z.coerce.number().finite().min(0).max(1_000_000) }),
       query: z.object({ full: bool.optional() }),
-      handler: ({ caller, params, query }) => items.pay(caller, params.id, params.amount, query.full ?? false),
+      handler: async ({ caller, params, query }) => itemOut(await items.pay(caller, params.id, toCents(params.amount), query.full ?? false)),
     }),
     route({
       method: "PUT",
@@ -143,7 +146,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       access: staff,
       params: IdParams,
       query: z.object({ item: z.string().min(1).max(100) }),
-      handler: ({ caller, params, query }) => items.toggleSorted(caller, params.id, query.item),
+      handler: async ({ caller, params, query }) => itemOut(await items.toggleSorted(caller, params.id, query.item)),
     }),
     route({
       method: "PUT",
@@ -152,9 +155,9 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       summary: "Sets an item's process date",
       access: staff,
       params: z.object({ id: IdParams.shape.id, datetime: z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), "must be a date and time") }),
-      handler: ({ caller, params }) => items.setProcessDate(caller, params.id, new Date(params.datetime).toISOString()),
+      handler: async ({ caller, params }) => itemOut(await items.setProcessDate(caller, params.id, new Date(params.datetime).toISOString())),
     }),
-    route({ method: "GET", path: "/ticketSubCategory/:id", tag: "items", summary: "One item", access: staff, params: IdParams, handler: ({ caller, params }) => items.get(caller, params.id) }),
+    route({ method: "GET", path: "/ticketSubCategory/:id", tag: "items", summary: "One item", access: staff, params: IdParams, handler: async ({ caller, params }) => itemOut(await items.get(caller, params.id)) }),
     route({
       method: "POST",
       path: "/ticketSubCategory/",
@@ -164,7 +167,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       query: z.object({ copies: z.coerce.number().int().min(1).max(100).default(1) }),
       body: ItemBody,
       idempotent: true,
-      handler: ({ caller, body, query }) => items.add(caller, body, query.copies),
+      handler: async ({ caller, body, query }) => (await items.add(caller, body, query.copies)).map(itemOut),
     }),
     route({
       method: "PUT",
@@ -174,7 +177,8 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       access: staff,
       params: IdParams,
       body: ItemUpdate.extend(WithApproval.shape),
-      handler: ({ caller, params, body, client }) => items.update(caller, params.id, body, approvalOf(body, client)),
+      handler: async ({ caller, params, body, client }) =>
+        itemOut(await items.update(caller, params.id, { ...body, total_override: body.total_override == null ? body.total_override : toCents(body.total_override) }, approvalOf(body, client))),
     }),
     route({
       method: "DELETE",
@@ -194,9 +198,9 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       access: staff,
       body: ItemActionBody,
       idempotent: true,
-      handler: ({ caller, body }) => items.addAction(caller, { ...body, action_id: (body.action_id ?? body.actionID)! }),
+      handler: async ({ caller, body }) => itemOut(await items.addAction(caller, { ...body, action_id: (body.action_id ?? body.actionID)! })),
     }),
-    route({ method: "DELETE", path: "/ticketSubCategoryActions/", tag: "items", summary: "Removes an action from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: ({ caller, query, body }) => items.removeAction(caller, need(query.id ?? body.id)) }),
+    route({ method: "DELETE", path: "/ticketSubCategoryActions/", tag: "items", summary: "Removes an action from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: async ({ caller, query, body }) => itemOut(await items.removeAction(caller, need(query.id ?? body.id))) }),
     route({
       method: "POST",
       path: "/ticketSubCategoryModifier/",
@@ -205,9 +209,9 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       access: staff,
       body: ItemModifierBody,
       idempotent: true,
-      handler: ({ caller, body }) => items.addModifier(caller, body),
+      handler: async ({ caller, body }) => itemOut(await items.addModifier(caller, body)),
     }),
-    route({ method: "DELETE", path: "/ticketSubCategoryModifier/", tag: "items", summary: "Removes a modifier from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: ({ caller, query, body }) => items.removeModifier(caller, need(query.id ?? body.id)) }),
+    route({ method: "DELETE", path: "/ticketSubCategoryModifier/", tag: "items", summary: "Removes a modifier from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: async ({ caller, query, body }) => itemOut(await items.removeModifier(caller, need(query.id ?? body.id))) }),
   ];
 }
 

@@ -1,58 +1,31 @@
 import { and, asc, count, desc, eq, inArray, isNull, like, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { customers, employeeOwings, employees, itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
+import { customers, employeeOwings, itemLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
 import { clampPercent, formatDiscount, parseDiscount } from "../../domain/money";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
-import { toEuros } from "../../domain/money";
 import type { Clock } from "../../platform/clock";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
 import { assertAddressVisible } from "../places/service";
+import { createLedger, PAID_STATES } from "./ledger";
+import type { StateChange, TicketBody, TicketListRow, TicketSummary } from "./model";
 import { type Exec, loadItems, loadTicket, loadTicketLogs } from "./repo";
 import { recomputeTicket } from "./totals";
 
 /** Spec §9: a new ticket's pickup and delivery default to 7 days from today. */
 export const DEFAULT_DAYS_AHEAD = 7;
 
-export interface TicketInput {
-  customer_id: number;
-  pickup_date?: string | null;
-  delivery_date?: string | null;
-  pickup_comment?: string;
-  delivery_comment?: string;
-  pickup_from_client?: boolean;
-  delivery_to_client?: boolean;
-  pickup_address_id?: number | null;
-  delivery_address_id?: number | null;
-  pickup_charge?: number;
-  delivery_charge?: number;
-}
-
-/**
- * States that say the ticket is paid (seed: DELIVERED AND PAID, then CLOSED). Setting one on a
- * ticket or item with a balance takes that balance as paid to whoever set it, never a
- * silent write-off.
- */
-export const PAID_STATES: readonly string[] = ["DELIVERED AND PAID", "CLOSED"];
-
-export interface StateChange {
-  Ids: number[];
-  State: string;
-  Signature?: string | null;
-}
+/** A new ticket as the route passes it: the charges in cents. */
+export type TicketInput = TicketBody;
 
 export function createTicketService({ db, clock, approvals }: { db: Db; clock: Clock; approvals: ApprovalService }) {
   const now = () => clock.now().toISOString();
 
-  async function row(caller: EmployeeCaller, id: number, q: Exec = db) {
-    const t = await q.query.tickets.findFirst({ where: eq(tickets.id, id) });
-    if (!t) throw notFound("Ticket");
-    assertSameAgent(caller, t.agent_id, "Ticket");
-    return t;
-  }
+  const ledger = createLedger(clock);
+  const row = (caller: EmployeeCaller, id: number) => ledger.ticketRow(db, caller, id);
 
   /** One read: the agent check uses the loaded ticket rather than a second query. */
   async function view(caller: EmployeeCaller, id: number, q: Exec = db) {
@@ -60,33 +33,6 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
     if (!t) throw notFound("Ticket");
     assertSameAgent(caller, t.agent_id, "Ticket");
     return t;
-  }
-
-  /** A state must be one of the ticket states (data, spec §4). */
-  async function checkState(q: Exec, state: string) {
-    if (!(await q.query.ticketStates.findFirst({ where: eq(ticketStates.name, state), columns: { id: true } }))) throw unprocessable("State: no such ticket state");
-  }
-
-  /** A signature is stored once per change and referenced by every log row of it. */
-  async function storeSignature(q: Exec, dataUrl: string | null | undefined) {
-    if (!dataUrl) return null;
-    if (!/^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/=]+$/.test(dataUrl)) throw unprocessable("Signature: must be a PNG, JPEG or WebP data URL");
-    const [s] = await q.insert(signatures).values({ data_url: dataUrl, created_at: now() }).returning({ id: signatures.id });
-    return s!.id;
-  }
-
-  async function logTicket(q: Exec, caller: EmployeeCaller, ticketId: number, state: string, log: string, signatureId: number | null = null) {
-    await q.insert(ticketLogStates).values({ ticket_id: ticketId, state, logged_at: now(), log, employee_id: caller.employee.id, agent_id: caller.agent.id, signature_id: signatureId });
-  }
-
-  /**
-   * A payment taken by an employee or a driver is money they now hold for the shop: it is
-   * recorded as an owing (100 %) and added to their pending figure until cleared.
-   */
-  async function recordOwing(q: Exec, caller: EmployeeCaller, ticketId: number, itemId: number | null, cents: number) {
-    if (cents <= 0 || (caller.employee.role !== "employee" && caller.employee.role !== "driver")) return;
-    await q.insert(employeeOwings).values({ ticket_id: ticketId, employee_id: caller.employee.id, ticket_sub_category_id: itemId, amount: cents, percentage: 100, payment_date: now(), state: "OPEN" });
-    await q.update(employees).set({ pending: sql`${employees.pending} + ${cents}` }).where(eq(employees.id, caller.employee.id));
   }
 
   /**
@@ -103,7 +49,7 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
     }
     const delta = t.total - t.total_paid;
     await q.update(tickets).set({ total_paid: t.total }).where(eq(tickets.id, id));
-    await recordOwing(q, caller, id, null, delta);
+    await ledger.recordOwing(q, caller, id, null, delta);
     return delta;
   }
 
@@ -124,11 +70,6 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
 
   return {
     view,
-    row,
-    checkState,
-    storeSignature,
-    logTicket,
-    recordOwing,
 
     async create(caller: EmployeeCaller, input: TicketInput) {
       const customer = await db.query.customers.findFirst({ where: eq(customers.id, input.customer_id), columns: { id: true, agent_id: true, address_id: true } });
@@ -146,15 +87,15 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
             delivery_date: input.delivery_date === undefined ? inAWeek : input.delivery_date,
             pickup_address_id: input.pickup_address_id ?? customer.address_id,
             delivery_address_id: input.delivery_address_id ?? customer.address_id,
-            pickup_charge: Math.round((pickup_charge ?? 0) * 100),
-            delivery_charge: Math.round((delivery_charge ?? 0) * 100),
+            pickup_charge: pickup_charge ?? 0,
+            delivery_charge: delivery_charge ?? 0,
             agent_id: caller.agent.id,
             employee_id: caller.employee.id,
             state: "CREATED",
             created_at: now(),
           })
           .returning({ id: tickets.id });
-        await logTicket(tx, caller, t!.id, "CREATED", "Ticket created");
+        await ledger.logTicket(tx, caller, t!.id, "CREATED", "Ticket created");
         await recomputeTicket(tx, t!.id);
         return t!.id;
       });
@@ -238,7 +179,7 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
         rows = rows.concat(await page(true, q.limit - rows.length, Math.max(0, q.offset - before)));
       }
       const items = q.withChildren && rows.length ? await loadItems(db, { ticketIds: rows.map((r) => r.t.id) }) : [];
-      return rows.map((r) => ({
+      return rows.map((r): TicketListRow => ({
         ...summary(r.t),
         customer: { full_name: r.customer, mobile: r.mobile },
         ...(q.withChildren ? { ticket_sub_categories: items.filter((i) => i.ticket_id === r.t.id) } : {}),
@@ -263,25 +204,10 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
       return true;
     },
 
-    /**
-     * Confirms a ticket (printing does this too). An empty ticket cannot be confirmed. A new
-     * ticket leaves CREATED: to AWAITING PICKUP when it is to be collected from the client,
-     * otherwise to the spec's empty state ("", garments at the counter).
-     */
+    /** Confirms a ticket (the rules: ledger.confirm; printing confirms in its own transaction). */
     async confirm(caller: EmployeeCaller, id: number) {
       const t = await row(caller, id);
-      const [item] = await db.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id)).limit(1);
-      if (!item) throw unprocessable("Ticket is empty");
-      if (!t.confirmed_at) {
-        const state = t.state === "CREATED" ? (t.pickup_from_client ? "AWAITING PICKUP" : "") : t.state;
-        await db.transaction(async (tx) => {
-          await tx.update(tickets).set({ confirmed_at: now(), state }).where(eq(tickets.id, id));
-          if (state !== t.state) {
-            await tx.update(ticketSubCategories).set({ state }).where(and(eq(ticketSubCategories.ticket_id, id), eq(ticketSubCategories.state, "CREATED")));
-            await logTicket(tx, caller, id, state, "Ticket confirmed");
-          }
-        });
-      }
+      await db.transaction((tx) => ledger.confirm(tx, caller, t));
       return view(caller, id);
     },
 
@@ -327,12 +253,12 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
      */
     async changeState(caller: EmployeeCaller, change: StateChange) {
       const ids = [...new Set(change.Ids)];
-      await checkState(db, change.State);
+      await ledger.assertState(db, change.State);
       const found = await db.select({ id: tickets.id, agent_id: tickets.agent_id }).from(tickets).where(inArray(tickets.id, ids));
       if (found.length !== ids.length) throw notFound("Ticket");
       for (const t of found) assertSameAgent(caller, t.agent_id, "Ticket");
       await db.transaction(async (tx) => {
-        const sig = await storeSignature(tx, change.Signature);
+        const sig = await ledger.storeSignature(tx, change.Signature);
         const at = now();
         await tx.update(tickets).set({ state: change.State }).where(inArray(tickets.id, ids));
         const items = await tx.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(inArray(ticketSubCategories.ticket_id, ids));
@@ -340,7 +266,7 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
           await tx.update(ticketSubCategories).set({ state: change.State }).where(inArray(ticketSubCategories.ticket_id, ids));
           await tx.insert(itemLogStates).values(items.map((i) => ({ ticket_sub_category_id: i.id, state: change.State, logged_at: at, log: "State changed with the ticket", employee_id: caller.employee.id, signature_id: sig })));
         }
-        for (const id of ids) await logTicket(tx, caller, id, change.State, "State changed", sig);
+        for (const id of ids) await ledger.logTicket(tx, caller, id, change.State, "State changed", sig);
         await audit(tx, clock.now(), caller, "change_state", "ticket", null, { ids, state: change.State });
         if (PAID_STATES.includes(change.State)) {
           for (const id of ids) {
@@ -358,6 +284,7 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
 }
 export type TicketService = ReturnType<typeof createTicketService>;
 
-function summary(t: typeof tickets.$inferSelect) {
-  return { ...t, total: toEuros(t.total), total_paid: toEuros(t.total_paid), balance: toEuros(Math.max(0, t.total - t.total_paid)), pickup_charge: toEuros(t.pickup_charge), delivery_charge: toEuros(t.delivery_charge) };
+/** A ticket row with what is left to pay (cents). */
+function summary(t: typeof tickets.$inferSelect): TicketSummary {
+  return { ...t, balance: Math.max(0, t.total - t.total_paid) };
 }

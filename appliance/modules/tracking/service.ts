@@ -6,10 +6,10 @@ import { parseScan, ScanCodeError } from "../../domain/scancodes";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
-import { toEuros } from "../../domain/money";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
 import { loadItems } from "../tickets/repo";
+import type { Journey, ScanAnswer } from "./model";
 
 export function createTrackingService({ db, clock }: { db: Db; clock: Clock }) {
   /** Items with their ticket's customer and agent, scoped to the caller's agent. */
@@ -36,7 +36,7 @@ export function createTrackingService({ db, clock }: { db: Db; clock: Clock }) {
 
   return {
     /** Reads a scanned code (spec §9) and returns what it names, ready for the tracking list. */
-    async scan(caller: EmployeeCaller, raw: string) {
+    async scan(caller: EmployeeCaller, raw: string): Promise<ScanAnswer> {
       let scan;
       try {
         scan = parseScan(raw);
@@ -55,7 +55,7 @@ export function createTrackingService({ db, clock }: { db: Db; clock: Clock }) {
      * Spec §2 State Logs: item state changes between two days (Malta days, inclusive), by
      * ticket, employee and state. The grand total counts each garment once.
      */
-    async journey(caller: EmployeeCaller, q: { tid?: number; eid?: number; df: string; dt: string; s?: string }) {
+    async journey(caller: EmployeeCaller, q: { tid?: number; eid?: number; df: string; dt: string; s?: string }): Promise<Journey> {
       const scope = agentScope(caller);
       const rows = await db
         .select({
@@ -89,8 +89,8 @@ export function createTrackingService({ db, clock }: { db: Db; clock: Clock }) {
       const owed = new Map<number, number>();
       for (const r of rows) owed.set(r.garment_id, r.total_override ?? r.total);
       return {
-        data: rows.map(({ total_override, ...r }) => ({ ...r, total: toEuros(total_override ?? r.total) })),
-        grand_total: toEuros([...owed.values()].reduce((a, b) => a + b, 0)),
+        data: rows.map(({ total_override, ...r }) => ({ ...r, total: total_override ?? r.total })),
+        grand_total: [...owed.values()].reduce((a, b) => a + b, 0),
         truncated: rows.length === 2000,
       };
     },

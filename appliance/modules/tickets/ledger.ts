@@ -1,0 +1,123 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { employeeOwings, employees, itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
+import { toEuros } from "../../domain/money";
+import type { Clock } from "../../platform/clock";
+import { notFound, unprocessable } from "../../platform/errors";
+import { audit } from "../audit/audit";
+import { assertSameAgent, type EmployeeCaller } from "../auth/caller";
+import type { Exec } from "./repo";
+import { recomputeTicket } from "./totals";
+
+/**
+ * States that say the ticket is paid (seed: DELIVERED AND PAID, then CLOSED). Setting one on a
+ * ticket or item with a balance takes that balance as paid to whoever set it, never a
+ * silent write-off.
+ */
+export const PAID_STATES: readonly string[] = ["DELIVERED AND PAID", "CLOSED"];
+
+/**
+ * The steps the ticket, item and printing use cases share. Each runs on the executor it is
+ * given (the database, or the use case's transaction), so a use case made of several steps
+ * commits or rolls back as one. Amounts are integer cents.
+ */
+export function createLedger(clock: Clock) {
+  const now = () => clock.now().toISOString();
+
+  /** A ticket of the caller's shop (HQ: any); another shop's answers 404. */
+  async function ticketRow(q: Exec, caller: EmployeeCaller, id: number) {
+    const t = await q.query.tickets.findFirst({ where: eq(tickets.id, id) });
+    if (!t) throw notFound("Ticket");
+    assertSameAgent(caller, t.agent_id, "Ticket");
+    return t;
+  }
+
+  /** A state must be one of the ticket states (data, spec §4). */
+  async function assertState(q: Exec, state: string) {
+    if (!(await q.query.ticketStates.findFirst({ where: eq(ticketStates.name, state), columns: { id: true } }))) throw unprocessable("State: no such ticket state");
+  }
+
+  /** A signature is stored once per change and referenced by every log row of it. */
+  async function storeSignature(q: Exec, dataUrl: string | null | undefined) {
+    if (!dataUrl) return null;
+    if (!/^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/=]+$/.test(dataUrl)) throw unprocessable("Signature: must be a PNG, JPEG or WebP data URL");
+    const [s] = await q.insert(signatures).values({ data_url: dataUrl, created_at: now() }).returning({ id: signatures.id });
+    return s!.id;
+  }
+
+  async function logTicket(q: Exec, caller: EmployeeCaller, ticketId: number, state: string, log: string, signatureId: number | null = null) {
+    await q.insert(ticketLogStates).values({ ticket_id: ticketId, state, logged_at: now(), log, employee_id: caller.employee.id, agent_id: caller.agent.id, signature_id: signatureId });
+  }
+
+  /**
+   * A payment taken by an employee or a driver is money they now hold for the shop: it is
+   * recorded as an owing (100 %) and added to their pending figure until cleared.
+   */
+  async function recordOwing(q: Exec, caller: EmployeeCaller, ticketId: number, itemId: number | null, cents: number) {
+    if (cents <= 0 || (caller.employee.role !== "employee" && caller.employee.role !== "driver")) return;
+    await q.insert(employeeOwings).values({ ticket_id: ticketId, employee_id: caller.employee.id, ticket_sub_category_id: itemId, amount: cents, percentage: 100, payment_date: now(), state: "OPEN" });
+    await q.update(employees).set({ pending: sql`${employees.pending} + ${cents}` }).where(eq(employees.id, caller.employee.id));
+  }
+
+  /**
+   * Takes `cents` for an item (null: whatever is left), never more than its balance; the
+   * money is on the caller (an owing for employees and drivers). Returns the cents taken.
+   */
+  async function payItem(q: Exec, caller: EmployeeCaller, id: number, cents: number | null): Promise<number> {
+    const i = (await q.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) }))!;
+    const balance = Math.max(0, (i.total_override ?? i.total) - i.total_paid);
+    const take = cents ?? balance;
+    if (take > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
+    if (take <= 0) return 0;
+    await q.update(ticketSubCategories).set({ total_paid: i.total_paid + take }).where(eq(ticketSubCategories.id, id));
+    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, i.ticket_id) }))!;
+    await q.update(tickets).set({ total_paid: Math.min(t.total, t.total_paid + take) }).where(eq(tickets.id, i.ticket_id));
+    await recordOwing(q, caller, i.ticket_id, id, take);
+    return take;
+  }
+
+  /**
+   * Confirms a ticket that is not empty (spec §2/§4; printing does this too). A new ticket
+   * leaves CREATED: to AWAITING PICKUP when it is to be collected from the client, otherwise
+   * to the spec's empty state ("", garments at the counter). Confirming twice changes nothing.
+   */
+  async function confirm(q: Exec, caller: EmployeeCaller, t: typeof tickets.$inferSelect) {
+    const [item] = await q.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, t.id)).limit(1);
+    if (!item) throw unprocessable("Ticket is empty");
+    if (t.confirmed_at) return;
+    const state = t.state === "CREATED" ? (t.pickup_from_client ? "AWAITING PICKUP" : "") : t.state;
+    await q.update(tickets).set({ confirmed_at: now(), state }).where(eq(tickets.id, t.id));
+    if (state !== t.state) {
+      await q.update(ticketSubCategories).set({ state }).where(and(eq(ticketSubCategories.ticket_id, t.id), eq(ticketSubCategories.state, "CREATED")));
+      await logTicket(q, caller, t.id, state, "Ticket confirmed");
+    }
+  }
+
+  /**
+   * Sets a state on items the caller may see (checked before: `found` names each item's
+   * ticket), with one signature for the whole change. The ticket's history (the customer's
+   * history dialog) shows the change and its signature too. A paid state on an item with a
+   * balance takes the balance as paid to the caller.
+   */
+  async function setItemsState(q: Exec, caller: EmployeeCaller, found: { id: number; ticket_id: number }[], state: string, signature?: string | null) {
+    const ids = found.map((f) => f.id);
+    await assertState(q, state);
+    const sig = await storeSignature(q, signature);
+    const at = now();
+    await q.update(ticketSubCategories).set({ state }).where(inArray(ticketSubCategories.id, ids));
+    await q.insert(itemLogStates).values(ids.map((i) => ({ ticket_sub_category_id: i, state, logged_at: at, log: "State changed", employee_id: caller.employee.id, signature_id: sig })));
+    const perTicket = new Map<number, number>();
+    for (const f of found) perTicket.set(f.ticket_id, (perTicket.get(f.ticket_id) ?? 0) + 1);
+    for (const [ticketId, n] of perTicket) await logTicket(q, caller, ticketId, state, `${n} item${n === 1 ? "" : "s"} set to ${state || "(none)"}`, sig);
+    await audit(q, clock.now(), caller, "change_state", "ticket_sub_category", null, { ids, state });
+    if (PAID_STATES.includes(state)) {
+      for (const ticketId of perTicket.keys()) await recomputeTicket(q, ticketId);
+      for (const i of ids) {
+        const taken = await payItem(q, caller, i, null);
+        if (taken > 0) await audit(q, clock.now(), caller, "payment", "ticket_sub_category", i, { amount_cents: taken, state });
+      }
+    }
+  }
+
+  return { ticketRow, assertState, storeSignature, logTicket, recordOwing, payItem, confirm, setItemsState };
+}
+export type Ledger = ReturnType<typeof createLedger>;
