@@ -113,6 +113,51 @@ describe("customers", () => {
     expect((await box.call("DELETE", `/api/v1/customers/${b}`, { token: clerk })).status).toBe(403);
   });
 
+  test("one save: customer, address and preferences in one transaction with their audit rows", async () => {
+    const c = box.database.client;
+    const counts = async () => {
+      const n = async (sql: string) => Number((await c.execute(sql)).rows[0]![0]);
+      return { customers: await n("SELECT count(*) FROM customers"), addresses: await n("SELECT count(*) FROM addresses"), prefs: await n("SELECT count(*) FROM customer_preferences"), audit: await n("SELECT count(*) FROM audit_log") };
+    };
+    const pref = (await box.call("POST", "/api/v1/preferences/", { token: admin, body: { name: "Starch" } })).json.data.id;
+    const address = { number: "12", name: "", locality_id: locality, street_id: street };
+
+    // An unknown preference with a valid customer and address: refused, and nothing written.
+    const before = await counts();
+    const bad = await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Half Saved", address, preferences: [pref, 999999] } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.message).toContain("preferences");
+    expect(await counts()).toEqual(before);
+    // An invalid address: refused before anything is written too.
+    expect((await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Half Saved", address: { ...address, street_id: 0 }, preferences: [pref] } })).status).toBe(422);
+    expect(await counts()).toEqual(before);
+
+    const made = await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Whole Saved", address, preferences: [pref] } });
+    expect(made.status).toBe(200);
+    const id = made.json.data.id;
+    const got = (await box.call("GET", `/api/v1/customers/${id}`, { token: clerk })).json.data;
+    expect(got.address.line).toBe("12, Triq il-Kbira, Mosta");
+    expect(got.preferences).toEqual([pref]);
+    const trail = await c.execute({ sql: "SELECT entity, action FROM audit_log WHERE id > (SELECT max(id) - 2 FROM audit_log) ORDER BY id" });
+    expect(trail.rows.map((r) => `${r.entity} ${r.action}`)).toEqual(["address create", "customer create"]);
+
+    // An update edits the address it has and replaces the preferences; a failure leaves all three as they were.
+    const mid = await counts();
+    const failed = await box.call("PUT", `/api/v1/customers/${id}`, { token: clerk, body: { full_name: "Renamed Whole", address: { ...address, number: "99" }, preferences: [999999] } });
+    expect(failed.status).toBe(422);
+    expect(await counts()).toEqual(mid);
+    const still = (await box.call("GET", `/api/v1/customers/${id}`, { token: clerk })).json.data;
+    expect([still.full_name, still.address.number, still.preferences]).toEqual(["Whole Saved", "12", [pref]]);
+
+    const ok = await box.call("PUT", `/api/v1/customers/${id}`, { token: clerk, body: { full_name: "Renamed Whole", address: { ...address, number: "99" }, preferences: [] } });
+    expect(ok.status).toBe(200);
+    const after = (await box.call("GET", `/api/v1/customers/${id}`, { token: clerk })).json.data;
+    expect([after.full_name, after.address.id, after.address.number, after.preferences]).toEqual(["Renamed Whole", got.address.id, "99", []]);
+    expect((await counts()).addresses).toBe(mid.addresses);
+    // An address is named by its id or by its fields, not both.
+    expect((await box.call("PUT", `/api/v1/customers/${id}`, { token: clerk, body: { address_id: got.address.id, address } })).status).toBe(422);
+  });
+
   test("a shop sees only its own customers", async () => {
     const shop = await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "Shop", user_name: "shopx" } });
     await box.call("PUT", `/api/v1/agents/password/${shop.json.data.id}`, { token: admin, body: { password: "shop-pass-x" } });

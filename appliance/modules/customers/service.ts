@@ -4,32 +4,18 @@ import { addresses, agents, customerPreferences, customerStats, customers, emplo
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
-import { toEuros } from "../../domain/money";
 import type { Clock } from "../../platform/clock";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
 import { assertAddressVisible, type PlaceService } from "../places/service";
+import type { CustomerSaveInput } from "./model";
 import { ftsLiteral, normalise, score, trigrams } from "./search";
 
 export const LOOKUP_FIELDS = ["mobile", "landline", "id_card", "email_address"] as const;
 export type LookupField = (typeof LOOKUP_FIELDS)[number];
 
-export interface CustomerInput {
-  title?: string;
-  full_name: string;
-  address_id?: number | null;
-  mobile?: string;
-  landline?: string;
-  email_address?: string;
-  date_of_birth?: string | null;
-  id_card?: string;
-  discount?: number;
-  occupation?: string;
-  comments?: string;
-  agent_id?: number;
-}
-
 type Row = typeof customers.$inferSelect;
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Spec §3: first and last name are derived by splitting the full name on a space. */
 export function splitName(full: string): { first_name: string; last_name: string } {
@@ -51,7 +37,7 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
     return c;
   }
 
-  /** Admin-only figures (spec §6), read from customer_stats; ranks are 1-based, -1 shows N/A. */
+  /** Admin-only figures (spec §6), read from customer_stats, money in cents; ranks are 1-based, -1 shows N/A. */
   async function statistics(id: number) {
     const s = await db.query.customerStats.findFirst({ where: eq(customerStats.customer_id, id) });
     const spent = s?.total_spent ?? 0;
@@ -63,10 +49,10 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
     };
     return {
       number_of_visits: visits,
-      total_spent: toEuros(spent),
+      total_spent: spent,
       last_visit: s?.last_visit ?? null,
-      ticket_total: toEuros(s?.ticket_total ?? 0),
-      outstanding_balance: toEuros(s?.outstanding_balance ?? 0),
+      ticket_total: s?.ticket_total ?? 0,
+      outstanding_balance: s?.outstanding_balance ?? 0,
       turnover_rank: await rank(customerStats.total_spent, spent),
       visit_rank: await rank(customerStats.number_of_visits, visits),
     };
@@ -78,6 +64,23 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
   }
 
   const out = (c: Row) => ({ ...c });
+
+  /** Replaces the customer's preferences with exactly this set, inside the caller's transaction. */
+  async function replacePreferences(tx: Tx, id: number, ids: number[]) {
+    const unique = [...new Set(ids)];
+    if (unique.length) {
+      const found = await tx.select({ id: preferences.id }).from(preferences).where(inArray(preferences.id, unique));
+      if (found.length !== unique.length) throw unprocessable("preferences: unknown preference id");
+    }
+    await tx.delete(customerPreferences).where(eq(customerPreferences.customer_id, id));
+    if (unique.length) await tx.insert(customerPreferences).values(unique.map((preference_id) => ({ customer_id: id, preference_id })));
+    return unique;
+  }
+
+  /** A body names its address either by id or by its fields, not both. */
+  function oneAddress(input: Partial<CustomerSaveInput>) {
+    if (input.address && input.address_id) throw unprocessable("address: send either address or address_id");
+  }
 
   /**
    * A customer lives at an address its caller may see (another shop's answers 404). An HQ
@@ -97,27 +100,25 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
   return {
     async get(caller: EmployeeCaller, id: number, simple: boolean) {
       const c = await load(caller, id);
-      const result: Record<string, unknown> = {
+      // The ticket total decides whether the delete button shows, so every role gets it.
+      const stats = await statistics(id);
+      const result = {
         ...out(c),
         address: await places.visibleAddress(caller, c.address_id),
         preferences: await prefsOf(id),
+        ...(caller.employee.role === "admin" ? stats : { ticket_total: stats.ticket_total }),
       };
-      // The ticket total decides whether the delete button shows, so every role gets it.
-      const stats = await statistics(id);
-      if (caller.employee.role === "admin") Object.assign(result, stats);
-      else result.ticket_total = stats.ticket_total;
-      if (simple) {
-        result.simple_tickets = (
-          await db
-            .select({ id: tickets.id, state: tickets.state, pickup_date: tickets.pickup_date, delivery_date: tickets.delivery_date, total: tickets.total, total_paid: tickets.total_paid, confirmed_at: tickets.confirmed_at, agent_name: agents.name })
-            .from(tickets)
-            .innerJoin(agents, eq(agents.id, tickets.agent_id))
-            .where(eq(tickets.customer_id, id))
-            .orderBy(desc(tickets.id))
-            .limit(10)
-        ).map((t) => ({ ...t, total: toEuros(t.total), total_paid: toEuros(t.total_paid) }));
-      }
-      return result;
+      if (!simple) return result;
+      return {
+        ...result,
+        simple_tickets: await db
+          .select({ id: tickets.id, state: tickets.state, pickup_date: tickets.pickup_date, delivery_date: tickets.delivery_date, total: tickets.total, total_paid: tickets.total_paid, confirmed_at: tickets.confirmed_at, agent_name: agents.name })
+          .from(tickets)
+          .innerJoin(agents, eq(agents.id, tickets.agent_id))
+          .where(eq(tickets.customer_id, id))
+          .orderBy(desc(tickets.id))
+          .limit(10),
+      };
     },
 
     /** Newest first, paged: the list screen shows nothing until a term is typed, other screens page. */
@@ -206,31 +207,58 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
       return rows.map((r) => out(r.c));
     },
 
-    /** A customer discount above the discount limit needs a manager's approval (issue 11). */
-    async create(caller: EmployeeCaller, input: CustomerInput, approval: ApprovalInput) {
-      const agentId = caller.agent.is_hq && input.agent_id ? input.agent_id : caller.agent.id;
+    /**
+     * The customer, its new home address and its preferences are saved in one transaction
+     * (with their audit rows): a failure in any part leaves nothing. A customer discount above
+     * the discount limit needs a manager's approval (issue 11).
+     */
+    async create(caller: EmployeeCaller, input: CustomerSaveInput, approval: ApprovalInput) {
+      oneAddress(input);
+      const { address, preferences: prefIds, ...fields } = input;
+      const agentId = caller.agent.is_hq && fields.agent_id ? fields.agent_id : caller.agent.id;
       if (agentId !== caller.agent.id && !(await db.query.agents.findFirst({ columns: { id: true }, where: eq(agents.id, agentId) }))) throw notFound("Agent");
-      const approver = await approvals.approveDiscount(caller, approval, input.discount ?? 0, "a customer discount");
+      const approver = await approvals.approveDiscount(caller, approval, fields.discount ?? 0, "a customer discount");
       return db.transaction(async (tx) => {
-        await useAddress(tx, caller, input.address_id, agentId);
-        const [row] = await tx.insert(customers).values({ ...input, ...splitName(input.full_name), agent_id: agentId }).returning();
-        await audit(tx, clock.now(), caller, "create", "customer", row!.id, { discount: row!.discount, ...approvedBy(approver) });
+        let addressId = fields.address_id;
+        if (address) {
+          // The customer's home belongs to the customer's shop.
+          addressId = await places.saveAddress(tx, address, null, agentId);
+          await audit(tx, clock.now(), caller, "create", "address", addressId);
+        } else await useAddress(tx, caller, addressId, agentId);
+        const [row] = await tx.insert(customers).values({ ...fields, address_id: addressId, ...splitName(fields.full_name), agent_id: agentId }).returning();
+        const prefs = prefIds ? await replacePreferences(tx, row!.id, prefIds) : undefined;
+        await audit(tx, clock.now(), caller, "create", "customer", row!.id, { discount: row!.discount, ...(prefs ? { preferences: prefs } : {}), ...approvedBy(approver) });
         return out(row!);
       });
     },
 
-    async update(caller: EmployeeCaller, id: number, input: Partial<CustomerInput>, approval: ApprovalInput) {
+    /** Like create: fields, address and preferences change together or not at all. */
+    async update(caller: EmployeeCaller, id: number, input: Partial<CustomerSaveInput>, approval: ApprovalInput) {
+      oneAddress(input);
       const current = await load(caller, id);
       const raised = input.discount !== undefined && input.discount > current.discount;
       const approver = raised ? await approvals.approveDiscount(caller, approval, input.discount!, "a customer discount") : null;
-      const { agent_id, ...rest } = input;
+      const { agent_id, address, preferences: prefIds, ...rest } = input;
+      // An address the shop may not see (linked before addresses had owners) is not edited: a new one replaces it.
+      const home = address && current.address_id ? await places.visibleAddress(caller, current.address_id) : null;
       const set = { ...rest, ...(input.full_name ? splitName(input.full_name) : {}) };
-      if (Object.keys(set).length) {
+      if (Object.keys(set).length || address || prefIds) {
         await db.transaction(async (tx) => {
-          // Sending back the address it already has is no new reference.
-          if (input.address_id !== current.address_id) await useAddress(tx, caller, input.address_id, current.agent_id);
-          await tx.update(customers).set(set).where(eq(customers.id, id));
-          await audit(tx, clock.now(), caller, "update", "customer", id, { fields: Object.keys(rest), ...(raised ? { discount: { before: current.discount, after: input.discount } } : {}), ...approvedBy(approver) });
+          if (address) {
+            set.address_id = await places.saveAddress(tx, address, home?.id ?? null, current.agent_id);
+            await audit(tx, clock.now(), caller, home ? "update" : "create", "address", set.address_id);
+          } else if (input.address_id !== current.address_id) {
+            // Sending back the address it already has is no new reference.
+            await useAddress(tx, caller, input.address_id, current.agent_id);
+          }
+          if (Object.keys(set).length) await tx.update(customers).set(set).where(eq(customers.id, id));
+          const prefs = prefIds ? await replacePreferences(tx, id, prefIds) : undefined;
+          await audit(tx, clock.now(), caller, "update", "customer", id, {
+            fields: Object.keys(rest),
+            ...(raised ? { discount: { before: current.discount, after: input.discount } } : {}),
+            ...(prefs ? { preferences: prefs } : {}),
+            ...approvedBy(approver),
+          });
         });
       }
       return out(await load(caller, id));
@@ -261,15 +289,7 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
     /** Replaces the customer's preferences with exactly this set. */
     async savePreferences(caller: EmployeeCaller, id: number, ids: number[]) {
       await load(caller, id);
-      const unique = [...new Set(ids)];
-      if (unique.length) {
-        const found = await db.select({ id: preferences.id }).from(preferences).where(inArray(preferences.id, unique));
-        if (found.length !== unique.length) throw unprocessable("preferences: unknown preference id");
-      }
-      await db.transaction(async (tx) => {
-        await tx.delete(customerPreferences).where(eq(customerPreferences.customer_id, id));
-        if (unique.length) await tx.insert(customerPreferences).values(unique.map((preference_id) => ({ customer_id: id, preference_id })));
-      });
+      const unique = await db.transaction((tx) => replacePreferences(tx, id, ids));
       return unique.map((preference_id) => ({ customer_id: id, preference_id }));
     },
   };
