@@ -1,48 +1,32 @@
 import { and, count, eq, inArray, ne } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { actionGarmentSubCategories, actions, configurations, garmentCategories, ticketSubCategoryActions } from "../../../db/schema";
 import { actionPrice, actionReferenceError, actionTableError, type PricedAction } from "../../domain/pricing";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
-import { Discount, text } from "../../domain/schemas";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
-import { fromHundredths, toHundredths } from "./convert";
-
-
-export const ActionBody = z.object({
-  name: text(100).min(1),
-  image: text(300).nullish(),
-  visible: z.boolean().optional(),
-  /** The screen's "is percentage" toggle: off clears is_percentage_of on save (spec §4). */
-  is_percentage: z.boolean().optional(),
-  is_percentage_of: z.number().int().positive().nullish(),
-  /** Euros when flat; percent when is_percentage_of is set. */
-  up_charge: z.number().finite().min(0).max(1_000_000).optional(),
-  images_required: z.boolean().optional(),
-  discount: Discount.optional(),
-});
-export type ActionInput = z.infer<typeof ActionBody>;
+import type { ActionInput } from "./model";
 
 type Row = typeof actions.$inferSelect;
 
+/** Takes and answers up-charges and prices in hundredths; the routes convert. */
 export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
   async function all(): Promise<Map<number, PricedAction>> {
     const rows = await db.select({ id: actions.id, is_percentage_of: actions.is_percentage_of, up_charge: actions.up_charge }).from(actions);
     return new Map(rows.map((r) => [r.id, r]));
   }
+  /** An action with its computed price; up-charge and price in hundredths (cents, or hundredths of a percent). */
   const out = (a: Row, priced: Map<number, PricedAction>) => ({
     ...a,
     is_percentage: a.is_percentage_of != null,
-    up_charge: fromHundredths(a.up_charge),
-    price: fromHundredths(actionPrice(a.id, priced)),
+    price: actionPrice(a.id, priced),
   });
 
   async function values(id: number, input: Partial<ActionInput>, current?: Row) {
     const v: Partial<typeof actions.$inferInsert> = {};
     for (const k of ["name", "image", "visible", "images_required", "discount"] as const) if (input[k] !== undefined) (v as Record<string, unknown>)[k] = input[k];
-    if (input.up_charge !== undefined) v.up_charge = toHundredths(input.up_charge);
+    if (input.up_charge !== undefined) v.up_charge = input.up_charge;
     if (input.is_percentage === false) v.is_percentage_of = null;
     else if (input.is_percentage_of !== undefined) v.is_percentage_of = input.is_percentage_of ?? null;
     const target = v.is_percentage_of !== undefined ? v.is_percentage_of : (current?.is_percentage_of ?? null);

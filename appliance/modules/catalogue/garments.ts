@@ -1,70 +1,38 @@
 import { asc, count, eq, inArray } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { actionGarmentSubCategories, actions, garmentCategories, garmentSubCategories, ticketSubCategories } from "../../../db/schema";
 import { effectivePrice, type PriceRecord } from "../../domain/pricing";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
-import { text } from "../../domain/schemas";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
-import { Discount } from "../../domain/schemas";
-import { fromHundredths } from "./convert";
-
-export const CATEGORY_TYPES = ["Dry Clean", "Laundry", "TECNOWASH"] as const;
-
-export const CategoryBody = z.object({
-  type: z.enum(CATEGORY_TYPES),
-  name: text(100).min(1),
-  visible: z.boolean().optional(),
-  image: text(300).nullish(),
-  order: z.number().int().min(0).max(1_000_000).optional(),
-  default_action_id: z.number().int().positive().nullish(),
-});
-
-/** Pieces are comma-separated names; blanks and duplicates are dropped. */
-const Pieces = z
-  .string()
-  .max(500)
-  .transform((s) => [...new Set(s.split(",").map((p) => p.trim()).filter(Boolean))].join(","));
-
-export const SubCategoryBody = z.object({
-  garment_category_id: z.number().int().positive(),
-  name: text(100).min(1),
-  visible: z.boolean().optional(),
-  image: text(300).nullish(),
-  discount: Discount.optional(),
-  pieces: Pieces.optional(),
-  images_required: z.boolean().optional(),
-  show_choose_pieces: z.boolean().optional(),
-  order: z.number().int().min(0).max(1_000_000).optional(),
-  allow_quantity: z.boolean().optional(),
-});
-
-export const ReOrderBody = z.array(z.number().int().positive()).max(10_000);
+import type { CategoryInput, SubCategoryInput } from "./model";
 
 type Category = typeof garmentCategories.$inferSelect;
 type SubCategory = typeof garmentSubCategories.$inferSelect;
+/** A garment's action price: its effective price in cents. */
+type GarmentPrice = { id: number; action_id: number; action: string; price: number };
 
+/** Garments come with their effective action prices in cents; the routes convert. */
 export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
   async function pricesFor(subIds: number[]) {
-    if (!subIds.length) return new Map<number, { action_id: number; action: string; price: number; id: number }[]>();
+    if (!subIds.length) return new Map<number, GarmentPrice[]>();
     const rows = await db
       .select({ r: actionGarmentSubCategories, action: actions.name, visible: actions.visible })
       .from(actionGarmentSubCategories)
       .innerJoin(actions, eq(actions.id, actionGarmentSubCategories.action_id))
       .where(inArray(actionGarmentSubCategories.garment_sub_category_id, subIds));
     const records = new Map<number, PriceRecord>(rows.map(({ r }) => [r.id, r]));
-    const by = new Map<number, { action_id: number; action: string; price: number; id: number }[]>();
+    const by = new Map<number, GarmentPrice[]>();
     for (const { r, action } of rows) {
       const list = by.get(r.garment_sub_category_id) ?? [];
-      list.push({ id: r.id, action_id: r.action_id, action, price: fromHundredths(effectivePrice(r.id, records)) });
+      list.push({ id: r.id, action_id: r.action_id, action, price: effectivePrice(r.id, records) });
       by.set(r.garment_sub_category_id, list);
     }
     return by;
   }
 
-  const subOut = (s: SubCategory, prices?: Map<number, unknown[]>) => ({ ...s, ...(prices ? { prices: prices.get(s.id) ?? [] } : {}) });
+  const subOut = (s: SubCategory, prices?: Map<number, GarmentPrice[]>) => ({ ...s, ...(prices ? { prices: prices.get(s.id) ?? [] } : {}) });
 
   async function loadCategory(id: number) {
     const c = await db.query.garmentCategories.findFirst({ where: eq(garmentCategories.id, id) });
@@ -116,7 +84,7 @@ export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
       const subs = await db.select().from(garmentSubCategories).where(eq(garmentSubCategories.garment_category_id, id)).orderBy(asc(garmentSubCategories.order), asc(garmentSubCategories.id));
       return { ...c, sub_categories: subs };
     },
-    async createCategory(caller: EmployeeCaller, input: z.infer<typeof CategoryBody>) {
+    async createCategory(caller: EmployeeCaller, input: CategoryInput) {
       await checkAction(input.default_action_id);
       const order = input.order ?? (await nextOrder(garmentCategories));
       return db.transaction(async (tx) => {
@@ -125,7 +93,7 @@ export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
         return { ...row!, sub_categories: [] };
       });
     },
-    async updateCategory(caller: EmployeeCaller, id: number, input: Partial<z.infer<typeof CategoryBody>>) {
+    async updateCategory(caller: EmployeeCaller, id: number, input: Partial<CategoryInput>) {
       const current = await loadCategory(id);
       await checkAction(input.default_action_id);
       if (Object.keys(input).length) {
@@ -163,7 +131,7 @@ export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
       const s = await loadSub(id);
       return subOut(s, await pricesFor([id]));
     },
-    async createSubCategory(caller: EmployeeCaller, input: z.infer<typeof SubCategoryBody>) {
+    async createSubCategory(caller: EmployeeCaller, input: SubCategoryInput) {
       await checkCategory(input.garment_category_id);
       const order = input.order ?? (await nextOrder(garmentSubCategories));
       return db.transaction(async (tx) => {
@@ -172,7 +140,7 @@ export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
         return subOut(row!, new Map());
       });
     },
-    async updateSubCategory(caller: EmployeeCaller, id: number, input: Partial<z.infer<typeof SubCategoryBody>>) {
+    async updateSubCategory(caller: EmployeeCaller, id: number, input: Partial<SubCategoryInput>) {
       const current = await loadSub(id);
       await checkCategory(input.garment_category_id);
       if (Object.keys(input).length) {

@@ -1,42 +1,17 @@
 import { asc, count, eq, inArray } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { modifiers, ticketSubCategoryModifiers } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
-import { text } from "../../domain/schemas";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
 import { modifierUpChargeError } from "../../domain/pricing";
-import { Discount } from "../../domain/schemas";
-import { fromHundredths, toHundredths } from "./convert";
+import type { ModifierInput } from "./model";
 
-export const MODIFIER_TYPES = ["COLOR", "DESIGN", "MATERIAL", "STAIN", "BRAND", "TAILOR", "EXPRESS"] as const;
-
-/** An image path, or "color:<css colour>" for a swatch; the colour is kept to safe characters. */
-const Image = z
-  .string()
-  .trim()
-  .max(300)
-  .refine((s) => !s.startsWith("color:") || /^color:[#a-zA-Z0-9(),.%\s-]{1,60}$/.test(s), "must be color: followed by a colour value");
-
-export const ModifierBody = z.object({
-  parent_id: z.number().int().min(0).optional(),
-  type: z.enum(MODIFIER_TYPES),
-  name: text(100).min(1),
-  image: Image.nullish(),
-  discount: Discount.optional(),
-  visible: z.boolean().optional(),
-  /** Euros when flat; percent when is_percentage. */
-  up_charge: z.number().finite().min(0).max(1_000_000).optional(),
-  order: z.number().int().min(0).max(1_000_000).optional(),
-  is_percentage: z.boolean().optional(),
-});
-type Input = z.infer<typeof ModifierBody>;
+type Input = ModifierInput;
 type Row = typeof modifiers.$inferSelect;
 
-const out = (m: Row) => ({ ...m, up_charge: fromHundredths(m.up_charge) });
-
+/** Up-charges in hundredths (cents, or hundredths of a percent); the routes convert. */
 export function createModifierService({ db, clock }: { db: Db; clock: Clock }) {
   async function load(id: number) {
     const m = await db.query.modifiers.findFirst({ where: eq(modifiers.id, id) });
@@ -54,10 +29,9 @@ export function createModifierService({ db, clock }: { db: Db; clock: Clock }) {
   }
   /** Also applies the pricing engine's cap on the up-charge (flat within a line, a percentage within 1000 %). */
   const values = (input: Partial<Input>, current?: { up_charge: number; is_percentage: boolean }) => {
-    const { up_charge, ...rest } = input;
-    const capped = modifierUpChargeError(up_charge !== undefined ? toHundredths(up_charge) : (current?.up_charge ?? 0), input.is_percentage ?? current?.is_percentage ?? false);
+    const capped = modifierUpChargeError(input.up_charge ?? current?.up_charge ?? 0, input.is_percentage ?? current?.is_percentage ?? false);
     if (capped) throw unprocessable(capped);
-    return { ...rest, ...(up_charge !== undefined ? { up_charge: toHundredths(up_charge) } : {}) };
+    return input;
   };
 
   return {
@@ -68,16 +42,16 @@ export function createModifierService({ db, clock }: { db: Db; clock: Clock }) {
         .from(modifiers)
         .where(caller.employee.role === "admin" ? undefined : eq(modifiers.visible, true))
         .orderBy(asc(modifiers.type), asc(modifiers.order), asc(modifiers.id));
-      return rows.map(out);
+      return rows;
     },
-    get: async (id: number) => out(await load(id)),
+    get: load,
     async create(caller: EmployeeCaller, input: Input) {
       await checkParent(0, input.parent_id, input.type);
       const [n] = await db.select({ n: count() }).from(modifiers);
       return db.transaction(async (tx) => {
         const [row] = await tx.insert(modifiers).values({ order: n?.n ?? 0, ...values(input), name: input.name, type: input.type }).returning();
         await audit(tx, clock.now(), caller, "create", "modifier", row!.id, { name: row!.name });
-        return out(row!);
+        return row!;
       });
     },
     async update(caller: EmployeeCaller, id: number, input: Partial<Input>) {
@@ -95,7 +69,7 @@ export function createModifierService({ db, clock }: { db: Db; clock: Clock }) {
           await audit(tx, clock.now(), caller, "update", "modifier", id, changes(current, v));
         });
       }
-      return out(await load(id));
+      return load(id);
     },
     /** A modifier on any ticket item is kept (hide it instead); a root takes its sub-modifiers with it. */
     async remove(caller: EmployeeCaller, id: number) {

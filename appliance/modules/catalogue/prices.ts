@@ -1,5 +1,4 @@
 import { and, count, eq, inArray } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { actionGarmentSubCategories, actions, garmentSubCategories } from "../../../db/schema";
 import { effectivePrice, type PriceRecord, priceReferenceError, priceTableError } from "../../domain/pricing";
@@ -7,37 +6,18 @@ import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
-import { Discount } from "../../domain/schemas";
-import { fromHundredths, toHundredths } from "./convert";
+import type { BulkPriceInput, PriceInput } from "./model";
 
-export const PriceBody = z.object({
-  garment_sub_category_id: z.number().int().positive(),
-  action_id: z.number().int().positive(),
-  /** Euros when flat; percent of another price of the same garment when is_percentage_of is set. */
-  price: z.number().finite().min(0).max(1_000_000),
-  discount: Discount.nullish(),
-  is_percentage_of: z.number().int().positive().nullish(),
-});
-type Input = z.infer<typeof PriceBody>;
-
-/** The quick price grid saves every changed cell in one go: a flat price, or null to clear it. */
-export const BulkPriceBody = z
-  .array(z.object({ garment_sub_category_id: z.number().int().positive(), action_id: z.number().int().positive(), price: z.number().finite().min(0).max(1_000_000).nullable() }))
-  .min(1)
-  .max(5000);
+type Input = PriceInput;
 type Row = typeof actionGarmentSubCategories.$inferSelect;
 
-/** The price of an action for a garment (spec: ActionGarmentSubCategory). */
+/** The price of an action for a garment (spec: ActionGarmentSubCategory), in hundredths (cents, or hundredths of a percent). */
 export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
   async function garmentRecords(garmentId: number): Promise<Map<number, PriceRecord>> {
     const rows = await db.select().from(actionGarmentSubCategories).where(eq(actionGarmentSubCategories.garment_sub_category_id, garmentId));
     return new Map(rows.map((r) => [r.id, r]));
   }
-  const out = (r: Row, records: Map<number, PriceRecord>) => ({
-    ...r,
-    price: fromHundredths(r.price),
-    effective_price: fromHundredths(effectivePrice(r.id, records)),
-  });
+  const out = (r: Row, records: Map<number, PriceRecord>) => ({ ...r, effective_price: effectivePrice(r.id, records) });
   async function load(id: number) {
     const r = await db.query.actionGarmentSubCategories.findFirst({ where: eq(actionGarmentSubCategories.id, id) });
     if (!r) throw notFound("ActionGarmentSubCategory");
@@ -62,11 +42,11 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
     const err = priceReferenceError(id, input.is_percentage_of ?? null, input.garment_sub_category_id, records);
     if (err) throw unprocessable(err);
     // The pricing engine's caps, over the garment's prices as they would be (chains included).
-    records.set(id, { id, garment_sub_category_id: input.garment_sub_category_id, action_id: input.action_id, price: toHundredths(input.price), is_percentage_of: input.is_percentage_of ?? null });
+    records.set(id, { id, garment_sub_category_id: input.garment_sub_category_id, action_id: input.action_id, price: input.price, is_percentage_of: input.is_percentage_of ?? null });
     const capped = priceTableError(records);
     if (capped) throw unprocessable(capped);
   }
-  const values = (input: Input) => ({ ...input, price: toHundredths(input.price), is_percentage_of: input.is_percentage_of ?? null, discount: input.discount ?? null });
+  const values = (input: Input) => ({ ...input, is_percentage_of: input.is_percentage_of ?? null, discount: input.discount ?? null });
 
   return {
     async list(filter: { garment_sub_category_id?: number; action_id?: number }) {
@@ -103,7 +83,7 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
       const merged: Input = {
         garment_sub_category_id: input.garment_sub_category_id ?? current.garment_sub_category_id,
         action_id: input.action_id ?? current.action_id,
-        price: input.price ?? fromHundredths(current.price),
+        price: input.price ?? current.price,
         discount: input.discount !== undefined ? input.discount : current.discount,
         is_percentage_of: input.is_percentage_of !== undefined ? input.is_percentage_of : current.is_percentage_of,
       };
@@ -114,7 +94,7 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
       await check(id, merged);
       await db.transaction(async (tx) => {
         await tx.update(actionGarmentSubCategories).set(values(merged)).where(eq(actionGarmentSubCategories.id, id));
-        await audit(tx, clock.now(), caller, "update", "action_price", id, { price_before: current.price, price: toHundredths(merged.price) });
+        await audit(tx, clock.now(), caller, "update", "action_price", id, { price_before: current.price, price: merged.price });
       });
       return this.get(id);
     },
@@ -122,7 +102,7 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
      * All or nothing: every cell is checked first, then written in one transaction. A cell
      * that is a percentage of another price is changed to the given flat price.
      */
-    async saveGrid(caller: EmployeeCaller, cells: z.infer<typeof BulkPriceBody>) {
+    async saveGrid(caller: EmployeeCaller, cells: BulkPriceInput) {
       const garmentIds = [...new Set(cells.map((c) => c.garment_sub_category_id))];
       const actionIds = [...new Set(cells.map((c) => c.action_id))];
       const foundG = await db.select({ id: garmentSubCategories.id }).from(garmentSubCategories).where(inArray(garmentSubCategories.id, garmentIds));
@@ -139,7 +119,7 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
         // A new flat price also moves the prices that are a percentage of it: within the caps?
         if (c.price !== null && cur) {
           const records = new Map<number, PriceRecord>(existing.filter((r) => r.garment_sub_category_id === c.garment_sub_category_id).map((r) => [r.id, r]));
-          records.set(cur.id, { ...cur, price: toHundredths(c.price), is_percentage_of: null });
+          records.set(cur.id, { ...cur, price: c.price, is_percentage_of: null });
           const capped = priceTableError(records);
           if (capped) throw unprocessable(capped);
         }
@@ -151,10 +131,10 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
           if (c.price === null) {
             if (cur) await tx.delete(actionGarmentSubCategories).where(eq(actionGarmentSubCategories.id, cur.id));
           } else if (cur) {
-            if (cur.price === toHundredths(c.price) && cur.is_percentage_of == null) continue;
-            await tx.update(actionGarmentSubCategories).set({ price: toHundredths(c.price), is_percentage_of: null }).where(eq(actionGarmentSubCategories.id, cur.id));
+            if (cur.price === c.price && cur.is_percentage_of == null) continue;
+            await tx.update(actionGarmentSubCategories).set({ price: c.price, is_percentage_of: null }).where(eq(actionGarmentSubCategories.id, cur.id));
           } else {
-            await tx.insert(actionGarmentSubCategories).values({ garment_sub_category_id: c.garment_sub_category_id, action_id: c.action_id, price: toHundredths(c.price) });
+            await tx.insert(actionGarmentSubCategories).values({ garment_sub_category_id: c.garment_sub_category_id, action_id: c.action_id, price: c.price });
           }
           changed++;
         }
