@@ -1,13 +1,14 @@
+import type { UploadedImage } from "../../appliance/modules/images/model";
 import { toast } from "../components/toast";
 import { currentToken } from "./session";
 
 /** Uploads an image (multipart, so not through api()); returns its id and URL, or null. */
-export async function uploadImage(file: File): Promise<{ id: number; url: string } | null> {
+export async function uploadImage(file: File): Promise<UploadedImage | null> {
   const form = new FormData();
   form.append("file", file);
   try {
     const res = await fetch("/api/v1/images/", { method: "POST", body: form, headers: { authorization: `token ${currentToken()}` } });
-    const json = (await res.json()) as { success: boolean; data?: { id: number; url: string }; message?: string };
+    const json = (await res.json()) as { success: boolean; data?: UploadedImage; message?: string };
     if (json.success && json.data) return json.data;
     toast(json.message ?? "Upload failed", "danger");
   } catch {

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { ROLES, route } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
+import { ImageFileParams, UploadBody, UploadedImage } from "./model";
 import type { ImageService } from "./service";
 
 export function imageRoutes(images: ImageService) {
@@ -11,7 +11,8 @@ export function imageRoutes(images: ImageService) {
       tag: "images",
       summary: "Uploads an image (multipart field `file`; PNG, JPEG, GIF or WebP, 5 MB at most)",
       access: { roles: ROLES },
-      body: z.object({ file: z.instanceof(File, { message: "file: an image file is required" }) }),
+      body: UploadBody,
+      response: UploadedImage,
       idempotent: true,
       multipart: true,
       handler: ({ caller, body }) => images.upload(caller, body.file),
@@ -22,7 +23,7 @@ export function imageRoutes(images: ImageService) {
       tag: "images",
       summary: "Serves an uploaded image by its random name",
       access: { public: true },
-      params: z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.(png|jpg|gif|webp)$/) }),
+      params: ImageFileParams,
       raw: true,
       handler: async ({ params }) => {
         const { file, mime } = await images.file(params.file);
