@@ -7,6 +7,7 @@ import * as P from "../features/people";
 import { PlacesScreen } from "../features/places/PlacesScreen";
 import * as T from "../features/tickets";
 import * as S from "../features/scan";
+import * as W from "../features/scheduling";
 import { ScannersScreen } from "../features/scanners/ScannersScreen";
 import type { Access } from "./access";
 
@@ -46,9 +47,9 @@ export const ROUTES: RouteDef[] = [
   { path: "/modifiers", title: "Modifiers", access: "admin", component: C.ModifiersList, back: "/home" },
   { path: "/modifiers/:id", title: "Modifier", access: "admin", component: C.ModifierDetail, back: "/modifiers" },
   { path: "/configuration", title: "Configuration", access: "admin", component: C.ConfigurationMenu, back: "/home" },
-  { path: "/configuration/:id", title: "Workload configuration", access: "admin", component: soon("Workload configuration"), back: "/configuration" },
-  { path: "/configWorkLoad", title: "Workload", access: "admin", component: soon("Workload"), back: "/configuration" },
-  { path: "/configPickupDeliveries", title: "Pickup & delivery", access: "admin", component: soon("Pickup & delivery"), back: "/configuration" },
+  { path: "/configuration/:id", title: "Workload configuration", access: "admin", component: W.WorkloadDetail, back: "/configuration" },
+  { path: "/configWorkLoad", title: "Workload", access: "admin", component: W.WorkloadGrid, back: "/configuration" },
+  { path: "/configPickupDeliveries", title: "Pickup & delivery", access: "admin", component: W.PickupDeliveriesScreen, back: "/configuration" },
   { path: "/quickgarments", title: "Quick prices", access: "admin", component: C.QuickGarments, back: "/configuration" },
   // Not in the spec's list: where admins maintain localities, streets and preferences (README).
   { path: "/configPlaces", title: "Places & preferences", access: "admin", component: PlacesScreen, back: "/configuration" },
@@ -59,7 +60,7 @@ export const ROUTES: RouteDef[] = [
   { path: "/reporting", title: "Reporting", access: "admin", component: soon("Reporting"), back: "/" },
   { path: "/tracking", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
   { path: "/tracking/:id", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
-  { path: "/scheduling", title: "Scheduler", access: "scheduler", component: soon("Scheduler"), back: "/home" },
+  { path: "/scheduling", title: "Scheduler", access: "scheduler", component: W.SchedulerScreen, back: "/home" },
   { path: "/express", title: "Express", access: "notDriver", component: S.ExpressScreen, back: "/home" },
   { path: "/state-logs", title: "State Logs", access: "notDriver", component: S.StateLogsScreen, back: "/home" },
 ];

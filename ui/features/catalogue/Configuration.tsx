@@ -1,8 +1,9 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { Link } from "wouter";
 import { agentToken, employeeToken } from "../../lib/session";
+import { WorkloadList } from "../scheduling";
 
-/** Spec §2: the configuration menu; the screens behind some tiles come with their issues. */
+/** Spec §2: the configuration menu, and the workload settings listed by month. */
 const TILES = [
   { to: "/configWorkLoad", label: "Workload", initials: "W", color: "#475569" },
   { to: "/configPickupDeliveries", label: "Pickup & delivery", initials: "PD", color: "#0e7490" },
@@ -35,6 +36,7 @@ export function ConfigurationMenu() {
           <span className="tile-label">Price list</span>
         </a>
       </nav>
+      <WorkloadList />
     </div>
   );
 }

@@ -1,0 +1,189 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { useEffect, useRef, useState } from "react";
+import { Link } from "wouter";
+import { euroFromEuros } from "../../../appliance/domain/format";
+import { toast } from "../../components/toast";
+import { BASE, api, apiList, queryString } from "../../lib/api";
+import { currentToken, employee } from "../../lib/session";
+import { SignaturePad, type SignatureHandle } from "../scan/Signature";
+import { type Run, type RunStop, driverRun } from "./api";
+
+interface Staff {
+  id: number;
+  full_name: string;
+  role: string;
+}
+
+/**
+ * The Driver view of a scheduler day: one driver's stops (the driver's localities), in the
+ * order the van drives them (locality, street), with what to collect or deliver and what is
+ * owed; each stop is marked PICKED UP or DELIVERED on the spot with the customer's signature,
+ * and the run prints as a PDF run sheet. A driver sees their own run; an admin picks one.
+ */
+export function DriverRun({ date }: { date: string }) {
+  useSignals();
+  const me = employee.value;
+  const isDriver = me?.role === "driver";
+  const [drivers, setDrivers] = useState<Staff[]>([]);
+  const [driver, setDriver] = useState<number | undefined>(isDriver ? me?.employee_id : undefined);
+  const [run, setRun] = useState<Run | null>(null);
+  const [signing, setSigning] = useState<{ stop: RunStop; state: string } | null>(null);
+
+  useEffect(() => {
+    if (isDriver) return;
+    apiList<Staff>("/employees/").then((all) => {
+      const ds = all.filter((e) => e.role === "driver");
+      setDrivers(ds);
+      setDriver((d) => d ?? ds[0]?.id);
+    });
+  }, [isDriver]);
+  const load = () => (driver ? driverRun(date, isDriver ? undefined : driver).then(setRun, () => setRun(null)) : Promise.resolve());
+  useEffect(() => {
+    setRun(null);
+    load();
+  }, [date, driver]);
+
+  async function openPdf() {
+    // The run sheet route reads the token from the header, so it is fetched and shown as a blob.
+    const tab = window.open("", "_blank");
+    try {
+      const res = await fetch(`${BASE}/schedule/run/pdf${queryString({ date, driver: isDriver ? undefined : driver, preview: "true" })}`, { headers: { authorization: `token ${currentToken()}` } });
+      if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? "Something went wrong");
+      const url = URL.createObjectURL(await res.blob());
+      if (tab) tab.location.href = url;
+      else window.location.href = url;
+    } catch (e) {
+      tab?.close();
+      toast(e instanceof Error ? e.message : "Something went wrong", "danger");
+    }
+  }
+
+  return (
+    <div className="stack">
+      <div className="toolbar">
+        {!isDriver && (
+          <label className="field run-driver">
+            <span>Driver</span>
+            <select aria-label="Driver" value={driver ?? ""} onChange={(e) => setDriver(Number(e.target.value) || undefined)}>
+              {drivers.length === 0 && <option value="">No drivers</option>}
+              {drivers.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.full_name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <span className="people-hint muted">{run ? `${run.stops.length} stop${run.stops.length === 1 ? "" : "s"} for ${run.driver.full_name}` : ""}</span>
+        <button type="button" className="btn" onClick={openPdf} disabled={!run}>
+          Run sheet (PDF)
+        </button>
+      </div>
+      {!run ? (
+        <p className="muted">{driver ? "Loading the run…" : "Choose a driver."}</p>
+      ) : run.stops.length === 0 ? (
+        <p className="empty">{run.driver.locality_ids.length ? "No stops this day." : `${run.driver.full_name} has no localities: set them on the employee.`}</p>
+      ) : (
+        <ol className="run-stops" aria-label="Stops">
+          {run.stops.map((s) => (
+            <li key={`${s.kind}${s.ticket_id}`} className="card run-stop" data-testid="run-stop">
+              <div className="sched-ticket-head">
+                <div className="row-main">
+                  <strong>
+                    <span className="badge">{s.kind === "pickup" ? "Collect" : "Deliver"}</span> {s.customer_full_name}
+                  </strong>
+                  <span>{s.address}</span>
+                  <span className="small">
+                    {[s.mobile, s.landline].filter(Boolean).map((n) => (
+                      <a key={n} href={`tel:${n}`} className="run-tel">
+                        {n}
+                      </a>
+                    ))}
+                  </span>
+                </div>
+                <div className="run-due">
+                  <Link href={`/tickets/${s.ticket_id}`}>#{s.ticket_id}</Link>
+                  <span className="badge">{s.state || "(none)"}</span>
+                  <strong className={s.amount_due > 0 ? "people-owed" : ""}>{s.amount_due > 0 ? `Due ${euroFromEuros(s.amount_due)}` : "Paid"}</strong>
+                </div>
+              </div>
+              {s.comments && <p className="item-comment">{s.comments}</p>}
+              <ul className="run-items">
+                {s.items.map((i) => (
+                  <li key={i.id}>
+                    {i.quantity > 1 ? `${i.quantity} × ` : ""}
+                    {i.description}
+                    {i.pieces && i.pieces.includes(",") ? <span className="muted"> ({i.pieces})</span> : null}
+                  </li>
+                ))}
+              </ul>
+              <div className="form-buttons">
+                {s.kind === "pickup" ? (
+                  <button type="button" className="btn btn-primary" onClick={() => setSigning({ stop: s, state: "PICKED UP" })}>
+                    Picked up
+                  </button>
+                ) : (
+                  <>
+                    {s.amount_due > 0 && (
+                      <button type="button" className="btn" onClick={() => setSigning({ stop: s, state: "DELIVERED AND PAID" })}>
+                        Delivered, cash taken
+                      </button>
+                    )}
+                    <button type="button" className="btn btn-primary" onClick={() => setSigning({ stop: s, state: "DELIVERED" })}>
+                      Delivered
+                    </button>
+                  </>
+                )}
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+      {signing && <SignDialog {...signing} onClose={() => setSigning(null)} onDone={() => (setSigning(null), load())} />}
+    </div>
+  );
+}
+
+/**
+ * The tracking signature flow at the door: the customer signs, the ticket takes the state.
+ * DELIVERED AND PAID takes the balance as paid by the driver (an owing on them, README "Paid states").
+ */
+function SignDialog({ stop, state, onClose, onDone }: { stop: RunStop; state: string; onClose: () => void; onDone: () => void }) {
+  const sig = useRef<SignatureHandle>(null);
+  const [busy, setBusy] = useState(false);
+  async function confirm() {
+    const signature = sig.current?.value();
+    if (!signature) return toast("The customer's signature is needed", "warning");
+    setBusy(true);
+    const r = await api<{ success: boolean }>("PUT", "/tickets/changeState", { body: { Ids: [stop.ticket_id], State: state, Signature: signature } }).catch(() => null);
+    setBusy(false);
+    if (!r?.success) return;
+    toast(state === "DELIVERED AND PAID" ? `${state}: ${euroFromEuros(stop.amount_due)} taken` : state);
+    onDone();
+  }
+  return (
+    <div className="overlay">
+      <div className="dialog run-sign" role="dialog" aria-modal="true" aria-label={`${state}: ticket ${stop.ticket_id}`}>
+        <h2>
+          {state} · #{stop.ticket_id}
+        </h2>
+        <p>
+          {stop.customer_full_name}
+          {state === "DELIVERED AND PAID" && ` pays ${euroFromEuros(stop.amount_due)}`}
+        </p>
+        <SignaturePad ref={sig} />
+        <div className="dialog-buttons">
+          <button type="button" className="btn" onClick={() => sig.current?.clear()}>
+            Clear
+          </button>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" onClick={confirm} disabled={busy}>
+            Confirm
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
