@@ -1,21 +1,13 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { displayDate } from "../../../appliance/domain/format";
-import { apiList } from "../../lib/api";
-
-interface Express {
-  id: number;
-  ticket_id: number;
-  description: string;
-  pickup_date: string | null;
-  express: string;
-  due_date: string | null;
-}
+import type { ExpressItem } from "../../../appliance/modules/tickets/model";
+import { listExpress } from "./api";
 
 /** Spec §2 Express: express items not yet delivered; tapping opens the ticket. */
 export function ExpressScreen() {
-  const [rows, setRows] = useState<Express[] | null>(null);
-  useEffect(() => void apiList<Express>("/ticketSubCategory/express/").then(setRows), []);
+  const [rows, setRows] = useState<ExpressItem[] | null>(null);
+  useEffect(() => void listExpress().then(setRows), []);
   return (
     <ul className="list" aria-label="Express items">
       {rows?.length === 0 && <p className="empty">No express items waiting.</p>}

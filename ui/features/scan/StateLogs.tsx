@@ -2,20 +2,12 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
 import { addDays, businessDay } from "../../../appliance/domain/dates";
 import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
-import { api, apiList } from "../../lib/api";
 import { employee } from "../../lib/session";
-import type { TicketState } from "../tickets/api";
-
-interface Row {
-  ticket_id: number;
-  garment_id: number;
-  employee: string | null;
-  agent: string;
-  state: string;
-  date: string;
-  description: string;
-  total: number;
-}
+import type { Employee } from "../../../appliance/modules/employees/model";
+import type { TicketState } from "../../../appliance/modules/tickets/model";
+import type { JourneyRow as Row } from "../../../appliance/modules/tracking/model";
+import { listTicketStates } from "../tickets/api";
+import { listEmployees, stateJourney } from "./api";
 
 /** Spec §2 State Logs: filters, rows, and a grand total counting each garment once. */
 export function StateLogsScreen() {
@@ -26,17 +18,15 @@ export function StateLogsScreen() {
   const [rows, setRows] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);
   const [states, setStates] = useState<TicketState[]>([]);
-  const [staff, setStaff] = useState<{ id: number; full_name: string }[]>([]);
+  const [staff, setStaff] = useState<Employee[]>([]);
   const isAdmin = employee.value?.role === "admin";
   useEffect(() => {
-    apiList<TicketState>("/ticketStates/").then(setStates);
-    if (isAdmin) apiList<{ id: number; full_name: string }>("/employees/").then(setStaff);
+    listTicketStates().then(setStates);
+    if (isAdmin) listEmployees().then(setStaff);
   }, [isAdmin]);
 
   async function search(q = f) {
-    const r = await api<{ data: Row[]; grand_total: number }>("GET", "/ticketLogStates/logStateJourney/query", {
-      query: { tid: q.tid || undefined, eid: q.eid || undefined, df: q.df, dt: q.dt, s: q.s === "*" ? undefined : q.s },
-    }).catch(() => null);
+    const r = await stateJourney({ tid: q.tid || undefined, eid: q.eid || undefined, df: q.df, dt: q.dt, s: q.s === "*" ? undefined : q.s }).catch(() => null);
     // Spec §7: the result is read from data.data.
     setRows(r?.data ?? []);
     setTotal(r?.grand_total ?? 0);

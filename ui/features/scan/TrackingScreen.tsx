@@ -4,14 +4,16 @@ import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
 import { printTicket } from "../printing/printer";
 import { toast } from "../../components/toast";
-import { api, ApiError, apiList } from "../../lib/api";
+import { ApiError } from "../../lib/api";
 import { GunPicker, useBoxGun } from "../../lib/boxGun";
 import { decodeQr } from "../../lib/qr";
-import { type Item, type TicketState, payLabel } from "../tickets/api";
+import type { Item, TicketState } from "../../../appliance/modules/tickets/model";
+import type { TrackedItem as Row } from "../../../appliance/modules/tracking/model";
+import { listTicketStates, payItem, payLabel } from "../tickets/api";
 import { PhotoViewer } from "../tickets/ItemRow";
+import { getItem, scanCode, setItemsState, setProcessDate, toggleSorted } from "./api";
 import { SignaturePad, type SignatureHandle } from "./Signature";
 
-type Row = Item & { customer_name: string; agent_name: string; process_date: string | null; location: string; sorted: boolean };
 const pieces = (r: Row) => (r.pieces ? r.pieces.split(",") : [r.description || "Item"]);
 
 /**
@@ -32,13 +34,13 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
 
-  useEffect(() => void apiList<TicketState>("/ticketStates/").then((s) => setStates(s.filter((x) => x.name !== "CREATED"))), []);
+  useEffect(() => void listTicketStates().then((s) => setStates(s.filter((x) => x.name !== "CREATED"))), []);
 
   async function scan(raw: string) {
     const text = raw.trim();
     if (!text) return toast("Ticket Number UNDEFINED!", "danger", "top");
     try {
-      const r = await api<{ items: Row[] }>("GET", "/tracking/scan", { query: { code: text }, quiet: true });
+      const r = await scanCode(text);
       const known = new Set(rowsRef.current.map((x) => x.id));
       const fresh = r.items.filter((i) => !known.has(i.id));
       if (!fresh.length) return toast("Already in List", "warning", "top");
@@ -100,7 +102,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
     if (!rows.length) return toast("No items to submit", "warning");
     if (!state) return toast("Select a state first", "warning");
     try {
-      const r = await api<{ success: boolean }>("PUT", "/ticketSubCategory/changeState", { body: { Ids: rows.map((x) => x.id), State: state, Signature: sig.current?.value() ?? undefined }, quiet: true });
+      const r = await setItemsState(rows.map((x) => x.id), state, sig.current?.value() ?? undefined, true);
       if (!r.success) throw new Error();
       toast(`Saved ${rows.length} items successfully`);
       setRows([]);
@@ -166,7 +168,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
                 {pieces(r).map((p) => {
                   const on = r.sorted_items.split(",").includes(p);
                   return (
-                    <button key={p} type="button" className={`chip ${on ? "chip-on" : ""}`} aria-pressed={on} onClick={() => refresh(r.id, api<Item>("PUT", `/ticketSubCategory/sorted/${r.id}`, { query: { item: p } }))}>
+                    <button key={p} type="button" className={`chip ${on ? "chip-on" : ""}`} aria-pressed={on} onClick={() => refresh(r.id, toggleSorted(r.id, p))}>
                       {p}
                     </button>
                   );
@@ -174,7 +176,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
               </span>
             </div>
             <div className="track-side">
-              <select aria-label={`State of item ${r.id}`} value={r.state} onChange={(e) => refresh(r.id, api<{ success: boolean }>("PUT", "/ticketSubCategory/changeState", { body: { Ids: [r.id], State: e.target.value } }).then(() => api<Item>("GET", `/ticketSubCategory/${r.id}`)))}>
+              <select aria-label={`State of item ${r.id}`} value={r.state} onChange={(e) => refresh(r.id, setItemsState([r.id], e.target.value).then(() => getItem(r.id)))}>
                 {/* An item still in CREATED shows its real state (CREATED is not offered otherwise). */}
                 {!states.some((s) => s.name === r.state) && <option value={r.state}>{r.state || "(none)"}</option>}
                 {states.map((s) => (
@@ -183,7 +185,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
                   </option>
                 ))}
               </select>
-              <input type="date" aria-label={`Process date of item ${r.id}`} value={(r.process_date ?? "").slice(0, 10)} onChange={(e) => e.target.value && refresh(r.id, api<Item>("PUT", `/ticketSubCategory/processDate/${r.id}/${e.target.value}T00:00:00.000Z`))} />
+              <input type="date" aria-label={`Process date of item ${r.id}`} value={(r.process_date ?? "").slice(0, 10)} onChange={(e) => e.target.value && refresh(r.id, setProcessDate(r.id, e.target.value))} />
               {r.image_urls.length > 0 && <PhotoViewer urls={r.image_urls} />}
               <label className="toggle">
                 <input type="checkbox" aria-label={`Print label of item ${r.id}`} checked={toPrint.has(r.id)} onChange={(e) => setToPrint((s) => (e.target.checked ? new Set(s).add(r.id) : new Set([...s].filter((x) => x !== r.id))))} />
@@ -193,7 +195,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
                 Print label
               </button>
               <span className="price">Paid {euroFromEuros(r.total_paid)}</span>
-              <button type="button" className="btn btn-small btn-primary" onClick={() => r.balance > 0 && refresh(r.id, api<Item>("PUT", `/ticketSubCategory/paidFor/${r.id}/0`, { query: { full: "true" } }))}>
+              <button type="button" className="btn btn-small btn-primary" onClick={() => r.balance > 0 && refresh(r.id, payItem(r.id, 0, true))}>
                 {payLabel(r.balance, euroFromEuros)}
               </button>
             </div>

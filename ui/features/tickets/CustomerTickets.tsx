@@ -3,7 +3,8 @@ import { Link } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
-import { type CustomerTicketRow as Row, type TicketLog, type TicketState, listCustomerTickets, listTicketLogs, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
+import type { TicketSummary as Row, TicketLog, TicketState } from "../../../appliance/modules/tickets/model";
+import { listCustomerTickets, listTicketLogs, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
 import { HistoryTable } from "./History";
 
 /** Spec §2 Customers detail: the last 10 tickets (See All shows every one). */
@@ -29,9 +30,8 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
     if (r?.success) await load();
   }
   async function pay(r: Row) {
-    const balance = r.balance ?? r.total - r.total_paid;
-    if (balance <= 0) return;
-    if (!(await confirmDialog({ title: "Pay in full", message: `Take ${euroFromEuros(balance)} for ticket #${r.id}?` }))) return;
+    if (r.balance <= 0) return;
+    if (!(await confirmDialog({ title: "Pay in full", message: `Take ${euroFromEuros(r.balance)} for ticket #${r.id}?` }))) return;
     await payTicket(r.id).then(() => toast("Information Saved"), () => null);
     await load();
   }
@@ -91,7 +91,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
                       History
                     </button>
                     <button type="button" className="btn btn-small btn-primary" onClick={() => pay(r)}>
-                      {payLabel(r.balance ?? r.total - r.total_paid, euroFromEuros)}
+                      {payLabel(r.balance, euroFromEuros)}
                     </button>
                   </td>
                 </tr>

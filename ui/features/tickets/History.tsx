@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { displayDateTime } from "../../../appliance/domain/format";
-import type { TicketLog } from "./api";
+import type { TicketLog } from "../../../appliance/modules/tickets/model";
 
 /** Spec §2 history: logged at, log, agent, employee and signature. */
 export function History({ logs }: { logs: TicketLog[] }) {

@@ -5,7 +5,8 @@ import { withApproval } from "../../components/approval";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import { MODIFIER_TYPES, type Modifier } from "../catalogue/api";
-import { type Item, duplicateItem, payItem, putItem, removeItem, setItemOverride } from "./api";
+import type { Item } from "../../../appliance/modules/tickets/model";
+import { duplicateItem, payItem, putItem, removeItem, setItemOverride } from "./api";
 
 /** Spec §5: quantity is saved 1 s after the last change. */
 export const QUANTITY_DEBOUNCE_MS = 1000;

@@ -1,6 +1,6 @@
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { useState } from "react";
-import type { Item } from "./api";
+import type { Item } from "../../../appliance/modules/tickets/model";
 
 /** The item's image viewer: a count that opens the photos taken for its actions. */
 export function PhotoViewer({ urls }: { urls: string[] }) {

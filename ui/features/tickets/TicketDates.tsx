@@ -1,4 +1,4 @@
-import type { Ticket } from "./api";
+import type { Ticket } from "../../../appliance/modules/tickets/model";
 
 /**
  * The ticket's pickup and delivery days at the counter. This is the place the scheduling

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
-import { type TicketListRow as Row, listTickets, payLabel } from "./api";
+import type { TicketListRow as Row } from "../../../appliance/modules/tickets/model";
+import { listTickets, payLabel } from "./api";
 
 /** Spec §2: searchable, CREATED excluded, 10 at a time with load more; DELIVERED last. */
 export const PAGE = 10;

@@ -1,6 +1,7 @@
 import { clampPercent, parseDiscount } from "../../../appliance/domain/money";
 import { withApproval } from "../../components/approval";
-import { type Ticket, setTicketDiscount } from "./api";
+import type { Ticket } from "../../../appliance/modules/tickets/model";
+import { setTicketDiscount } from "./api";
 
 /**
  * Asks for a ticket discount in percent (the counter's and the ticket view's Discount button)

@@ -1,5 +1,7 @@
 import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
+import type { CustomerDetail } from "../../../appliance/modules/customers/model";
+import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
 import { withApproval } from "../../components/approval";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
@@ -7,14 +9,11 @@ import { ApiError } from "../../lib/api";
 import { uploadImage } from "../../lib/upload";
 import { type Action, type Category, type Modifier, listActions, listCategories, listModifiers } from "../catalogue/api";
 import {
-  type CustomerHead,
-  type Item,
-  type Ticket,
   addItemAction,
   addItemModifier,
   addItems,
   confirmTicket,
-  getCustomerHead,
+  getCustomer,
   getTicket,
   lastOpenTicket,
   openTicket,
@@ -35,7 +34,7 @@ import { askTicketDiscount } from "./discount";
 export function useCounter(customerId: number, ticketParam: number) {
   const [, navigate] = useLocation();
   const [ticket, setTicket] = useState<Ticket | null>(null);
-  const [customer, setCustomer] = useState<CustomerHead | null>(null);
+  const [customer, setCustomer] = useState<CustomerDetail | null>(null);
   const [categories, setCategories] = useState<Category[]>([]);
   const [actions, setActions] = useState<Action[]>([]);
   const [modifiers, setModifiers] = useState<Modifier[]>([]);
@@ -57,7 +56,7 @@ export function useCounter(customerId: number, ticketParam: number) {
   };
 
   useEffect(() => {
-    getCustomerHead(customerId).then(setCustomer).catch(() => {});
+    getCustomer(customerId).then(setCustomer).catch(() => {});
     listCategories().then(setCategories);
     listActions().then(setActions);
     listModifiers().then(setModifiers);
