@@ -34,7 +34,7 @@ export const Amounts = z.union([
       }
       return nums.map((n) => Math.min(MAX_AMOUNT, Math.max(0, Math.round(n))));
     }),
-]);
+], { error: "must be seven numbers, Sunday to Saturday (an array, or text separated by commas)" });
 
 export const ConfigurationBody = z.object({
   month: Month,
@@ -79,7 +79,7 @@ export const LocalityIds = z.union([
       }
       return parts.map(Number);
     }),
-]);
+], { error: "must be locality ids (an array, or text separated by ';' or ',')" });
 
 export const PickupDeliveryInput = z.object({
   /** Ignored: saving replaces every setting. */

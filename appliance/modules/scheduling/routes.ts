@@ -26,12 +26,12 @@ import type { SchedulingService } from "./service";
 
 /**
  * Spec §6: workload configurations and pickup/delivery settings are chain-wide reference
- * data (admins read them, HQ staff change them); the Scheduler is HQ's (admins and drivers of
- * head quarters, or with the HQ flag); a shop's admin sees its own workload; every role sees
+ * data (admins read them, HQ staff change them); the Scheduler is shown only to users of the
+ * head-quarters agent (its admins and drivers); a shop's admin sees its own workload; every role sees
  * this week's load (the ticket view's Process Feedback) and the counter's availability.
  */
 const admins = { roles: ["admin"] } as const;
-const scheduler = { roles: ["admin", "driver"], hqStaff: true } as const;
+const scheduler = { roles: ["admin", "driver"], hqAgent: true } as const;
 const runReaders = { roles: ["admin", "manager", "driver"] } as const;
 const tag = "scheduling";
 
