@@ -34,11 +34,11 @@ import {
   type Prng,
   prng,
   SURNAMES,
-  seedDemo,
-  seedTicketStates,
   splitName,
   statePath,
-} from "../db/seed/demo";
+} from "../appliance/modules/system/demoData";
+import { seedDemo } from "../appliance/modules/system/demo";
+import { seedTicketStates } from "../db/seed/states";
 
 export interface RefOptions {
   dataDir: string;

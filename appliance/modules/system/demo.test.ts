@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getBoxSecret, hashPassword, hashPin, verifyPassword } from "../../appliance/modules/auth/secrets";
-import { type Database, migrateDatabase, openDatabase } from "../client";
-import { agents, employees } from "../schema";
-import { ticketsOffPrice } from "../../scripts/faults/lib";
-import { seedDemo, seedTicketStates, statePath, TICKET_STATES } from "./demo";
+import { getBoxSecret, hashPassword, hashPin, verifyPassword } from "../auth/secrets";
+import { type Database, migrateDatabase, openDatabase } from "../../../db/client";
+import { agents, employees } from "../../../db/schema";
+import { ticketsOffPrice } from "../../../scripts/faults/lib";
+import { seedDemo } from "./demo";
+import { statePath } from "./demoData";
 
 const NOW = new Date("2026-11-22T09:00:00Z");
 const clock = { now: () => NOW };
@@ -74,17 +75,6 @@ test("ticket states follow spec §4, in order", async () => {
   expect(states.filter((s) => s.is_locality_delivery).map((s) => s.name)).toEqual(["B Kara", "Mosta", "San Gwann"]);
   expect(states.filter((s) => s.hidden_in_lists).map((s) => s.name)).toEqual(["CREATED"]);
   expect(states.filter((s) => !s.prices_on_receipt).map((s) => s.name)).toEqual(["CREATED", "", "AWAITING PICKUP", "PICKED UP", "TECNOWASH", "MARKED", "IN PROGRESS"]);
-});
-
-test("seedTicketStates only inserts what is missing", async () => {
-  const db = await freshDb();
-  await db.client.execute("INSERT INTO ticket_states (name, position) VALUES ('MARKED', 99), ('Naxxar', 17)");
-  await seedTicketStates(db.db);
-  await seedTicketStates(db.db);
-  const states = (await db.client.execute("SELECT name, position FROM ticket_states ORDER BY id")).rows;
-  expect(states.length).toBe(TICKET_STATES.length + 1);
-  expect(states.find((s) => s.name === "MARKED")!.position).toBe(99); // left alone
-  db.close();
 });
 
 test("modifiers: all seven types, the six EXPRESS days, swatches and sub-modifiers", async () => {
