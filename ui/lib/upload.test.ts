@@ -11,10 +11,11 @@ test("each upload is a POST with its own Idempotency-Key (issue 17: a retry stor
   const sent: { url: string; method?: string; headers: Headers }[] = [];
   globalThis.fetch = (async (url: string, init?: RequestInit) => {
     sent.push({ url, method: init?.method, headers: new Headers(init?.headers) });
-    return new Response(JSON.stringify({ success: true, data: { id: sent.length, url: `/api/v1/images/${sent.length}.png` } }));
+    const n = sent.length;
+    return new Response(JSON.stringify({ success: true, data: { id: n, file: `${n}.png`, url: `/api/v1/images/${n}.png`, mime: "image/png", size: 4 } }));
   }) as typeof fetch;
-  const file = new File([new Uint8Array([137, 80, 78, 71])], "coat.png", { type: "image/png" });
-  expect(await uploadImage(file)).toEqual({ id: 1, url: "/api/v1/images/1.png" });
+  const file = new File(["\x89PNG"], "coat.png", { type: "image/png" });
+  expect((await uploadImage(file))?.url).toBe("/api/v1/images/1.png");
   await uploadImage(file);
   expect(sent.map((s) => [s.method, s.url])).toEqual([
     ["POST", "/api/v1/images/"],
