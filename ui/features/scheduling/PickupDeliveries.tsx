@@ -34,7 +34,12 @@ export function PickupDeliveriesScreen() {
   const hq = useHqStaff();
   const load = () =>
     listPickupDeliveries().then((list) =>
-      setRows(list.map((p) => ({ key: nextKey++, season: p.season, from: p.from ?? "", to: p.to ?? "", day_of_week: p.day_of_week, quantity: p.quantity, localities: p.locality_ids }))),
+      setRows(
+        list
+          .map((p) => ({ key: nextKey++, season: p.season, from: p.from ?? "", to: p.to ?? "", day_of_week: p.day_of_week, quantity: p.quantity, localities: p.locality_ids }))
+          // Season by season (spec §9 order), then by weekday and start.
+          .sort((a, b) => SEASONS.indexOf(a.season) - SEASONS.indexOf(b.season) || a.day_of_week - b.day_of_week || a.from.localeCompare(b.from)),
+      ),
     );
   useEffect(() => {
     load();
