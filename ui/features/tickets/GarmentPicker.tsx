@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import type { Category } from "../catalogue/api";
+import type { Category } from "../../../appliance/modules/catalogue/model";
 
 /**
  * The counter's garment panel (spec §9): category tabs, or a search across every category,

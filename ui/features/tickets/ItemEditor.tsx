@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from "react";
+import { MODIFIER_TYPES } from "../../../appliance/domain/catalogue";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { toCents, toEuros } from "../../../appliance/domain/money";
 import { withApproval } from "../../components/approval";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
-import { MODIFIER_TYPES, type Modifier } from "../catalogue/api";
+import type { Modifier } from "../../../appliance/modules/catalogue/model";
 import type { Item } from "../../../appliance/modules/tickets/model";
-import { duplicateItem, payItem, putItem, removeItem, setItemOverride } from "./api";
+import { duplicateItem, payItem, payLabel, putItem, removeItem, setItemOverride } from "./api";
 
 /** Spec §5: quantity is saved 1 s after the last change. */
 export const QUANTITY_DEBOUNCE_MS = 1000;
@@ -90,7 +91,7 @@ export function ItemEditor({ item, mods, busy, onToggleModifier, onChanged, onDe
     <section className="card item-editor" aria-label="Selected item">
       <div className="section-head">
         <h2>{item.sub_category?.name}</h2>
-        <span className="price">Paid {euroFromEuros(item.total_paid)} · Due {item.balance <= 0 ? "PAID" : euroFromEuros(item.balance)}</span>
+        <span className="price">Paid {euroFromEuros(item.total_paid)} · Due {payLabel(item.balance, euroFromEuros)}</span>
       </div>
       {allPieces.length > 0 && (
         <div className="chips" aria-label="Pieces">

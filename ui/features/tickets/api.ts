@@ -1,5 +1,5 @@
 import type { CustomerDetail } from "../../../appliance/modules/customers/model";
-import type { Item, StateChangeResult, Ticket, TicketListRow, TicketLog, TicketState, TicketSummary } from "../../../appliance/modules/tickets/model";
+import type { Item, ItemUpdate, StateChangeResult, Ticket, TicketListRow, TicketLog, TicketState, TicketSummary } from "../../../appliance/modules/tickets/model";
 import type { Approval } from "../../components/approval";
 import { api, apiList } from "../../lib/api";
 
@@ -27,7 +27,7 @@ export const listTicketLogs = (ticketId: number) => apiList<TicketLog>(`/ticketL
 /** `copies` items of one garment; answers the items made, the last one last. */
 export const addItems = (ticketId: number, garmentId: number, copies: number) =>
   api<Item[]>("POST", "/ticketSubCategory/", { query: { copies }, body: { ticket_id: ticketId, garment_sub_category_id: garmentId } });
-export const putItem = (id: number, body: unknown) => api<Item>("PUT", `/ticketSubCategory/${id}`, { body });
+export const putItem = (id: number, body: ItemUpdate) => api<Item>("PUT", `/ticketSubCategory/${id}`, { body });
 export const duplicateItem = (id: number, quantity: number) => api<Item[]>("POST", `/ticketSubCategory/duplicate/${id}/quantity/${quantity}`);
 /** A payment on one item: `amount` euros, or its whole balance when `full`. */
 export const payItem = (id: number, amount: number, full = false) => api<Item>("PUT", `/ticketSubCategory/paidFor/${id}/${amount}`, { query: full ? { full: "true" } : undefined });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
+import type { Action, Category, Modifier } from "../../../appliance/modules/catalogue/model";
 import type { CustomerDetail } from "../../../appliance/modules/customers/model";
 import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
 import { withApproval } from "../../components/approval";
@@ -7,7 +8,7 @@ import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { uploadImage } from "../../lib/upload";
-import { type Action, type Category, type Modifier, listActions, listCategories, listModifiers } from "../catalogue/api";
+import { listActions, listCategories, listModifiers } from "../catalogue/api";
 import {
   addItemAction,
   addItemModifier,
