@@ -5,7 +5,26 @@ import { IdParams, IsoDate } from "../../domain/schemas";
 import { WithApproval } from "../approval/routes";
 import type { ItemService } from "./items";
 import { toCents } from "../../domain/money";
-import { ItemActionBody, ItemBody, ItemModifierBody, ItemUpdate, itemOut, listRowOut, StateChange, summaryOut, TicketBody, ticketOut } from "./model";
+import {
+  ExpressItem,
+  Item,
+  ItemActionBody,
+  ItemBody,
+  ItemModifierBody,
+  ItemUpdate,
+  itemOut,
+  listRowOut,
+  StateChange,
+  StateChangeResult,
+  summaryOut,
+  Ticket,
+  TicketBody,
+  TicketListRow,
+  TicketLog,
+  ticketOut,
+  TicketState,
+  TicketSummary,
+} from "./model";
 import type { TicketService } from "./service";
 
 const staff = { roles: ROLES };
@@ -20,6 +39,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "GET",
       path: "/tickets/",
+      response: z.array(TicketListRow),
       tag: "tickets",
       summary: "Ticket list without CREATED; limit/offset paging, notState (repeated), date, term, withChildren",
       access: staff,
@@ -36,18 +56,19 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       handler: async ({ caller, query }) =>
         (await tickets.list(caller, { limit: query.limit, offset: query.offset, notState: query.notState ?? [], confirmed: query.confirmed_at, date: query.date, term: query.term, withChildren: query.withChildren ?? false })).map(listRowOut),
     }),
-    route({ method: "GET", path: "/ticketLogStates/:id", tag: "tickets", summary: "A ticket's state history (logged at, log, agent, employee, signature)", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.logs(caller, params.id) }),
-    route({ method: "GET", path: "/ticketStates/", tag: "tickets", summary: "Ticket states in order", access: staff, handler: () => tickets.states() }),
-    route({ method: "PUT", path: "/tickets/changeState", tag: "tickets", summary: "Sets a state on tickets and all their lines, with an optional signature", access: staff, body: StateChange, handler: ({ caller, body }) => tickets.changeState(caller, body) }),
-    route({ method: "PUT", path: "/tickets/paidFor/:id", tag: "tickets", summary: "Pays the ticket in full", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.payInFull(caller, params.id)) }),
-    route({ method: "GET", path: "/tickets/children/:id", tag: "tickets", summary: "A ticket's items", access: staff, params: IdParams, handler: async ({ caller, params }) => (await tickets.children(caller, params.id)).map(itemOut) }),
-    route({ method: "GET", path: "/tickets/customer/:id", tag: "tickets", summary: "A customer's tickets, newest first", access: staff, params: IdParams, handler: async ({ caller, params }) => (await tickets.byCustomer(caller, params.id)).map(summaryOut) }),
-    route({ method: "GET", path: "/tickets/lastnonconfirmed/:id", tag: "tickets", summary: "The customer's last unconfirmed ticket, or 404", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.lastNonConfirmed(caller, params.id)) }),
-    route({ method: "GET", path: "/tickets/:id", tag: "tickets", summary: "One ticket with items and state history", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.view(caller, params.id)) }),
-    route({ method: "POST", path: "/tickets/", tag: "tickets", summary: "Opens a ticket (pickup and delivery default to 7 days ahead)", access: staff, body: TicketBody, idempotent: true, handler: async ({ caller, body }) => ticketOut(await tickets.create(caller, { ...body, pickup_charge: toCents(body.pickup_charge ?? 0), delivery_charge: toCents(body.delivery_charge ?? 0) })) }),
+    route({ method: "GET", path: "/ticketLogStates/:id", response: z.array(TicketLog), tag: "tickets", summary: "A ticket's state history (logged at, log, agent, employee, signature)", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.logs(caller, params.id) }),
+    route({ method: "GET", path: "/ticketStates/", response: z.array(TicketState), tag: "tickets", summary: "Ticket states in order", access: staff, handler: () => tickets.states() }),
+    route({ method: "PUT", path: "/tickets/changeState", response: StateChangeResult, tag: "tickets", summary: "Sets a state on tickets and all their lines, with an optional signature", access: staff, body: StateChange, handler: ({ caller, body }) => tickets.changeState(caller, body) }),
+    route({ method: "PUT", path: "/tickets/paidFor/:id", response: Ticket, tag: "tickets", summary: "Pays the ticket in full", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.payInFull(caller, params.id)) }),
+    route({ method: "GET", path: "/tickets/children/:id", response: z.array(Item), tag: "tickets", summary: "A ticket's items", access: staff, params: IdParams, handler: async ({ caller, params }) => (await tickets.children(caller, params.id)).map(itemOut) }),
+    route({ method: "GET", path: "/tickets/customer/:id", response: z.array(TicketSummary), tag: "tickets", summary: "A customer's tickets, newest first", access: staff, params: IdParams, handler: async ({ caller, params }) => (await tickets.byCustomer(caller, params.id)).map(summaryOut) }),
+    route({ method: "GET", path: "/tickets/lastnonconfirmed/:id", response: Ticket, tag: "tickets", summary: "The customer's last unconfirmed ticket, or 404", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.lastNonConfirmed(caller, params.id)) }),
+    route({ method: "GET", path: "/tickets/:id", response: Ticket, tag: "tickets", summary: "One ticket with items and state history", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.view(caller, params.id)) }),
+    route({ method: "POST", path: "/tickets/", response: Ticket, tag: "tickets", summary: "Opens a ticket (pickup and delivery default to 7 days ahead)", access: staff, body: TicketBody, idempotent: true, handler: async ({ caller, body }) => ticketOut(await tickets.create(caller, { ...body, pickup_charge: toCents(body.pickup_charge ?? 0), delivery_charge: toCents(body.delivery_charge ?? 0) })) }),
     route({
       method: "DELETE",
       path: "/tickets/:id",
+      response: z.literal(true),
       tag: "tickets",
       summary: "Deletes a ticket without payments; one with items needs a manager or admin, or their approval",
       access: staff,
@@ -55,10 +76,11 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       body: WithApproval,
       handler: ({ caller, params, body, client }) => tickets.remove(caller, params.id, approvalOf(body, client)),
     }),
-    route({ method: "PUT", path: "/tickets/:id/confirm", tag: "tickets", summary: "Confirms a ticket", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.confirm(caller, params.id)) }),
+    route({ method: "PUT", path: "/tickets/:id/confirm", response: Ticket, tag: "tickets", summary: "Confirms a ticket", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.confirm(caller, params.id)) }),
     route({
       method: "PUT",
       path: "/tickets/:id/pickup",
+      response: Ticket,
       tag: "tickets",
       summary: "Sets the pickup date",
       access: staff,
@@ -69,6 +91,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "PUT",
       path: "/tickets/:id/delivery",
+      response: Ticket,
       tag: "tickets",
       summary: "Sets the delivery date; an empty date removes it",
       access: staff,
@@ -79,6 +102,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "PUT",
       path: "/tickets/:id/delivery/:value",
+      response: Ticket,
       tag: "tickets",
       summary: "Turns delivery to the client on or off",
       access: staff,
@@ -88,6 +112,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "PUT",
       path: "/tickets/:id/discount",
+      response: Ticket,
       tag: "tickets",
       summary: "Sets the ticket discount (percent, clamped 0..100); above the discount limit, employees and drivers need a manager's approval",
       access: staff,
@@ -99,6 +124,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "PUT",
       path: "/tickets/:id/deliveryPickupOptions",
+      response: Ticket,
       tag: "tickets",
       summary: "Pickup and delivery options: date, delivery, pickup, pickupComment, deliveryComment",
       access: staff,
@@ -117,11 +143,12 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     }),
 
     // ---- items
-    route({ method: "GET", path: "/ticketSubCategory/express/", tag: "items", summary: "Express items not yet delivered", access: { roles: ["admin", "manager", "employee"] }, handler: ({ caller }) => items.express(caller) }),
-    route({ method: "PUT", path: "/ticketSubCategory/changeState", tag: "items", summary: "Sets a state on items, with an optional signature", access: staff, body: StateChange, handler: ({ caller, body }) => items.changeState(caller, body) }),
+    route({ method: "GET", path: "/ticketSubCategory/express/", response: z.array(ExpressItem), tag: "items", summary: "Express items not yet delivered", access: { roles: ["admin", "manager", "employee"] }, handler: ({ caller }) => items.express(caller) }),
+    route({ method: "PUT", path: "/ticketSubCategory/changeState", response: StateChangeResult, tag: "items", summary: "Sets a state on items, with an optional signature", access: staff, body: StateChange, handler: ({ caller, body }) => items.changeState(caller, body) }),
     route({
       method: "POST",
       path: "/ticketSubCategory/duplicate/:id/quantity/:n",
+      response: z.array(Item),
       tag: "items",
       summary: "Copies an item n times",
       access: staff,
@@ -131,6 +158,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "PUT",
       path: "/ticketSubCategory/paidFor/:id/:amount",
+      response: Item,
       tag: "items",
       summary: "Takes a payment for an item; ?full=true pays what is left",
       access: staff,
@@ -141,6 +169,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "PUT",
       path: "/ticketSubCategory/sorted/:id",
+      response: Item,
       tag: "items",
       summary: "Toggles the sorted flag of one piece (?item=piece)",
       access: staff,
@@ -151,16 +180,18 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "PUT",
       path: "/ticketSubCategory/processDate/:id/:datetime",
+      response: Item,
       tag: "items",
       summary: "Sets an item's process date",
       access: staff,
       params: z.object({ id: IdParams.shape.id, datetime: z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), "must be a date and time") }),
       handler: async ({ caller, params }) => itemOut(await items.setProcessDate(caller, params.id, new Date(params.datetime).toISOString())),
     }),
-    route({ method: "GET", path: "/ticketSubCategory/:id", tag: "items", summary: "One item", access: staff, params: IdParams, handler: async ({ caller, params }) => itemOut(await items.get(caller, params.id)) }),
+    route({ method: "GET", path: "/ticketSubCategory/:id", response: Item, tag: "items", summary: "One item", access: staff, params: IdParams, handler: async ({ caller, params }) => itemOut(await items.get(caller, params.id)) }),
     route({
       method: "POST",
       path: "/ticketSubCategory/",
+      response: z.array(Item),
       tag: "items",
       summary: "Adds an item to a ticket (?copies=n, default 1)",
       access: staff,
@@ -172,6 +203,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "PUT",
       path: "/ticketSubCategory/:id",
+      response: Item,
       tag: "items",
       summary: "Updates an item; a discount above the limit or an override below the computed total needs a manager's approval for employees and drivers",
       access: staff,
@@ -183,6 +215,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "DELETE",
       path: "/ticketSubCategory/:id",
+      response: z.literal(true),
       tag: "items",
       summary: "Deletes an item without payments; on a confirmed ticket, a manager or admin, or their approval",
       access: staff,
@@ -193,6 +226,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({
       method: "POST",
       path: "/ticketSubCategoryActions/",
+      response: Item,
       tag: "items",
       summary: "Adds an action to an item (images, or override_images, when the action requires them)",
       access: staff,
@@ -200,10 +234,11 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       idempotent: true,
       handler: async ({ caller, body }) => itemOut(await items.addAction(caller, { ...body, action_id: (body.action_id ?? body.actionID)! })),
     }),
-    route({ method: "DELETE", path: "/ticketSubCategoryActions/", tag: "items", summary: "Removes an action from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: async ({ caller, query, body }) => itemOut(await items.removeAction(caller, need(query.id ?? body.id))) }),
+    route({ method: "DELETE", path: "/ticketSubCategoryActions/", response: Item, tag: "items", summary: "Removes an action from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: async ({ caller, query, body }) => itemOut(await items.removeAction(caller, need(query.id ?? body.id))) }),
     route({
       method: "POST",
       path: "/ticketSubCategoryModifier/",
+      response: Item,
       tag: "items",
       summary: "Adds a modifier to an item",
       access: staff,
@@ -211,7 +246,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       idempotent: true,
       handler: async ({ caller, body }) => itemOut(await items.addModifier(caller, body)),
     }),
-    route({ method: "DELETE", path: "/ticketSubCategoryModifier/", tag: "items", summary: "Removes a modifier from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: async ({ caller, query, body }) => itemOut(await items.removeModifier(caller, need(query.id ?? body.id))) }),
+    route({ method: "DELETE", path: "/ticketSubCategoryModifier/", response: Item, tag: "items", summary: "Removes a modifier from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: async ({ caller, query, body }) => itemOut(await items.removeModifier(caller, need(query.id ?? body.id))) }),
   ];
 }
 

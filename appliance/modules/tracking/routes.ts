@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HQ_STAFF, ROLES, route } from "../../http/route";
 import { IdParams, IsoDate } from "../../domain/schemas";
-import { journeyOut, scanOut, StateName } from "./model";
+import { Journey, journeyOut, ScanAnswer, scanOut, StateName, TicketState } from "./model";
 import type { TrackingService } from "./service";
 
 const staff = { roles: ROLES };
@@ -12,6 +12,7 @@ export function trackingRoutes(tracking: TrackingService, today: () => string, w
     route({
       method: "GET",
       path: "/tracking/scan",
+      response: ScanAnswer,
       tag: "tracking",
       summary: "Reads a scanned code and returns its ticket's or items' rows for the tracking list",
       access: staff,
@@ -21,13 +22,14 @@ export function trackingRoutes(tracking: TrackingService, today: () => string, w
     route({
       method: "GET",
       path: "/ticketLogStates/logStateJourney/query",
+      response: Journey,
       tag: "tracking",
       summary: "State logs: item state changes by ticket (tid), employee (eid), days df..dt and state (s)",
       access: { roles: ["admin", "manager", "employee"] },
       query: z.object({ tid: optionalId, eid: optionalId, df: IsoDate.optional(), dt: IsoDate.optional(), s: z.string().max(60).optional() }),
       handler: async ({ caller, query }) => journeyOut(await tracking.journey(caller, { ...query, df: query.df ?? weekAgo(), dt: query.dt ?? today() })),
     }),
-    route({ method: "POST", path: "/ticketStates/", tag: "tracking", summary: "Adds a locality delivery state", access: HQ_STAFF, body: StateName, idempotent: true, handler: ({ caller, body }) => tracking.addState(caller, body.name) }),
-    route({ method: "PUT", path: "/ticketStates/:id", tag: "tracking", summary: "Renames a locality delivery state", access: HQ_STAFF, params: IdParams, body: StateName, handler: ({ caller, params, body }) => tracking.renameState(caller, params.id, body.name) }),
+    route({ method: "POST", path: "/ticketStates/", response: TicketState, tag: "tracking", summary: "Adds a locality delivery state", access: HQ_STAFF, body: StateName, idempotent: true, handler: ({ caller, body }) => tracking.addState(caller, body.name) }),
+    route({ method: "PUT", path: "/ticketStates/:id", response: TicketState, tag: "tracking", summary: "Renames a locality delivery state", access: HQ_STAFF, params: IdParams, body: StateName, handler: ({ caller, params, body }) => tracking.renameState(caller, params.id, body.name) }),
   ];
 }
