@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { escPosText } from "../../../drivers/printers/escpos";
 import { parseScan } from "../../domain/scancodes";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
@@ -82,4 +83,37 @@ test("an unplugged printer fails the job with the reason, keeps the rest for 're
   expect(readFileSync(join(box.dir, "dev/usb/lp1"), "utf8").match(/\^XA/g)).toHaveLength(3);
   expect((await box.call("POST", "/api/v1/print/labels", { token: admin, body: { ticket_id: ticket.id, printer: "till" } })).status).toBe(422);
   expect((await box.call("POST", "/api/v1/print/labels", { token: admin, body: { ticket_id: ticket.id, printer: "nope" } })).status).toBe(422);
+});
+
+test("printing labels is one transaction: a failure while marking the items leaves no job, no mark, no confirmation and sends nothing", async () => {
+  const garments = await ok("GET", "/garmentSubCategories/");
+  const c = await ok("POST", "/customers/", { full_name: "Rollback Customer" });
+  const t = await ok("POST", "/tickets/", { customer_id: c.id });
+  await ok("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: garments.find((g: { name: string }) => g.name === "Suit 2pc").id });
+  await box.journal.idle();
+  const lp0 = join(box.dir, "dev/usb/lp0");
+  const before = readFileSync(lp0, "utf8");
+  // The marking step fails after the jobs are journaled and the ticket confirmed in the same transaction.
+  await box.database.db.run(sql.raw("CREATE TRIGGER fail_mark BEFORE UPDATE OF state ON ticket_sub_categories WHEN NEW.state = 'MARKED' BEGIN SELECT RAISE(ABORT, 'injected failure while marking'); END"));
+  try {
+    for (const body of [{ printer: "labels" }, { port: "ble", device: "Tablet printer" }]) {
+      const r = await box.call("POST", "/api/v1/print/labels", { token: admin, body: { ticket_id: t.id, ...body } });
+      expect(r.status).toBe(500);
+    }
+  } finally {
+    await box.database.db.run(sql.raw("DROP TRIGGER fail_mark"));
+  }
+  await box.journal.idle();
+  expect(await ok("GET", `/printJobs/?ticket_id=${t.id}`)).toEqual([]);
+  const after = await ok("GET", `/tickets/${t.id}`);
+  expect(after).toMatchObject({ state: "CREATED", confirmed_at: null });
+  expect(after.ticket_sub_categories.map((i: { state: string; process_date: string | null }) => [i.state, i.process_date])).toEqual([["CREATED", null]]);
+  expect(after.ticket_log_states.map((l: { log: string }) => l.log)).toEqual(["Ticket created"]);
+  expect(readFileSync(lp0, "utf8")).toBe(before);
+
+  // Without the failure the same request journals, confirms, marks and prints.
+  expect((await ok("POST", "/print/labels", { ticket_id: t.id, printer: "labels" })).jobs).toHaveLength(2);
+  await box.journal.idle();
+  expect((await ok("GET", `/tickets/${t.id}`)).ticket_sub_categories[0].state).toBe("MARKED");
+  expect(readFileSync(lp0, "utf8").length).toBeGreaterThan(before.length);
 });

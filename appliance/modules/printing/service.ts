@@ -11,7 +11,7 @@ import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import type { ItemService } from "../tickets/items";
 import type { TicketService } from "../tickets/service";
-import { type PrintJournal, printerFromDevice } from "./journal";
+import { type PrintJournal, printerFromDevice, type WithJobs } from "./journal";
 import type { DeviceRow, Encoding, Port, Printer, PrintResult, TabletPort } from "./model";
 import { labelsFor } from "./labels";
 
@@ -51,9 +51,10 @@ export function createPrintService(deps: {
     return { port, printer: await journal.printer(req.printer) };
   }
 
-  async function dispatch(caller: EmployeeCaller, req: PrintRequest, where: { printer?: Printer; port: Port }, jobs: Parameters<PrintJournal["enqueue"]>[2]): Promise<PrintResult> {
-    if (where.printer) return { jobs: await journal.enqueue(caller, where.printer.id, jobs) };
-    const ids = await journal.handOver(caller, where.port as TabletPort, req.device?.trim() || (where.port === "rbt" ? "RawBT" : "BLE printer"), jobs);
+  /** Journals the jobs, and `also` with them in one transaction; they are sent once it commits. */
+  async function dispatch(caller: EmployeeCaller, req: PrintRequest, where: { printer?: Printer; port: Port }, jobs: Parameters<PrintJournal["enqueue"]>[2], also?: WithJobs): Promise<PrintResult> {
+    if (where.printer) return { jobs: await journal.enqueue(caller, where.printer.id, jobs, { also }) };
+    const ids = await journal.handOver(caller, where.port as TabletPort, req.device?.trim() || (where.port === "rbt" ? "RawBT" : "BLE printer"), jobs, also);
     return { jobs: ids, payloads: ids.map((job, i) => ({ job, data: Buffer.from(jobs[i]!.bytes).toString("base64") })) };
   }
 
@@ -94,7 +95,8 @@ export function createPrintService(deps: {
     /**
      * Item labels, one per piece (or mini labels, one per action amount). Printing confirms
      * the ticket (spec §2/§4) and sets each item to MARKED with no signature and tomorrow as
-     * its process date. Everything is checked before anything changes.
+     * its process date: all of it, with the journal's jobs, in one transaction, and the
+     * printer gets the labels only after it commits. Everything is checked before.
      */
     async labels(caller: EmployeeCaller, req: PrintRequest): Promise<PrintResult> {
       const t = await tickets.view(caller, req.ticket_id);
@@ -104,13 +106,10 @@ export function createPrintService(deps: {
       const encoding = req.encoding ?? where.printer?.language ?? "PPLZ";
       const encode = LABEL_ENCODERS[encoding];
       if (!encode) throw unprocessable("encoding: labels print in PPLZ or PPLA");
-      await tickets.confirm(caller, t.id);
-      const result = await dispatch(caller, req, where, labels.map((l) => ({ kind: l.mini ? "mini-label" : "label", encoding, bytes: encode(l, req.variant), ticket_id: t.id, item_id: l.itemId })));
       const ids = [...new Set(labels.map((l) => l.itemId))];
-      await items.changeState(caller, { Ids: ids, State: "MARKED" });
       const tomorrow = `${addDays(businessDay(clock.now()), 1)}T00:00:00.000Z`;
-      for (const id of ids) await items.setProcessDate(caller, id, tomorrow);
-      return result;
+      const jobs = labels.map((l) => ({ kind: l.mini ? "mini-label" : "label", encoding, bytes: encode(l, req.variant), ticket_id: t.id, item_id: l.itemId }));
+      return dispatch(caller, req, where, jobs, (tx) => items.markPrinted(tx, caller, t.id, ids, tomorrow));
     },
 
     /** The receipt in ESC/POS; printing it confirms the ticket (spec §2). */
@@ -145,7 +144,7 @@ export function createPrintService(deps: {
               p.paper,
             )
           : LABEL_ENCODERS[p.language]!({ ticketId: 0, itemId: 0, description: "Test label", piece: p.name, agent: caller.agent.name, date: today, tallies: [] });
-      return { jobs: await journal.enqueue(caller, p.id, [{ kind: "test", encoding: p.language, bytes }], { action: "test_print", detail: { printer: p.id, name: p.name } }) };
+      return { jobs: await journal.enqueue(caller, p.id, [{ kind: "test", encoding: p.language, bytes }], { audited: { action: "test_print", detail: { printer: p.id, name: p.name } } }) };
     },
   };
 }
