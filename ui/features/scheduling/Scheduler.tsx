@@ -130,16 +130,16 @@ export function SchedulerScreen() {
   );
 }
 
-/** A load figure in spec §9's colours; over capacity says so in words too, not only in red. */
+/** A load figure in spec §9's colours; over capacity also says so in words, not only in red. */
 function Load({ booked, capacity, label }: { booked: number; capacity: number; label: string }) {
   const colour = loadColour(booked, capacity);
   return (
     <span className={`sched-load load-${colour}`} data-colour={colour} aria-label={`${label}: ${booked} of ${capacity}${booked > capacity ? ", over-booked" : ""}`}>
       {booked} / {capacity}
-      {booked > capacity && <span className="badge badge-hidden">over-booked</span>}
     </span>
   );
 }
+const OverBooked = ({ booked, capacity }: { booked: number; capacity: number }) => (booked > capacity ? <span className="badge badge-hidden">over-booked</span> : null);
 
 function DayCard({ day, today, onOpen }: { day: ScheduleDay; today: boolean; onOpen: () => void }) {
   const booked = assigned(day);
@@ -152,7 +152,7 @@ function DayCard({ day, today, onOpen }: { day: ScheduleDay; today: boolean; onO
         <Load booked={booked} capacity={day.capacity} label="Booked" />
       </button>
       <p className="muted small sched-counts">
-        {day.assigned_pickups} pickups · {day.assigned_deliveries} deliveries
+        {day.assigned_pickups} pickups · {day.assigned_deliveries} deliveries <OverBooked booked={booked} capacity={day.capacity} />
       </p>
       {day.tickets.length > 0 && (
         <ul className="sched-mini">
@@ -181,7 +181,9 @@ function DayLoad({ day }: { day: ScheduleDay }) {
         <h2>
           {day.assigned_pickups} pickups · {day.assigned_deliveries} deliveries
         </h2>
-        <Load booked={assigned(day)} capacity={day.capacity} label="Booked" />
+        <span>
+          <OverBooked booked={assigned(day)} capacity={day.capacity} /> <Load booked={assigned(day)} capacity={day.capacity} label="Booked" />
+        </span>
       </div>
       {day.localities.length > 0 && (
         <ul className="sched-localities">

@@ -40,27 +40,37 @@ export function WorkloadList() {
       ) : byMonth.length === 0 ? (
         <p className="muted">No workload settings yet: the plant takes any amount.</p>
       ) : (
-        byMonth.map((g) => (
-          <div key={g.month} className="workload-month">
-            <h3>{monthLabel(g.month)}</h3>
-            <ul className="list" aria-label={`Workload ${monthLabel(g.month)}`}>
-              {g.rows.map((c) => (
-                <li key={c.id}>
-                  <Link href={`/configuration/${c.id}`} className="row-link" data-testid="workload-setting">
-                    <strong>{c.action}</strong>
-                    <span className="workload-amounts">
-                      {c.per_day.map((n, d) => (
-                        <span key={d} title={WEEKDAYS[d]}>
-                          <small className="muted">{WEEKDAYS[d]!.slice(0, 3)}</small> {n}
-                        </span>
-                      ))}
-                    </span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ))
+        <div className="workload-months">
+          {byMonth.map((g) => (
+            <table key={g.month} className="workload-table" aria-label={`Workload ${monthLabel(g.month)}`}>
+              <caption>{monthLabel(g.month)}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Action</th>
+                  {WEEKDAYS.map((d) => (
+                    <th key={d} scope="col" title={d} className="num">
+                      {d.slice(0, 2)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {g.rows.map((c) => (
+                  <tr key={c.id} data-testid="workload-setting">
+                    <th scope="row">
+                      <Link href={`/configuration/${c.id}`}>{c.action}</Link>
+                    </th>
+                    {c.per_day.map((n, d) => (
+                      <td key={d} className="num">
+                        {n}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ))}
+        </div>
       )}
     </Section>
   );
@@ -107,7 +117,7 @@ export function WorkloadDetail({ params }: { params: Record<string, string | und
     <div className="stack">
       <Section title={id ? `${monthLabel(loaded.month)} · ${loaded.action || "Workload"}` : "New workload setting"}>
         <Editable>
-          <div className="grid-2">
+          <div className="grid-2 workload-detail">
             <Field label="Month">
               <select name="month" value={draft.month} onChange={(e) => setDraft({ ...draft, month: e.target.value as MonthName })}>
                 {MONTHS.map((m) => (
