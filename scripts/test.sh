@@ -1,7 +1,8 @@
 #!/bin/sh
-# npm test: every test there is: typecheck, unit and API tests (bun test on real libSQL
-# files), then the browser tests (Playwright driving Debian's Chromium against the built
-# appliance). Ends with the line "N passed, N failed" summed over all runners.
+# npm test: every test there is: npm run check (typecheck, lint, schema against migrations;
+# one step), unit and API tests (bun test on real libSQL files), then the browser tests
+# (Playwright driving Debian's Chromium against the built appliance). Ends with the line
+# "N passed, N failed" summed over all runners.
 set -u
 cd "$(dirname "$0")/.."
 sh scripts/ensure-deps.sh --test || exit 1
@@ -9,8 +10,8 @@ BUN=node_modules/.bin/bun
 mkdir -p test-results
 passed=0; failed=0; status=0
 
-echo "== typecheck"
-if node_modules/.bin/tsc --noEmit -p .; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
+echo "== check (typecheck, lint, migrations)"
+if npm run --silent check; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 
 echo "== bun test"
 $BUN test 2>&1 | tee test-results/bun.log
