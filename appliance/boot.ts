@@ -1,5 +1,6 @@
 import { type Database, migrateDatabase, openDatabase, startCheckpointer } from "../db/client";
-import { seedDemo, seedTicketStates } from "../db/seed/demo";
+import { seedTicketStates } from "../db/seed/states";
+import { seedDemo } from "./modules/system/demo";
 import { createApp } from "./http/app";
 import { pruneIdempotencyKeys } from "./http/idempotency";
 import { buildOpenApi } from "./http/openapi";
@@ -28,7 +29,7 @@ import { createPlaceService } from "./modules/places/service";
 import { createPrintJournal } from "./modules/printing/journal";
 import { createPrintService } from "./modules/printing/service";
 import { discoverPrinters } from "../drivers/printers/discovery";
-import { setDeviceRoots } from "../drivers/printers/transports";
+import { deviceAccess } from "../drivers/devices";
 import { printingRoutes, printJournalRoutes } from "./modules/printing/routes";
 import { receiptData } from "./modules/printing/ticketPdf";
 import { scannerRoutes } from "./modules/scanners/routes";
@@ -43,6 +44,8 @@ import { ticketRoutes } from "./modules/tickets/routes";
 import { createTicketService } from "./modules/tickets/service";
 import { repairOverflowedMoney } from "./modules/tickets/totals";
 import { approvalRoutes } from "./modules/approval/routes";
+import { schedulingRoutes } from "./modules/scheduling/routes";
+import { createSchedulingService } from "./modules/scheduling/service";
 import { createApprovalService } from "./modules/approval/service";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
@@ -97,13 +100,15 @@ export async function bootAppliance(
   const approvals = createApprovalService({ db, clock, verifyApproverPin: auth.verifyApproverPin });
   const tickets = createTicketService({ db, clock, approvals });
   const bus = createEventBus();
-  const items = createItemService({ db, clock, tickets, approvals });
-  const discover = () => discoverPrinters(config.devices);
-  setDeviceRoots(config.devices); // serial printers saved by vendor and product id are looked up there
-  const journal = createPrintJournal({ db, clock, bus, discover, ...(opts.printSender ? { send: opts.printSender } : {}) });
+  const items = createItemService({ db, clock, approvals });
+  // The hardware printers and guns may use: device paths under the device root, LAN printers.
+  const devices = deviceAccess(config.devices);
+  const discover = () => discoverPrinters(devices.roots);
+  const log = opts.log ?? console.error;
+  const journal = createPrintJournal({ db, clock, bus, devices, log, discover, ...(opts.printSender ? { send: opts.printSender } : {}) });
   const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[]) => receiptData({ db, clock, tickets, places }, caller, id, itemIds);
   const printing = createPrintService({ journal, tickets, items, clock, receipt, discover });
-  const scanners = createScannerService({ db, clock, bus, drivers: opts.scannerDrivers });
+  const scanners = createScannerService({ db, clock, bus, devices, log, drivers: opts.scannerDrivers });
   const images = createImageService({ db, clock, dataDir: config.dataDir, limits: config.uploads });
 
   const routes: RouteDef[] = [];
@@ -130,6 +135,7 @@ export async function bootAppliance(
       () => addDays(businessDay(clock.now()), -7),
     ),
     ...imageRoutes(images),
+    ...schedulingRoutes(createSchedulingService({ db, clock })),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
   await scanners.start();

@@ -3,7 +3,9 @@
  * device root is then the real /dev path, as on a box, and no stand-in may pass for a device.
  */
 import { constants } from "node:fs";
-import { lanAddress, openDevice, standInsAllowed } from "./devices";
+import { deviceAccess } from "./devices";
+
+const { lanAddress, openDevice, standInsAllowed } = deviceAccess({ sysRoot: "/sys", devRoot: "/dev" });
 
 const tryOpen = (path: string, kind: "usblp" | "serial") => {
   try {

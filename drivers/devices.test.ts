@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { closeSync, constants, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkDevicePath, lanAddress, lanPrinterAddress, openDevice, setDeviceRoots, standInsAllowed } from "./devices";
+import { deviceAccess } from "./devices";
 
 /** Device paths against a test root (a temp folder with stand-ins), and against a real-looking /dev. */
 const dir = mkdtempSync(join(tmpdir(), "devices-"));
@@ -17,9 +17,8 @@ beforeAll(() => {
   symlinkSync(join(dev, "ttyUSB0"), join(dev, "serial/by-id/usb-QinHeng_CH340-if00-port0"));
   symlinkSync(join(dir, "run-me.sh"), join(dev, "usb/lp1")); // an allowed name leading out of the device root
   symlinkSync("/etc/passwd", join(dev, "serial/by-id/evil"));
-  setDeviceRoots({ sysRoot: join(dir, "sys"), devRoot: dev });
 });
-afterAll(() => setDeviceRoots({ sysRoot: "/sys", devRoot: "/dev" }));
+const { checkDevicePath, lanAddress, lanPrinterAddress, openDevice, standInsAllowed } = deviceAccess({ sysRoot: join(dir, "sys"), devRoot: dev });
 
 const refused = (path: string, kind: Parameters<typeof checkDevicePath>[1]) => {
   try {

@@ -37,69 +37,12 @@ const ALLOWED_TEXT: Record<DeviceKind, string> = {
   evdev: "input/event* or input/by-id/*",
 };
 
-let roots = { sysRoot: "/sys", devRoot: "/dev" };
-/** Where device nodes (and sysfs, for discovery) are: the appliance's config, set once at boot. */
-export function setDeviceRoots(r: { sysRoot: string; devRoot: string }) {
-  roots = r;
-}
-export const deviceRoots = () => roots;
-
-const realRoot = () => {
-  try {
-    return realpathSync(roots.devRoot);
-  } catch {
-    return roots.devRoot;
-  }
-};
-/** True when IRONBOX_DEV_ROOT names a test root rather than the machine's /dev: stand-in hardware is allowed. */
-export const standInsAllowed = () => realRoot() !== "/dev";
-
 export class DevicePathError extends Error {}
 
 const under = (root: string, path: string) => {
   const rel = relative(root, path);
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : null;
 };
-
-/**
- * Checks a device path for its kind and returns the node it leads to now (its realpath), or
- * the path itself while the device is unplugged. Throws DevicePathError with a sentence.
- */
-export function checkDevicePath(path: string, kind: DeviceKind): string {
-  const root = roots.devRoot;
-  const allowed = `must be a device under ${root} (${ALLOWED_TEXT[kind]})`;
-  if (!isAbsolute(path) || posix.normalize(path) !== path || path.split("/").includes("..")) throw new DevicePathError(`path: ${allowed}`);
-  const rel = under(root, path);
-  if (!rel || ![...NODES[kind], ...(LINKS[kind] ?? [])].some((rx) => rx.test(rel))) throw new DevicePathError(`path: ${allowed}`);
-  if (!existsSync(path)) return path;
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    return path;
-  }
-  const realRel = under(realRoot(), real);
-  // socat's stand-in for a USB-serial device is a pty, which lives in the real /dev/pts.
-  const standInPty = kind === "serial" && standInsAllowed() && /^\/dev\/pts\/\d+$/.test(real);
-  if (!standInPty && !(realRel && NODES[kind].some((rx) => rx.test(realRel)))) throw new DevicePathError(`path: ${allowed}; it leads elsewhere`);
-  return real;
-}
-
-/**
- * Opens a device for its kind: the path is checked, the node it leads to is opened (never
- * following a last link swapped in meanwhile) and fstat must show a character device (with
- * a test root, also a FIFO or a plain file). Errors from open are thrown as they are.
- */
-export function openDevice(path: string, kind: DeviceKind, flags: number): number {
-  const real = checkDevicePath(path, kind);
-  const fd = openSync(real, flags | constants.O_NOFOLLOW);
-  const st = fstatSync(fd);
-  if (!(st.isCharacterDevice() || (standInsAllowed() && (st.isFIFO() || st.isFile())))) {
-    closeSync(fd);
-    throw new DevicePathError(`${path} is not a device`);
-  }
-  return fd;
-}
 
 /** Ports of network printers: raw (JetDirect 9100–9102), LPD (515) and IPP (631). */
 export const PRINTER_PORTS = [9100, 9101, 9102, 515, 631];
@@ -110,42 +53,108 @@ function v4Private(ip: string): boolean {
 }
 const v4Loopback = (ip: string) => ip.startsWith("127.");
 
-/**
- * A network printer's address must be on the shop's LAN: RFC 1918, link-local, IPv6 unique
- * local (fc00::/7) or link-local (fe80::/10). Loopback is the box itself, which is not a
- * printer (and runs services a printer job must not reach): only a test root allows it.
- */
-export function lanAddress(ip: string): boolean {
-  const v = isIP(ip);
-  if (v === 4) return v4Private(ip) || (standInsAllowed() && v4Loopback(ip));
-  if (v !== 6) return false;
-  const lower = ip.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return lanAddress(mapped[1]!);
-  if (lower === "::1") return standInsAllowed();
-  const first = Number.parseInt(lower.split(":")[0] || "0", 16);
-  return (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80;
+/** Where device nodes are (IRONBOX_DEV_ROOT) and where discovery reads sysfs (IRONBOX_SYSFS_ROOT). */
+export interface DeviceRoots {
+  sysRoot: string;
+  devRoot: string;
 }
 
-/** A network printer's port: the printer ports, or any port on a test root's loopback stand-in. */
-export const printerPort = (ip: string, port: number) => PRINTER_PORTS.includes(port) || (standInsAllowed() && (v4Loopback(ip) || ip === "::1"));
-
 /**
- * Resolves a network printer's host (an address, or a name the LAN's DNS knows) to the
- * address to connect to, checked: every address the name has must be on the LAN (a name that
- * also resolves elsewhere is refused), and the port must be a printer port.
+ * The hardware the box may use under these roots. The composition root makes one from the
+ * configuration and hands it to whatever opens devices (printer transports, gun readers,
+ * the services that check saved paths); a test makes its own for its stand-in tree.
  */
-export async function lanPrinterAddress(host: string, port: number): Promise<string> {
-  let ips: string[];
-  if (isIP(host)) ips = [host];
-  else {
+export function deviceAccess(roots: DeviceRoots) {
+  const realRoot = () => {
     try {
-      ips = (await lookup(host, { all: true })).map((a) => a.address);
+      return realpathSync(roots.devRoot);
     } catch {
-      throw new DevicePathError(`host: ${host} is not known on this network`);
+      return roots.devRoot;
     }
+  };
+  /** True when the device root is a test root rather than the machine's /dev: stand-in hardware is allowed. */
+  const standInsAllowed = () => realRoot() !== "/dev";
+
+  /**
+   * Checks a device path for its kind and returns the node it leads to now (its realpath), or
+   * the path itself while the device is unplugged. Throws DevicePathError with a sentence.
+   */
+  function checkDevicePath(path: string, kind: DeviceKind): string {
+    const root = roots.devRoot;
+    const allowed = `must be a device under ${root} (${ALLOWED_TEXT[kind]})`;
+    if (!isAbsolute(path) || posix.normalize(path) !== path || path.split("/").includes("..")) throw new DevicePathError(`path: ${allowed}`);
+    const rel = under(root, path);
+    if (!rel || ![...NODES[kind], ...(LINKS[kind] ?? [])].some((rx) => rx.test(rel))) throw new DevicePathError(`path: ${allowed}`);
+    if (!existsSync(path)) return path;
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      return path;
+    }
+    const realRel = under(realRoot(), real);
+    // socat's stand-in for a USB-serial device is a pty, which lives in the real /dev/pts.
+    const standInPty = kind === "serial" && standInsAllowed() && /^\/dev\/pts\/\d+$/.test(real);
+    if (!standInPty && !(realRel && NODES[kind].some((rx) => rx.test(realRel)))) throw new DevicePathError(`path: ${allowed}; it leads elsewhere`);
+    return real;
   }
-  if (!ips.length || !ips.every(lanAddress)) throw new DevicePathError("host: a network printer must be on the shop's network (a private LAN address)");
-  if (!printerPort(ips[0]!, port)) throw new DevicePathError(`port: a network printer listens on ${PRINTER_PORTS.join(", ")}`);
-  return ips[0]!;
+
+  /**
+   * Opens a device for its kind: the path is checked, the node it leads to is opened (never
+   * following a last link swapped in meanwhile) and fstat must show a character device (with
+   * a test root, also a FIFO or a plain file). Errors from open are thrown as they are.
+   */
+  function openDevice(path: string, kind: DeviceKind, flags: number): number {
+    const real = checkDevicePath(path, kind);
+    const fd = openSync(real, flags | constants.O_NOFOLLOW);
+    const st = fstatSync(fd);
+    if (!(st.isCharacterDevice() || (standInsAllowed() && (st.isFIFO() || st.isFile())))) {
+      closeSync(fd);
+      throw new DevicePathError(`${path} is not a device`);
+    }
+    return fd;
+  }
+
+  /**
+   * A network printer's address must be on the shop's LAN: RFC 1918, link-local, IPv6 unique
+   * local (fc00::/7) or link-local (fe80::/10). Loopback is the box itself, which is not a
+   * printer (and runs services a printer job must not reach): only a test root allows it.
+   */
+  function lanAddress(ip: string): boolean {
+    const v = isIP(ip);
+    if (v === 4) return v4Private(ip) || (standInsAllowed() && v4Loopback(ip));
+    if (v !== 6) return false;
+    const lower = ip.toLowerCase();
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+    if (mapped) return lanAddress(mapped[1]!);
+    if (lower === "::1") return standInsAllowed();
+    const first = Number.parseInt(lower.split(":")[0] || "0", 16);
+    return (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80;
+  }
+
+  /** A network printer's port: the printer ports, or any port on a test root's loopback stand-in. */
+  const printerPort = (ip: string, port: number) => PRINTER_PORTS.includes(port) || (standInsAllowed() && (v4Loopback(ip) || ip === "::1"));
+
+  /**
+   * Resolves a network printer's host (an address, or a name the LAN's DNS knows) to the
+   * address to connect to, checked: every address the name has must be on the LAN (a name that
+   * also resolves elsewhere is refused), and the port must be a printer port.
+   */
+  async function lanPrinterAddress(host: string, port: number): Promise<string> {
+    let ips: string[];
+    if (isIP(host)) ips = [host];
+    else {
+      try {
+        ips = (await lookup(host, { all: true })).map((a) => a.address);
+      } catch {
+        throw new DevicePathError(`host: ${host} is not known on this network`);
+      }
+    }
+    if (!ips.length || !ips.every(lanAddress)) throw new DevicePathError("host: a network printer must be on the shop's network (a private LAN address)");
+    if (!printerPort(ips[0]!, port)) throw new DevicePathError(`port: a network printer listens on ${PRINTER_PORTS.join(", ")}`);
+    return ips[0]!;
+  }
+
+  return { roots, standInsAllowed, checkDevicePath, openDevice, lanAddress, printerPort, lanPrinterAddress };
 }
+export type DeviceAccess = ReturnType<typeof deviceAccess>;

@@ -1,20 +1,21 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sendToPrinter, setDeviceRoots } from "./transports";
+import { deviceAccess } from "../devices";
+import { type PrinterTarget, sendToPrinter as sendWith } from "./transports";
 
 /** Real byte streams against stand-ins under a test device root: a socat pty pair, FIFOs, files, loopback sockets. */
 const dir = mkdtempSync(join(tmpdir(), "printer-"));
 const dev = join(dir, "dev");
 mkdirSync(join(dev, "usb"), { recursive: true });
 const procs: { kill(): void }[] = [];
-beforeAll(() => setDeviceRoots({ sysRoot: join(dir, "sys"), devRoot: dev }));
 afterAll(() => {
   for (const p of procs) p.kill();
-  setDeviceRoots({ sysRoot: "/sys", devRoot: "/dev" });
 });
+const devices = deviceAccess({ sysRoot: join(dir, "sys"), devRoot: dev });
+const sendToPrinter = (target: PrinterTarget, bytes: Uint8Array, timeoutMs?: number) => sendWith(devices, target, bytes, timeoutMs);
 
 /** A socat pty pair: the printer's end (a tty the box writes to) and the far end we read. */
 async function ptyPair(name: string, tty: string) {

@@ -1,10 +1,7 @@
 import { closeSync, constants, existsSync, writeSync } from "node:fs";
 import { connect } from "node:net";
-import { checkDevicePath, DevicePathError, deviceRoots, lanPrinterAddress, openDevice } from "../devices";
+import { type DeviceAccess, DevicePathError } from "../devices";
 import { discoverPrinters } from "./discovery";
-
-/** Where serial printers chosen by vendor and product id are looked up, and the device root every path must be under. */
-export { setDeviceRoots } from "../devices";
 
 /** Where a printer is: a USB printer-class device, a USB-serial tty (by path, or by vendor and product id), a network printer, or Bluetooth RFCOMM. */
 export type PrinterTarget =
@@ -18,9 +15,11 @@ export class PrinterError extends Error {}
 /**
  * Sends bytes to a printer, or fails within `timeoutMs` with a reason a person reads. A
  * missing, stalled or unplugged printer never blocks longer than that, nor blocks the box
- * meanwhile: device writes are non-blocking and wait between tries.
+ * meanwhile: device writes are non-blocking and wait between tries. Only hardware `devices`
+ * allows is opened, and serial printers chosen by vendor and product id are looked up under
+ * its roots.
  */
-export async function sendToPrinter(target: PrinterTarget, bytes: Uint8Array, timeoutMs = 10_000): Promise<void> {
+export async function sendToPrinter(devices: DeviceAccess, target: PrinterTarget, bytes: Uint8Array, timeoutMs = 10_000): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const abort = new AbortController();
   const timeout = new Promise<never>((_, reject) => {
@@ -30,31 +29,31 @@ export async function sendToPrinter(target: PrinterTarget, bytes: Uint8Array, ti
     }, timeoutMs);
   });
   try {
-    await Promise.race([send(target, bytes, abort.signal), timeout]);
+    await Promise.race([send(devices, target, bytes, abort.signal), timeout]);
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** The tty of a serial printer: its path, or today's tty of the USB device with that vendor and product id. */
-function serialPath(t: Extract<PrinterTarget, { kind: "serial" }>): string {
+function serialPath(devices: DeviceAccess, t: Extract<PrinterTarget, { kind: "serial" }>): string {
   if (!t.vendorId || !t.productId) return t.path ?? "";
-  const d = discoverPrinters(deviceRoots()).find((x) => x.kind === "serial" && x.vendorId === t.vendorId && x.productId === t.productId && (!t.serialNumber || x.serialNumber === t.serialNumber));
+  const d = discoverPrinters(devices.roots).find((x) => x.kind === "serial" && x.vendorId === t.vendorId && x.productId === t.productId && (!t.serialNumber || x.serialNumber === t.serialNumber));
   if (!d) throw new PrinterError(`The printer is not connected (no USB device ${t.vendorId}:${t.productId})`);
   return d.path;
 }
 
-async function send(t: PrinterTarget, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
-  if (t.kind === "tcp") return sendTcp(t.host, t.port, bytes, signal);
-  const path = t.kind === "serial" ? serialPath(t) : t.path;
-  const node = path && refuseOutsideDevices(() => checkDevicePath(path, t.kind));
+async function send(devices: DeviceAccess, t: PrinterTarget, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+  if (t.kind === "tcp") return sendTcp(devices, t.host, t.port, bytes, signal);
+  const path = t.kind === "serial" ? serialPath(devices, t) : t.path;
+  const node = path && refuseOutsideDevices(() => devices.checkDevicePath(path, t.kind));
   if (!node || !existsSync(node)) throw new PrinterError(`The printer is not connected (${path || "no device"} is missing)`);
   if (t.kind === "serial") {
     // serialport cannot open ports under Bun (STACK-NOTES): set the line up with stty, write with fs.
     const p = Bun.spawn(["stty", "-F", node, String(t.baud), "raw", "-echo"], { stderr: "pipe" });
     if ((await p.exited) !== 0) throw new PrinterError(`Cannot set up the printer's port: ${(await new Response(p.stderr).text()).trim()}`);
   }
-  await writeDevice(t.kind, path, bytes, signal);
+  await writeDevice(devices, t.kind, path, bytes, signal);
 }
 
 /** A saved path or host that is not (or no longer) allowed fails the job with the reason, and is never opened. */
@@ -73,10 +72,10 @@ const notAllowed = (e: unknown) => (e instanceof DevicePathError ? new PrinterEr
  * opened through openDevice (allow-list, then fstat); O_APPEND means nothing to a device and
  * lets a plain file standing in for one (test root only) keep every job.
  */
-async function writeDevice(kind: "usblp" | "serial" | "rfcomm", path: string, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+async function writeDevice(devices: DeviceAccess, kind: "usblp" | "serial" | "rfcomm", path: string, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
   let fd: number;
   try {
-    fd = refuseOutsideDevices(() => openDevice(path, kind, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY | constants.O_APPEND));
+    fd = refuseOutsideDevices(() => devices.openDevice(path, kind, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY | constants.O_APPEND));
   } catch (e) {
     if (e instanceof PrinterError) throw e;
     throw deviceError(e as NodeJS.ErrnoException);
@@ -110,8 +109,8 @@ function deviceError(err: NodeJS.ErrnoException): PrinterError {
  * connecting to exactly that address. Whatever went wrong on the wire, the job fails with the
  * same sentence, so the journal cannot be used to tell closed ports from missing hosts.
  */
-async function sendTcp(host: string, port: number, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
-  const ip = await lanPrinterAddress(host, port).catch((e) => Promise.reject(notAllowed(e)));
+async function sendTcp(devices: DeviceAccess, host: string, port: number, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+  const ip = await devices.lanPrinterAddress(host, port).catch((e) => Promise.reject(notAllowed(e)));
   return new Promise((resolve, reject) => {
     const s = connect({ host: ip, port }, () => s.end(Buffer.from(bytes)));
     signal.addEventListener("abort", () => s.destroy());

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setDeviceRoots } from "../devices";
+import { deviceAccess } from "../devices";
 import { createEvdevDecoder, EVENT_SIZE, eventsFor, startEvdevScanner } from "./evdev";
 
 test("input events decode to the scanned text, shift and all, even split mid-event", () => {
@@ -17,16 +17,15 @@ test("input events decode to the scanned text, shift and all, even split mid-eve
 test("the reader delivers codes from the device file and reports its state", async () => {
   const dir = mkdtempSync(join(tmpdir(), "evdev-"));
   mkdirSync(join(dir, "dev/input"), { recursive: true });
-  setDeviceRoots({ sysRoot: join(dir, "sys"), devRoot: join(dir, "dev") }); // a test root: a plain file may stand in for the device
+  const devices = deviceAccess({ sysRoot: join(dir, "sys"), devRoot: join(dir, "dev") }); // a test root: a plain file may stand in for the device
   const path = join(dir, "dev/input/event7");
   writeFileSync(path, eventsFor("!T!T:900"));
   const codes: string[] = [];
   const status: string[] = [];
-  const gun = startEvdevScanner({ id: "e", path, onCode: (c) => codes.push(c), onStatus: (s, d) => status.push(`${s}${d ? `: ${d}` : ""}`), retryMs: 10_000 });
+  const gun = startEvdevScanner({ id: "e", devices, path, onCode: (c) => codes.push(c), onStatus: (s, d) => status.push(`${s}${d ? `: ${d}` : ""}`), retryMs: 10_000 });
   for (let i = 0; i < 100 && codes.length === 0; i++) await Bun.sleep(20);
   gun.stop();
   expect(codes).toEqual(["!T!T:900"]);
   // A plain file cannot be grabbed: the reader says so rather than pretending.
   expect(status[0]).toBe("online: reading without an exclusive grab");
-  setDeviceRoots({ sysRoot: "/sys", devRoot: "/dev" });
 });

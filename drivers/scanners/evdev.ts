@@ -1,5 +1,5 @@
 import { constants, createReadStream, existsSync, type ReadStream } from "node:fs";
-import { openDevice } from "../devices";
+import type { DeviceAccess } from "../devices";
 
 /**
  * Keyboard-wedge guns read straight from the kernel's input device (/dev/input/eventN), so
@@ -92,6 +92,8 @@ function grab(fd: number): boolean {
 
 export interface EvdevScannerOptions {
   id: string;
+  /** The hardware the box may open (drivers/devices.ts). */
+  devices: DeviceAccess;
   path: string;
   onCode: (code: string) => void;
   onStatus: (status: "online" | "offline", detail?: string) => void;
@@ -113,7 +115,7 @@ export function startEvdevScanner(o: EvdevScannerOptions): { stop(): void } {
     if (!existsSync(o.path)) return again("not plugged in");
     let fd: number;
     try {
-      fd = openDevice(o.path, "evdev", constants.O_RDONLY); // an allowed input device, a character device once open
+      fd = o.devices.openDevice(o.path, "evdev", constants.O_RDONLY); // an allowed input device, a character device once open
     } catch (e) {
       return again(e instanceof Error ? e.message : String(e));
     }

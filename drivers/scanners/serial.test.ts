@@ -1,8 +1,8 @@
-import { afterAll, afterEach, expect, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, openSync, writeSync, closeSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setDeviceRoots } from "../devices";
+import { deviceAccess } from "../devices";
 import { startSerialScanner } from "./serial";
 
 /** A socat pty pair is a faithful stand-in for a USB-serial gun (STACK-NOTES), linked into a test device root. */
@@ -24,19 +24,18 @@ const send = (dir: string, text: string) => {
 };
 
 const cleanup: (() => void)[] = [];
-afterAll(() => setDeviceRoots({ sysRoot: "/sys", devRoot: "/dev" }));
 afterEach(() => cleanup.splice(0).forEach((f) => f()));
 
 test("codes from a serial gun arrive; unplugged it goes offline, plugged back it recovers", async () => {
   const dir = mkdtempSync(join(tmpdir(), "gun-"));
   mkdirSync(join(dir, "dev"));
-  setDeviceRoots({ sysRoot: join(dir, "sys"), devRoot: join(dir, "dev") });
+  const devices = deviceAccess({ sysRoot: join(dir, "sys"), devRoot: join(dir, "dev") });
   let socat = fakeGun(dir);
   cleanup.push(() => socat.kill());
   await until(() => existsSync(join(dir, "dev/ttyACM0")) && existsSync(join(dir, "host")));
   const codes: string[] = [];
   const status: string[] = [];
-  const gun = startSerialScanner({ id: "g1", path: join(dir, "dev/ttyACM0"), onCode: (c) => codes.push(c), onStatus: (s) => status.push(s), retryMs: 100 });
+  const gun = startSerialScanner({ id: "g1", devices, path: join(dir, "dev/ttyACM0"), onCode: (c) => codes.push(c), onStatus: (s) => status.push(s), retryMs: 100 });
   cleanup.push(() => gun.stop());
   await until(() => status.includes("online"));
   send(dir, "!T!T:42\r\n");
@@ -54,9 +53,9 @@ test("codes from a serial gun arrive; unplugged it goes offline, plugged back it
 
 test("a gun path outside the allowed devices is never opened: the reader says why and stays offline", async () => {
   const dir = mkdtempSync(join(tmpdir(), "gun-"));
-  setDeviceRoots({ sysRoot: join(dir, "sys"), devRoot: join(dir, "dev") });
+  const devices = deviceAccess({ sysRoot: join(dir, "sys"), devRoot: join(dir, "dev") });
   const status: string[] = [];
-  const gun = startSerialScanner({ id: "g2", path: "/etc/passwd", onCode: () => {}, onStatus: (s, d) => status.push(`${s}: ${d}`), retryMs: 10_000 });
+  const gun = startSerialScanner({ id: "g2", devices, path: "/etc/passwd", onCode: () => {}, onStatus: (s, d) => status.push(`${s}: ${d}`), retryMs: 10_000 });
   cleanup.push(() => gun.stop());
   await until(() => status.length > 0);
   expect(status[0]).toStartWith("offline: path: must be a device under");

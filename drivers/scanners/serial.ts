@@ -1,9 +1,11 @@
 import { closeSync, constants, existsSync, readSync } from "node:fs";
-import { checkDevicePath, openDevice } from "../devices";
+import type { DeviceAccess } from "../devices";
 import { createLineDecoder } from "./decode";
 
 export interface SerialScannerOptions {
   id: string;
+  /** The hardware the box may open (drivers/devices.ts). */
+  devices: DeviceAccess;
   /** The gun's tty, e.g. /dev/ttyACM0 or a stable /dev/serial/by-id/… link. */
   path: string;
   baud?: number;
@@ -49,9 +51,9 @@ export function startSerialScanner(o: SerialScannerOptions): { stop(): void } {
     let fd: number;
     try {
       // Only an allowed serial device, and a character device once open (drivers/devices.ts).
-      const node = checkDevicePath(o.path, "serial");
+      const node = o.devices.checkDevicePath(o.path, "serial");
       if (!existsSync(node)) return again("");
-      fd = openDevice(o.path, "serial", constants.O_RDONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
+      fd = o.devices.openDevice(o.path, "serial", constants.O_RDONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
       try {
         await configureTty(node, o.baud ?? 9600);
       } catch (e) {

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { createClient } from "@libsql/client";
 import { expect, type Page, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
 import { MAIN_PORT } from "./pages/env";
@@ -11,6 +12,15 @@ import { MAIN_PORT } from "./pages/env";
  * in for the USB label printer's /dev/usb/lp0 and collects every job the box sends.
  */
 const DATA = resolve(`.e2e-data/main-${MAIN_PORT}`);
+/** Writes a box setting straight into the e2e box's database, as an older version or a hand edit would have left it. */
+async function storeSetting(key: string, value: string) {
+  const db = createClient({ url: `file:${DATA}/ironbox.db` });
+  try {
+    await db.execute({ sql: "INSERT INTO box_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", args: [key, value] });
+  } finally {
+    db.close();
+  }
+}
 const LP = `${DATA}/dev/usb/lp0`;
 
 /** One USB printer-class device, laid out as the kernel does (the class link points into devices/). */
@@ -102,7 +112,7 @@ test("a printer that fails shows the printer's reason and reprints from there on
   plugLabelPrinter();
   const app = new AppPage(page);
   await app.loginAs("9999");
-  const { ticketId, dialog } = await printDialogWithSuit(page);
+  const { dialog } = await printDialogWithSuit(page);
   await dialog.getByRole("button", { name: "Search" }).click();
   await expect(dialog.getByRole("radio", { name: /OS-214plus/ })).toBeChecked();
   // The printer stops answering after the search: a FIFO nobody reads stands in for it.
@@ -252,4 +262,21 @@ test("RAWBT: the receipt goes to the RawBT app as an intent carrying its ESC/POS
   expect(jobs.map((j: { printer: string; status: string }) => [j.printer, j.status])).toEqual([["rbt:RawBT", "done"]]);
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));
+});
+
+test("Configuration → Printers: stored printer settings that no longer validate show 'settings invalid' with what is wrong; adding a printer replaces them", async ({ page }) => {
+  plugLabelPrinter();
+  await storeSetting("printers", JSON.stringify([{ id: "till", name: "Till", language: "ZPL2", target: { kind: "tcp", host: "192.168.1.50", port: 9100 } }]));
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  await page.goto("/configPrinters");
+  const banner = page.getByRole("alert").filter({ hasText: "settings invalid" });
+  await expect(banner).toContainText("Stored printer settings invalid: #1 language:");
+  await expect(page.getByText("No printer is set up.")).toBeVisible();
+  await page.getByRole("list", { name: "Attached printers" }).getByRole("button", { name: "Add" }).click();
+  await expect(app.toast("Settings saved.")).toBeVisible();
+  await expect(banner).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("list", { name: "Printers" }).getByRole("listitem")).toHaveCount(1);
+  await expect(page.getByText("settings invalid")).toHaveCount(0);
 });

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
+import { storedList } from "../../platform/storedList";
 import { MAX_LABELS } from "./labels";
+import { PrinterConfig } from "./model";
 
 /** Printers are box hardware: where they may be, who sets them up (audited), and how big a print may be. */
 let box: TestBox;
@@ -113,3 +115,22 @@ test(`exactly ${MAX_LABELS} labels print (journaled in chunks): the ticket is co
   expect(view.confirmed_at).not.toBeNull();
   expect(view.ticket_sub_categories.map((i: { state: string }) => i.state).slice(0, 2)).toEqual(["MARKED", "MARKED"]);
 }, 20_000);
+
+test("stored printer settings that no longer validate read as 'settings invalid' with what is wrong, are logged once and kept until a good list is saved", async () => {
+  const corrupt = JSON.stringify([labels(), { id: "till", name: "Till", language: "ZPL2", target: { kind: "usblp", path: join(dev, "usb/lp0") } }]);
+  await box.database.client.execute({ sql: "INSERT INTO box_settings (key, value) VALUES ('printers', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", args: [corrupt] });
+  const settings = await ok("GET", "/printers/settings");
+  expect(settings).toEqual({ printers: [], invalid: { message: expect.stringMatching(/^#2 language: /) } });
+  expect(await ok("GET", "/printers/")).toEqual([]); // no printer is used meanwhile
+  expect((await box.database.client.execute("SELECT value FROM box_settings WHERE key = 'printers'")).rows[0]!.value).toBe(corrupt);
+
+  // Logged once per stored value, not on every read.
+  const logged: string[] = [];
+  const read = storedList({ db: box.database.db, key: "printers", schema: PrinterConfig, log: (m) => logged.push(m) });
+  await read();
+  await read();
+  expect(logged).toEqual([expect.stringContaining('box_settings "printers": settings invalid (#2 language: ')]);
+
+  await ok("PUT", "/printers/", [labels()]);
+  expect(await ok("GET", "/printers/settings")).toEqual({ printers: [{ ...labels(), paper: "80mm" }] });
+});

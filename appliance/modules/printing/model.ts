@@ -33,24 +33,55 @@ export const PrinterConfig = z.object({
 });
 export type Printer = z.infer<typeof PrinterConfig>;
 
+/** Stored hardware settings that no longer validate: what is wrong with them (printers and guns screens). */
+export const SettingsInvalid = z.object({ message: z.string() });
+export type SettingsInvalid = z.infer<typeof SettingsInvalid>;
+/** The settings screen's list: the saved printers, and `invalid` when what is stored no longer validates (then no printer is used). */
+export const PrinterSettings = z.object({ printers: z.array(PrinterConfig), invalid: SettingsInvalid.optional() });
+export type PrinterSettings = z.infer<typeof PrinterSettings>;
+
 /** Printers the tablet drives itself (spec §9 port codes): BLE through Web Bluetooth, RawBT through an intent. */
-export type TabletPort = "ble" | "rbt";
+export const TabletPort = z.enum(["ble", "rbt"]);
+export type TabletPort = z.infer<typeof TabletPort>;
 /** Spec §9 port codes: u (USB on the box), b (Bluetooth on the box), ble and rbt (the tablet's own). */
-export type Port = "u" | "b" | TabletPort;
+export const Port = z.enum(["u", "b", "ble", "rbt"]);
+export type Port = z.infer<typeof Port>;
 
 /** A device row of the printer dialog and the printer settings: saved printers and attached devices, with honest state (spec §3 printer device fields). */
-export type DeviceRow = Pick<PrinterDevice, "id" | "name" | "serialNumber" | "productName" | "manufacturerName" | "port" | "class"> & {
-  encoding: Encoding;
-  saved: boolean;
+export const DeviceRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  serialNumber: z.string(),
+  productName: z.string(),
+  manufacturerName: z.string(),
+  port: z.enum(["u", "b"]),
+  class: z.enum(["label", "receipt", "unknown"]),
+  encoding: Encoding,
+  saved: z.boolean(),
   /** online: the device is attached now; offline: set up but not found; unknown: a network printer (not probed). */
-  state: "online" | "offline" | "unknown";
-  where: string;
+  state: z.enum(["online", "offline", "unknown"]),
+  where: z.string(),
   /** For a device nobody has saved yet: the printer settings that would save it. */
-  setup?: Printer;
-};
+  setup: PrinterConfig.optional(),
+});
+export type DeviceRow = z.infer<typeof DeviceRow> & Pick<PrinterDevice, "port" | "class">;
 
 /** What a print answers: the journal's job ids, and for the tablet's ports the bytes to send (base64, one per job). */
-export interface PrintResult {
-  jobs: number[];
-  payloads?: { job: number; data: string }[];
-}
+export const PrintResult = z.object({ jobs: z.array(z.number().int()), payloads: z.array(z.object({ job: z.number().int(), data: z.string() })).optional() });
+export type PrintResult = z.infer<typeof PrintResult>;
+
+/** A row of the print journal (GET /printJobs/). */
+export const PrintJob = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  printer: z.string(),
+  encoding: z.string(),
+  ticket_id: z.number().int().nullable(),
+  ticket_sub_category_id: z.number().int().nullable(),
+  status: z.enum(["queued", "sending", "done", "failed"]),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type PrintJob = z.infer<typeof PrintJob>;

@@ -6,7 +6,8 @@ import { SECURITY_HEADERS } from "../../http/security";
 import type { Clock } from "../../platform/clock";
 import type { EmployeeCaller } from "../../http/route";
 import type { ReceiptData } from "../../../drivers/printers/receipt";
-import { Encoding, PrinterConfig, type PrintJournal } from "./journal";
+import type { PrintJournal } from "./journal";
+import { DeviceRow, Encoding, Port, PrinterConfig, PrinterSettings, PrintJob, PrintResult } from "./model";
 import type { PrintService } from "./service";
 import { ticketPdf } from "./ticketPdf";
 
@@ -37,7 +38,7 @@ export function printingRoutes(deps: { clock: Clock; receipt: (caller: EmployeeC
 
 const PrintBody = z.object({
   ticket_id: z.number().int().positive(),
-  port: z.enum(["u", "b", "ble", "rbt"]).optional(),
+  port: Port.optional(),
   printer: z.string().max(40).optional(),
   device: z.string().max(60).optional(),
   encoding: Encoding.optional(),
@@ -49,17 +50,36 @@ const PrintBody = z.object({
 
 export function printJournalRoutes(journal: PrintJournal, printing: PrintService) {
   return [
-    route({ method: "GET", path: "/printers/", tag: "printing", summary: "Printers set up on the box", access: { roles: ROLES }, handler: () => journal.printers() }),
-    route({ method: "PUT", path: "/printers/", tag: "printing", summary: "Sets up the box's printers (language, paper, model, where they are: an allowed device, or a LAN address at a printer port); audited", access: { roles: ["admin"] }, body: z.array(PrinterConfig).max(20), handler: ({ caller, body }) => journal.savePrinters(caller, body) }),
+    route({ method: "GET", path: "/printers/", tag: "printing", summary: "Printers set up on the box (none while the stored settings are invalid)", access: { roles: ROLES }, response: z.array(PrinterConfig), handler: () => journal.printers() }),
+    route({
+      method: "GET",
+      path: "/printers/settings",
+      tag: "printing",
+      summary: "The printers screen's list: the saved printers, and `invalid` with what is wrong when the stored settings no longer validate (saving a good list replaces them)",
+      access: { roles: ["admin"] },
+      response: PrinterSettings,
+      handler: () => journal.settings(),
+    }),
+    route({
+      method: "PUT",
+      path: "/printers/",
+      tag: "printing",
+      summary: "Sets up the box's printers (language, paper, model, where they are: an allowed device, or a LAN address at a printer port); audited",
+      access: { roles: ["admin"] },
+      body: z.array(PrinterConfig).max(20),
+      response: z.array(PrinterConfig),
+      handler: ({ caller, body }) => journal.savePrinters(caller, body),
+    }),
     route({
       method: "GET",
       path: "/printers/devices",
       tag: "printing",
       summary: "Printers of the box: the saved ones with their state, and devices attached now (spec §3 printer device fields)",
       access: { roles: ROLES },
+      response: z.array(DeviceRow),
       handler: () => printing.devices(),
     }),
-    route({ method: "POST", path: "/printers/:id/test", tag: "printing", summary: "Prints a sample label or receipt; audited", access: { roles: ["admin"] }, params: z.object({ id: z.string().max(40) }), handler: ({ caller, params }) => printing.test(caller, params.id) }),
+    route({ method: "POST", path: "/printers/:id/test", tag: "printing", summary: "Prints a sample label or receipt; audited", access: { roles: ["admin"] }, params: z.object({ id: z.string().max(40) }), response: PrintResult, handler: ({ caller, params }) => printing.test(caller, params.id) }),
     route({
       method: "POST",
       path: "/print/labels",
@@ -68,9 +88,10 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       access: { roles: ROLES },
       body: PrintBody,
       idempotent: true,
+      response: PrintResult,
       handler: ({ caller, body }) => printing.labels(caller, body),
     }),
-    route({ method: "POST", path: "/print/receipt", tag: "printing", summary: "Confirms the ticket and prints its receipt (ESC/POS)", access: { roles: ROLES }, body: PrintBody, idempotent: true, handler: ({ caller, body }) => printing.receipt(caller, body) }),
+    route({ method: "POST", path: "/print/receipt", tag: "printing", summary: "Confirms the ticket and prints its receipt (ESC/POS)", access: { roles: ROLES }, body: PrintBody, idempotent: true, response: PrintResult, handler: ({ caller, body }) => printing.receipt(caller, body) }),
     route({
       method: "GET",
       path: "/printJobs/",
@@ -78,6 +99,7 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       summary: "The print journal, newest first (optional ticket_id)",
       access: { roles: ROLES },
       query: z.object({ ticket_id: z.coerce.number().int().positive().optional(), limit: z.coerce.number().int().min(1).max(500).default(50) }),
+      response: z.array(PrintJob),
       handler: ({ caller, query }) => journal.list(caller, query),
     }),
     route({ method: "POST", path: "/printJobs/:id/retry", tag: "printing", summary: "Reprints from a failed job on", access: { roles: ROLES }, params: IdParams, handler: ({ caller, params }) => journal.retry(caller, params.id) }),

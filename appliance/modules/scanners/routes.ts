@@ -2,7 +2,8 @@ import { z } from "zod";
 import { ROLES, route } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
 import { type BoxEvent, type EventBus, eventVisibleTo } from "../../platform/events";
-import { GunConfig, type ScannerService } from "./service";
+import { AttachedDevices, GunList, GunSettings, GunState } from "./model";
+import type { ScannerService } from "./service";
 
 const staff = { roles: ROLES };
 /** Proxies and tablets drop idle connections: a comment line keeps the stream open. */
@@ -19,17 +20,35 @@ export function scannerRoutes(
   },
 ) {
   return [
-    route({ method: "GET", path: "/scanners/", tag: "scanners", summary: "Barcode guns wired to the box, with their state: admins see all (they set the box up), others the guns their shop may use", access: staff, handler: ({ caller }) => scanners.list(caller) }),
+    route({
+      method: "GET",
+      path: "/scanners/",
+      tag: "scanners",
+      summary: "Barcode guns wired to the box, with their state: admins see all (they set the box up), others the guns their shop may use (none while the stored settings are invalid)",
+      access: staff,
+      response: z.array(GunState),
+      handler: ({ caller }) => scanners.list(caller),
+    }),
+    route({
+      method: "GET",
+      path: "/scanners/settings",
+      tag: "scanners",
+      summary: "The guns screen's list: the guns with their state, and `invalid` with what is wrong when the stored settings no longer validate (saving a good list replaces them)",
+      access: { roles: ["admin"] },
+      response: GunSettings,
+      handler: ({ caller }) => scanners.settings(caller),
+    }),
     route({
       method: "PUT",
       path: "/scanners/",
       tag: "scanners",
       summary: "Configures the guns wired to the box (serial tty, input device or HID vendor/product; optionally kept for one shop); audited",
       access: { roles: ["admin"] },
-      body: z.array(GunConfig).max(20),
+      body: GunList,
+      response: z.array(GunState),
       handler: ({ caller, body }) => scanners.save(caller, body),
     }),
-    route({ method: "GET", path: "/scanners/devices", tag: "scanners", summary: "Serial and HID devices attached to the box", access: { roles: ["admin"] }, handler: () => scanners.devices() }),
+    route({ method: "GET", path: "/scanners/devices", tag: "scanners", summary: "Serial and HID devices attached to the box", access: { roles: ["admin"] }, response: AttachedDevices, handler: () => scanners.devices() }),
     route({
       method: "GET",
       path: "/events",

@@ -189,3 +189,20 @@ test("events: a stream ends when its session is logged out or revoked; a live on
   // And a logged-out token cannot open a new one.
   expect((await box.app.handle(new Request(`http://localhost/api/v1/events?token=${leaving}`))).status).toBe(401);
 });
+
+test("stored gun settings that no longer validate read as 'settings invalid' with what is wrong, and saving a good list replaces them", async () => {
+  const hqAdmin = await box.employeeToken(ADMIN.pin);
+  const corrupt = JSON.stringify([{ id: "counter-gun", name: "Counter gun", kind: "serial", path: "ttyACM0", baud: 9600 }]);
+  await box.database.client.execute({ sql: "INSERT INTO box_settings (key, value) VALUES ('scanners', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", args: [corrupt] });
+  const settings = await box.call("GET", "/api/v1/scanners/settings", { token: hqAdmin });
+  expect(settings.json.data).toEqual({ guns: [], invalid: { message: "#1 path: must be an absolute device path" } });
+  expect((await box.call("GET", "/api/v1/scanners/", { token: hqAdmin })).json.data).toEqual([]);
+  expect((await box.database.client.execute("SELECT value FROM box_settings WHERE key = 'scanners'")).rows[0]!.value).toBe(corrupt);
+  expect((await box.call("GET", "/api/v1/scanners/settings", { token: clerk })).status).toBe(403);
+
+  const gun = { id: "counter-gun", name: "Counter gun", kind: "serial", path: join(box.dir, "dev/ttyACM0"), baud: 9600, agent_id: null };
+  expect((await box.call("PUT", "/api/v1/scanners/", { token: hqAdmin, body: [gun] })).status).toBe(200);
+  const fixed = (await box.call("GET", "/api/v1/scanners/settings", { token: hqAdmin })).json.data;
+  expect(fixed.invalid).toBeUndefined();
+  expect(fixed.guns.map((g: { id: string }) => g.id)).toEqual(["counter-gun"]);
+});

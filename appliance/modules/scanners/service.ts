@@ -1,10 +1,9 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { agents, boxSettings } from "../../../db/schema";
-import { checkDevicePath, DevicePathError, deviceRoots } from "../../../drivers/devices";
+import { type DeviceAccess, DevicePathError } from "../../../drivers/devices";
 import { startEvdevScanner } from "../../../drivers/scanners/evdev";
 import { startHidScanner } from "../../../drivers/scanners/hid";
 import { startSerialScanner } from "../../../drivers/scanners/serial";
@@ -13,45 +12,51 @@ import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import type { EventBus } from "../../platform/events";
 import { audit } from "../audit/audit";
+import { storedList } from "../../platform/storedList";
 import { listChanges } from "../printing/journal";
+import { type AttachedDevices, type Gun, GunConfig, type GunSettings, type GunState } from "./model";
 
-const path = z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
-/** Every gun: an id, a name, and the shop it is kept for (its scans go to that shop's tablets only); none: every shop on the box. */
-const common = { id: z.string().regex(/^[a-z0-9-]{1,30}$/), name: z.string().trim().min(1).max(60), agent_id: z.number().int().positive().nullable().default(null) };
-export const GunConfig = z.discriminatedUnion("kind", [
-  z.object({ ...common, kind: z.literal("serial"), path, baud: z.number().int().min(1200).max(921600).default(9600) }),
-  z.object({ ...common, kind: z.literal("evdev"), path }),
-  z.object({ ...common, kind: z.literal("hid"), vendorId: z.number().int().min(0).max(0xffff), productId: z.number().int().min(0).max(0xffff) }),
-]);
-export type Gun = z.infer<typeof GunConfig>;
 const KEY = "scanners";
 
 type Driver = (o: { onCode: (c: string) => void; onStatus: (s: "online" | "offline", d?: string) => void }) => { stop(): void };
 /** Drivers by kind; tests swap in fakes behind the same interface. */
 export type DriverFactory = (gun: Gun) => Driver;
-export const realDrivers: DriverFactory = (gun) => (cb) =>
-  gun.kind === "serial"
-    ? startSerialScanner({ id: gun.id, path: gun.path, baud: gun.baud, ...cb })
-    : gun.kind === "evdev"
-      ? startEvdevScanner({ id: gun.id, path: gun.path, ...cb })
-      : startHidScanner({ id: gun.id, vendorId: gun.vendorId, productId: gun.productId, ...cb });
+/** The real readers, opening only the hardware `devices` allows. */
+export const realDrivers =
+  (devices: DeviceAccess): DriverFactory =>
+  (gun) =>
+  (cb) =>
+    gun.kind === "serial"
+      ? startSerialScanner({ id: gun.id, devices, path: gun.path, baud: gun.baud, ...cb })
+      : gun.kind === "evdev"
+        ? startEvdevScanner({ id: gun.id, devices, path: gun.path, ...cb })
+        : startHidScanner({ id: gun.id, vendorId: gun.vendorId, productId: gun.productId, ...cb });
 
 /**
  * Barcode guns wired to the box. Each configured gun runs its driver; scans and status
  * changes go on the event bus, where a tablet paired with that gun (by choosing it on the
  * tracking screen) receives them over /api/v1/events.
  */
-export function createScannerService({ db, clock, bus, drivers = realDrivers }: { db: Db; clock: Clock; bus: EventBus; drivers?: DriverFactory }) {
+export function createScannerService({
+  db,
+  clock,
+  bus,
+  devices,
+  log = console.error,
+  drivers = realDrivers(devices),
+}: { db: Db; clock: Clock; bus: EventBus; devices: DeviceAccess; log?: (m: string) => void; drivers?: DriverFactory }) {
   const running = new Map<string, { stop(): void }>();
   const status = new Map<string, { status: "online" | "offline" | "unknown"; detail?: string }>();
   const now = () => clock.now().toISOString();
 
-  async function config(): Promise<Gun[]> {
-    const row = await db.query.boxSettings.findFirst({ where: eq(boxSettings.key, KEY) });
-    if (!row) return [];
-    const parsed = z.array(GunConfig).safeParse(JSON.parse(row.value));
-    return parsed.success ? parsed.data : [];
-  }
+  const stored = storedList({ db, key: KEY, schema: GunConfig, log });
+  /** The saved guns; none while the stored settings are invalid (settings() says why). */
+  const config = async (): Promise<Gun[]> => (await stored()).list;
+  /** Admins see every gun (they set the box up); anyone else the guns their shop may pair with. */
+  const visible = (caller: EmployeeCaller, guns: Gun[]): GunState[] =>
+    guns
+      .filter((g) => caller.employee.role === "admin" || caller.agent.is_hq || g.agent_id === null || g.agent_id === caller.agent.id)
+      .map((g) => ({ ...g, ...(status.get(g.id) ?? { status: "unknown" as const }) }));
 
   function startAll(guns: Gun[]) {
     for (const r of running.values()) r.stop();
@@ -75,10 +80,11 @@ export function createScannerService({ db, clock, bus, drivers = realDrivers }: 
   return {
     start: async () => startAll(await config()),
     stop: () => startAll([]),
-    /** Admins see every gun (they set the box up); anyone else the guns their shop may pair with. */
-    async list(caller: EmployeeCaller) {
-      const guns = (await config()).filter((g) => caller.employee.role === "admin" || caller.agent.is_hq || g.agent_id === null || g.agent_id === caller.agent.id);
-      return guns.map((g) => ({ ...g, ...(status.get(g.id) ?? { status: "unknown" as const }) }));
+    list: async (caller: EmployeeCaller): Promise<GunState[]> => visible(caller, await config()),
+    /** The guns as the settings screen shows them: with `invalid` when the stored list no longer validates. */
+    async settings(caller: EmployeeCaller): Promise<GunSettings> {
+      const { list, invalid } = await stored();
+      return { guns: visible(caller, list), ...(invalid ? { invalid } : {}) };
     },
     /** Box hardware: any admin of a shop using the box sets the guns up; the audit row says who changed what. */
     async save(caller: EmployeeCaller, guns: Gun[]) {
@@ -87,7 +93,7 @@ export function createScannerService({ db, clock, bus, drivers = realDrivers }: 
         // Only a device of its kind under the device root; checked again (fstat) each time the reader opens it.
         if (g.kind !== "hid") {
           try {
-            checkDevicePath(g.path, g.kind);
+            devices.checkDevicePath(g.path, g.kind);
           } catch (e) {
             throw e instanceof DevicePathError ? unprocessable(e.message) : e;
           }
@@ -110,8 +116,8 @@ export function createScannerService({ db, clock, bus, drivers = realDrivers }: 
       return this.list(caller);
     },
     /** What is attached: serial ttys (stable by-id names first) and HID devices. */
-    async devices() {
-      const dev = deviceRoots().devRoot;
+    async devices(): Promise<AttachedDevices> {
+      const dev = devices.roots.devRoot;
       const serial: { path: string; name: string }[] = [];
       const byId = join(dev, "serial/by-id");
       if (existsSync(byId)) for (const f of readdirSync(byId)) serial.push({ path: `${byId}/${f}`, name: f });

@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { bleAvailable, bleUnavailableReason } from "../../lib/ble";
@@ -45,16 +45,18 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
   const p = progress.value?.ticketId === ticketId ? progress.value : null;
   const set = (patch: Partial<PrinterChoice>) => saveChoice({ ...choice.value, ...patch });
 
-  const refresh = async () => setDevices(await api<Device[]>("GET", "/printers/devices").catch(() => []));
+  const refresh = useCallback(async () => setDevices(await api<Device[]>("GET", "/printers/devices").catch(() => [])), []);
   useEffect(() => {
     progress.value = null;
     rawbtLink.value = null;
     box.current?.focus(); // keyboard and screen-reader users land in the dialog
     void refresh();
+  }, [refresh]);
+  useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  }, [onClose]);
 
   async function search() {
     // Spec §2: reset the lists, the chosen printer and the encoding first.
@@ -119,7 +121,10 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
   };
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes the dialog; Escape does from the keyboard
+    // biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes the dialog from the keyboard (window listener above)
     <div className="overlay" onClick={onClose}>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: only stops a click inside the dialog from reaching the backdrop */}
       <div ref={box} tabIndex={-1} className="dialog printer-dialog" role="dialog" aria-modal="true" aria-labelledby="printer-title" onClick={(e) => e.stopPropagation()}>
         <h2 id="printer-title">Print ticket #{ticketId}</h2>
         <div className="tabs" role="tablist" aria-label="Channel">

@@ -1,29 +1,9 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
+import { displayDateTime } from "../../../appliance/domain/format";
+import type { DeviceRow, Encoding, Printer as PrinterConfig, PrinterSettings, PrintJob, SettingsInvalid } from "../../../appliance/modules/printing/model";
 import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
-import { displayDateTime } from "../../../appliance/domain/format";
 import { api, ApiError } from "../../lib/api";
-import type { Device, Encoding } from "./printer";
-
-/** A printer as the box saves it (PUT /printers/). */
-interface PrinterConfig {
-  id: string;
-  name: string;
-  language: Encoding;
-  paper: "80mm" | "58mm";
-  model?: string;
-  target: { kind: "usblp" | "rfcomm"; path: string } | { kind: "serial"; path?: string; vendorId?: string; productId?: string; serialNumber?: string; baud: number } | { kind: "tcp"; host: string; port: number };
-}
-type Row = Device & { setup?: PrinterConfig };
-interface Job {
-  id: number;
-  kind: string;
-  printer: string;
-  ticket_id: number | null;
-  status: "queued" | "sending" | "done" | "failed";
-  error: string | null;
-  created_at: string;
-}
 
 const LANGUAGES: { id: Encoding; label: string }[] = [
   { id: "PPLZ", label: "PPLZ (labels)" },
@@ -39,20 +19,24 @@ const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(
  */
 export function PrintersScreen() {
   const [saved, setSaved] = useState<PrinterConfig[]>([]);
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [jobs, setJobs] = useState<Job[]>([]);
+  const [invalid, setInvalid] = useState<SettingsInvalid | null>(null);
+  const [rows, setRows] = useState<DeviceRow[] | null>(null);
+  const [jobs, setJobs] = useState<PrintJob[]>([]);
   const [net, setNet] = useState({ name: "", host: "", port: "9100", language: "ESCPOS" as Encoding });
-  const load = async () => {
-    setSaved(await api<PrinterConfig[]>("GET", "/printers/"));
-    setRows(await api<Row[]>("GET", "/printers/devices"));
-    setJobs(await api<Job[]>("GET", "/printJobs/", { query: { limit: 20 } }));
-  };
-  useEffect(() => void load().catch(() => {}), []);
+  const load = useCallback(async () => {
+    const settings = await api<PrinterSettings>("GET", "/printers/settings");
+    setSaved(settings.printers);
+    setInvalid(settings.invalid ?? null);
+    setRows(await api<DeviceRow[]>("GET", "/printers/devices"));
+    setJobs(await api<PrintJob[]>("GET", "/printJobs/", { query: { limit: 20 } }));
+  }, []);
+  useEffect(() => void load().catch(() => {}), [load]);
 
   async function save(next: PrinterConfig[]) {
     try {
       setSaved(await api<PrinterConfig[]>("PUT", "/printers/", { body: next, quiet: true }));
-      setRows(await api<Row[]>("GET", "/printers/devices"));
+      setInvalid(null); // a good list replaces settings that no longer validated
+      setRows(await api<DeviceRow[]>("GET", "/printers/devices"));
       toast("Settings saved.");
     } catch (e) {
       toast(e instanceof ApiError ? e.message : "Something went wrong", "danger");
@@ -82,6 +66,7 @@ export function PrintersScreen() {
   const attached = (rows ?? []).filter((r) => !r.saved && r.setup);
   return (
     <div className="stack">
+      {invalid && <SettingsInvalidBanner what="printer" invalid={invalid} />}
       <Section title="Printers at the box">
         {saved.length === 0 ? (
           <p className="muted">No printer is set up. Plug one into the box and add it below, or add a network printer.</p>
@@ -215,5 +200,17 @@ export function PrintersScreen() {
         </div>
       </Section>
     </div>
+  );
+}
+
+/**
+ * Stored settings that no longer validate (printers or guns): the box uses none of them until
+ * an admin saves a good list, which replaces them.
+ */
+export function SettingsInvalidBanner({ what, invalid }: { what: "printer" | "gun"; invalid: SettingsInvalid }) {
+  return (
+    <p className="form-error" role="alert">
+      <strong>Stored {what} settings invalid:</strong> {invalid.message}. The box uses none of them until a list is saved: adding or removing a {what} replaces them.
+    </p>
   );
 }

@@ -1,19 +1,10 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
+import type { SettingsInvalid } from "../../../appliance/modules/printing/model";
+import type { AttachedDevices, GunInput, GunSettings, GunState } from "../../../appliance/modules/scanners/model";
 import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
 import { api, ApiError } from "../../lib/api";
-
-type Gun =
-  | { id: string; name: string; kind: "serial"; path: string; baud: number }
-  | { id: string; name: string; kind: "evdev"; path: string }
-  | { id: string; name: string; kind: "hid"; vendorId: number; productId: number };
-type GunState = Gun & { status: "online" | "offline" | "unknown"; detail?: string };
-interface Devices {
-  serial: { path: string; name: string }[];
-  keyboards: { path: string; name: string }[];
-  hid: { vendorId: number; productId: number; product?: string; manufacturer?: string }[];
-  hid_error?: string;
-}
+import { SettingsInvalidBanner } from "../printing/PrintersScreen";
 
 const hex = (n: number) => n.toString(16).padStart(4, "0");
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 30) || "gun";
@@ -25,23 +16,27 @@ const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(
  */
 export function ScannersScreen() {
   const [guns, setGuns] = useState<GunState[]>([]);
-  const [devices, setDevices] = useState<Devices | null>(null);
+  const [invalid, setInvalid] = useState<SettingsInvalid | null>(null);
+  const [devices, setDevices] = useState<AttachedDevices | null>(null);
   const [name, setName] = useState("");
-  const load = async () => {
-    setGuns(await api<GunState[]>("GET", "/scanners/"));
-    setDevices(await api<Devices>("GET", "/scanners/devices"));
-  };
-  useEffect(() => void load().catch(() => {}), []);
+  const load = useCallback(async () => {
+    const settings = await api<GunSettings>("GET", "/scanners/settings");
+    setGuns(settings.guns);
+    setInvalid(settings.invalid ?? null);
+    setDevices(await api<AttachedDevices>("GET", "/scanners/devices"));
+  }, []);
+  useEffect(() => void load().catch(() => {}), [load]);
 
-  async function save(next: Gun[]) {
+  async function save(next: GunInput[]) {
     try {
       setGuns(await api<GunState[]>("PUT", "/scanners/", { body: next.map(({ ...g }) => stripState(g)), quiet: true }));
+      setInvalid(null); // a good list replaces settings that no longer validated
       toast("Settings saved.");
     } catch (e) {
       toast(e instanceof ApiError ? e.message : "Something went wrong", "danger");
     }
   }
-  const add = (g: Gun) => {
+  const add = (g: GunInput) => {
     if (guns.some((x) => x.id === g.id)) return toast("That gun is already set up", "warning");
     void save([...guns, g]);
     setName("");
@@ -49,6 +44,7 @@ export function ScannersScreen() {
 
   return (
     <div className="stack">
+      {invalid && <SettingsInvalidBanner what="gun" invalid={invalid} />}
       <Section title="Guns at the box">
         {guns.length === 0 ? (
           <p className="muted">No gun is set up. Plug one into the box, then add it below.</p>
@@ -121,7 +117,7 @@ export function ScannersScreen() {
   );
 }
 
-function stripState(g: Gun & Partial<Pick<GunState, "status" | "detail">>): Gun {
-  const { status, detail, ...gun } = g;
-  return gun as Gun;
+function stripState(g: GunInput & { status?: unknown; detail?: unknown }): GunInput {
+  const { status: _status, detail: _detail, ...gun } = g;
+  return gun;
 }
