@@ -15,7 +15,7 @@ export class ApiError extends Error {
   }
 }
 
-type Query = Record<string, string | number | boolean | undefined | null | (string | number)[]>;
+export type Query = Record<string, string | number | boolean | undefined | null | (string | number)[]>;
 
 export function queryString(q?: Query): string {
   if (!q) return "";

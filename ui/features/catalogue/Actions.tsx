@@ -4,9 +4,10 @@ import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "..
 import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
-import { type Action, listActions, save } from "./api";
+import { type Action, listActions } from "./api";
 import { useHqStaff } from "../../app/access";
-import { Editable, idOf, ImagePicker, SharedDataNote, saveRecord, useDelete, useRecord } from "./shared";
+import { useRecord } from "../../lib/useRecord";
+import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
 
 export function ActionsList() {
   const [actions, setActions] = useState<Action[]>([]);
@@ -53,11 +54,10 @@ const blank: Action = { id: 0, name: "", image: null, visible: true, is_percenta
 export function ActionDetail({ params }: { params: Record<string, string | undefined> }) {
   const id = idOf(params);
   const [, navigate] = useLocation();
-  const [a, setA] = useRecord<Action>("/actions/", id, blank);
+  const { record: a, set, setRecord: setA, save, remove: removeRecord } = useRecord<Action>({ path: "/actions/", id, blank });
   const [all, setAll] = useState<Action[]>([]);
   useEffect(() => void listActions().then(setAll), []);
-  const set = (patch: Partial<Action>) => setA({ ...a, ...patch });
-  const remove = useDelete("/actions/", id, "Action Removed", "/actions");
+  const remove = async () => (await removeRecord("Action Removed")) && navigate("/actions");
   const hq = useHqStaff();
 
   async function submit() {
@@ -72,7 +72,7 @@ export function ActionDetail({ params }: { params: Record<string, string | undef
       up_charge: Number(a.up_charge) || 0,
       discount: discountValue(a.discount),
     };
-    const saved = await saveRecord(() => save<Action>("/actions/", id, body), id === 0);
+    const saved = await save(body);
     if (saved) id === 0 ? navigate(`/actions/${saved.id}`, { replace: true }) : setA(saved);
   }
 

@@ -4,9 +4,10 @@ import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "..
 import { toast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { euroFromEuros } from "../../../appliance/domain/format";
-import { type Action, CATEGORY_TYPES, type Category, type Price, type SubCategory, listActions, listCategories, listPrices, save } from "./api";
+import { type Action, CATEGORY_TYPES, type Category, type Price, type SubCategory, listActions, listCategories, listPrices } from "./api";
 import { useHqStaff } from "../../app/access";
-import { Editable, idOf, ImagePicker, SharedDataNote, saveRecord, useDelete, useRecord } from "./shared";
+import { useRecord } from "../../lib/useRecord";
+import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
 
 /** Spec §5: catalogue search matches Name, and for categories their garments' names too. */
 export const matchesCategory = (c: Category, q: string) => {
@@ -103,17 +104,16 @@ const blankCategory: Category = { id: 0, type: "Dry Clean", name: "", visible: t
 export function CategoryDetail({ params }: { params: Record<string, string | undefined> }) {
   const id = idOf(params);
   const [, navigate] = useLocation();
-  const [c, setC] = useRecord<Category>("/garmentCategories/", id, blankCategory);
+  const { record: c, set, setRecord: setC, save, remove: removeRecord } = useRecord<Category>({ path: "/garmentCategories/", id, blank: blankCategory });
   const [actions, setActions] = useState<Action[]>([]);
   useEffect(() => void listActions().then(setActions), []);
-  const set = (p: Partial<Category>) => setC({ ...c, ...p });
-  const remove = useDelete("/garmentCategories/", id, "Garment Removed", "/garments");
+  const remove = async () => (await removeRecord("Garment Removed")) && navigate("/garments");
   const hq = useHqStaff();
 
   async function submit() {
     if (!c.name.trim()) return toast("Name is required", "warning");
     const body = { type: c.type, name: c.name, visible: c.visible, image: c.image, default_action_id: c.default_action_id };
-    const saved = await saveRecord(() => save<Category>("/garmentCategories/", id, body), id === 0);
+    const saved = await save(body);
     if (saved) id === 0 ? navigate(`/garments/${saved.id}`, { replace: true }) : setC(saved);
   }
 
@@ -186,7 +186,7 @@ export function SubCategoryDetail({ params }: { params: Record<string, string | 
   const id = idOf(params);
   const search = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
-  const [s, setS] = useRecord<SubCategory>("/garmentSubCategories/", id, { ...blankSub, garment_category_id: Number(search.get("category")) || 0 });
+  const { record: s, set, setRecord: setS, save, remove: removeRecord } = useRecord<SubCategory>({ path: "/garmentSubCategories/", id, blank: { ...blankSub, garment_category_id: Number(search.get("category")) || 0 } });
   const [cats, setCats] = useState<Category[]>([]);
   const [actions, setActions] = useState<Action[]>([]);
   const [prices, setPrices] = useState<Price[]>([]);
@@ -195,15 +195,14 @@ export function SubCategoryDetail({ params }: { params: Record<string, string | 
     listActions().then(setActions);
     if (id) listPrices({ garment_sub_category_id: id }).then(setPrices);
   }, [id]);
-  const set = (p: Partial<SubCategory>) => setS({ ...s, ...p });
   const hq = useHqStaff();
-  const remove = useDelete("/garmentSubCategories/", id, "Garment Sub Category Removed", s.garment_category_id ? `/garments/${s.garment_category_id}` : "/garments");
+  const remove = async () => (await removeRecord("Garment Sub Category Removed")) && navigate(s.garment_category_id ? `/garments/${s.garment_category_id}` : "/garments");
 
   async function submit() {
     if (!s.name.trim()) return toast("Name is required", "warning");
     if (!s.garment_category_id) return toast("Choose a category", "warning");
     const { id: _id, prices: _p, order: _o, ...body } = s;
-    const saved = await saveRecord(() => save<SubCategory>("/garmentSubCategories/", id, { ...body, discount: discountValue(s.discount) }), id === 0);
+    const saved = await save({ ...body, discount: discountValue(s.discount) });
     if (saved) id === 0 ? navigate(`/garmentsSubCategory/${saved.id}`, { replace: true }) : setS(saved);
   }
 

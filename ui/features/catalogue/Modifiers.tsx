@@ -3,9 +3,10 @@ import { Link, useLocation, useSearch } from "wouter";
 import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
-import { MODIFIER_TYPES, type Modifier, listModifiers, save } from "./api";
+import { MODIFIER_TYPES, type Modifier, listModifiers } from "./api";
 import { useHqStaff } from "../../app/access";
-import { Editable, idOf, ImagePicker, SharedDataNote, saveRecord, useDelete, useRecord } from "./shared";
+import { useRecord } from "../../lib/useRecord";
+import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
 
 /** Spec §9: at most 50 sub-modifiers are shown under a modifier. */
 export const MAX_SUB_MODIFIERS = 50;
@@ -88,18 +89,17 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
   const search = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
   const startType = (MODIFIER_TYPES as readonly string[]).includes(search.get("type") ?? "") ? (search.get("type") as Modifier["type"]) : "COLOR";
-  const [m, setM] = useRecord<Modifier>("/modifiers/", id, { ...blank, type: startType });
+  const { record: m, set, save, remove: removeRecord } = useRecord<Modifier>({ path: "/modifiers/", id, blank: { ...blank, type: startType } });
   const [all, setAll] = useState<Modifier[]>([]);
   useEffect(() => void listModifiers().then(setAll), []);
-  const set = (p: Partial<Modifier>) => setM({ ...m, ...p });
   const isSwatch = m.image?.startsWith("color:") ?? false;
-  const remove = useDelete("/modifiers/", id, m.parent_id ? "Modifier Sub Category Removed" : "Modifier Removed", "/modifiers");
+  const remove = async () => (await removeRecord(m.parent_id ? "Modifier Sub Category Removed" : "Modifier Removed")) && navigate("/modifiers");
   const hq = useHqStaff();
 
   async function submit() {
     if (!m.name.trim()) return toast("Name is required", "warning");
     const body = { parent_id: m.parent_id, type: m.type, name: m.name, image: m.image, discount: discountValue(m.discount), visible: m.visible, up_charge: Number(m.up_charge) || 0, is_percentage: m.is_percentage };
-    const saved = await saveRecord(() => save<Modifier>("/modifiers/", id, body), id === 0);
+    const saved = await save(body);
     if (saved) navigate("/modifiers");
   }
 

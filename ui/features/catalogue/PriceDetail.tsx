@@ -3,9 +3,10 @@ import { useLocation, useSearch } from "wouter";
 import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
-import { type Action, type Price, type SubCategory, listActions, listPrices, save } from "./api";
+import { type Action, type Price, type SubCategory, listActions, listPrices } from "./api";
 import { useHqStaff } from "../../app/access";
-import { Editable, idOf, saveRecord, useDelete, useRecord } from "./shared";
+import { useRecord } from "../../lib/useRecord";
+import { Editable, idOf } from "./shared";
 import { api } from "../../lib/api";
 
 /**
@@ -17,7 +18,7 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
   const search = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
   const blank: Price = { id: 0, garment_sub_category_id: Number(search.get("subGarment")) || 0, action_id: Number(search.get("action")) || 0, price: 0, discount: null, is_percentage_of: null, effective_price: 0 };
-  const [p, setP, loaded] = useRecord<Price>("/actionGarmentSubCategories/", id, blank);
+  const { record: p, set, loaded, save, remove: removeRecord } = useRecord<Price>({ path: "/actionGarmentSubCategories/", id, blank });
   const [actions, setActions] = useState<Action[]>([]);
   const [siblings, setSiblings] = useState<Price[]>([]);
   const [garment, setGarment] = useState<SubCategory | null>(null);
@@ -27,16 +28,15 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
     listPrices({ garment_sub_category_id: p.garment_sub_category_id }).then(setSiblings);
     api<SubCategory>("GET", `/garmentSubCategories/${p.garment_sub_category_id}`).then(setGarment);
   }, [loaded, p.garment_sub_category_id]);
-  const set = (x: Partial<Price>) => setP({ ...p, ...x });
   const back = `/garmentsSubCategory/${p.garment_sub_category_id}`;
-  const remove = useDelete("/actionGarmentSubCategories/", id, "ActionGarmentSubCategory Removed", back);
+  const remove = async () => (await removeRecord("ActionGarmentSubCategory Removed")) && navigate(back);
   const hq = useHqStaff();
   const actionName = (aid: number) => actions.find((a) => a.id === aid)?.name ?? "";
 
   async function submit() {
     if (!p.action_id || !p.garment_sub_category_id) return toast("Choose the action and the garment", "warning");
     const body = { garment_sub_category_id: p.garment_sub_category_id, action_id: p.action_id, price: Number(p.price) || 0, discount: p.discount, is_percentage_of: p.is_percentage_of };
-    const saved = await saveRecord(() => save<Price>("/actionGarmentSubCategories/", id, body), id === 0);
+    const saved = await save(body);
     if (saved) navigate(back);
   }
 

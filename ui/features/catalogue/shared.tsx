@@ -1,46 +1,12 @@
-import { type ReactNode, useEffect, useState } from "react";
-import { useLocation } from "wouter";
-import { toast } from "../../components/toast";
-import { deleteRecord, failureMessage } from "../../components/records";
-import { api } from "../../lib/api";
+import { type ReactNode, useState } from "react";
 import { uploadImage } from "../../lib/upload";
+import { useRecord as useSharedRecord } from "../../lib/useRecord";
 import { useHqStaff } from "../../app/access";
 
-/** Loads a record for a detail screen; id 0 means new (spec §2). */
-export function useRecord<T>(path: string, id: number, blank: T): [T, (t: T) => void, boolean] {
-  const [rec, setRec] = useState<T>(blank);
-  const [loaded, setLoaded] = useState(id === 0);
-  useEffect(() => {
-    if (!id) return;
-    api<T>("GET", `${path}${id}`).then((r) => {
-      setRec(r);
-      setLoaded(true);
-    });
-  }, [path, id]);
-  return [rec, setRec, loaded];
-}
-
-/**
- * Saves a record the spec's way (§8): a failed create shows the server's message, a failed
- * update 'Something went wrong'. Returns the saved record or null.
- */
-export async function saveRecord<T>(run: () => Promise<T>, isNew: boolean, okText = "Information Saved"): Promise<T | null> {
-  try {
-    const r = await run();
-    toast(okText);
-    return r;
-  } catch (e) {
-    toast(failureMessage(e, isNew), "danger");
-    return null;
-  }
-}
-
-/** Spec §5: deleting with id 0 makes no call; every delete asks first. */
-export function useDelete(path: string, id: number, okText: string, then: string) {
-  const [, navigate] = useLocation();
-  return async () => {
-    if (await deleteRecord({ path, id, okText })) navigate(then);
-  };
+/** The tuple form of the shared record hook, for the scheduling screens until they use ui/lib/useRecord directly. */
+export function useRecord<T extends object>(path: string, id: number, blank: T): [T, (t: T) => void, boolean] {
+  const r = useSharedRecord({ path, id, blank });
+  return [r.record, r.setRecord, r.loaded];
 }
 
 export const idOf = (params: Record<string, string | undefined>) => Number(params.id ?? 0) || 0;
