@@ -14,13 +14,14 @@ import { agentLoggedIn, employee } from "../lib/session";
 import { allowed } from "./access";
 import { Header } from "./Header";
 import { ROUTES } from "./routes";
+import type { Health } from "../../appliance/modules/system/model";
 
 /** Root: first-run setup, then agent login, then the PIN modal over home, then the app. */
 export function App() {
   useSignals();
   const [setup, setSetup] = useState<boolean | null>(null);
   useEffect(() => {
-    api<{ setup_required: boolean }>("GET", "/health", { quiet: true })
+    api<Health>("GET", "/health", { quiet: true })
       .then((h) => setSetup(h.setup_required))
       .catch(() => setSetup(false));
   }, []);

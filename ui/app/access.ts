@@ -1,9 +1,9 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
+import type { Role } from "../../appliance/domain/people";
+import type { Me } from "../../appliance/modules/auth/model";
 import { api } from "../lib/api";
 import { type EmployeeClaims, employee } from "../lib/session";
-
-type Role = EmployeeClaims["role"];
 
 /** Spec §6 menu visibility; the server enforces the same rules on every route. */
 export type Access = "all" | "admin" | "notDriver" | "scheduler";
@@ -33,7 +33,7 @@ export function useHqAgent(): boolean {
   const [, setKnown] = useState(0);
   useEffect(() => {
     if (agentId === undefined || agentIsHq.has(agentId)) return;
-    api<{ agent: { id: number; is_hq: boolean } }>("GET", "/me", { quiet: true }).then((me) => {
+    api<Me>("GET", "/me", { quiet: true }).then((me) => {
       agentIsHq.set(me.agent.id, me.agent.is_hq);
       setKnown((n) => n + 1);
     }, () => {});

@@ -1,4 +1,5 @@
 import { computed, signal } from "@preact/signals-react";
+import type { AgentClaims, EmployeeClaims } from "../../appliance/modules/auth/model";
 
 /**
  * The two-level session (spec §6): an agent (shop) token, then an employee token. Both live
@@ -7,20 +8,7 @@ import { computed, signal } from "@preact/signals-react";
 export const STORAGE_VERSION = 5;
 const KEYS = { version: "ironbox.version", agent: "ironbox.agentToken", employee: "ironbox.employeeToken", activity: "ironbox.lastActivity" } as const;
 
-export interface AgentClaims {
-  agent_id: number;
-  agent_name: string;
-  exp: number;
-}
-export interface EmployeeClaims {
-  employee_id: number;
-  role: "admin" | "manager" | "employee" | "driver";
-  hq: boolean;
-  employee_name: string;
-  agent_name: string;
-  agent_id: number;
-  exp: number;
-}
+export type { AgentClaims, EmployeeClaims } from "../../appliance/modules/auth/model";
 
 export const agentToken = signal<string | null>(null);
 export const employeeToken = signal<string | null>(null);

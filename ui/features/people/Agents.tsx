@@ -1,33 +1,16 @@
 import { useEffect, useState } from "react";
+import type { AgentDetail as Agent, AgentListRow } from "../../../appliance/modules/agents/model";
 import { Link, useLocation } from "wouter";
-import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, Toggle, clamp100 } from "../../components/form";
 import { RecordList } from "../../components/RecordList";
 import { toast } from "../../components/toast";
 import { useHqAgent } from "../../app/access";
-import { api, ApiError, apiList } from "../../lib/api";
-import { type Address, type AddressDraft, AddressFields, addressTouched, addressValid, blankAddress, draftOf, generatePassword, idOf, type Params, PhoneInput } from "./fields";
-
-export interface Agent {
-  id: number;
-  name: string;
-  type: string;
-  user_name: string;
-  landline: string;
-  mobile: string;
-  address_id: number | null;
-  address?: Address | null;
-  commission: number;
-  contact_person: string;
-  email_address: string;
-  is_hq?: boolean;
-  enabled?: boolean;
-  password_set?: boolean;
-  locality?: string | null;
-}
+import { api, ApiError } from "../../lib/api";
+import { useRecord } from "../../lib/useRecord";
+import { type AddressDraft, AddressFields, addressTouched, addressValid, blankAddress, draftOf, generatePassword, idOf, type Params, PhoneInput } from "./fields";
 
 /** Spec §5: agents are searched on name, landline, mobile and e-mail. */
-const matches = (a: Agent, q: string) => {
+const matches = (a: AgentListRow, q: string) => {
   const t = q.toLowerCase();
   return [a.name, a.landline, a.mobile, a.email_address].some((v) => (v ?? "").toLowerCase().includes(t));
 };
@@ -35,7 +18,7 @@ const matches = (a: Agent, q: string) => {
 /** Spec §2: the first 50 agents, searchable, with add. */
 export function AgentsList() {
   return (
-    <RecordList<Agent>
+    <RecordList<AgentListRow>
       path="/agents/"
       noun="agent"
       newHref="/agents/0"
@@ -63,43 +46,37 @@ export function AgentsList() {
   );
 }
 
-const blank: Agent = { id: 0, name: "", type: "SHOP", user_name: "", landline: "", mobile: "", address_id: null, commission: 0, contact_person: "", email_address: "" };
+const blank: Agent = {
+  id: 0,
+  name: "",
+  type: "SHOP",
+  user_name: "",
+  landline: "",
+  mobile: "",
+  address_id: null,
+  address: null,
+  is_hq: false,
+  commission: 0,
+  contact_person: "",
+  email_address: "",
+  queens: false,
+  detail: null,
+  can_see_action: null,
+  enabled: true,
+  password_set: false,
+};
 
 export function AgentDetail({ params }: { params: Params }) {
   const id = idOf(params);
   const [, navigate] = useLocation();
-  const [a, setA] = useState<Agent>(blank);
   const [address, setAddress] = useState<AddressDraft>(blankAddress);
+  const { record: a, set, setRecord: setA, loaded, error, saving, save: saveRecord, remove: removeRecord } = useRecord<Agent>({ path: "/agents/", id, blank, onLoad: (r) => setAddress(draftOf(r?.address)) });
   const [password, setPassword] = useState("");
   const [showPassword, setShowPassword] = useState(false);
-  const [loaded, setLoaded] = useState(id === 0);
-  const [saving, setSaving] = useState(false);
   // Type, user name and commission are the terms head quarters sets; a shop's admin sees them.
   const terms = useHqAgent() ? undefined : "Set by head quarters";
 
-  useEffect(() => {
-    setLoaded(id === 0);
-    setPassword("");
-    if (!id) {
-      setA(blank);
-      setAddress(blankAddress);
-      return;
-    }
-    let live = true;
-    api<Agent>("GET", `/agents/${id}`)
-      .then((r) => {
-        if (!live) return;
-        setA({ ...blank, ...r });
-        setAddress(draftOf(r.address));
-        setLoaded(true);
-      })
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, [id]);
-
-  const set = (patch: Partial<Agent>) => setA((prev) => ({ ...prev, ...patch }));
+  useEffect(() => setPassword(""), [id]);
 
   async function setAgentPassword(agentId: number) {
     try {
@@ -130,33 +107,22 @@ export function AgentDetail({ params }: { params: Params }) {
       contact_person: a.contact_person.trim(),
       email_address: a.email_address.trim(),
       ...(addressValid(address) ? { address } : {}),
-      ...(a.is_hq ? {} : { enabled: a.enabled ?? true }),
+      ...(a.is_hq ? {} : { enabled: a.enabled }),
     };
-    setSaving(true);
-    try {
-      let saved: Agent;
-      try {
-        saved = isNew ? await api<Agent>("POST", "/agents/", { body, quiet: true }) : await api<Agent>("PUT", `/agents/${id}`, { body, quiet: true });
-      } catch (e) {
-        toast(failureMessage(e, isNew), "danger");
-        return;
-      }
-      toast(isNew ? "Agent Created" : "Agent Updated");
-      if (password) await setAgentPassword(saved.id);
-      if (isNew) navigate(`/agents/${saved.id}`, { replace: true });
-      else setA((prev) => ({ ...prev, ...saved }));
-    } finally {
-      setSaving(false);
-    }
+    const saved = await saveRecord(body, { okText: isNew ? "Agent Created" : "Agent Updated" });
+    if (!saved) return;
+    if (password) await setAgentPassword(saved.id);
+    if (isNew) navigate(`/agents/${saved.id}`, { replace: true });
+    else setA((prev) => ({ ...prev, ...saved }));
   }
 
   async function remove() {
     // An agent with records is kept: the 409 says why (disable it instead).
-    const done = await deleteRecord({ path: "/agents/", id, okText: "Agent Removed", confirm: { title: "Remove agent", message: `Remove ${a.name}? This cannot be undone.` } });
+    const done = await removeRecord("Agent Removed", { confirm: { title: "Remove agent", message: `Remove ${a.name}? This cannot be undone.` } });
     if (done) navigate("/agents");
   }
 
-  if (!loaded) return <p className="muted">Loading agent…</p>;
+  if (!loaded) return <p className="muted">{error ?? "Loading agent…"}</p>;
   return (
     <div className="stack people-detail">
       <div className="people-head">
@@ -185,7 +151,7 @@ export function AgentDetail({ params }: { params: Params }) {
           <Field label="Landline">
             <PhoneInput name="landline" value={a.landline} onChange={(landline) => set({ landline })} />
           </Field>
-          {id > 0 && !a.is_hq && <Toggle label="Enabled (can log in)" checked={a.enabled ?? true} onChange={(enabled) => set({ enabled })} />}
+          {id > 0 && !a.is_hq && <Toggle label="Enabled (can log in)" checked={a.enabled} onChange={(enabled) => set({ enabled })} />}
         </div>
         <datalist id="agent-types">
           <option value="SHOP" />

@@ -1,18 +1,20 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { type Approval, needsApproval, withApproval } from "../../components/approval";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { TITLES } from "../../../appliance/domain/people";
+import type { Customer, CustomerDetail as CustomerRecord, CustomerSave } from "../../../appliance/modules/customers/model";
+import type { Preference } from "../../../appliance/modules/places/model";
 import { CustomerTickets } from "../tickets/CustomerTickets";
 import { Link, useLocation } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
-import { deleteRecord, failureMessage } from "../../components/records";
 import { Field, Section, clamp100 } from "../../components/form";
 import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";
+import { useRecord } from "../../lib/useRecord";
 import { employee } from "../../lib/session";
 import {
-  type Address,
   type AddressDraft,
   AddressFields,
   addressTouched,
@@ -26,48 +28,6 @@ import {
   Stat,
   useIsPhone,
 } from "./fields";
-
-export const TITLES = ["Mr.", "Mrs.", "Ms.", "Profs.", "Ing.", "Dr."] as const;
-
-export interface SimpleTicket {
-  id: number;
-  state: string;
-  pickup_date: string | null;
-  delivery_date: string | null;
-  total: number;
-  total_paid: number;
-  agent_name: string;
-}
-export interface Customer {
-  id: number;
-  title: string;
-  full_name: string;
-  first_name?: string;
-  last_name?: string;
-  address_id: number | null;
-  address?: Address | null;
-  mobile: string;
-  landline: string;
-  email_address: string;
-  date_of_birth: string | null;
-  id_card: string;
-  discount: number;
-  occupation: string;
-  comments: string;
-  preferences?: number[];
-  number_of_visits?: number;
-  total_spent?: number;
-  last_visit?: string | null;
-  ticket_total?: number;
-  outstanding_balance?: number;
-  turnover_rank?: number;
-  visit_rank?: number;
-  simple_tickets?: SimpleTicket[];
-}
-interface Preference {
-  id: number;
-  name: string;
-}
 
 // ---------------------------------------------------------------------------------------------
 // List
@@ -199,11 +159,15 @@ function CustomerSearch({
 // Detail
 // ---------------------------------------------------------------------------------------------
 
-const blank: Customer = {
+const blank: CustomerRecord = {
   id: 0,
+  agent_id: 0,
   title: "",
   full_name: "",
+  first_name: "",
+  last_name: "",
   address_id: null,
+  address: null,
   mobile: "",
   landline: "",
   email_address: "",
@@ -212,7 +176,9 @@ const blank: Customer = {
   discount: 0,
   occupation: "",
   comments: "",
+  created_at: "",
   preferences: [],
+  ticket_total: 0,
 };
 
 /** Spec §5: the fields checked for an existing customer on blur, with their labels. */
@@ -224,39 +190,24 @@ export function CustomerDetail({ params }: { params: Params }) {
   useSignals();
   const id = idOf(params);
   const [, navigate] = useLocation();
-  const [c, setC] = useState<Customer>(blank);
   const [address, setAddress] = useState<AddressDraft>(blankAddress);
   const [prefs, setPrefs] = useState<Set<number>>(new Set());
   const [allPrefs, setAllPrefs] = useState<Preference[]>([]);
-  const [loaded, setLoaded] = useState(id === 0);
-  const [saving, setSaving] = useState(false);
+  // The customer with its statistics and last tickets; the address and preferences are edited beside it.
+  const { record: c, set, loaded, error, saving, reload, save: saveRecord, remove: removeRecord } = useRecord<CustomerRecord>({
+    path: "/customers/",
+    id,
+    blank,
+    query: { simple: true },
+    onLoad: (r) => {
+      setAddress(draftOf(r?.address));
+      setPrefs(new Set(r?.preferences ?? []));
+    },
+  });
   const role = employee.value?.role;
   const isAdmin = role === "admin";
 
   useEffect(() => void apiList<Preference>("/preferences/").then(setAllPrefs), []);
-  const current = useRef(id);
-  current.current = id;
-  /** Reads the customer (with statistics and the last tickets) into the form. */
-  const load = useCallback(async (cid: number) => {
-    const r = await api<Customer>("GET", `/customers/${cid}`, { query: { simple: true } });
-    if (current.current !== cid) return;
-    setC({ ...blank, ...r });
-    setAddress(draftOf(r.address));
-    setPrefs(new Set(r.preferences ?? []));
-    setLoaded(true);
-  }, []);
-  useEffect(() => {
-    setLoaded(id === 0);
-    if (!id) {
-      setC(blank);
-      setAddress(blankAddress);
-      setPrefs(new Set());
-      return;
-    }
-    load(id).catch(() => {});
-  }, [id, load]);
-
-  const set = (patch: Partial<Customer>) => setC((prev) => ({ ...prev, ...patch }));
 
   /** Spec §5 existence check: skipped once a customer is loaded or for a blank value. */
   async function checkExists(field: keyof typeof LOOKUP) {
@@ -273,53 +224,40 @@ export function CustomerDetail({ params }: { params: Params }) {
     }
   }
 
+  /** One call saves the customer, its address and its preferences, in one transaction on the box. */
   async function save() {
     if (!c.full_name.trim()) return toast("Full name is required", "warning");
     if (addressTouched(address) && !addressValid(address)) return toast("Invalid Address", "danger");
     const isNew = id === 0;
-    setSaving(true);
-    try {
-      let addressId = c.address_id;
-      if (addressValid(address)) {
-        const body = { number: address.number, name: address.name, locality_id: address.locality_id, street_id: address.street_id };
-        // An address the shop may not see (linked before addresses had owners) is not shown: a new one replaces it.
-        const a = addressId && c.address ? await api<Address>("PUT", `/address/${addressId}`, { body, quiet: true }) : await api<Address>("POST", "/address/", { body, quiet: true });
-        addressId = a.id;
-      }
-      const body = {
-        title: c.title,
-        full_name: c.full_name.trim(),
-        address_id: addressId ?? null,
-        mobile: c.mobile,
-        landline: c.landline,
-        email_address: c.email_address.trim(),
-        date_of_birth: c.date_of_birth || null,
-        id_card: c.id_card.trim(),
-        discount: clamp100(String(c.discount)),
-        occupation: c.occupation,
-        comments: c.comments,
-      };
-      const send = (approval?: Approval) => {
-        const b = approval ? { ...body, approval } : body;
-        return isNew ? api<Customer>("POST", "/customers/", { body: b, quiet: true }) : api<Customer>("PUT", `/customers/${id}`, { body: b, quiet: true });
-      };
-      // A discount above the limit needs a manager: their PIN is asked for on this tablet.
-      const saved = await send().catch((e) => (needsApproval(e) ? withApproval(send) : Promise.reject(e)));
-      if (!saved) return; // the manager dialog was cancelled: nothing saved
-      await api("POST", "/customerPreferences/bulk", { body: { customer_id: saved.id, preferences: [...prefs] }, quiet: true });
-      toast("Information Saved");
-      if (isNew) navigate(`/customers/${saved.id}`, { replace: true });
-      else await load(id).catch(() => {});
-    } catch (e) {
-      // Spec §8: a failed create shows the server's message, other failures a generic one.
-      toast(failureMessage(e, isNew), "danger");
-    } finally {
-      setSaving(false);
-    }
+    const body: CustomerSave = {
+      title: c.title as CustomerSave["title"],
+      full_name: c.full_name.trim(),
+      // A valid address is saved with the customer (its own one edited, or a new one when it has
+      // none the shop may see); otherwise the reference it has is kept.
+      ...(addressValid(address) ? { address: { number: address.number, name: address.name, locality_id: address.locality_id, street_id: address.street_id } } : { address_id: c.address_id ?? null }),
+      mobile: c.mobile,
+      landline: c.landline,
+      email_address: c.email_address.trim(),
+      date_of_birth: c.date_of_birth || null,
+      id_card: c.id_card.trim(),
+      discount: clamp100(String(c.discount)),
+      occupation: c.occupation,
+      comments: c.comments,
+      preferences: [...prefs],
+    };
+    const send = (approval?: Approval) => {
+      const b = approval ? { ...body, approval } : body;
+      return isNew ? api<Customer>("POST", "/customers/", { body: b, quiet: true }) : api<Customer>("PUT", `/customers/${id}`, { body: b, quiet: true });
+    };
+    // A discount above the limit needs a manager: their PIN is asked for on this tablet (cancelled: nothing saved).
+    const saved = await saveRecord<Customer>(body, { send: () => send().catch((e) => (needsApproval(e) ? withApproval(send) : Promise.reject(e))) });
+    if (!saved) return;
+    if (isNew) navigate(`/customers/${saved.id}`, { replace: true });
+    else await reload();
   }
 
   async function remove() {
-    const done = await deleteRecord({ path: "/customers/", id, okText: "Customer Removed", serverMessage: true, confirm: { title: "Remove customer", message: `Remove ${c.full_name}? This cannot be undone.` } });
+    const done = await removeRecord("Customer Removed", { serverMessage: true, confirm: { title: "Remove customer", message: `Remove ${c.full_name}? This cannot be undone.` } });
     if (done) navigate("/customers");
   }
 
@@ -330,7 +268,7 @@ export function CustomerDetail({ params }: { params: Params }) {
       return next;
     });
 
-  if (!loaded) return <p className="muted">Loading customer…</p>;
+  if (!loaded) return <p className="muted">{error ?? "Loading customer…"}</p>;
   const canDelete = id > 0 && (c.ticket_total ?? 0) <= 0 && (role === "admin" || role === "manager");
 
   return (

@@ -1,47 +1,20 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
+import { ROLES, type Role } from "../../../appliance/domain/people";
+import type { AgentListRow } from "../../../appliance/modules/agents/model";
+import type { EmployeeDetail as Employee, Owing } from "../../../appliance/modules/employees/model";
 import { Link, useLocation } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { ROLE_LABEL } from "../../app/access";
 import { confirmDialog } from "../../components/dialog";
-import { deleteRecord, failureMessage } from "../../components/records";
+import { failureMessage } from "../../components/records";
 import { Field, Section, Toggle } from "../../components/form";
 import { RecordList } from "../../components/RecordList";
 import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";
+import { useRecord } from "../../lib/useRecord";
 import { employee as me } from "../../lib/session";
-import type { Agent } from "./Agents";
 import { ChipToggles, idOf, type Params, PhoneInput, Stat, useLocalities } from "./fields";
-
-type Role = "admin" | "manager" | "employee" | "driver";
-const ROLES: Role[] = ["admin", "manager", "employee", "driver"];
-
-export interface Owing {
-  id: number;
-  ticket_id: number;
-  amount: number;
-  percentage: number;
-  received: number;
-  state: string;
-  payment_date: string | null;
-  paid_in_full: boolean;
-  employee_payment_date?: string | null;
-}
-export interface Employee {
-  id: number;
-  agent_id: number;
-  agent?: { id: number; name: string };
-  full_name: string;
-  mobile: string;
-  landline: string;
-  role: Role;
-  enable_login: boolean;
-  hq: boolean;
-  localities: string;
-  accumulated: number;
-  pending: number;
-  employee_owings?: Owing[];
-}
 
 /** Spec §5: employees are searched on first and last name, landline, mobile and role. */
 const matches = (e: Employee, q: string) => {
@@ -76,38 +49,23 @@ export function EmployeesList() {
   );
 }
 
-const blank: Employee = { id: 0, agent_id: 0, full_name: "", mobile: "", landline: "", role: "employee", enable_login: true, hq: false, localities: "", accumulated: 0, pending: 0 };
+const blank: Employee = { id: 0, agent_id: 0, full_name: "", mobile: "", landline: "", role: "employee", pin_legacy: false, enable_login: true, hq: false, localities: "", accumulated: 0, pending: 0 };
 const localitySet = (s: string) => new Set(s.split(",").filter(Boolean).map(Number));
 
 export function EmployeeDetail({ params }: { params: Params }) {
   useSignals();
   const id = idOf(params);
   const [, navigate] = useLocation();
-  const [e, setE] = useState<Employee>(blank);
+  // A new employee joins the caller's agent unless HQ chooses another.
+  const { record: e, set, loaded, error, saving, reload, save: saveRecord, remove: removeRecord } = useRecord<Employee>({ path: "/employees/", id, blank: { ...blank, agent_id: me.value?.agent_id ?? 0 } });
   const [pin, setPin] = useState("");
-  const [agents, setAgents] = useState<Agent[]>([]);
-  const [loaded, setLoaded] = useState(id === 0);
-  const [saving, setSaving] = useState(false);
+  const [agents, setAgents] = useState<AgentListRow[]>([]);
   const localities = useLocalities();
   // Only head-quarters sees other agents, so only it may place staff with one (and grant HQ).
   const hqCaller = agents.length > 1 || agents.some((a) => a.is_hq);
 
-  useEffect(() => void apiList<Agent>("/agents/").then(setAgents), []);
-
-  async function load() {
-    const r = await api<Employee>("GET", `/employees/${id}`);
-    setE({ ...blank, ...r });
-    setLoaded(true);
-  }
-  useEffect(() => {
-    setLoaded(id === 0);
-    setPin("");
-    if (!id) return setE({ ...blank, agent_id: me.value?.agent_id ?? 0 });
-    load().catch(() => {});
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [id]);
-
-  const set = (patch: Partial<Employee>) => setE((prev) => ({ ...prev, ...patch }));
+  useEffect(() => void apiList<AgentListRow>("/agents/").then(setAgents), []);
+  useEffect(() => setPin(""), [id]);
 
   async function save() {
     const isNew = id === 0;
@@ -124,25 +82,21 @@ export function EmployeeDetail({ params }: { params: Params }) {
       ...(pin ? { pin } : {}),
       ...(isNew ? { localities: e.localities, ...(hqCaller && e.agent_id ? { agent_id: e.agent_id } : {}) } : {}),
     };
-    setSaving(true);
-    try {
-      const saved = isNew ? await api<Employee>("POST", "/employees/", { body, quiet: true }) : await api<Employee>("PUT", `/employees/${id}`, { body, quiet: true });
-      toast(isNew ? "Employee Created" : "Employee Updated");
-      setPin("");
-      if (isNew) navigate(`/employees/${saved.id}`, { replace: true });
-      else await load();
-    } catch (err) {
+    const saved = await saveRecord<Employee>(body, {
+      okText: isNew ? "Employee Created" : "Employee Updated",
       // Spec §8: create failures show the server's message; a PIN clash (409), a refused
       // change (422) or a PIN lock (429: clashes count as wrong PINs) too, since the user can
       // act on it; others a generic one.
-      toast(err instanceof ApiError && err.status === 429 ? err.message : failureMessage(err, isNew), "danger");
-    } finally {
-      setSaving(false);
-    }
+      failText: (err, fresh) => (err instanceof ApiError && err.status === 429 ? err.message : failureMessage(err, fresh)),
+    });
+    if (!saved) return;
+    setPin("");
+    if (isNew) navigate(`/employees/${saved.id}`, { replace: true });
+    else await reload();
   }
 
   async function remove() {
-    const done = await deleteRecord({ path: "/employees/", id, okText: "Employee Removed", serverMessage: true, confirm: { title: "Remove employee", message: `Remove ${e.full_name}? This cannot be undone.` } });
+    const done = await removeRecord("Employee Removed", { serverMessage: true, confirm: { title: "Remove employee", message: `Remove ${e.full_name}? This cannot be undone.` } });
     if (done) navigate("/employees");
   }
 
@@ -170,13 +124,13 @@ export function EmployeeDetail({ params }: { params: Params }) {
     try {
       await api("PUT", `/employees/clearOwings/${id}`, { query: close ? { close: true } : undefined, quiet: true });
       toast(close ? "Owings cleared and closed" : "Owings cleared");
-      await load();
+      await reload();
     } catch {
       toast("Something went wrong", "danger");
     }
   }
 
-  if (!loaded) return <p className="muted">Loading employee…</p>;
+  if (!loaded) return <p className="muted">{error ?? "Loading employee…"}</p>;
   const chosen = localitySet(e.localities);
   const hasOwings = id > 0 && (e.role === "employee" || e.role === "driver");
   const isMe = id > 0 && me.value?.employee_id === id;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { Field } from "../../components/form";
+import type { AddressInput, Address, Locality, Street } from "../../../appliance/modules/places/model";
 import { apiList } from "../../lib/api";
 
 /** Shared bits of the people screens: route ids, places pickers, small inputs. */
@@ -8,28 +9,8 @@ export type Params = Record<string, string | undefined>;
 /** Spec §2: id 0 in a detail route means "new". */
 export const idOf = (params: Params) => Number(params.id ?? 0) || 0;
 
-export interface Locality {
-  id: number;
-  name: string;
-}
-export interface Street {
-  id: number;
-  name: string;
-  locality_id: number;
-}
 /** What the address pickers edit: the address's own fields (spec §3). */
-export interface AddressDraft {
-  number: string;
-  name: string;
-  locality_id: number;
-  street_id: number;
-}
-export interface Address extends AddressDraft {
-  id: number;
-  locality?: string;
-  street?: string;
-  line?: string;
-}
+export type AddressDraft = Required<AddressInput>;
 
 export const blankAddress: AddressDraft = { number: "", name: "", locality_id: 0, street_id: 0 };
 export const draftOf = (a: Partial<Address> | null | undefined): AddressDraft => ({

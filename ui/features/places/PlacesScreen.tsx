@@ -1,14 +1,10 @@
 import { useEffect, useState } from "react";
+import type { Locality, Preference, Street } from "../../../appliance/modules/places/model";
 import { Section } from "../../components/form";
 import { toast } from "../../components/toast";
 import { api, apiList } from "../../lib/api";
 import { useHqStaff } from "../../app/access";
 import { SharedDataNote } from "../catalogue/shared";
-
-interface Named {
-  id: number;
-  name: string;
-}
 
 /**
  * Localities, their streets, and customer preferences (issue 4: the spec shows only reads;
@@ -16,10 +12,10 @@ interface Named {
  * shop, so only head-quarters staff see the add and rename controls (issue 11).
  */
 export function PlacesScreen() {
-  const [localities, setLocalities] = useState<Named[]>([]);
+  const [localities, setLocalities] = useState<Locality[]>([]);
   const [selected, setSelected] = useState<number | null>(null);
-  const [streets, setStreets] = useState<Named[]>([]);
-  const [prefs, setPrefs] = useState<Named[]>([]);
+  const [streets, setStreets] = useState<Street[]>([]);
+  const [prefs, setPrefs] = useState<Preference[]>([]);
   const [newLocality, setNewLocality] = useState("");
   const [newStreet, setNewStreet] = useState("");
   const [newPref, setNewPref] = useState("");
@@ -28,15 +24,15 @@ export function PlacesScreen() {
   const loadStates = () => apiList<{ id: number; name: string; is_locality_delivery: boolean }>("/ticketStates/").then((s) => setStates(s.filter((x) => x.is_locality_delivery)));
 
   const hq = useHqStaff();
-  const loadLocalities = () => apiList<Named>("/localities/").then(setLocalities);
-  const loadPrefs = () => apiList<Named>("/preferences/").then(setPrefs);
+  const loadLocalities = () => apiList<Locality>("/localities/").then(setLocalities);
+  const loadPrefs = () => apiList<Preference>("/preferences/").then(setPrefs);
   useEffect(() => {
     loadLocalities();
     loadPrefs();
     loadStates();
   }, []);
   useEffect(() => {
-    if (selected) apiList<Named>(`/streets/locality/${selected}`).then(setStreets);
+    if (selected) apiList<Street>(`/streets/locality/${selected}`).then(setStreets);
     else setStreets([]);
   }, [selected]);
 
@@ -87,7 +83,7 @@ export function PlacesScreen() {
                   className="toolbar"
                   onSubmit={(e) => {
                     e.preventDefault();
-                    if (newStreet.trim()) add("/streets/", { locality_id: selected, name: newStreet.trim() }, () => (setNewStreet(""), apiList<Named>(`/streets/locality/${selected}`).then(setStreets)));
+                    if (newStreet.trim()) add("/streets/", { locality_id: selected, name: newStreet.trim() }, () => (setNewStreet(""), apiList<Street>(`/streets/locality/${selected}`).then(setStreets)));
                   }}
                 >
                   <input aria-label="New street" placeholder="New street" value={newStreet} onChange={(e) => setNewStreet(e.target.value)} />
