@@ -1,8 +1,7 @@
 import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { boxSettings, printJobs } from "../../../db/schema";
-import { checkDevicePath, DevicePathError, lanPrinterAddress } from "../../../drivers/devices";
+import { type DeviceAccess, DevicePathError } from "../../../drivers/devices";
 import type { PrinterDevice } from "../../../drivers/printers/discovery";
 import { modelFor } from "../../../drivers/printers/models";
 import { type PrinterTarget, sendToPrinter } from "../../../drivers/printers/transports";
@@ -11,8 +10,9 @@ import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import type { EventBus } from "../../platform/events";
+import { storedList } from "../../platform/storedList";
 import { audit } from "../audit/audit";
-import { PrinterConfig, type Printer, type TabletPort } from "./model";
+import { PrinterConfig, type Printer, type PrinterSettings, type TabletPort } from "./model";
 
 export { Encoding, PrinterConfig } from "./model";
 export type { Printer, TabletPort } from "./model";
@@ -22,10 +22,10 @@ export type { Printer, TabletPort } from "./model";
  * its kind under the device root, or a network printer on the LAN at a printer port. Checked
  * when saved (422 with the reason) and again when each job is sent.
  */
-export async function assertPrinterTarget(t: Printer["target"]): Promise<void> {
+export async function assertPrinterTarget(devices: DeviceAccess, t: Printer["target"]): Promise<void> {
   try {
-    if (t.kind === "tcp") await lanPrinterAddress(t.host, t.port);
-    else if (t.path) checkDevicePath(t.path, t.kind);
+    if (t.kind === "tcp") await devices.lanPrinterAddress(t.host, t.port);
+    else if (t.path) devices.checkDevicePath(t.path, t.kind);
   } catch (e) {
     throw e instanceof DevicePathError ? unprocessable(e.message) : e;
   }
@@ -46,6 +46,9 @@ const INSERT_CHUNK = 100;
 /** How long a tablet has to report a job it sends itself before the journal gives up on it. */
 const TABLET_REPORT_MS = 10 * 60_000;
 export type Sender = (target: PrinterTarget, bytes: Uint8Array, timeoutMs: number) => Promise<void>;
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Work of the print's use case that commits or rolls back with its journal rows (labels mark their items). */
+export type WithJobs = (tx: Tx) => Promise<unknown>;
 
 /** A device found on the box, as a printer it can print to before anyone has saved it. */
 export function printerFromDevice(d: PrinterDevice): Printer {
@@ -69,21 +72,21 @@ export function createPrintJournal({
   db,
   clock,
   bus,
-  send = sendToPrinter,
+  devices,
+  log = console.error,
+  send = (target, bytes, ms) => sendToPrinter(devices, target, bytes, ms),
   discover = () => [],
   timeoutMs = 10_000,
-}: { db: Db; clock: Clock; bus: EventBus; send?: Sender; discover?: () => PrinterDevice[]; timeoutMs?: number }) {
+}: { db: Db; clock: Clock; bus: EventBus; devices: DeviceAccess; log?: (m: string) => void; send?: Sender; discover?: () => PrinterDevice[]; timeoutMs?: number }) {
   const busy = new Set<string>();
   const now = () => clock.now().toISOString();
   /** A job's state on the event bus, with its shop: the stream sends it to that shop's tablets (and HQ's) only. */
   const announce = (agentId: number, job: number, printer: string, status: "queued" | "sending" | "done" | "failed", error?: string | null) =>
     bus.publish({ type: "print", agent_id: agentId, job, printer, status, error, at: now() });
 
-  async function printers(): Promise<Printer[]> {
-    const row = await db.query.boxSettings.findFirst({ where: eq(boxSettings.key, KEY) });
-    const parsed = z.array(PrinterConfig).safeParse(row ? JSON.parse(row.value) : []);
-    return parsed.success ? parsed.data : [];
-  }
+  const stored = storedList({ db, key: KEY, schema: PrinterConfig, log });
+  /** The saved printers; none while the stored settings are invalid (settings() says why). */
+  const printers = async (): Promise<Printer[]> => (await stored()).list;
   /** A saved printer, or a device attached to the box that nobody has saved yet. */
   async function find(id: string): Promise<Printer | undefined> {
     const saved = (await printers()).find((p) => p.id === id);
@@ -134,11 +137,11 @@ export function createPrintJournal({
   const isTablet = (printer: string) => printer.startsWith("ble:") || printer.startsWith("rbt:");
   type NewJob = { kind: string; encoding: string; bytes: Uint8Array; ticket_id?: number; item_id?: number };
   /**
-   * Journals a batch in chunks, letting other requests in between: libSQL runs each statement
+   * Journals a batch in chunks, letting other requests read in between: libSQL runs each statement
    * on the event loop, and one statement for a whole batch would also exceed SQLite's limit
    * on bound values. The batch was checked before (labelsFor's cap), so every chunk goes in.
    */
-  async function insertAll(caller: EmployeeCaller, printer: string, jobs: NewJob[], status: "queued" | "sending", exec: Pick<Db, "insert"> = db) {
+  async function insertAll(caller: EmployeeCaller, printer: string, jobs: NewJob[], status: "queued" | "sending", exec: Pick<Db, "insert">) {
     const ids: { id: number }[] = [];
     for (let i = 0; i < jobs.length; i += INSERT_CHUNK) {
       if (i) await new Promise((r) => setImmediate(r));
@@ -155,11 +158,16 @@ export function createPrintJournal({
 
   return {
     printers,
+    /** The saved printers as the settings screen shows them: with `invalid` when the stored list no longer validates. */
+    async settings(): Promise<PrinterSettings> {
+      const { list, invalid } = await stored();
+      return { printers: list, ...(invalid ? { invalid } : {}) };
+    },
     find,
     /** Box hardware: any admin of a shop using the box sets it up; the audit row says who changed what. */
     async savePrinters(caller: EmployeeCaller, list: Printer[]) {
       if (new Set(list.map((p) => p.id)).size !== list.length) throw unprocessable("id: each printer needs its own id");
-      for (const p of list) await assertPrinterTarget(p.target);
+      for (const p of list) await assertPrinterTarget(devices, p.target);
       const before = await printers();
       await db.transaction(async (tx) => {
         await tx.insert(boxSettings).values({ key: KEY, value: JSON.stringify(list) }).onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(list) } });
@@ -172,21 +180,27 @@ export function createPrintJournal({
       if (!p) throw unprocessable("printer: this printer is neither set up nor attached; search again");
       return p;
     },
-    /** Records jobs and returns at once; sending happens behind the request. With `audited`, an audit row goes in with them (test prints). */
-    async enqueue(caller: EmployeeCaller, printer: string, jobs: NewJob[], audited?: { action: string; detail: Record<string, unknown> }) {
-      const rows = audited
-        ? await db.transaction(async (tx) => {
-            const r = await insertAll(caller, printer, jobs, "queued", tx);
-            await audit(tx, clock.now(), caller, audited.action, "printer", null, { ...audited.detail, jobs: r.map((x) => x.id) });
-            return r;
-          })
-        : await insertAll(caller, printer, jobs, "queued");
+    /**
+     * Records jobs and returns at once; sending happens behind the request, and starts only
+     * once the jobs are committed. In the same transaction: with `audited`, an audit row (test
+     * prints); with `also`, the rest of the use case (printing labels marks the items).
+     */
+    async enqueue(caller: EmployeeCaller, printer: string, jobs: NewJob[], opts: { audited?: { action: string; detail: Record<string, unknown> }; also?: WithJobs } = {}) {
+      const rows = await db.transaction(async (tx) => {
+        const r = await insertAll(caller, printer, jobs, "queued", tx);
+        if (opts.audited) await audit(tx, clock.now(), caller, opts.audited.action, "printer", null, { ...opts.audited.detail, jobs: r.map((x) => x.id) });
+        await opts.also?.(tx);
+        return r;
+      });
       for (const r of rows) announce(caller.agent.id, r.id, printer, "queued");
       void drain(printer);
       return rows.map((r) => r.id);
     },
-    /** Records jobs the tablet sends itself ("ble:<device>" or "rbt:<tablet>"): they stay "sending" until it reports. */
-    async handOver(caller: EmployeeCaller, port: TabletPort, device: string, jobs: NewJob[]) {
+    /**
+     * Records jobs the tablet sends itself ("ble:<device>" or "rbt:<tablet>"): they stay
+     * "sending" until it reports. `also` commits with them, before the tablet gets the bytes.
+     */
+    async handOver(caller: EmployeeCaller, port: TabletPort, device: string, jobs: NewJob[], also?: WithJobs) {
       const printer = `${port}:${device}`.slice(0, 80);
       // A tablet that closed mid-batch never reports: its old jobs on this printer end as failed.
       const stale = new Date(clock.now().getTime() - TABLET_REPORT_MS).toISOString();
@@ -194,7 +208,11 @@ export function createPrintJournal({
         .update(printJobs)
         .set({ status: "failed", error: "The tablet did not report back on this job", finished_at: now() })
         .where(and(eq(printJobs.printer, printer), eq(printJobs.status, "sending"), lt(printJobs.created_at, stale)));
-      const rows = await insertAll(caller, printer, jobs, "sending");
+      const rows = await db.transaction(async (tx) => {
+        const r = await insertAll(caller, printer, jobs, "sending", tx);
+        await also?.(tx);
+        return r;
+      });
       for (const r of rows) announce(caller.agent.id, r.id, printer, "sending");
       return rows.map((r) => r.id);
     },
