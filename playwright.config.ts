@@ -23,7 +23,9 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 5_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
-  outputDir: "test-results/e2e-artifacts",
+  // Per port: Playwright empties its output folder when it starts, which would delete the
+  // traces of another run sharing the machine (E2E_PORT).
+  outputDir: `test-results/e2e-artifacts-${MAIN}`,
   use: {
     baseURL: `http://localhost:${MAIN}`,
     browserName: "chromium",

@@ -1,13 +1,6 @@
 import { type ReactNode, useState } from "react";
 import { uploadImage } from "../../lib/upload";
-import { useRecord as useSharedRecord } from "../../lib/useRecord";
 import { useHqStaff } from "../../app/access";
-
-/** The tuple form of the shared record hook, for the scheduling screens until they use ui/lib/useRecord directly. */
-export function useRecord<T extends object>(path: string, id: number, blank: T): [T, (t: T) => void, boolean] {
-  const r = useSharedRecord({ path, id, blank });
-  return [r.record, r.setRecord, r.loaded];
-}
 
 export const idOf = (params: Record<string, string | undefined>) => Number(params.id ?? 0) || 0;
 

@@ -7,7 +7,8 @@ import { deleteRecord, failureMessage } from "../../components/records";
 import { toast } from "../../components/toast";
 import { apiList } from "../../lib/api";
 import { useHqStaff } from "../../app/access";
-import { Editable, idOf, useRecord } from "../catalogue/shared";
+import { Editable, idOf } from "../catalogue/shared";
+import { useRecord } from "../../lib/useRecord";
 import { type Configuration, type Named, listConfigurations, saveConfiguration } from "./api";
 
 /** Spec §5: a workload amount is a whole number, minimum 0; negatives become 0. */
@@ -87,7 +88,7 @@ export function WorkloadDetail({ params }: { params: Record<string, string | und
   const id = idOf(params);
   const [, navigate] = useLocation();
   const blank: Configuration = { id: 0, month: monthOf(apiDate(new Date())), action_id: 0, action: "", amounts: "0,0,0,0,0,0,0", per_day: [0, 0, 0, 0, 0, 0, 0] };
-  const [loaded, setLoaded] = useRecord<Configuration>("/configurations/", id, blank);
+  const { record: loaded, setRecord: setLoaded } = useRecord<Configuration>({ path: "/configurations/", id, blank });
   const [draft, setDraft] = useState<Draft>({ month: blank.month, action_id: 0, per_day: blank.per_day });
   const [actions, setActions] = useState<Named[]>([]);
   const [saving, setSaving] = useState(false);
