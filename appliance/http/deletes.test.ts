@@ -33,6 +33,7 @@ const DELETES: Record<string, string> = {
   "/ticketSubCategory/:id": "ticket_sub_categories",
   "/ticketSubCategoryActions/": "ticket_sub_category_actions",
   "/ticketSubCategoryModifier/": "ticket_sub_category_modifiers",
+  "/configurations/:id": "configurations",
 };
 const GENERIC = "This record has history (other records refer to it); it cannot be removed";
 

@@ -57,6 +57,10 @@ export const tickets = sqliteTable(
     index("tickets_delivery_idx").on(t.delivery_date),
     index("tickets_pickup_idx").on(t.pickup_date),
     index("tickets_confirmed_idx").on(t.confirmed_at),
+    // The scheduler's booked stops by day (issue 12): only confirmed pickups and deliveries,
+    // with what the count joins on, so a week reads a few hundred index entries.
+    index("tickets_pickup_stop_idx").on(t.pickup_date, t.customer_id, t.pickup_address_id).where(sql`pickup_from_client = 1 AND confirmed_at IS NOT NULL`),
+    index("tickets_delivery_stop_idx").on(t.delivery_date, t.customer_id, t.delivery_address_id).where(sql`delivery_to_client = 1 AND confirmed_at IS NOT NULL`),
   ],
 );
 
@@ -91,6 +95,8 @@ export const ticketSubCategories = sqliteTable(
     index("tsc_ticket_idx").on(t.ticket_id),
     index("tsc_state_idx").on(t.state),
     index("tsc_express_idx").on(t.has_express, t.state),
+    // The plant's load by process date (workload statistics, the date proposal).
+    index("tsc_process_idx").on(t.process_date, t.quantity),
   ],
 );
 

@@ -122,7 +122,8 @@ export const WeekParams = z
     week: z.coerce.number().int().min(1).max(53),
     year: z.coerce.number().int().min(2000).max(2100),
   })
-  .refine((p) => p.week <= weeksInYear(p.year), { message: "this year has 52 weeks", path: ["week"] });
+  // zod still runs this when a field failed: only a valid year has a number of weeks.
+  .refine((p) => !Number.isInteger(p.year) || p.year < 2000 || p.year > 2100 || p.week <= weeksInYear(p.year), { message: "this year has 52 weeks", path: ["week"] });
 
 /** Spec §9: the scheduler asks 10 tickets a day, 20 from the week button, 9999999999 in day views. */
 export const ScheduleQuery = z.object({

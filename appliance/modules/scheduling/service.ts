@@ -7,7 +7,7 @@
  * and the plant serve every shop, so they are counted chain-wide (a shop booking a pickup must
  * see the van's whole day). Lists of tickets, items and stops are the caller's shop's (HQ all).
  */
-import { and, asc, eq, gte, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../../db/client";
 import { actions, addresses, agents, configurations, customers, employees, localities, pickupDeliveries, streets, ticketSubCategories, ticketSubCategoryActions, tickets } from "../../../db/schema";
@@ -70,10 +70,13 @@ const pickupLoc = alias(localities, "pickup_loc");
 const deliveryLoc = alias(localities, "delivery_loc");
 const homeLoc = alias(localities, "home_loc");
 
-/** Booked stops: confirmed tickets to collect from or deliver to the client (drafts hold no room). */
-const confirmed = isNotNull(tickets.confirmed_at);
-const isPickupOn = (from: string, to: string) => and(eq(tickets.pickup_from_client, true), gte(tickets.pickup_date, from), lte(tickets.pickup_date, to), confirmed);
-const isDeliveryOn = (from: string, to: string) => and(eq(tickets.delivery_to_client, true), gte(tickets.delivery_date, from), lte(tickets.delivery_date, to), confirmed);
+/**
+ * Booked stops: confirmed tickets to collect from or deliver to the client (drafts hold no
+ * room). The flags are written as literals, as in the partial indexes of migration 0007: a
+ * bound parameter would keep SQLite from using them.
+ */
+const isPickupOn = (from: string, to: string) => and(sql`${tickets.pickup_from_client} = 1 AND ${tickets.confirmed_at} IS NOT NULL`, gte(tickets.pickup_date, from), lte(tickets.pickup_date, to));
+const isDeliveryOn = (from: string, to: string) => and(sql`${tickets.delivery_to_client} = 1 AND ${tickets.confirmed_at} IS NOT NULL`, gte(tickets.delivery_date, from), lte(tickets.delivery_date, to));
 const scoped = (caller: AgentCaller): SQL | undefined => {
   const s = agentScope(caller);
   return s ? inArray(tickets.agent_id, s) : undefined;
@@ -163,7 +166,7 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
       const key = `${r.action_id}|${businessDay(new Date(`${r.hour}:00:00Z`))}`;
       load.set(key, (load.get(key) ?? 0) + Number(r.n));
     }
-    return (action: number, day: string) => load.get(`${action}|${day}`) ?? 0;
+    return { of: (action: number, day: string) => load.get(`${action}|${day}`) ?? 0, actions: new Set(rows.map((r) => r.action_id)) };
   }
 
   /** The configured plant capacity per (action, month), for the months of some days. */
@@ -285,7 +288,8 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
       .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
       .innerJoin(ticketSubCategoryActions, eq(ticketSubCategoryActions.ticket_sub_category_id, ticketSubCategories.id))
       .where(and(gte(ticketSubCategories.process_date, dayStartUtc(day)), lt(ticketSubCategories.process_date, dayStartUtc(addDays(day, 1))), scoped(caller)))
-      .orderBy(asc(ticketSubCategories.id))
+      // In process-date order, which the index gives without sorting the day.
+      .orderBy(asc(ticketSubCategories.process_date), asc(ticketSubCategories.id))
       .limit(limit);
     return rows;
   }
@@ -388,12 +392,7 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
     async actionWorkload(caller: EmployeeCaller, year: number, week: number, limit: number) {
       const days = weekDates(year, week);
       const [cap, load] = await Promise.all([plantCapacity(days), plantLoad(days[0]!, days[6]!)]);
-      const loaded = await db
-        .selectDistinct({ id: ticketSubCategoryActions.action_id })
-        .from(ticketSubCategories)
-        .innerJoin(ticketSubCategoryActions, eq(ticketSubCategoryActions.ticket_sub_category_id, ticketSubCategories.id))
-        .where(and(gte(ticketSubCategories.process_date, dayStartUtc(days[0]!)), lt(ticketSubCategories.process_date, dayStartUtc(addDays(days[6]!, 1)))));
-      const ids = [...new Set([...cap.rows.map((r) => r.action_id), ...loaded.map((r) => r.id)])];
+      const ids = [...new Set([...cap.rows.map((r) => r.action_id), ...load.actions])];
       const names = ids.length ? await db.select({ id: actions.id, name: actions.name }).from(actions).where(inArray(actions.id, ids)) : [];
       const lists = limit ? await Promise.all(days.map((d) => dayItems(caller, d, Math.min(limit, LIST_CAP)))) : days.map(() => []);
       return names
@@ -403,7 +402,7 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
           action: a.name,
           days: days.map((date, i) => {
             const capacity = cap.of(a.id, date) ?? 0;
-            const assigned = load(a.id, date);
+            const assigned = load.of(a.id, date);
             return { date, day_of_week: i, capacity, assigned, colour: loadColour(assigned, capacity), ticket_sub_categories: lists[i]!.filter((it) => it.action_id === a.id).map(({ action_id, ...it }) => it) };
           }),
         }));
@@ -422,7 +421,7 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
       for (const [action_id, action] of [...names].sort((a, b) => a[1].localeCompare(b[1]))) {
         for (const date of days) {
           const total_amount = cap.of(action_id, date) ?? 0;
-          const amount_accepted = load(action_id, date);
+          const amount_accepted = load.of(action_id, date);
           out.push({ month: monthOf(date), action_id, action, date, day_of_week: dayOfWeek(date), amount_left: capacityLeft(total_amount, amount_accepted), amount_accepted, total_amount, colour: loadColour(amount_accepted, total_amount) });
         }
       }
@@ -453,7 +452,7 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
           const assigned = [...booked.pickups, ...booked.deliveries].filter((r) => r.date === date).reduce((s, r) => s + Number(r.n), 0);
           const plant = actionIds.map((action_id) => {
             const c = cap!.of(action_id, date);
-            const used = load!(action_id, date);
+            const used = load!.of(action_id, date);
             return { action_id, capacity: c, assigned: used, left: c === null ? null : capacityLeft(c, used) };
           });
           const room: DayRoom = { date, left: capacityLeft(capacity, assigned), plantLeft: plant.map((p) => p.left) };

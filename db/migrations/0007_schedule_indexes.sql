@@ -1,0 +1,3 @@
+CREATE INDEX `tsc_process_idx` ON `ticket_sub_categories` (`process_date`,`quantity`);--> statement-breakpoint
+CREATE INDEX `tickets_pickup_stop_idx` ON `tickets` (`pickup_date`,`customer_id`,`pickup_address_id`) WHERE pickup_from_client = 1 AND confirmed_at IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `tickets_delivery_stop_idx` ON `tickets` (`delivery_date`,`customer_id`,`delivery_address_id`) WHERE delivery_to_client = 1 AND confirmed_at IS NOT NULL;
