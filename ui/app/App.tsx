@@ -11,7 +11,7 @@ import { useIdleLogout } from "../features/auth/idle";
 import { api } from "../lib/api";
 import { Home } from "../features/home/Home";
 import { agentLoggedIn, employee } from "../lib/session";
-import { allowed } from "./access";
+import { allowed, useAgentIsHq } from "./access";
 import { Header } from "./Header";
 import { ROUTES } from "./routes";
 import type { Health } from "../../appliance/modules/system/model";
@@ -45,6 +45,7 @@ export function App() {
 function Shell() {
   useSignals();
   const e = employee.value;
+  const hqAgent = useAgentIsHq();
   return (
     <div className="shell">
       <Header />
@@ -67,7 +68,16 @@ function Shell() {
           </Route>
           {ROUTES.map((r) => (
             <Route key={r.path} path={r.path}>
-              {(params) => (allowed(r.access, e) ? <r.component params={params} /> : <Redirect to="/home" replace />)}
+              {(params) =>
+                allowed(r.access, e, hqAgent) ? (
+                  <r.component params={params} />
+                ) : r.access === "scheduler" && hqAgent === undefined ? (
+                  // A deep link waits for the box to say whether this is the HQ agent.
+                  <p className="muted">Loading…</p>
+                ) : (
+                  <Redirect to="/home" replace />
+                )
+              }
             </Route>
           ))}
           <Route>

@@ -8,7 +8,11 @@ import { type EmployeeClaims, employee } from "../lib/session";
 /** Spec §6 menu visibility; the server enforces the same rules on every route. */
 export type Access = "all" | "admin" | "notDriver" | "scheduler";
 
-export function allowed(access: Access, e: Pick<EmployeeClaims, "role" | "hq"> | null): boolean {
+/**
+ * `hqAgent`: whether the logged-in agent is head quarters (undefined while unknown). The
+ * Scheduler is for users of the HQ agent (spec §2), which the token does not say.
+ */
+export function allowed(access: Access, e: Pick<EmployeeClaims, "role" | "hq"> | null, hqAgent?: boolean): boolean {
   if (!e) return false;
   switch (access) {
     case "all":
@@ -17,9 +21,10 @@ export function allowed(access: Access, e: Pick<EmployeeClaims, "role" | "hq"> |
       return e.role === "admin";
     case "notDriver":
       return e.role !== "driver";
-    // Hidden from manager and employee, and needs the HQ flag.
+    // Hidden from manager and employee (spec §6), and shown only to the HQ agent's users (spec §2;
+    // the server's rule for the scheduler's routes).
     case "scheduler":
-      return (e.role === "admin" || e.role === "driver") && e.hq;
+      return (e.role === "admin" || e.role === "driver") && hqAgent === true;
   }
 }
 
@@ -28,6 +33,11 @@ const agentIsHq = new Map<number, boolean>();
 
 /** Whether the logged-in agent is head quarters; false until known, so nothing editable flashes up. */
 export function useHqAgent(): boolean {
+  return useAgentIsHq() === true;
+}
+
+/** Whether the logged-in agent is head quarters, or undefined until the box has said. */
+export function useAgentIsHq(): boolean | undefined {
   useSignals();
   const agentId = employee.value?.agent_id;
   const [, setKnown] = useState(0);
@@ -38,7 +48,7 @@ export function useHqAgent(): boolean {
       setKnown((n) => n + 1);
     }, () => {});
   }, [agentId]);
-  return agentId !== undefined && agentIsHq.get(agentId) === true;
+  return agentId === undefined ? undefined : agentIsHq.get(agentId);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { Link } from "wouter";
-import { type Access, allowed } from "../../app/access";
+import { type Access, allowed, useAgentIsHq } from "../../app/access";
 import { employee } from "../../lib/session";
 import { logoutEmployee } from "../auth/actions";
 import pkg from "../../../package.json" with { type: "json" };
@@ -28,7 +28,8 @@ const initials = (label: string) => label.split(" ").map((w) => w[0]).join("").s
 export function Home() {
   useSignals();
   const e = employee.value;
-  const tiles = TILES.filter((t) => allowed(t.access, e));
+  const hqAgent = useAgentIsHq();
+  const tiles = TILES.filter((t) => allowed(t.access, e, hqAgent));
   return (
     <section className="home">
       <nav className="tiles" aria-label="Menu">
