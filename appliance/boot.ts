@@ -98,7 +98,8 @@ export async function bootAppliance(
   };
 
   const approvals = createApprovalService({ db, clock, verifyApproverPin: auth.verifyApproverPin });
-  const tickets = createTicketService({ db, clock, approvals });
+  const scheduling = createSchedulingService({ db, clock });
+  const tickets = createTicketService({ db, clock, approvals, places, scheduling });
   const bus = createEventBus();
   const items = createItemService({ db, clock, approvals });
   // The hardware printers and guns may use: device paths under the device root, LAN printers.
@@ -135,7 +136,7 @@ export async function bootAppliance(
       () => addDays(businessDay(clock.now()), -7),
     ),
     ...imageRoutes(images),
-    ...schedulingRoutes(createSchedulingService({ db, clock })),
+    ...schedulingRoutes(scheduling),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
   await scanners.start();

@@ -4,6 +4,8 @@
 import { z } from "zod";
 import { toEuros } from "../../domain/money";
 import { Discount, IsoDate, text } from "../../domain/schemas";
+import { WithApproval } from "../approval/model";
+import { Address } from "../places/model";
 
 // ---- request bodies
 
@@ -30,6 +32,28 @@ export const TicketBody = z.object({
   delivery_charge: money.optional(),
 });
 export type TicketBody = z.infer<typeof TicketBody>;
+
+/**
+ * The counter's pickup and delivery options (PUT /tickets/{id}/deliveryPickupOptions, body):
+ * the spec's query (date, delivery, pickup, pickupComment, deliveryComment) plus the days,
+ * addresses (null: the customer's home) and charges. Only the fields sent change.
+ */
+export const TicketOptions = z.object({
+  pickup_from_client: z.boolean().optional(),
+  delivery_to_client: z.boolean().optional(),
+  pickup_date: IsoDate.nullish(),
+  delivery_date: IsoDate.nullish(),
+  pickup_comment: text(500).optional(),
+  delivery_comment: text(500).optional(),
+  pickup_address_id: z.number().int().positive().nullish(),
+  delivery_address_id: z.number().int().positive().nullish(),
+  /** Euros. */
+  pickup_charge: money.optional(),
+  /** Euros. */
+  delivery_charge: money.optional(),
+});
+export type TicketOptions = z.infer<typeof TicketOptions>;
+export const TicketOptionsBody = TicketOptions.extend(WithApproval.shape);
 
 export const ItemBody = z.object({
   ticket_id: z.number().int().positive(),
@@ -183,14 +207,21 @@ export const TicketLog = z.object({
 });
 export type TicketLog = z.infer<typeof TicketLog>;
 
-export const TicketCustomer = z.object({ id: z.number(), full_name: z.string(), mobile: z.string(), landline: z.string(), address_id: z.number().nullable(), discount: z.number() });
+/** The ticket's customer; `address` is their home when the caller's shop may see it (else null). */
+export const TicketCustomer = z.object({ id: z.number(), full_name: z.string(), mobile: z.string(), landline: z.string(), address_id: z.number().nullable(), discount: z.number(), address: Address.nullable() });
 export type TicketCustomer = z.infer<typeof TicketCustomer>;
 
-/** One ticket (spec §3 Ticket) with its items, its state history and the names of its actions. */
+/**
+ * One ticket (spec §3 Ticket) with its items, its state history and the names of its actions.
+ * The pickup and delivery addresses are the ones the van goes to: the ticket's own, else the
+ * customer's home; null when there is none or it is another shop's.
+ */
 export const Ticket = TicketSummary.extend({
   agent: z.string(),
   employee: z.string(),
   customer: TicketCustomer,
+  pickup_address: Address.nullable(),
+  delivery_address: Address.nullable(),
   ticket_sub_categories: z.array(Item),
   ticket_log_states: z.array(TicketLog),
   actions: z.array(z.string()),

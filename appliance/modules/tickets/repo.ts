@@ -19,7 +19,7 @@ import {
   tickets,
 } from "../../../db/schema";
 import { actionPrice, effectivePrice, type PricedAction, type PriceRecord } from "../../domain/pricing";
-import type { Item, Ticket, TicketLog } from "./model";
+import type { Item, Ticket, TicketCustomer, TicketLog } from "./model";
 
 export type Exec = Pick<Db, "select" | "insert" | "update" | "delete" | "query">;
 type ItemRow = typeof ticketSubCategories.$inferSelect;
@@ -95,8 +95,14 @@ export async function loadTicketLogs(q: Exec, ticketId: number): Promise<TicketL
   return rows.map((l) => ({ ...l.l, agent: l.agent, employee: l.employee, signature: l.signature }));
 }
 
+/**
+ * A ticket as stored, with its items and state history, before its addresses are added: which
+ * addresses a caller may see is the places module's rule (the service adds them).
+ */
+export type TicketRecord = Omit<Ticket, "pickup_address" | "delivery_address" | "customer"> & { customer: Omit<TicketCustomer, "address"> };
+
 /** One ticket in the spec's shape (§3 Ticket), with its items and state history; amounts in cents. */
-export async function loadTicket(q: Exec, id: number): Promise<Ticket | null> {
+export async function loadTicket(q: Exec, id: number): Promise<TicketRecord | null> {
   const rows = await q
     .select({ t: tickets, agent: agents.name, employee: employees.full_name, customer: { id: customers.id, full_name: customers.full_name, mobile: customers.mobile, landline: customers.landline, address_id: customers.address_id, discount: customers.discount } })
     .from(tickets)

@@ -21,11 +21,13 @@ import {
   TicketBody,
   TicketListRow,
   TicketLog,
+  TicketOptionsBody,
   ticketOut,
   TicketState,
   TicketSummary,
 } from "./model";
-import type { TicketService } from "./service";
+import { Address } from "../places/model";
+import type { TicketOptionsInput, TicketService } from "./service";
 
 const staff = { roles: ROLES };
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
@@ -64,7 +66,21 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     route({ method: "GET", path: "/tickets/customer/:id", response: z.array(TicketSummary), tag: "tickets", summary: "A customer's tickets, newest first", access: staff, params: IdParams, handler: async ({ caller, params }) => (await tickets.byCustomer(caller, params.id)).map(summaryOut) }),
     route({ method: "GET", path: "/tickets/lastnonconfirmed/:id", response: Ticket, tag: "tickets", summary: "The customer's last unconfirmed ticket, or 404", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.lastNonConfirmed(caller, params.id)) }),
     route({ method: "GET", path: "/tickets/:id", response: Ticket, tag: "tickets", summary: "One ticket with items and state history", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.view(caller, params.id)) }),
-    route({ method: "POST", path: "/tickets/", response: Ticket, tag: "tickets", summary: "Opens a ticket (pickup and delivery default to 7 days ahead)", access: staff, body: TicketBody, idempotent: true, handler: async ({ caller, body }) => ticketOut(await tickets.create(caller, { ...body, pickup_charge: toCents(body.pickup_charge ?? 0), delivery_charge: toCents(body.delivery_charge ?? 0) })) }),
+    route({
+      method: "POST",
+      path: "/tickets/",
+      response: Ticket,
+      tag: "tickets",
+      summary: "Opens a ticket (pickup and delivery default to 7 days ahead, moved to the first day with room in the customer's locality); a stop on a full day needs a manager's approval",
+      access: staff,
+      body: TicketBody.extend(WithApproval.shape),
+      idempotent: true,
+      handler: async ({ caller, body, client }) => {
+        const { approval, ...input } = body;
+        return ticketOut(await tickets.create(caller, { ...input, pickup_charge: toCents(input.pickup_charge ?? 0), delivery_charge: toCents(input.delivery_charge ?? 0) }, approvalOf(body, client)));
+      },
+    }),
+    route({ method: "GET", path: "/tickets/:id/addresses", response: z.array(Address), tag: "tickets", summary: "Addresses the ticket's customer may be visited at: home first, then those of their tickets", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.customerAddresses(caller, params.id) }),
     route({
       method: "DELETE",
       path: "/tickets/:id",
@@ -82,22 +98,24 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       path: "/tickets/:id/pickup",
       response: Ticket,
       tag: "tickets",
-      summary: "Sets the pickup date",
+      summary: "Sets the pickup date; a pickup from the client on a full day needs a manager's approval",
       access: staff,
       params: IdParams,
       query: z.object({ date: z.union([IsoDate, z.literal("")]) }),
-      handler: async ({ caller, params, query }) => ticketOut(await tickets.setDates(caller, params.id, { pickup_date: query.date || null })),
+      body: WithApproval,
+      handler: async ({ caller, params, query, body, client }) => ticketOut(await tickets.setOptions(caller, params.id, { pickup_date: query.date || null }, approvalOf(body, client))),
     }),
     route({
       method: "PUT",
       path: "/tickets/:id/delivery",
       response: Ticket,
       tag: "tickets",
-      summary: "Sets the delivery date; an empty date removes it",
+      summary: "Sets the delivery date; an empty date removes it; a delivery to the client on a full day needs a manager's approval",
       access: staff,
       params: IdParams,
       query: z.object({ date: z.union([IsoDate, z.literal("")]).default("") }),
-      handler: async ({ caller, params, query }) => ticketOut(await tickets.setDates(caller, params.id, { delivery_date: query.date || null })),
+      body: WithApproval,
+      handler: async ({ caller, params, query, body, client }) => ticketOut(await tickets.setOptions(caller, params.id, { delivery_date: query.date || null }, approvalOf(body, client))),
     }),
     route({
       method: "PUT",
@@ -107,7 +125,8 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       summary: "Turns delivery to the client on or off",
       access: staff,
       params: z.object({ id: IdParams.shape.id, value: bool }),
-      handler: async ({ caller, params }) => ticketOut(await tickets.setOptions(caller, params.id, { delivery_to_client: params.value })),
+      body: WithApproval,
+      handler: async ({ caller, params, body, client }) => ticketOut(await tickets.setOptions(caller, params.id, { delivery_to_client: params.value }, approvalOf(body, client))),
     }),
     route({
       method: "PUT",
@@ -126,20 +145,28 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       path: "/tickets/:id/deliveryPickupOptions",
       response: Ticket,
       tag: "tickets",
-      summary: "Pickup and delivery options: date, delivery, pickup, pickupComment, deliveryComment",
+      summary:
+        "Pickup and delivery options: the spec's query (date = delivery date, delivery, pickup, pickupComment, deliveryComment) and/or a body with the days, addresses (null: the customer's home) and charges in euros; a van stop on a full day needs a manager's approval",
       access: staff,
       params: IdParams,
       query: z.object({ date: IsoDate.optional(), delivery: bool.optional(), pickup: bool.optional(), pickupComment: z.string().max(500).optional(), deliveryComment: z.string().max(500).optional() }),
-      handler: async ({ caller, params, query }) =>
-        ticketOut(
-          await tickets.setOptions(caller, params.id, {
-          ...(query.date !== undefined ? { delivery_date: query.date } : {}),
-          ...(query.delivery !== undefined ? { delivery_to_client: query.delivery } : {}),
-          ...(query.pickup !== undefined ? { pickup_from_client: query.pickup } : {}),
-          ...(query.pickupComment !== undefined ? { pickup_comment: query.pickupComment } : {}),
-          ...(query.deliveryComment !== undefined ? { delivery_comment: query.deliveryComment } : {}),
-          }),
-        ),
+      body: TicketOptionsBody,
+      handler: async ({ caller, params, query, body, client }) => {
+        const { approval, pickup_charge, delivery_charge, ...options } = body;
+        const fromQuery: TicketOptionsInput = {
+          delivery_date: query.date,
+          delivery_to_client: query.delivery,
+          pickup_from_client: query.pickup,
+          pickup_comment: query.pickupComment,
+          delivery_comment: query.deliveryComment,
+        };
+        const fromBody: TicketOptionsInput = { ...options, pickup_charge: pickup_charge === undefined ? undefined : toCents(pickup_charge), delivery_charge: delivery_charge === undefined ? undefined : toCents(delivery_charge) };
+        const set = definedOnly({ ...fromQuery, ...definedOnly(fromBody) });
+        for (const k of Object.keys(set) as (keyof TicketOptionsInput)[]) {
+          if (fromQuery[k] !== undefined && fromBody[k] !== undefined && fromQuery[k] !== fromBody[k]) throw unprocessable(`${k}: given twice (query and body) with different values`);
+        }
+        return ticketOut(await tickets.setOptions(caller, params.id, set, approvalOf(body, client)));
+      },
     }),
 
     // ---- items
@@ -248,6 +275,11 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
     }),
     route({ method: "DELETE", path: "/ticketSubCategoryModifier/", response: Item, tag: "items", summary: "Removes a modifier from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: async ({ caller, query, body }) => itemOut(await items.removeModifier(caller, need(query.id ?? body.id))) }),
   ];
+}
+
+/** The fields that were given (an absent option leaves the ticket's value as it is). */
+function definedOnly<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
 function need(id: number | undefined): number {

@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, inArray, isNull, like, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { customers, employeeOwings, itemLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
+import { addresses, customers, employeeOwings, itemLogStates, localities, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
+import { displayDate } from "../../domain/format";
 import { clampPercent, formatDiscount, parseDiscount } from "../../domain/money";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
@@ -9,10 +10,11 @@ import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
-import { assertAddressVisible } from "../places/service";
+import { assertAddressVisible, type PlaceService } from "../places/service";
+import type { SchedulingService } from "../scheduling/service";
 import { createLedger, PAID_STATES } from "./ledger";
-import type { StateChange, TicketBody, TicketListRow, TicketSummary } from "./model";
-import { type Exec, loadItems, loadTicket, loadTicketLogs } from "./repo";
+import type { StateChange, Ticket, TicketBody, TicketListRow, TicketSummary } from "./model";
+import { type Exec, loadItems, loadTicket, loadTicketLogs, type TicketRecord } from "./repo";
 import { recomputeTicket } from "./totals";
 
 /** Spec §9: a new ticket's pickup and delivery default to 7 days from today. */
@@ -21,18 +23,107 @@ export const DEFAULT_DAYS_AHEAD = 7;
 /** A new ticket as the route passes it: the charges in cents. */
 export type TicketInput = TicketBody;
 
-export function createTicketService({ db, clock, approvals }: { db: Db; clock: Clock; approvals: ApprovalService }) {
+/** The counter's pickup and delivery options as the routes pass them (charges in cents; null address: the customer's home). */
+export type TicketOptionsInput = Partial<
+  Pick<typeof tickets.$inferInsert, "pickup_from_client" | "delivery_to_client" | "pickup_date" | "delivery_date" | "pickup_comment" | "delivery_comment" | "pickup_address_id" | "delivery_address_id" | "pickup_charge" | "delivery_charge">
+>;
+
+/** What the counter asks the scheduling module: the vans' settings and a locality's room per day. */
+export type VanCapacity = Pick<SchedulingService, "listPickupDeliveries" | "availability">;
+
+type TicketRow = typeof tickets.$inferSelect;
+type StopFields = Pick<TicketRow, "customer_id" | "pickup_from_client" | "delivery_to_client" | "pickup_date" | "delivery_date" | "pickup_address_id" | "delivery_address_id">;
+const LEGS = ["pickup", "delivery"] as const;
+type Leg = (typeof LEGS)[number];
+/** A van stop: a leg to or from the client on a day, in a locality. */
+interface Stop {
+  leg: Leg;
+  date: string;
+  locality_id: number;
+}
+
+export function createTicketService({ db, clock, approvals, places, scheduling }: { db: Db; clock: Clock; approvals: ApprovalService; places: Pick<PlaceService, "listAddresses">; scheduling: VanCapacity }) {
   const now = () => clock.now().toISOString();
 
   const ledger = createLedger(clock);
   const row = (caller: EmployeeCaller, id: number) => ledger.ticketRow(db, caller, id);
 
+  /**
+   * Spec §3: a ticket carries its customer's, pickup and delivery address objects. The van
+   * goes to the ticket's own address, else the customer's home; an address the caller's shop
+   * may not see (the places module's rule) is left out (null).
+   */
+  async function withAddresses(caller: EmployeeCaller, t: TicketRecord): Promise<Ticket> {
+    const home = t.customer.address_id;
+    const pickupId = t.pickup_address_id ?? home;
+    const deliveryId = t.delivery_address_id ?? home;
+    const ids = [...new Set([home, pickupId, deliveryId].filter((a): a is number => a != null))];
+    const seen = new Map((ids.length ? await places.listAddresses(caller, ids) : []).map((a) => [a.id, a]));
+    const of = (id: number | null) => (id == null ? null : (seen.get(id) ?? null));
+    return { ...t, customer: { ...t.customer, address: of(home) }, pickup_address: of(pickupId), delivery_address: of(deliveryId) };
+  }
+
   /** One read: the agent check uses the loaded ticket rather than a second query. */
-  async function view(caller: EmployeeCaller, id: number, q: Exec = db) {
-    const t = await loadTicket(q, id);
+  async function view(caller: EmployeeCaller, id: number) {
+    const t = await loadTicket(db, id);
     if (!t) throw notFound("Ticket");
     assertSameAgent(caller, t.agent_id, "Ticket");
-    return t;
+    return withAddresses(caller, t);
+  }
+
+  // ------------------------------------------------------------ van stops
+
+  /** The van stops a ticket books: each leg to or from the client with a day, in its address's locality (else the customer's home's). */
+  async function stopsOf(t: StopFields): Promise<Stop[]> {
+    const wanted = LEGS.filter((leg) => (leg === "pickup" ? t.pickup_from_client : t.delivery_to_client) && t[`${leg}_date`]);
+    if (!wanted.length) return [];
+    const customer = await db.query.customers.findFirst({ where: eq(customers.id, t.customer_id), columns: { address_id: true } });
+    const addressOf = (leg: Leg) => t[`${leg}_address_id`] ?? customer?.address_id ?? null;
+    const ids = [...new Set(wanted.map(addressOf).filter((a): a is number => a != null))];
+    const rows = ids.length ? await db.select({ id: addresses.id, locality_id: addresses.locality_id }).from(addresses).where(inArray(addresses.id, ids)) : [];
+    const locality = new Map(rows.map((r) => [r.id, r.locality_id]));
+    return wanted.flatMap((leg) => {
+      const l = locality.get(addressOf(leg) ?? 0);
+      return l ? [{ leg, date: t[`${leg}_date`]!, locality_id: l }] : [];
+    });
+  }
+
+  /**
+   * Stops a change adds (a leg turned on, or moved to another day or locality) on days their
+   * locality has no room left for them. The scheduling module counts what is booked; a
+   * locality that no pickup/delivery setting names has no known limit, so it is never full.
+   */
+  async function fullStopsAdded(before: Stop[], after: Stop[]) {
+    const added = after.filter((s) => !before.some((b) => b.leg === s.leg && b.date === s.date && b.locality_id === s.locality_id));
+    if (!added.length) return [];
+    const settings = await scheduling.listPickupDeliveries();
+    const full: (Stop & { locality: string })[] = [];
+    for (const s of added) {
+      if (!settings.some((x) => x.locality_ids.includes(s.locality_id))) continue;
+      const { days } = await scheduling.availability({ locality: s.locality_id, from: s.date, days: 1 });
+      const sameDay = added.filter((o) => o.date === s.date && o.locality_id === s.locality_id).length;
+      if ((days[0]?.left ?? 0) < sameDay) {
+        const [l] = await db.select({ name: localities.name }).from(localities).where(eq(localities.id, s.locality_id));
+        full.push({ ...s, locality: l?.name ?? `#${s.locality_id}` });
+      }
+    }
+    return full;
+  }
+
+  /** A manager's approval for booking full days (managers and admins act alone); null when none is needed or they acted alone. */
+  async function approveFullDays(caller: EmployeeCaller, full: (Stop & { locality: string })[], approval: ApprovalInput) {
+    if (!full.length) return null;
+    const what = full.map((s) => `a ${s.leg} in ${s.locality} on ${displayDate(s.date)}`).join(" and ");
+    return approvals.approve(caller, approval, `${what}, a full day`);
+  }
+
+  /** The default pickup and delivery day: 7 days out (spec §9), moved to the first day with room in the customer's locality. */
+  async function defaultDay(addressId: number | null): Promise<string> {
+    const inAWeek = addDays(businessDay(clock.now()), DEFAULT_DAYS_AHEAD);
+    if (!addressId) return inAWeek;
+    const [a] = await db.select({ locality_id: addresses.locality_id }).from(addresses).where(eq(addresses.id, addressId));
+    if (!a || !(await scheduling.listPickupDeliveries()).some((s) => s.locality_ids.includes(a.locality_id))) return inAWeek;
+    return (await scheduling.availability({ locality: a.locality_id, from: inAWeek, days: 7, default_date: inAWeek })).proposed ?? inAWeek;
   }
 
   /**
@@ -71,22 +162,33 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
   return {
     view,
 
-    async create(caller: EmployeeCaller, input: TicketInput) {
+    /**
+     * Opens a ticket. Without dates, pickup and delivery default to 7 days out, moved to the
+     * first day with room in the customer's locality; a stop booked on a full day needs a manager.
+     */
+    async create(caller: EmployeeCaller, input: TicketInput, approval: ApprovalInput) {
       const customer = await db.query.customers.findFirst({ where: eq(customers.id, input.customer_id), columns: { id: true, agent_id: true, address_id: true } });
       if (!customer) throw unprocessable("customer_id: no such customer");
       assertSameAgent(caller, customer.agent_id, "Customer");
       for (const a of [input.pickup_address_id, input.delivery_address_id]) await assertAddressVisible(db, caller, a);
-      const inAWeek = addDays(businessDay(clock.now()), DEFAULT_DAYS_AHEAD);
+      const byDefault = input.pickup_date === undefined || input.delivery_date === undefined ? await defaultDay(customer.address_id) : null;
       const { pickup_charge, delivery_charge, ...rest } = input;
+      const values = {
+        ...rest,
+        pickup_date: input.pickup_date === undefined ? byDefault : input.pickup_date,
+        delivery_date: input.delivery_date === undefined ? byDefault : input.delivery_date,
+        pickup_address_id: input.pickup_address_id ?? customer.address_id,
+        delivery_address_id: input.delivery_address_id ?? customer.address_id,
+        pickup_from_client: input.pickup_from_client ?? false,
+        delivery_to_client: input.delivery_to_client ?? false,
+      };
+      const full = await fullStopsAdded([], await stopsOf(values));
+      const approver = await approveFullDays(caller, full, approval);
       const id = await db.transaction(async (tx) => {
         const [t] = await tx
           .insert(tickets)
           .values({
-            ...rest,
-            pickup_date: input.pickup_date === undefined ? inAWeek : input.pickup_date,
-            delivery_date: input.delivery_date === undefined ? inAWeek : input.delivery_date,
-            pickup_address_id: input.pickup_address_id ?? customer.address_id,
-            delivery_address_id: input.delivery_address_id ?? customer.address_id,
+            ...values,
             pickup_charge: pickup_charge ?? 0,
             delivery_charge: delivery_charge ?? 0,
             agent_id: caller.agent.id,
@@ -97,6 +199,7 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
           .returning({ id: tickets.id });
         await ledger.logTicket(tx, caller, t!.id, "CREATED", "Ticket created");
         await recomputeTicket(tx, t!.id);
+        if (full.length) await audit(tx, clock.now(), caller, "book_full_day", "ticket", t!.id, { stops: full, ...approvedBy(approver) });
         return t!.id;
       });
       return view(caller, id);
@@ -211,16 +314,45 @@ export function createTicketService({ db, clock, approvals }: { db: Db; clock: C
       return view(caller, id);
     },
 
-    async setDates(caller: EmployeeCaller, id: number, set: { pickup_date?: string | null; delivery_date?: string | null }) {
-      await row(caller, id);
-      await db.update(tickets).set(set).where(eq(tickets.id, id));
+    /**
+     * The counter's pickup and delivery options (spec §7 deliveryPickupOptions, /pickup and
+     * /delivery): only the fields given change. A van stop added on a day its locality is full
+     * needs a manager's approval and is audited with both names; charges re-price the ticket.
+     */
+    async setOptions(caller: EmployeeCaller, id: number, set: TicketOptionsInput, approval: ApprovalInput) {
+      const t = await row(caller, id);
+      for (const a of [set.pickup_address_id, set.delivery_address_id]) await assertAddressVisible(db, caller, a);
+      const full = await fullStopsAdded(await stopsOf(t), await stopsOf({ ...t, ...set }));
+      const approver = await approveFullDays(caller, full, approval);
+      if (Object.keys(set).length) {
+        await db.transaction(async (tx) => {
+          await tx.update(tickets).set(set).where(eq(tickets.id, id));
+          if (set.pickup_charge !== undefined || set.delivery_charge !== undefined) {
+            await recomputeTicket(tx, id);
+            const charges = { pickup_charge: [t.pickup_charge, set.pickup_charge ?? t.pickup_charge], delivery_charge: [t.delivery_charge, set.delivery_charge ?? t.delivery_charge] };
+            await audit(tx, clock.now(), caller, "charges", "ticket", id, charges);
+          }
+          if (full.length) await audit(tx, clock.now(), caller, "book_full_day", "ticket", id, { stops: full, ...approvedBy(approver) });
+        });
+      }
       return view(caller, id);
     },
 
-    async setOptions(caller: EmployeeCaller, id: number, set: Partial<Pick<typeof tickets.$inferInsert, "delivery_to_client" | "pickup_from_client" | "pickup_comment" | "delivery_comment" | "delivery_date">>) {
-      await row(caller, id);
-      if (Object.keys(set).length) await db.update(tickets).set(set).where(eq(tickets.id, id));
-      return view(caller, id);
+    /**
+     * The addresses the ticket's customer may be visited at: their home first, then the other
+     * addresses their tickets went to (only those the caller's shop may see).
+     */
+    async customerAddresses(caller: EmployeeCaller, id: number) {
+      const t = await row(caller, id);
+      const customer = await db.query.customers.findFirst({ where: eq(customers.id, t.customer_id), columns: { address_id: true } });
+      const used = await db
+        .selectDistinct({ p: tickets.pickup_address_id, d: tickets.delivery_address_id })
+        .from(tickets)
+        .where(eq(tickets.customer_id, t.customer_id))
+        .limit(200);
+      const ids = [...new Set([customer?.address_id, ...used.flatMap((u) => [u.p, u.d])].filter((a): a is number => a != null))];
+      const list = ids.length ? await places.listAddresses(caller, ids) : [];
+      return list.sort((a, b) => Number(b.id === customer?.address_id) - Number(a.id === customer?.address_id) || a.id - b.id);
     },
 
     /** Spec §5: clamped to 0..100; above the discount limit, a manager's approval (issue 11). */
