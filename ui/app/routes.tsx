@@ -5,6 +5,7 @@ import * as C from "../features/catalogue";
 import { Home } from "../features/home/Home";
 import * as P from "../features/people";
 import { PlacesScreen } from "../features/places/PlacesScreen";
+import { ReportsScreen } from "../features/reporting/ReportsScreen";
 import * as T from "../features/tickets";
 import * as S from "../features/scan";
 import * as W from "../features/scheduling";
@@ -57,7 +58,7 @@ export const ROUTES: RouteDef[] = [
   { path: "/configScanners", title: "Barcode guns", access: "admin", component: ScannersScreen, back: "/configuration" },
   { path: "/configPrinters", title: "Printers", access: "admin", component: PrintersScreen, back: "/configuration" },
   { path: "/messaging", title: "Messaging", access: "admin", component: soon("Messaging"), back: "/configuration" },
-  { path: "/reporting", title: "Reporting", access: "admin", component: soon("Reporting"), back: "/" },
+  { path: "/reporting", title: "Reporting", access: "admin", component: ReportsScreen, back: "/" },
   { path: "/tracking", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
   { path: "/tracking/:id", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
   { path: "/scheduling", title: "Scheduler", access: "scheduler", component: W.SchedulerScreen, back: "/home" },

@@ -1,0 +1,168 @@
+import { useEffect, useRef, useState } from "react";
+import { businessDay } from "../../../appliance/domain/dates";
+import type { AgentListRow } from "../../../appliance/modules/agents/model";
+import type { Action } from "../../../appliance/modules/catalogue/model";
+import type { TicketState } from "../../../appliance/modules/tickets/model";
+import { clamp100, Field } from "../../components/form";
+import { toast } from "../../components/toast";
+import { apiList, type Query } from "../../lib/api";
+import { listActions } from "../catalogue/api";
+import { ChipToggles } from "../people/fields";
+import { listTicketStates } from "../tickets/api";
+import { downloadReport, type Progress, ReportError, type ReportFormat, type ReportName } from "./download";
+
+type Pick = Set<number>;
+const count = new Intl.NumberFormat("en-MT");
+
+/** Spec §2 Reporting: four download sections, each with its own filters. */
+export function ReportsScreen() {
+  const [agents, setAgents] = useState<AgentListRow[]>([]);
+  const [actions, setActions] = useState<Action[]>([]);
+  const [states, setStates] = useState<TicketState[]>([]);
+  useEffect(() => {
+    // A shop's admin gets only its own agent back (and its report is scoped to it anyway).
+    apiList<AgentListRow>("/agents/").then(setAgents);
+    listActions().then(setActions);
+    listTicketStates().then(setStates);
+  }, []);
+  const named = (list: { id: number; name: string }[]) => list.map((x) => ({ id: x.id, name: x.name || "(none)" }));
+
+  return (
+    <div className="stack reports">
+      <ReportSection name="salesReport" title="Sales report" button="Download Sales Report">
+        {(f) => <Chips label="Actions" items={named(actions)} pick={f.actions} />}
+      </ReportSection>
+      <ReportSection name="clientReport" title="Client report" button="Download Client Report">
+        {() => null}
+      </ReportSection>
+      <ReportSection name="itemReport" title="Item report" button="Download Item Report" commission>
+        {(f) => (
+          <>
+            <Chips label="Agents" items={agents.map((a) => ({ id: a.id, name: a.name }))} pick={f.agents} />
+            <Chips label="States" items={named(states)} pick={f.states} />
+            <Chips label="Actions" items={named(actions)} pick={f.actions} />
+          </>
+        )}
+      </ReportSection>
+      <ReportSection name="itemStateReport" title="Item state report" button="Download Item State Report">
+        {(f) => (
+          <>
+            <Chips label="Actions" items={named(actions)} pick={f.actions} />
+            <Chips label="States" items={named(states)} pick={f.states} />
+          </>
+        )}
+      </ReportSection>
+    </div>
+  );
+}
+
+/** A multi-select: nothing picked means every one. */
+function Chips({ label, items, pick }: { label: string; items: { id: number; name: string }[]; pick: [Pick, (p: Pick) => void] }) {
+  const [selected, setSelected] = pick;
+  const toggle = (id: number) => {
+    const next = new Set(selected);
+    if (!next.delete(id)) next.add(id);
+    setSelected(next);
+  };
+  return (
+    <fieldset className="report-pick">
+      <legend>
+        {label} <small className="muted">{selected.size ? `${selected.size} picked` : "none picked: all"}</small>
+      </legend>
+      <ChipToggles label={label} items={items} selected={selected} onToggle={toggle} />
+    </fieldset>
+  );
+}
+
+interface Filters {
+  agents: [Pick, (p: Pick) => void];
+  states: [Pick, (p: Pick) => void];
+  actions: [Pick, (p: Pick) => void];
+}
+
+type Status = { kind: "idle" } | { kind: "running"; format: ReportFormat; progress: Progress } | { kind: "done"; text: string } | { kind: "empty" } | { kind: "error"; text: string };
+
+function ReportSection({ name, title, button, commission: hasCommission, children }: { name: ReportName; title: string; button: string; commission?: boolean; children: (f: Filters) => React.ReactNode }) {
+  const today = businessDay(new Date());
+  const [from, setFrom] = useState(today);
+  const [to, setTo] = useState(today);
+  const [commission, setCommission] = useState(0);
+  const f: Filters = { agents: useState<Pick>(new Set()), states: useState<Pick>(new Set()), actions: useState<Pick>(new Set()) };
+  const [status, setStatus] = useState<Status>({ kind: "idle" });
+  const running = useRef<AbortController | null>(null);
+  // Leaving the screen stops a download in progress (the box stops the report too).
+  useEffect(() => () => running.current?.abort(), []);
+
+  const badRange = from && to && from > to ? "From must not be after To" : null;
+  const query = (): Query => ({
+    from,
+    to,
+    ...(name === "itemReport" ? { agents: [...f.agents[0]] } : {}),
+    ...(name === "itemReport" || name === "itemStateReport" ? { states: [...f.states[0]] } : {}),
+    ...(name !== "clientReport" ? { actions: [...f.actions[0]] } : {}),
+    ...(hasCommission ? { commission } : {}),
+  });
+
+  async function download(format: ReportFormat) {
+    const ctrl = new AbortController();
+    running.current = ctrl;
+    setStatus({ kind: "running", format, progress: { rows: 0, bytes: 0 } });
+    try {
+      const out = await downloadReport(name, query(), format, { signal: ctrl.signal, onProgress: (progress) => setStatus({ kind: "running", format, progress }) });
+      if (out.kind === "saved") setStatus({ kind: "done", text: `Saved ${out.fileName}${format === "csv" ? `: ${count.format(out.rows)} rows` : ""}` });
+      else if (out.kind === "empty") setStatus({ kind: "empty" });
+      else setStatus({ kind: "done", text: "Download cancelled" });
+    } catch (e) {
+      const text = e instanceof ReportError ? e.message : "Something went wrong";
+      setStatus({ kind: "error", text });
+      toast(text, "danger");
+    } finally {
+      if (running.current === ctrl) running.current = null;
+    }
+  }
+
+  const busy = status.kind === "running";
+  return (
+    <section className="card section" aria-label={title}>
+      <h2>{title}</h2>
+      <div className="filters">
+        <Field label="From">
+          <input type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
+        </Field>
+        <Field label="To">
+          <input type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
+        </Field>
+        {hasCommission && (
+          <Field label="Commission %" hint="Whole number, 0 to 100">
+            <input type="number" inputMode="numeric" min={0} max={100} step={1} value={commission} onChange={(e) => setCommission(clamp100(e.target.value))} />
+          </Field>
+        )}
+      </div>
+      {children(f)}
+      {badRange && <p className="form-error">{badRange}</p>}
+      <div className="report-actions">
+        <p className="report-status" role="status" aria-live="polite" data-testid={`${name}-status`}>
+          {status.kind === "running" &&
+            (status.format === "csv" ? `${count.format(status.progress.rows)} rows so far…` : `${count.format(Math.round(status.progress.bytes / 1024))} KB so far…`)}
+          {status.kind === "empty" && "No rows for these dates and filters: there is nothing to download."}
+          {status.kind === "done" && status.text}
+          {status.kind === "error" && <span className="form-error">{status.text}</span>}
+        </p>
+        {busy ? (
+          <button type="button" className="btn btn-danger" onClick={() => running.current?.abort()}>
+            Cancel
+          </button>
+        ) : (
+          <>
+            <button type="button" className="btn" disabled={!!badRange || !from || !to} aria-label={`${button} as Excel`} onClick={() => download("xlsx")}>
+              Excel (.xlsx)
+            </button>
+            <button type="button" className="btn btn-primary" disabled={!!badRange || !from || !to} onClick={() => download("csv")}>
+              {button}
+            </button>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
