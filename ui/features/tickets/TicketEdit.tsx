@@ -7,7 +7,7 @@ import { GarmentPicker } from "./GarmentPicker";
 import { ItemEditor } from "./ItemEditor";
 import { ItemRow } from "./ItemRow";
 import { PhotoPrompt } from "./PhotoPrompt";
-import { TicketDates } from "./TicketDates";
+import { PickupDeliveryPanel } from "./PickupDelivery";
 import { useCounter } from "./useCounter";
 
 /**
@@ -30,12 +30,13 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
             {customer?.mobile && <a href={`tel:${customer.mobile}`}>{customer.mobile}</a>} {customer?.address?.line}
           </p>
         </div>
-        <TicketDates ticket={ticket} onChange={c.setDate} />
         <div className="ticket-no">
           Ticket #{ticket.id}
           <span className="badge">{ticket.confirmed_at ? ticket.state || "confirmed" : "not confirmed"}</span>
         </div>
       </section>
+
+      <PickupDeliveryPanel ticket={ticket} onDate={c.setDate} onOptions={c.setOptions} />
 
       <div className="counter-body">
         <GarmentPicker categories={c.categories} onAdd={c.addGarment} />

@@ -1,5 +1,7 @@
 import type { CustomerDetail } from "../../../appliance/modules/customers/model";
-import type { Item, ItemUpdate, StateChangeResult, Ticket, TicketListRow, TicketLog, TicketState, TicketSummary } from "../../../appliance/modules/tickets/model";
+import type { Address, AddressInput } from "../../../appliance/modules/places/model";
+import type { Availability } from "../../../appliance/modules/scheduling/model";
+import type { Item, ItemUpdate, StateChangeResult, Ticket, TicketListRow, TicketLog, TicketOptions, TicketState, TicketSummary } from "../../../appliance/modules/tickets/model";
 import type { Approval } from "../../components/approval";
 import { api, apiList } from "../../lib/api";
 
@@ -13,7 +15,6 @@ export const getTicket = (id: number) => api<Ticket>("GET", `/tickets/${id}`);
 /** Spec §8: the customer's ticket still being written; 404 or 400 mean there is none (quiet: the counter opens one). */
 export const lastOpenTicket = (customerId: number) => api<Ticket>("GET", `/tickets/lastnonconfirmed/${customerId}`, { quiet: true });
 export const openTicket = (customerId: number) => api<Ticket>("POST", "/tickets/", { body: { customer_id: customerId } });
-export const setTicketDate = (id: number, which: "pickup" | "delivery", date: string) => api<Ticket>("PUT", `/tickets/${id}/${which}`, { query: { date } });
 /** Quiet: a failed confirmation leaves the ticket open without a message (spec §8). */
 export const confirmTicket = (id: number) => api<unknown>("PUT", `/tickets/${id}/confirm`, { quiet: true });
 export const payTicket = (id: number) => api<Ticket>("PUT", `/tickets/paidFor/${id}`);
@@ -47,5 +48,19 @@ export const setTicketDiscount = (id: number, discount: number) => (approval?: A
 export const setItemOverride = (id: number, total_override: number | null) => (approval?: Approval) =>
   api<Item>("PUT", `/ticketSubCategory/${id}`, { body: { total_override, ...(approval ? { approval } : {}) }, quiet: true });
 export const removeItem = (id: number) => (approval?: Approval) => api<boolean>("DELETE", `/ticketSubCategory/${id}`, { body: approval ? { approval } : undefined, quiet: true });
+/** A pickup or delivery day (spec §7 /pickup, /delivery); a van stop on a full day needs a manager. */
+export const setTicketDate = (id: number, which: "pickup" | "delivery", date: string) => (approval?: Approval) =>
+  api<Ticket>("PUT", `/tickets/${id}/${which}`, { query: { date }, body: approval ? { approval } : undefined, quiet: true });
+/** The counter's pickup and delivery options (deliveryPickupOptions): switches, addresses, comments, charges in euros. */
+export const setTicketOptions = (id: number, options: TicketOptions) => (approval?: Approval) =>
+  api<Ticket>("PUT", `/tickets/${id}/deliveryPickupOptions`, { body: { ...options, ...(approval ? { approval } : {}) }, quiet: true });
+
+/** Where the ticket's customer may be visited: their home first, then addresses their tickets used. */
+export const listTicketAddresses = (ticketId: number) => apiList<Address>(`/tickets/${ticketId}/addresses`);
+/** A new address of the caller's shop (places module). */
+export const createAddress = (body: AddressInput) => api<Address>("POST", "/address/", { body });
+/** A locality's van room per day from `from`, and the first day with room for the ticket's actions (scheduling module). */
+export const getAvailability = (query: { locality: number; from: string; days: number; default_date: string; actions: number[] }) =>
+  api<Availability>("GET", "/schedule/availability", { query, quiet: true });
 /** Spec §2: the pay button shows PAID or the balance. */
 export const payLabel = (balance: number, fmt: (n: number) => string) => (balance <= 0 ? "PAID" : fmt(balance));

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import type { Action, Category, Modifier } from "../../../appliance/modules/catalogue/model";
 import type { CustomerDetail } from "../../../appliance/modules/customers/model";
-import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
+import type { Item, Ticket, TicketOptions } from "../../../appliance/modules/tickets/model";
 import { withApproval } from "../../components/approval";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
@@ -23,6 +23,7 @@ import {
   removeItemAction,
   removeItemModifier,
   setTicketDate,
+  setTicketOptions,
 } from "./api";
 import { askTicketDiscount } from "./discount";
 
@@ -139,7 +140,14 @@ export function useCounter(customerId: number, ticketParam: number) {
   /** The item editor removed the selected item itself. */
   const itemDeleted = () => (setSelectedId(null), reload());
 
-  const setDate = async (which: "pickup" | "delivery", date: string) => setTicket(await setTicketDate(ticket!.id, which, date));
+  /**
+   * A pickup or delivery day, and the pickup/delivery options. The box decides whether a van
+   * stop lands on a full day; then a manager types their PIN. A failure or a cancelled approval
+   * shows the ticket as the box has it again.
+   */
+  const afterChange = async (changed: Ticket | null) => (changed ? setTicket(changed) : reload());
+  const setDate = async (which: "pickup" | "delivery", date: string) => afterChange(await withApproval(setTicketDate(ticket!.id, which, date)));
+  const setOptions = async (options: TicketOptions) => afterChange(await withApproval(setTicketOptions(ticket!.id, options)));
 
   async function setDiscount() {
     const changed = ticket && (await askTicketDiscount(ticket));
@@ -183,6 +191,7 @@ export function useCounter(customerId: number, ticketParam: number) {
     deleteItem,
     itemDeleted,
     setDate,
+    setOptions,
     setDiscount,
     confirm,
     printed,
