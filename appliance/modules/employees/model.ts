@@ -59,3 +59,11 @@ export type Employee = z.infer<typeof Employee>;
 /** One employee; employees and drivers come with their open owings (spec §6). */
 export const EmployeeDetail = Employee.extend({ employee_owings: z.array(Owing).optional() });
 export type EmployeeDetail = z.infer<typeof EmployeeDetail>;
+
+/**
+ * A name to filter by (the State Logs employee filter, spec §2): every role that sees that
+ * screen reads it, so it carries no contact details, PIN state or money. Disabled employees
+ * stay listed: their state changes are still in the logs.
+ */
+export const EmployeeName = z.object({ id: z.number(), full_name: z.string(), agent_id: z.number(), agent: z.string() });
+export type EmployeeName = z.infer<typeof EmployeeName>;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { route } from "../../http/route";
 import { toEuros } from "../../domain/money";
 import { IdParams } from "../../domain/schemas";
-import { ClearOwingsQuery, Employee, EmployeeBody, EmployeeDetail, LocalityToggleBody } from "./model";
+import { ClearOwingsQuery, Employee, EmployeeBody, EmployeeDetail, EmployeeName, LocalityToggleBody } from "./model";
 import type { EmployeeRecord, EmployeeService } from "./service";
 
 /** The route edge: the service's cents become the API's euros. */
@@ -16,10 +16,21 @@ function inEuros<T extends EmployeeRecord>(e: T) {
 }
 
 const admin = { roles: ["admin"] } as const;
+/** Spec §6: State Logs are hidden only from drivers. */
+const stateLogReaders = { roles: ["admin", "manager", "employee"] } as const;
 
 export function employeeRoutes(employees: EmployeeService) {
   return [
     route({ method: "GET", path: "/employees/", tag: "employees", summary: "Employees this caller may see", access: admin, response: z.array(Employee), handler: async ({ caller }) => (await employees.list(caller)).map(inEuros) }),
+    route({
+      method: "GET",
+      path: "/employees/names",
+      tag: "employees",
+      summary: "Id and name of the shop's employees (HQ: every shop's), for the State Logs employee filter",
+      access: stateLogReaders,
+      response: z.array(EmployeeName),
+      handler: ({ caller }) => employees.names(caller),
+    }),
     route({
       method: "GET",
       path: "/employees/:id",

@@ -87,6 +87,17 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
       return rows.map((r) => employeeOut(r.e, r.agent));
     },
 
+    /** Id and name of the employees the caller's shop may see (HQ: every shop's), by name. */
+    async names(caller: EmployeeCaller) {
+      const scope = agentScope(caller);
+      return db
+        .select({ id: employees.id, full_name: employees.full_name, agent_id: employees.agent_id, agent: agents.name })
+        .from(employees)
+        .innerJoin(agents, eq(agents.id, employees.agent_id))
+        .where(scope ? inArray(employees.agent_id, scope) : undefined)
+        .orderBy(employees.full_name, employees.id);
+    },
+
     /** Owings are part of employee and driver records only (spec §6). */
     async get(caller: EmployeeCaller, id: number) {
       const e = await load(caller, id);
