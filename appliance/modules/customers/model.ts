@@ -88,6 +88,10 @@ export const SimpleTicket = z.object({
 });
 export type SimpleTicket = z.infer<typeof SimpleTicket>;
 
+/** A row of the customer's ticket list (spec §2 Customers: with the agent), money in euros. */
+export const CustomerTicket = SimpleTicket.extend({ agent_id: z.number(), balance: z.number() });
+export type CustomerTicket = z.infer<typeof CustomerTicket>;
+
 /**
  * One customer: its address (null when none or another shop's), preference ids, the ticket
  * total for every role, the other statistics for admins (spec §6), and with ?simple=true its

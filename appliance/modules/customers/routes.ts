@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ROLES, route } from "../../http/route";
 import { toEuros } from "../../domain/money";
 import { IdParams } from "../../domain/schemas";
-import { Customer, CustomerBody, CustomerDetail, CustomerListQuery, CustomerPreference, CustomerQuery, DateParams, PreferencesBulkBody } from "./model";
+import { Customer, CustomerBody, CustomerDetail, CustomerTicket, CustomerListQuery, CustomerPreference, CustomerQuery, DateParams, PreferencesBulkBody } from "./model";
 import { type CustomerService, LOOKUP_FIELDS } from "./service";
 
 const staff = { roles: ROLES };
@@ -58,6 +58,16 @@ export function customerRoutes(customers: CustomerService) {
       query: CustomerQuery,
       response: CustomerDetail,
       handler: async ({ caller, params, query }) => inEuros(await customers.get(caller, params.id, query.simple === "true")),
+    }),
+    route({
+      method: "GET",
+      path: "/customers/:id/tickets",
+      tag: "customers",
+      summary: "The customer's tickets, newest first, with the agent that took each (the caller's shop's; HQ all)",
+      access: staff,
+      params: IdParams,
+      response: z.array(CustomerTicket),
+      handler: async ({ caller, params }) => (await customers.tickets(caller, params.id)).map((t) => ({ ...t, total: toEuros(t.total), total_paid: toEuros(t.total_paid), balance: toEuros(t.balance) })),
     }),
     route({
       method: "POST",

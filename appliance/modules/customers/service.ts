@@ -121,6 +121,22 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
       };
     },
 
+    /**
+     * Spec §2 Customers: every ticket of the customer, newest first, with the shop that took
+     * it; the caller's shop's tickets only (HQ: all), like the ticket list. Cents.
+     */
+    async tickets(caller: EmployeeCaller, id: number) {
+      await load(caller, id);
+      const scope = agentScope(caller);
+      const rows = await db
+        .select({ id: tickets.id, state: tickets.state, pickup_date: tickets.pickup_date, delivery_date: tickets.delivery_date, total: tickets.total, total_paid: tickets.total_paid, confirmed_at: tickets.confirmed_at, agent_id: tickets.agent_id, agent_name: agents.name })
+        .from(tickets)
+        .innerJoin(agents, eq(agents.id, tickets.agent_id))
+        .where(and(eq(tickets.customer_id, id), scope ? inArray(tickets.agent_id, scope) : undefined))
+        .orderBy(desc(tickets.id));
+      return rows.map((t) => ({ ...t, balance: Math.max(0, t.total - t.total_paid) }));
+    },
+
     /** Newest first, paged: the list screen shows nothing until a term is typed, other screens page. */
     async list(caller: EmployeeCaller, limit: number, offset: number) {
       const rows = await db.select().from(customers).where(scopeWhere(caller)).orderBy(desc(customers.id)).limit(limit).offset(offset);

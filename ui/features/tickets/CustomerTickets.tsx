@@ -3,9 +3,14 @@ import { Link } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
-import type { TicketSummary as Row, TicketLog, TicketState } from "../../../appliance/modules/tickets/model";
-import { listCustomerTickets, listTicketLogs, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
+import type { CustomerTicket as Row } from "../../../appliance/modules/customers/model";
+import type { TicketLog, TicketState } from "../../../appliance/modules/tickets/model";
+import { apiList } from "../../lib/api";
+import { listTicketLogs, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
 import { HistoryTable } from "./History";
+
+/** The customer's tickets with the agent that took each (the customers module's list). */
+const listCustomerTickets = (customerId: number) => apiList<Row>(`/customers/${customerId}/tickets`);
 
 /** Spec §2 Customers detail: the last 10 tickets (See All shows every one). */
 export const LAST_TICKETS = 10;
@@ -59,6 +64,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
               <tr>
                 <th>#</th>
                 <th>State</th>
+                <th>Agent</th>
                 <th>Pickup</th>
                 <th>Delivery</th>
                 <th>Total</th>
@@ -80,6 +86,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
                       ))}
                     </select>
                   </td>
+                  <td>{r.agent_name}</td>
                   <td>{displayDate(r.pickup_date)}</td>
                   <td>{displayDate(r.delivery_date)}</td>
                   <td className="price">{euroFromEuros(r.total)}</td>
