@@ -1,29 +1,27 @@
-import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
 import { addDays, businessDay } from "../../../appliance/domain/dates";
 import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
-import { employee } from "../../lib/session";
-import type { Employee } from "../../../appliance/modules/employees/model";
+import type { EmployeeName } from "../../../appliance/modules/employees/model";
 import type { TicketState } from "../../../appliance/modules/tickets/model";
 import type { JourneyRow as Row } from "../../../appliance/modules/tracking/model";
 import { listTicketStates } from "../tickets/api";
-import { listEmployees, stateJourney } from "./api";
+import { listEmployeeNames, stateJourney } from "./api";
 
 /** Spec §2 State Logs: filters, rows, and a grand total counting each garment once. */
 export function StateLogsScreen() {
-  useSignals();
   const today = businessDay(new Date());
   const blank = { tid: "", df: addDays(today, -7), dt: today, eid: "", s: "*" };
   const [f, setF] = useState(blank);
   const [rows, setRows] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);
   const [states, setStates] = useState<TicketState[]>([]);
-  const [staff, setStaff] = useState<Employee[]>([]);
-  const isAdmin = employee.value?.role === "admin";
+  const [staff, setStaff] = useState<EmployeeName[]>([]);
+  // HQ sees every shop's staff: then each name says whose it is.
+  const shops = new Set(staff.map((s) => s.agent_id)).size;
   useEffect(() => {
     listTicketStates().then(setStates);
-    if (isAdmin) listEmployees().then(setStaff);
-  }, [isAdmin]);
+    listEmployeeNames().then(setStaff);
+  }, []);
 
   async function search(q = f) {
     const r = await stateJourney({ tid: q.tid || undefined, eid: q.eid || undefined, df: q.df, dt: q.dt, s: q.s === "*" ? undefined : q.s }).catch(() => null);
@@ -61,7 +59,7 @@ export function StateLogsScreen() {
             <option value="">Any</option>
             {staff.map((s) => (
               <option key={s.id} value={s.id}>
-                {s.full_name}
+                {shops > 1 ? `${s.full_name} · ${s.agent}` : s.full_name}
               </option>
             ))}
           </select>

@@ -1,4 +1,4 @@
-import type { Employee } from "../../../appliance/modules/employees/model";
+import type { EmployeeName } from "../../../appliance/modules/employees/model";
 import type { ExpressItem, Item, StateChangeResult } from "../../../appliance/modules/tickets/model";
 import type { Journey, ScanAnswer } from "../../../appliance/modules/tracking/model";
 import { api, apiList } from "../../lib/api";
@@ -17,5 +17,6 @@ export const setItemsState = (ids: number[], state: string, signature?: string, 
 /** The day processing starts (a day; the box stores it as midnight UTC). */
 export const setProcessDate = (id: number, day: string) => api<Item>("PUT", `/ticketSubCategory/processDate/${id}/${day}T00:00:00.000Z`);
 export const listExpress = () => apiList<ExpressItem>("/ticketSubCategory/express/");
-export const listEmployees = () => apiList<Employee>("/employees/");
+/** The State Logs employee filter: the shop's staff (HQ: every shop's), for every role that sees the screen. */
+export const listEmployeeNames = () => apiList<EmployeeName>("/employees/names");
 export const stateJourney = (query: { tid?: string; eid?: string; df: string; dt: string; s?: string }) => api<Journey>("GET", "/ticketLogStates/logStateJourney/query", { query });
