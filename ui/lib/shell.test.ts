@@ -32,8 +32,9 @@ describe("decodeClaims", () => {
 });
 
 describe("spec §6 visibility", () => {
+  // hq here: the employee belongs to the head-quarters agent (the Scheduler's rule, spec §2).
   const who = (role: EmployeeClaims["role"], hq = false) => ({ role, hq });
-  const tiles = (e: ReturnType<typeof who>) => TILES.filter((t) => allowed(t.access, e)).map((t) => t.label);
+  const tiles = (e: ReturnType<typeof who>) => TILES.filter((t) => allowed(t.access, e, e.hq)).map((t) => t.label);
   test("admin sees every tile; the Scheduler only with HQ", () => {
     expect(tiles(who("admin", true))).toHaveLength(13);
     expect(tiles(who("admin", false))).not.toContain("Scheduler");
