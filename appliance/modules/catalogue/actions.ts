@@ -6,6 +6,7 @@ import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
+import { allowedActions } from "./actionAccess";
 import type { ActionInput } from "./model";
 
 type Row = typeof actions.$inferSelect;
@@ -47,13 +48,16 @@ export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
   }
 
   return {
-    /** Admins see every action; the counter sees the visible ones. */
+    /** Admins see every action; the counter sees the visible ones; a shop limited by can_see_action only those. */
     async list(caller: EmployeeCaller) {
-      const priced = await all();
+      const [priced, allowed] = await Promise.all([all(), allowedActions(db, caller)]);
       const rows = await db.select().from(actions).where(caller.employee.role === "admin" ? undefined : eq(actions.visible, true)).orderBy(actions.name);
-      return rows.map((a) => out(a, priced));
+      return rows.filter((a) => !allowed || allowed.has(a.id)).map((a) => out(a, priced));
     },
-    async get(id: number) {
+    /** An action the caller's shop may not see answers 404, as if it did not exist. */
+    async get(caller: EmployeeCaller, id: number) {
+      const allowed = await allowedActions(db, caller);
+      if (allowed && !allowed.has(id)) throw notFound("Action");
       return out(await load(id), await all());
     },
     async create(caller: EmployeeCaller, input: ActionInput) {

@@ -54,7 +54,7 @@ export function catalogueRoutes(s: {
   return [
     // ---- actions
     route({ method: "GET", path: "/actions/", tag: "catalogue", summary: "Actions with their computed price", access: staff, response: z.array(Action), handler: async ({ caller }) => (await actions.list(caller)).map(actionOut) }),
-    route({ method: "GET", path: "/actions/:id", tag: "catalogue", summary: "One action", access: staff, params: IdParams, response: Action, handler: async ({ params }) => actionOut(await actions.get(params.id)) }),
+    route({ method: "GET", path: "/actions/:id", tag: "catalogue", summary: "One action", access: staff, params: IdParams, response: Action, handler: async ({ caller, params }) => actionOut(await actions.get(caller, params.id)) }),
     route({ method: "POST", path: "/actions/", tag: "catalogue", summary: "Creates an action", access: HQ_STAFF, body: ActionBody, idempotent: true, response: Action, handler: async ({ caller, body }) => actionOut(await actions.create(caller, upChargeIn(body))) }),
     route({ method: "PUT", path: "/actions/:id", tag: "catalogue", summary: "Updates an action; is_percentage off clears is_percentage_of", access: HQ_STAFF, params: IdParams, body: ActionBody.partial(), response: Action, handler: async ({ caller, params, body }) => actionOut(await actions.update(caller, params.id, upChargeIn(body))) }),
     route({ method: "DELETE", path: "/actions/:id", tag: "catalogue", summary: "Removes an action no ticket uses", access: HQ_STAFF, params: IdParams, response: done, handler: ({ caller, params }) => actions.remove(caller, params.id) }),
