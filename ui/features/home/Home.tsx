@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { type Access, allowed, useAgentIsHq } from "../../app/access";
 import { employee } from "../../lib/session";
 import { logoutEmployee } from "../auth/actions";
+import { Statistics } from "./Statistics";
 import pkg from "../../../package.json" with { type: "json" };
 
 /** Spec §2 Home tiles with §6's visibility. */
@@ -54,6 +55,7 @@ export function Home() {
           </button>
         )}
       </nav>
+      {e?.role === "admin" && <Statistics />}
       <p className="version">v{pkg.version}</p>
     </section>
   );

@@ -9,7 +9,8 @@ import { apiList, type Query } from "../../lib/api";
 import { listActions } from "../catalogue/api";
 import { ChipToggles } from "../people/fields";
 import { listTicketStates } from "../tickets/api";
-import { downloadReport, type Progress, ReportError, type ReportFormat, type ReportName } from "./download";
+import type { ReportFormat, ReportName } from "../../../appliance/modules/reports/model";
+import { downloadReport, type Progress, ReportError } from "./download";
 
 type Pick = Set<number>;
 const count = new Intl.NumberFormat("en-MT");

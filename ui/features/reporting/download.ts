@@ -1,10 +1,7 @@
 import { printDate } from "../../../appliance/domain/format";
+import type { ReportFormat, ReportName } from "../../../appliance/modules/reports/model";
 import { BASE, type Query, queryString, TIMEOUT_MS } from "../../lib/api";
 import { currentToken } from "../../lib/session";
-
-/** The four reports of spec §7 (GET /tickets/csv/{name}). */
-export type ReportName = "salesReport" | "clientReport" | "itemReport" | "itemStateReport";
-export type ReportFormat = "csv" | "xlsx";
 
 export interface Progress {
   /** Data rows so far (CSV only: an xlsx arrives compressed, so only its bytes count). */
@@ -74,7 +71,7 @@ async function errorMessage(res: Response): Promise<string> {
 }
 
 /**
- * Streams one report with the employee's token in the header (as api() sends it), counting the
+ * Streams one report (GET /tickets/csv/{name}, spec §7) with the employee's token in the header (as api() sends it), counting the
  * rows as they arrive, and saves it under the server's file name. Nothing is saved when the
  * report has no rows (or the box answers 204), or when the user cancels through `signal`.
  * Only the wait for the first byte has the 30 s timeout of spec §9; a long report keeps streaming.

@@ -1,0 +1,109 @@
+import { useEffect, useMemo, useState } from "react";
+import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
+import type { HomeStatistics, PeriodFigures, Ranked } from "../../../appliance/modules/reports/model";
+import { api } from "../../lib/api";
+import { BarChart, type Series } from "./BarChart";
+
+type PeriodKey = keyof HomeStatistics["periods"];
+const PERIODS: { key: PeriodKey; label: string }[] = [
+  { key: "today", label: "Today" },
+  { key: "week", label: "This week" },
+  { key: "month", label: "This month" },
+];
+const COLORS = { paid: "#1f8a4c", outstanding: "#d97706", state: "#1b6ca8", garment: "#0e7490", action: "#6d28d9" };
+const number = new Intl.NumberFormat("en-MT");
+const count = (n: number) => number.format(n);
+const range = (p: PeriodFigures) => (p.from === p.to ? displayDate(p.from) : `${displayDate(p.from)} – ${displayDate(p.to)}`);
+const ranked = (title: string, list: Ranked[], color: string) => (
+  <BarChart title={title} labels={list.map((r) => r.name)} series={[{ label: "Items", values: list.map((r) => r.items), color }]} horizontal format={count} />
+);
+/** Paid and outstanding stacked: the bar's length is the takings. */
+const moneySeries = (periods: PeriodFigures[]): Series[] => [
+  { label: "Paid", values: periods.map((p) => p.paid), color: COLORS.paid },
+  { label: "Outstanding", values: periods.map((p) => p.outstanding), color: COLORS.outstanding },
+];
+
+/**
+ * Spec §2/§6: the home statistics are for admins only; Home mounts this only for an admin, so
+ * nobody else even asks for them (GET /statistics/home). A shop sees its own figures, head
+ * quarters every shop's and a comparison of the shops.
+ */
+export function Statistics() {
+  const [stats, setStats] = useState<HomeStatistics | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [period, setPeriod] = useState<PeriodKey>("today");
+  useEffect(() => {
+    // Spec §8: statistics fail quietly; the tiles stay usable.
+    api<HomeStatistics>("GET", "/statistics/home", { quiet: true }).then(setStats, () => setFailed(true));
+  }, []);
+  const charts = useMemo(() => {
+    if (!stats) return null;
+    const shops = stats.shops;
+    return (
+      <div className="stats-charts">
+        <BarChart title="Takings: paid and outstanding" labels={PERIODS.map((p) => p.label)} series={moneySeries(PERIODS.map((p) => stats.periods[p.key]))} stacked format={euroFromEuros} />
+        <BarChart
+          title="Tickets by state (open now)"
+          labels={stats.tickets_by_state.map((s) => s.state || "(none)")}
+          series={[{ label: "Tickets", values: stats.tickets_by_state.map((s) => s.tickets), color: COLORS.state }]}
+          horizontal
+          format={count}
+        />
+        {ranked("Top garments this month", stats.top_garments, COLORS.garment)}
+        {ranked("Top actions this month", stats.top_actions, COLORS.action)}
+        {shops && shops.length > 0 && (
+          <BarChart
+            title={`Shops: takings ${PERIODS.find((p) => p.key === period)!.label.toLowerCase()}`}
+            labels={shops.map((s) => s.name)}
+            series={moneySeries(shops.map((s) => s.periods[period]))}
+            horizontal
+            stacked
+            format={euroFromEuros}
+          />
+        )}
+      </div>
+    );
+  }, [stats, period]);
+
+  if (failed) return <p className="muted">Statistics are not available right now.</p>;
+  if (!stats) return <p className="muted">Loading statistics…</p>;
+  const p = stats.periods[period];
+  return (
+    <section className="stats" aria-label="Statistics">
+      <div className="stats-head">
+        <div>
+          <h2>{stats.scope === "chain" ? "Statistics: every shop" : "Statistics"}</h2>
+          <small className="muted">{range(p)}</small>
+        </div>
+        <fieldset className="stats-periods" aria-label="Period">
+          {PERIODS.map((x) => (
+            <button key={x.key} type="button" className={`btn ${period === x.key ? "btn-primary" : ""}`} aria-pressed={period === x.key} onClick={() => setPeriod(x.key)}>
+              {x.label}
+            </button>
+          ))}
+        </fieldset>
+      </div>
+      <dl className="stats-figures">
+        <Figure label="Takings" value={euroFromEuros(p.takings)} />
+        <Figure label="Paid" value={euroFromEuros(p.paid)} />
+        <Figure label="Outstanding" value={euroFromEuros(p.outstanding)} warn={p.outstanding > 0} />
+        <Figure label="Tickets" value={count(p.tickets)} />
+        <Figure label="Items" value={count(p.items)} />
+        <Figure label="Express items" value={count(p.express_items)} />
+        <Figure label="Items due today" value={count(stats.items_due_today)} />
+        <Figure label="Items overdue" value={count(stats.items_overdue)} warn={stats.items_overdue > 0} />
+        <Figure label="Express open" value={count(stats.express_open)} />
+      </dl>
+      {charts}
+    </section>
+  );
+}
+
+function Figure({ label, value, warn }: { label: string; value: string; warn?: boolean }) {
+  return (
+    <div className={`stat-card${warn ? " stat-warn" : ""}`}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
