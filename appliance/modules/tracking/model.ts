@@ -33,6 +33,14 @@ export type TrackedItem = z.infer<typeof TrackedItem>;
 export const ScanAnswer = z.object({ scan: ScanItem, items: z.array(TrackedItem) });
 export type ScanAnswer = z.infer<typeof ScanAnswer>;
 
+/**
+ * `/tracking?type=desc` (spec §2): items found by their description instead of a code, for a
+ * label that will not scan. At least 2 characters, any case; the caller's shop's items (HQ:
+ * all) not yet delivered or closed, newest first, at most DESC_SEARCH_LIMIT.
+ */
+export const DescSearchQuery = z.object({ desc: z.string().trim().min(2).max(100) });
+export const DESC_SEARCH_LIMIT = 50;
+
 /** Spec §2 State Logs: one item state change; total is what the item owes (euros). */
 export const JourneyRow = z.object({
   ticket_id: z.number(),
@@ -52,6 +60,7 @@ export type Journey = z.infer<typeof Journey>;
 
 // ---- cents → euros, for the routes
 
-export const scanOut = (a: ScanAnswer): ScanAnswer => ({ ...a, items: a.items.map((i) => ({ ...itemOut(i), customer_name: i.customer_name, agent_name: i.agent_name })) });
+export const trackedOut = (i: TrackedItem): TrackedItem => ({ ...itemOut(i), customer_name: i.customer_name, agent_name: i.agent_name });
+export const scanOut = (a: ScanAnswer): ScanAnswer => ({ ...a, items: a.items.map(trackedOut) });
 
 export const journeyOut = (j: Journey): Journey => ({ ...j, data: j.data.map((r) => ({ ...r, total: toEuros(r.total) })), grand_total: toEuros(j.grand_total) });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HQ_STAFF, ROLES, route } from "../../http/route";
 import { IdParams, IsoDate } from "../../domain/schemas";
-import { Journey, journeyOut, ScanAnswer, scanOut, StateName, TicketState } from "./model";
+import { DescSearchQuery, Journey, journeyOut, ScanAnswer, scanOut, StateName, TicketState, TrackedItem, trackedOut } from "./model";
 import type { TrackingService } from "./service";
 
 const staff = { roles: ROLES };
@@ -18,6 +18,16 @@ export function trackingRoutes(tracking: TrackingService, today: () => string, w
       access: staff,
       query: z.object({ code: z.string().max(500) }),
       handler: async ({ caller, query }) => scanOut(await tracking.scan(caller, query.code)),
+    }),
+    route({
+      method: "GET",
+      path: "/tracking/search",
+      response: z.array(TrackedItem),
+      tag: "tracking",
+      summary: "Items found by description (tracking ?type=desc): the shop's items not yet delivered or closed, newest first, at most 50",
+      access: staff,
+      query: DescSearchQuery,
+      handler: async ({ caller, query }) => (await tracking.byDescription(caller, query.desc)).map(trackedOut),
     }),
     route({
       method: "GET",
