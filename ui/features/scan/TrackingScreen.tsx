@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useSearch } from "wouter";
+import { useLocation, useSearch } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
 import { printTicket } from "../printing/printer";
@@ -11,18 +11,28 @@ import type { Item, TicketState } from "../../../appliance/modules/tickets/model
 import type { TrackedItem as Row } from "../../../appliance/modules/tracking/model";
 import { listTicketStates, payItem, payLabel } from "../tickets/api";
 import { PhotoViewer } from "../tickets/ItemRow";
-import { getItem, scanCode, setItemsState, setProcessDate, toggleSorted } from "./api";
+import { getItem, scanCode, searchByDescription, setItemsState, setProcessDate, toggleSorted } from "./api";
 import { SignaturePad, type SignatureHandle } from "./Signature";
 
 const pieces = (r: Row) => (r.pieces ? r.pieces.split(",") : [r.description || "Item"]);
+const MODES = [
+  { label: "Code", desc: false, href: "/tracking" },
+  { label: "Description", desc: true, href: "/tracking?type=desc" },
+] as const;
+/** In description mode a scanned label (a gun types into the box too) or a typed ticket number still counts as a code. */
+const isCode = (text: string) => /^#?\d+$/.test(text) || text.startsWith("!") || text.charAt(1) === "!";
 
 /**
  * Spec §2 Tracking: scan codes or type a ticket number, keep a list of items, set a state on all of them
  * with a signature. Codes come from the scan box (Enter), a keyboard-wedge gun typing
- * anywhere, the camera (QR), or a gun wired to the box (paired below).
+ * anywhere, the camera (QR), or a gun wired to the box (paired below). With ?type=desc the box
+ * finds items by description (a label that will not scan), to add one or all of them.
  */
 export function TrackingScreen({ params }: { params: Record<string, string | undefined> }) {
   const search = new URLSearchParams(useSearch());
+  const [, navigate] = useLocation();
+  const byDesc = search.get("type") === "desc";
+  const [found, setFound] = useState<Row[] | null>(null);
   const [rows, setRows] = useState<Row[]>([]);
   const [code, setCode] = useState("");
   const [states, setStates] = useState<TicketState[]>([]);
@@ -36,15 +46,24 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
 
   useEffect(() => void listTicketStates().then((s) => setStates(s.filter((x) => x.name !== "CREATED"))), []);
 
+  /** Adds the items not yet on the list; false when every one already was. */
+  function addRows(items: Row[]) {
+    const known = new Set(rowsRef.current.map((x) => x.id));
+    const fresh = items.filter((i) => !known.has(i.id));
+    if (!fresh.length) {
+      toast("Already in List", "warning", "top");
+      return false;
+    }
+    setRows((old) => [...old, ...fresh]);
+    return true;
+  }
+
   async function scan(raw: string) {
     const text = raw.trim();
     if (!text) return toast("Ticket Number UNDEFINED!", "danger", "top");
     try {
       const r = await scanCode(text);
-      const known = new Set(rowsRef.current.map((x) => x.id));
-      const fresh = r.items.filter((i) => !known.has(i.id));
-      if (!fresh.length) return toast("Already in List", "warning", "top");
-      setRows((old) => [...old, ...fresh]);
+      if (!addRows(r.items)) return;
       toast("Scan Successful");
       // Ready for the next scan, whatever it came from (camera, gun, keystrokes).
       const active = document.activeElement as HTMLElement | null;
@@ -54,9 +73,30 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
     }
   }
 
-  // /tracking/{id}: type=ticket opens a ticket; otherwise the id is an item.
+  /** type=desc: the items whose description holds the text, to pick from. */
+  async function lookUp(raw: string) {
+    const text = raw.trim();
+    if (text.length < 2) return toast("Type at least 2 letters of the description", "warning", "top");
+    try {
+      const r = await searchByDescription(text);
+      setFound(r);
+      if (!r.length) toast(`No item found for "${text}"`, "warning", "top");
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : "Search failed", "danger", "top");
+    }
+  }
+  function addFound(items: Row[]) {
+    if (!addRows(items)) return;
+    toast(items.length === 1 ? "Item added" : `Added ${items.length} items`);
+    const added = new Set(items.map((i) => i.id));
+    setFound((f) => f && f.filter((i) => !added.has(i.id)));
+  }
+
+  // /tracking/{id}: type=ticket opens a ticket, type=desc looks the text up; otherwise the id is an item.
   useEffect(() => {
-    if (params.id) void scan(search.get("type") === "ticket" ? `!T!T:${params.id}` : `!I!I:${params.id}`);
+    if (!params.id) return;
+    if (byDesc) void lookUp(params.id);
+    else void scan(search.get("type") === "ticket" ? `!T!T:${params.id}` : `!I!I:${params.id}`);
   }, [params.id]);
 
   // A keyboard-wedge gun types fast and ends with Enter; when no field has focus, catch it.
@@ -115,16 +155,32 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
   return (
     <div className="stack tracking">
       <section className="card section">
+        <div className="tabs" role="tablist" aria-label="Find items by">
+          {MODES.map((m) => (
+            <button key={m.label} type="button" role="tab" aria-selected={byDesc === m.desc} className={`tab ${byDesc === m.desc ? "tab-on" : ""}`} onClick={() => (setFound(null), navigate(m.href))}>
+              {m.label}
+            </button>
+          ))}
+        </div>
         <form
           className="toolbar"
           onSubmit={(e) => {
             e.preventDefault();
-            void scan(code);
+            if (byDesc && !isCode(code.trim())) void lookUp(code);
+            else void scan(code);
             setCode("");
             input.current?.focus();
           }}
         >
-          <input ref={input} className="search" aria-label="Scan or type a code" placeholder="Scan a code or type a ticket number" value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+          <input
+            ref={input}
+            className="search"
+            aria-label={byDesc ? "Type a description or scan a code" : "Scan or type a code"}
+            placeholder={byDesc ? "Type part of a description (or scan a code)" : "Scan a code or type a ticket number"}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            autoFocus
+          />
           <button type="submit" className="btn btn-primary">
             Add
           </button>
@@ -134,6 +190,33 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
           <GunPicker gun={gun} />
         </form>
         {camera && <CameraScanner onCode={(c) => void scan(c)} onClose={() => setCamera(false)} />}
+        {byDesc && found && found.length > 0 && (
+          <div aria-label="Found items" role="region">
+            <div className="section-head">
+              <h3>Found ({found.length})</h3>
+              <button type="button" className="btn btn-small" onClick={() => addFound(found)}>
+                Add all
+              </button>
+            </div>
+            <ul className="list">
+              {found.map((r) => (
+                <li key={r.id} className="row-link" data-testid="found-row">
+                  <span className="row-main">
+                    <strong>
+                      #{r.ticket_id}/{r.id} {r.description}
+                    </strong>
+                    <span className="muted">
+                      {r.customer_name} · {r.state || "(none)"} · process {displayDate(r.process_date)}
+                    </span>
+                  </span>
+                  <button type="button" className="btn btn-small btn-primary" aria-label={`Add item ${r.id}`} onClick={() => addFound([r])}>
+                    Add
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
       </section>
 
       <section className="card section" aria-label="Scanned items">

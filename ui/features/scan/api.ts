@@ -1,6 +1,6 @@
 import type { EmployeeName } from "../../../appliance/modules/employees/model";
 import type { ExpressItem, Item, StateChangeResult } from "../../../appliance/modules/tickets/model";
-import type { Journey, ScanAnswer } from "../../../appliance/modules/tracking/model";
+import type { Journey, ScanAnswer, TrackedItem as Row } from "../../../appliance/modules/tracking/model";
 import { api, apiList } from "../../lib/api";
 
 // The calls of the tracking, express and state-log screens; the shapes are the modules' models
@@ -8,6 +8,8 @@ import { api, apiList } from "../../lib/api";
 
 /** Quiet: the tracking screen shows a scan's failure at the top itself. */
 export const scanCode = (code: string) => api<ScanAnswer>("GET", "/tracking/scan", { query: { code }, quiet: true });
+/** Tracking's type=desc: the shop's items still in its hands whose description holds the text, newest first. */
+export const searchByDescription = (desc: string) => api<Row[]>("GET", "/tracking/search", { query: { desc }, quiet: true });
 export const getItem = (id: number) => api<Item>("GET", `/ticketSubCategory/${id}`);
 /** Sets one piece of an item as sorted (or unsorted); answers the item. */
 export const toggleSorted = (id: number, piece: string) => api<Item>("PUT", `/ticketSubCategory/sorted/${id}`, { query: { item: piece } });
