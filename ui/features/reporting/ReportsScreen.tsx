@@ -13,7 +13,8 @@ import type { ReportFormat, ReportName } from "../../../appliance/modules/report
 import { downloadReport, type Progress, ReportError } from "./download";
 
 type Pick = Set<number>;
-const count = new Intl.NumberFormat("en-MT");
+const number = new Intl.NumberFormat("en-MT");
+const rows = (n: number) => `${number.format(n)} row${n === 1 ? "" : "s"}`;
 
 /** Spec §2 Reporting: four download sections, each with its own filters. */
 export function ReportsScreen() {
@@ -110,7 +111,7 @@ function ReportSection({ name, title, button, commission: hasCommission, childre
     setStatus({ kind: "running", format, progress: { rows: 0, bytes: 0 } });
     try {
       const out = await downloadReport(name, query(), format, { signal: ctrl.signal, onProgress: (progress) => setStatus({ kind: "running", format, progress }) });
-      if (out.kind === "saved") setStatus({ kind: "done", text: `Saved ${out.fileName}${format === "csv" ? `: ${count.format(out.rows)} rows` : ""}` });
+      if (out.kind === "saved") setStatus({ kind: "done", text: `Saved ${out.fileName}${format === "csv" ? `: ${rows(out.rows)}` : ""}` });
       else if (out.kind === "empty") setStatus({ kind: "empty" });
       else setStatus({ kind: "done", text: "Download cancelled" });
     } catch (e) {
@@ -144,7 +145,7 @@ function ReportSection({ name, title, button, commission: hasCommission, childre
       <div className="report-actions">
         <p className="report-status" role="status" aria-live="polite" data-testid={`${name}-status`}>
           {status.kind === "running" &&
-            (status.format === "csv" ? `${count.format(status.progress.rows)} rows so far…` : `${count.format(Math.round(status.progress.bytes / 1024))} KB so far…`)}
+            (status.format === "csv" ? `${rows(status.progress.rows)} so far…` : `${number.format(Math.round(status.progress.bytes / 1024))} KB so far…`)}
           {status.kind === "empty" && "No rows for these dates and filters: there is nothing to download."}
           {status.kind === "done" && status.text}
           {status.kind === "error" && <span className="form-error">{status.text}</span>}
