@@ -68,6 +68,12 @@ export interface Progress {
   failed?: { job: number; error: string };
 }
 export const progress = signal<Progress | null>(null);
+/**
+ * Bumped each time the box accepts a batch of labels from this tablet (any screen, any port):
+ * the box has then set the items MARKED with tomorrow's process date, so views of the weekly
+ * workload reload (spec §4 "Label printing refreshes weekly workload statistics").
+ */
+export const labelsPrinted = signal(0);
 /** The last batch handed to RawBT, as the intent link the dialog offers to tap. */
 export const rawbtLink = signal<string | null>(null);
 
@@ -102,6 +108,7 @@ export async function printTicket(ticketId: number, opts: { itemIds?: number[]; 
   try {
     await watch?.ready;
     const r = await api<PrintResult>("POST", `/print/${kind}`, { body });
+    if (kind === "labels") labelsPrinted.value++;
     progress.value = { ticketId, total: r.jobs.length, done: 0 };
     if (watch) return await watch.until(r.jobs);
     return await sendFromTablet(c, ble, r.payloads ?? []);

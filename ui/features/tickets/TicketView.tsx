@@ -12,6 +12,7 @@ import { askTicketDiscount } from "./discount";
 import { PrintButton } from "../printing/PrinterDialog";
 import { History } from "./History";
 import { ItemRow } from "./ItemRow";
+import { ProcessFeedback } from "./ProcessFeedback";
 
 /** Spec §2 ticket view; back goes to the ticket's customer. */
 export function TicketView({ params }: { params: Record<string, string | undefined> }) {
@@ -100,6 +101,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
           </button>
         </div>
       </section>
+      <ProcessFeedback actionIds={t.ticket_sub_categories.flatMap((i) => i.actions.map((a) => a.actionID))} />
       <History logs={t.ticket_log_states} />
     </div>
   );
