@@ -45,6 +45,8 @@ import { createTicketService } from "./modules/tickets/service";
 import { repairOverflowedMoney } from "./modules/tickets/totals";
 import { approvalRoutes } from "./modules/approval/routes";
 import { schedulingRoutes } from "./modules/scheduling/routes";
+import { reportRoutes } from "./modules/reports/routes";
+import { createReportService } from "./modules/reports/service";
 import { createSchedulingService } from "./modules/scheduling/service";
 import { createApprovalService } from "./modules/approval/service";
 import { type Clock, systemClock } from "./platform/clock";
@@ -137,6 +139,8 @@ export async function bootAppliance(
     ),
     ...imageRoutes(images),
     ...schedulingRoutes(scheduling),
+    // Reports run in workers with their own read-only connection to the same database.
+    ...reportRoutes(createReportService({ db: { url: config.databaseUrl, authToken: config.databaseAuthToken }, clock })),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
   await scanners.start();

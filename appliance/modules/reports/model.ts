@@ -45,7 +45,8 @@ const range = {
 };
 /** from ≤ to, reported on `from` (spec §5 names the field). */
 const ordered = <T extends { from: string; to: string }>(q: T, ctx: z.RefinementCtx) => {
-  if (q.from > q.to) ctx.addIssue({ code: "custom", path: ["from"], message: "must not be after to" });
+  // Only between two real days: a bad date is already named on its own.
+  if (IsoDate.safeParse(q.from).success && IsoDate.safeParse(q.to).success && q.from > q.to) ctx.addIssue({ code: "custom", path: ["from"], message: "must not be after to" });
 };
 
 /** GET /tickets/csv/salesReport?from&to&actions (actions: ids of the catalogue's actions). */
@@ -186,7 +187,7 @@ export type PeriodFigures = z.infer<typeof PeriodFigures>;
 
 const Periods = z.object({ today: PeriodFigures, week: PeriodFigures, month: PeriodFigures });
 
-/** A ranked name with its count of items (and their net total, euros) this month. */
+/** A ranked name with its count of items this month and their value (euros): garments their items' totals, actions their lines' list prices. */
 export const Ranked = z.object({ name: z.string(), items: z.number(), total: z.number() });
 export type Ranked = z.infer<typeof Ranked>;
 
