@@ -167,3 +167,63 @@ test("a scan from a gun wired to the box appears on the tracking screen of the t
     socat.kill();
   }
 });
+
+for (const [size, viewport] of [
+  ["tablet", { width: 1280, height: 800 }],
+  ["phone", { width: 390, height: 844 }],
+] as const) {
+  test(`tracking ?type=desc (${size}): find items by description, add one or all; a code still scans; /tracking/{text}?type=desc looks it up`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const app = new AppPage(page);
+    await app.loginAs("3333");
+    const auth = { authorization: `token ${await token(page)}` };
+    const j = async (r: Promise<{ json(): Promise<{ data: any }> }>) => (await (await r).json()).data;
+    const word = `Quokka${size}${Date.now() % 100000}`;
+    const shirt = (await j(page.request.get("/api/v1/garmentSubCategories/", { headers: auth }))).find((g: { name: string }) => g.name === "Shirt").id;
+    const customer = await j(page.request.post("/api/v1/customers/", { headers: auth, data: { full_name: "Desc Customer" } }));
+    const t = await j(page.request.post("/api/v1/tickets/", { headers: auth, data: { customer_id: customer.id } }));
+    const [red] = await j(page.request.post("/api/v1/ticketSubCategory/", { headers: auth, data: { ticket_id: t.id, garment_sub_category_id: shirt, description: `Red ${word} shirt` } }));
+    const [blue] = await j(page.request.post("/api/v1/ticketSubCategory/", { headers: auth, data: { ticket_id: t.id, garment_sub_category_id: shirt, description: `Blue ${word} shirt` } }));
+    await j(page.request.put(`/api/v1/tickets/${t.id}/confirm`, { headers: auth }));
+    const other = await makeTicket(page);
+
+    await page.goto("/tracking");
+    await page.getByRole("tab", { name: "Description" }).click();
+    await expect(page).toHaveURL(/\/tracking\?type=desc$/);
+    const box = page.getByLabel("Type a description or scan a code");
+    await box.fill(`red ${word.toLowerCase()}`);
+    await box.press("Enter");
+    const found = page.getByRole("region", { name: "Found items" });
+    await expect(found.getByTestId("found-row")).toHaveCount(1);
+    await expect(found).toContainText(`#${t.id}/${red.id} Red ${word} shirt`);
+    await found.getByRole("button", { name: `Add item ${red.id}` }).click();
+    await expect(page.getByTestId("track-row")).toHaveCount(1);
+    await expect(found).toHaveCount(0);
+
+    await box.fill(word);
+    await box.press("Enter");
+    await expect(found.getByTestId("found-row")).toHaveCount(2);
+    // The red one is on the list already: only the blue one is added (the toast comes with the row).
+    await found.getByRole("button", { name: "Add all" }).click();
+    await expect(page.getByTestId("track-row")).toHaveCount(2);
+    await expect(app.toast(/^Added \d+ items$/)).toHaveCount(0);
+    await expect(page.getByTestId("track-row").filter({ hasText: `#${t.id}/${blue.id}` })).toBeVisible();
+
+    // A label scanned (or a ticket number typed) into the description box is still a code.
+    await box.fill(`!T!T:${other.ticketId}`);
+    await box.press("Enter");
+    await expect(page.getByTestId("track-row")).toHaveCount(4);
+    await box.fill("x");
+    await box.press("Enter");
+    await expect(page.locator(".toasts-top .toast", { hasText: "Type at least 2 letters of the description" })).toBeVisible();
+    await box.fill("no such description anywhere");
+    await box.press("Enter");
+    await expect(page.locator(".toasts-top .toast", { hasText: "No item found" })).toBeVisible();
+
+    await page.goto(`/tracking/${word}?type=desc`);
+    await expect(page.getByRole("region", { name: "Found items" }).getByTestId("found-row")).toHaveCount(2);
+    await page.getByRole("tab", { name: "Code" }).click();
+    await expect(page.getByLabel("Scan or type a code")).toBeVisible();
+    await expect(page.getByRole("region", { name: "Found items" })).toHaveCount(0);
+  });
+}

@@ -46,16 +46,13 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
 
   useEffect(() => void listTicketStates().then((s) => setStates(s.filter((x) => x.name !== "CREATED"))), []);
 
-  /** Adds the items not yet on the list; false when every one already was. */
+  /** Adds the items not yet on the list and answers how many that was ("Already in List" when none). */
   function addRows(items: Row[]) {
     const known = new Set(rowsRef.current.map((x) => x.id));
     const fresh = items.filter((i) => !known.has(i.id));
-    if (!fresh.length) {
-      toast("Already in List", "warning", "top");
-      return false;
-    }
-    setRows((old) => [...old, ...fresh]);
-    return true;
+    if (!fresh.length) toast("Already in List", "warning", "top");
+    else setRows((old) => [...old, ...fresh]);
+    return fresh.length;
   }
 
   async function scan(raw: string) {
@@ -86,10 +83,10 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
     }
   }
   function addFound(items: Row[]) {
-    if (!addRows(items)) return;
-    toast(items.length === 1 ? "Item added" : `Added ${items.length} items`);
-    const added = new Set(items.map((i) => i.id));
-    setFound((f) => f && f.filter((i) => !added.has(i.id)));
+    const added = addRows(items);
+    if (added) toast(added === 1 ? "Item added" : `Added ${added} items`);
+    const ids = new Set(items.map((i) => i.id));
+    setFound((f) => f && f.filter((i) => !ids.has(i.id)));
   }
 
   // /tracking/{id}: type=ticket opens a ticket, type=desc looks the text up; otherwise the id is an item.
