@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
 
 // Demo employees on the admin's HQ agent (README): PIN → role.
@@ -129,4 +129,63 @@ test("screens look right on desktop, tablet and phone", async ({ page }) => {
   await page.getByRole("button", { name: "OK" }).click();
   await expect(app.userName).toBeVisible();
   await page.screenshot({ path: "test-results/screens/login-phone.png" });
+});
+
+// Issue 13: the home statistics are admin-only (spec §2/§6), with charts loaded on demand.
+const stats = (page: Page) => page.getByRole("region", { name: "Statistics" });
+/** Whether a chart's canvas has drawn something (any pixel not transparent). */
+const drawn = (canvas: Locator) =>
+  canvas.evaluate((c: HTMLCanvasElement) => {
+    const data = c.getContext("2d")?.getImageData(0, 0, c.width, c.height).data ?? [];
+    return c.width > 0 && data.some((v, i) => i % 4 === 3 && v > 0);
+  });
+
+for (const [size, viewport] of [["tablet", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+  test(`an HQ admin's home shows the statistics, their charts and the shops (${size})`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const asked: string[] = [];
+    page.on("request", (r) => r.url().includes("/statistics/home") && asked.push(r.url()));
+    const app = new AppPage(page);
+    await app.loginAs("9999");
+    await expect(stats(page).getByRole("heading", { name: "Statistics: every shop" })).toBeVisible();
+    for (const label of ["Takings", "Paid", "Outstanding", "Items due today", "Items overdue", "Express open"]) {
+      await expect(stats(page).locator(".stat-card", { hasText: label }).first()).toBeVisible();
+    }
+    await expect(stats(page).locator(".stat-card", { hasText: "Takings" }).locator("dd")).toHaveText(/^€[\d,]+\.\d\d$/);
+    const chart = stats(page).getByRole("img", { name: /^Tickets by state \(open now\)\./ });
+    await expect(chart).toBeVisible();
+    await expect.poll(() => drawn(chart)).toBe(true);
+    await expect(stats(page).getByRole("img", { name: /^Takings: paid and outstanding\./ })).toBeVisible();
+    await expect(stats(page).getByRole("img", { name: /^Top garments this month\./ })).toBeVisible();
+    await expect(stats(page).getByRole("img", { name: /^Shops: takings today\./ })).toBeVisible();
+    await stats(page).getByRole("button", { name: "This month" }).click();
+    await expect(stats(page).getByRole("img", { name: /^Shops: takings this month\./ })).toBeVisible();
+    await expect(stats(page).getByText(/^01\/\d\d\/\d{4} – \d\d\/\d\d\/\d{4}$/)).toBeVisible();
+    await page.screenshot({ path: `test-results/screens/home-stats-${size}.png`, fullPage: true });
+    expect(asked).toHaveLength(1);
+  });
+}
+
+test("a shop admin's home shows its own statistics without the shop comparison", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("5555", "birkirkara", "shop-demo-2026");
+  await expect(stats(page).getByRole("heading", { name: "Statistics", exact: true })).toBeVisible();
+  await expect(stats(page).getByRole("img", { name: /^Tickets by state/ })).toBeVisible();
+  await expect(stats(page).getByRole("img", { name: /^Shops:/ })).toHaveCount(0);
+});
+
+test("non-admins see no statistics and never ask the box for them", async ({ page }) => {
+  const asked: string[] = [];
+  page.on("request", (r) => r.url().includes("/statistics/home") && asked.push(r.url()));
+  const app = new AppPage(page);
+  for (const pin of ["2222", "3333", "4444"]) {
+    await app.loginAs(pin);
+    await expect(app.tiles().first()).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    await expect(stats(page)).toHaveCount(0);
+    await page.getByRole("button", { name: /Logout/ }).click();
+    await expect(app.pin).toBeVisible();
+    await page.evaluate(() => localStorage.clear());
+  }
+  expect(asked).toEqual([]);
 });

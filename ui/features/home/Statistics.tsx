@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from "react";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import type { HomeStatistics, PeriodFigures, Ranked } from "../../../appliance/modules/reports/model";
 import { api } from "../../lib/api";
+import { currentToken } from "../../lib/session";
 import { BarChart, type Series } from "./BarChart";
 
 type PeriodKey = keyof HomeStatistics["periods"];
@@ -24,6 +25,24 @@ const moneySeries = (periods: PeriodFigures[]): Series[] => [
 ];
 
 /**
+ * The shell mounts Home again once the box has said whether this is the HQ agent, and each
+ * statistics request takes a report worker on the box: the answer of the last 30 s (for the
+ * same login) is reused, so a remount or a quick trip back home asks only once.
+ */
+let last: { token: string | null; at: number; answer: Promise<HomeStatistics> } | null = null;
+function loadStatistics(): Promise<HomeStatistics> {
+  const token = currentToken();
+  if (!last || last.token !== token || Date.now() - last.at > 30_000) {
+    const answer = api<HomeStatistics>("GET", "/statistics/home", { quiet: true });
+    const mine = { token, at: Date.now(), answer };
+    last = mine;
+    // A failure is not kept: the next visit home asks again.
+    answer.catch(() => last === mine && (last = null));
+  }
+  return last.answer;
+}
+
+/**
  * Spec §2/§6: the home statistics are for admins only; Home mounts this only for an admin, so
  * nobody else even asks for them (GET /statistics/home). A shop sees its own figures, head
  * quarters every shop's and a comparison of the shops.
@@ -34,7 +53,7 @@ export function Statistics() {
   const [period, setPeriod] = useState<PeriodKey>("today");
   useEffect(() => {
     // Spec §8: statistics fail quietly; the tiles stay usable.
-    api<HomeStatistics>("GET", "/statistics/home", { quiet: true }).then(setStats, () => setFailed(true));
+    loadStatistics().then(setStats, () => setFailed(true));
   }, []);
   const charts = useMemo(() => {
     if (!stats) return null;

@@ -10,7 +10,7 @@ import { listActions } from "../catalogue/api";
 import { ChipToggles } from "../people/fields";
 import { listTicketStates } from "../tickets/api";
 import type { ReportFormat, ReportName } from "../../../appliance/modules/reports/model";
-import { downloadReport, type Progress, ReportError } from "./download";
+import { downloadReport, type Outcome, type Progress, ReportError } from "./download";
 
 type Pick = Set<number>;
 const number = new Intl.NumberFormat("en-MT");
@@ -76,13 +76,32 @@ function Chips({ label, items, pick }: { label: string; items: { id: number; nam
   );
 }
 
+/**
+ * The box makes only a couple of reports at a time (it has two cores and a counter to serve)
+ * and answers 429 meanwhile: wait for a turn, retrying every 2 s for up to a minute, unless
+ * the user cancels.
+ */
+async function withTurn(signal: AbortSignal, onWait: () => void, run: () => Promise<Outcome>): Promise<Outcome> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await run();
+    } catch (e) {
+      if (!(e instanceof ReportError && e.status === 429) || Date.now() > until) throw e;
+    }
+    onWait();
+    await new Promise((r) => setTimeout(r, 2000));
+    if (signal.aborted) return { kind: "cancelled" };
+  }
+}
+
 interface Filters {
   agents: [Pick, (p: Pick) => void];
   states: [Pick, (p: Pick) => void];
   actions: [Pick, (p: Pick) => void];
 }
 
-type Status = { kind: "idle" } | { kind: "running"; format: ReportFormat; progress: Progress } | { kind: "done"; text: string } | { kind: "empty" } | { kind: "error"; text: string };
+type Status = { kind: "idle" } | { kind: "waiting"; format: ReportFormat } | { kind: "running"; format: ReportFormat; progress: Progress } | { kind: "done"; text: string } | { kind: "empty" } | { kind: "error"; text: string };
 
 function ReportSection({ name, title, button, commission: hasCommission, children }: { name: ReportName; title: string; button: string; commission?: boolean; children: (f: Filters) => React.ReactNode }) {
   const today = businessDay(new Date());
@@ -110,7 +129,9 @@ function ReportSection({ name, title, button, commission: hasCommission, childre
     running.current = ctrl;
     setStatus({ kind: "running", format, progress: { rows: 0, bytes: 0 } });
     try {
-      const out = await downloadReport(name, query(), format, { signal: ctrl.signal, onProgress: (progress) => setStatus({ kind: "running", format, progress }) });
+      const out = await withTurn(ctrl.signal, () => setStatus({ kind: "waiting", format }), () =>
+        downloadReport(name, query(), format, { signal: ctrl.signal, onProgress: (progress) => setStatus({ kind: "running", format, progress }) }),
+      );
       if (out.kind === "saved") setStatus({ kind: "done", text: `Saved ${out.fileName}${format === "csv" ? `: ${rows(out.rows)}` : ""}` });
       else if (out.kind === "empty") setStatus({ kind: "empty" });
       else setStatus({ kind: "done", text: "Download cancelled" });
@@ -123,7 +144,7 @@ function ReportSection({ name, title, button, commission: hasCommission, childre
     }
   }
 
-  const busy = status.kind === "running";
+  const busy = status.kind === "running" || status.kind === "waiting";
   return (
     <section className="card section" aria-label={title}>
       <h2>{title}</h2>
@@ -146,6 +167,7 @@ function ReportSection({ name, title, button, commission: hasCommission, childre
         <p className="report-status" role="status" aria-live="polite" data-testid={`${name}-status`}>
           {status.kind === "running" &&
             (status.format === "csv" ? `${rows(status.progress.rows)} so far…` : `${number.format(Math.round(status.progress.bytes / 1024))} KB so far…`)}
+          {status.kind === "waiting" && "Waiting for another report to finish…"}
           {status.kind === "empty" && "No rows for these dates and filters: there is nothing to download."}
           {status.kind === "done" && status.text}
           {status.kind === "error" && <span className="form-error">{status.text}</span>}
