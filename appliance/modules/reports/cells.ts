@@ -62,8 +62,18 @@ export function maltaWall(iso: string): string {
   return new Date(t + offsetMs(new Date(t).toISOString())).toISOString().slice(0, 16);
 }
 
-/** The Malta day of a UTC instant. */
-export const maltaDay = (iso: string) => maltaWall(iso).slice(0, 10);
+/** The Malta day of a UTC instant (the same for the whole of a UTC hour: Malta's offset is whole hours). */
+const days = new Map<string, string>();
+export function maltaDay(iso: string): string {
+  const hour = iso.slice(0, 13);
+  let day = days.get(hour);
+  if (day === undefined) {
+    day = maltaWall(iso).slice(0, 10);
+    if (days.size > 100_000) days.clear();
+    days.set(hour, day);
+  }
+  return day;
+}
 
 /** One cell as CSV text (already quoted where needed). */
 export function csvCell(type: ColumnType, v: Cell): string {
@@ -86,7 +96,11 @@ export function csvCell(type: ColumnType, v: Cell): string {
 }
 
 /** One record: fields separated by commas, ended by CRLF (RFC 4180). */
-export const csvRecord = (types: readonly ColumnType[], row: readonly Cell[]) => `${types.map((t, i) => csvCell(t, row[i] ?? null)).join(",")}\r\n`;
+export function csvRecord(types: readonly ColumnType[], row: readonly Cell[]): string {
+  let out = csvCell(types[0]!, row[0] ?? null);
+  for (let i = 1; i < types.length; i++) out += `,${csvCell(types[i]!, row[i] ?? null)}`;
+  return `${out}\r\n`;
+}
 
 /** An xlsx cell value: numbers as numbers (money in euros), days and times as dates, text neutralised. */
 export function xlsxCell(type: ColumnType, v: Cell): string | number | Date | null {

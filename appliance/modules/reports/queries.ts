@@ -24,6 +24,8 @@ export interface Scope {
 
 const TICKETS_PER_PAGE = 1000;
 const LOGS_PER_PAGE = 4000;
+/** Item ids per page of the item report (a range of ids: fewer rows when filters apply). */
+const ITEMS_PER_PAGE = 4000;
 /** States after which an item is no longer the plant's or the driver's to deliver. */
 export const DONE_STATES = ["DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAID", "CLOSED"];
 
@@ -225,45 +227,56 @@ async function* itemReport(src: Source, q: ReportQuery, scope: Scope): Producer 
   const shops = await nameMap(src, "SELECT id, name FROM agents");
   const garments = await nameMap(src, "SELECT id, name FROM garment_sub_categories");
   const states = await stateNames(src, q.states);
+  const agents = agentFilter(scope, q.agents);
   const commission = q.commission ?? 0;
   const customers = customerCache(src);
+  const [start, end] = instants(q);
+  // The items of the range lie between these ids (read from the ticket index only). Items
+  // are then read in id order, which is the order they were taken in and the table's own:
+  // a sequential read, where paging by ticket jumped about the file (2-3× slower).
+  const [bounds] = await src.values(
+    "SELECT min(i.id), max(i.id) FROM tickets t JOIN ticket_sub_categories i ON i.ticket_id = t.id WHERE t.confirmed_at >= ? AND t.confirmed_at < ?",
+    [start, end],
+  );
+  if (bounds?.[0] == null) return;
+  const hi = num(bounds[1]);
   const where = [
+    agents ? "AND t.agent_id IN (SELECT value FROM json_each(?))" : "",
     states ? "AND i.state IN (SELECT value FROM json_each(?))" : "",
     q.actions?.length ? "AND EXISTS (SELECT 1 FROM ticket_sub_category_actions x WHERE x.ticket_sub_category_id = i.id AND x.action_id IN (SELECT value FROM json_each(?)))" : "",
   ].join(" ");
-  const filterArgs = [...(states ? [JSON.stringify(states)] : []), ...(q.actions?.length ? [json(q.actions)] : [])];
-  for await (const tickets of ticketPages(src, q, agentFilter(scope, q.agents))) {
-    const ticket = new Map(tickets.map((t) => [t.id, t]));
-    await customers.load(tickets.map((t) => t.customer));
+  const filterArgs = [...(agents ? [json(agents)] : []), ...(states ? [JSON.stringify(states)] : []), ...(q.actions?.length ? [json(q.actions)] : [])];
+  let after = num(bounds[0]) - 1;
+  while (after < hi) {
+    const upto = Math.min(hi, after + ITEMS_PER_PAGE);
     const items = await src.values(
-      `SELECT i.id, i.ticket_id, i.state, i.garment_sub_category_id, i.description,
+      `SELECT i.id, i.ticket_id, t.confirmed_at, t.agent_id, t.customer_id, i.state, i.garment_sub_category_id, i.description,
         (SELECT group_concat(x.name, ', ') FROM ticket_sub_category_actions x WHERE x.ticket_sub_category_id = i.id),
         i.quantity, i.has_express, i.pre_discount_total, coalesce(i.total_override, i.total), i.total_paid
-       FROM ticket_sub_categories i WHERE i.ticket_id IN (SELECT value FROM json_each(?)) ${where} ORDER BY i.ticket_id, i.id`,
-      [json(tickets.map((t) => t.id)), ...filterArgs],
+       FROM ticket_sub_categories i JOIN tickets t ON t.id = i.ticket_id
+       WHERE i.id > ? AND i.id <= ? AND t.confirmed_at >= ? AND t.confirmed_at < ? ${where} ORDER BY i.id`,
+      [after, upto, start, end, ...filterArgs],
     );
-    // Items come in ticket id order; the report keeps the tickets' confirmation order.
-    const order = new Map(tickets.map((t, k) => [t.id, k]));
-    items.sort((a, b) => order.get(num(a[1]))! - order.get(num(b[1]))! || num(a[0]) - num(b[0]));
+    after = upto;
     if (!items.length) continue;
+    await customers.load(items.map((i) => num(i[4])));
     yield items.map((i) => {
-      const t = ticket.get(num(i[1]))!;
-      const total = num(i[9]);
+      const total = num(i[12]);
       return [
         num(i[0]),
-        t.id,
-        maltaDay(t.at),
-        ...withShop(scope, shops.get(t.agent) ?? ""),
-        customers.get(t.customer)[0],
-        str(i[2]),
-        garments.get(num(i[3])) ?? "",
-        str(i[4]),
+        num(i[1]),
+        maltaDay(str(i[2])),
+        ...withShop(scope, shops.get(num(i[3])) ?? ""),
+        customers.get(num(i[4]))[0],
         str(i[5]),
-        num(i[6]),
-        num(i[7]) ? "Yes" : "No",
-        num(i[8]),
+        garments.get(num(i[6])) ?? "",
+        str(i[7]),
+        str(i[8]),
+        num(i[9]),
+        num(i[10]) ? "Yes" : "No",
+        num(i[11]),
         total,
-        num(i[10]),
+        num(i[13]),
         commission,
         Math.round((total * commission) / 100),
       ];

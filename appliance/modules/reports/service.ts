@@ -26,7 +26,8 @@ const CONTENT_TYPES: Record<ReportFormat, string> = {
 
 /** A running worker and the messages it sent that nobody has taken yet. */
 function startWorker(job: Job, onStop: () => void) {
-  const worker = new Worker(new URL("./worker.ts", import.meta.url).href);
+  // smol: a smaller heap that collects sooner (a report is a stream of short-lived rows).
+  const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { smol: true });
   const inbox: FromWorker[] = [];
   let waiting: ((m: FromWorker) => void) | null = null;
   let stopped = false;
