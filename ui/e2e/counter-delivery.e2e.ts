@@ -112,5 +112,7 @@ for (const [name, size] of [
     await expect(page.getByLabel("State")).toHaveValue("AWAITING PICKUP");
     saved = await staff("GET", `/tickets/${ticketId}`);
     expect(saved).toMatchObject({ state: "AWAITING PICKUP", pickup_address: { line: `7, Triq il-Vann, ${locality}` } });
+    // Spec §4: AWAITING PICKUP shows the pickup address on the ticket view.
+    await expect(page.getByTestId("awaiting-pickup-address")).toContainText(`7, Triq il-Vann, ${locality}`);
   });
 }

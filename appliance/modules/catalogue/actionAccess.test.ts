@@ -71,3 +71,30 @@ test("assertActionsAllowed refuses a hidden action as unknown; HQ staff and unli
   await limit(null);
   await assertActionsAllowed(db, shop, [b!.id]);
 });
+
+test("through the API, a limited shop cannot add a hidden action to an item, nor gets a hidden default", async () => {
+  const call = async (method: string, path: string, body?: unknown) => box.call(method, `/api/v1${path}`, { token: bkClerk, body });
+  const customers = (await call("GET", "/customers/?limit=1")).json.data;
+  const customer = (Array.isArray(customers) ? customers : customers.data)[0];
+  const ticket = (await call("POST", "/tickets/", { customer_id: customer.id })).json.data;
+  // A garment whose category has a default action, from the demo catalogue.
+  const cats = (await box.call("GET", "/api/v1/garmentCategories/", { token: hq })).json.data as { id: number; default_action_id: number | null }[];
+  const cat = cats.find((c) => c.default_action_id)!;
+  const subs = (await box.call("GET", `/api/v1/garmentSubCategories/?category=${cat.id}`, { token: hq })).json.data as { id: number; garment_category_id: number }[];
+  const garment = subs.find((s) => s.garment_category_id === cat.id)!;
+  const other = all.find((a) => a.id !== cat.default_action_id)!;
+
+  await limit(`${other.id}`);
+  const [item] = (await call("POST", "/ticketSubCategory/", { ticket_id: ticket.id, garment_sub_category_id: garment.id })).json.data;
+  const added = (await call("GET", `/ticketSubCategory/${item.id}`)).json.data;
+  expect(added.actions.map((a: { actionID: number }) => a.actionID)).toEqual([]);
+  const hidden = await call("POST", "/ticketSubCategoryActions/", { ticket_sub_category_id: item.id, action_id: cat.default_action_id });
+  expect(hidden.status).toBe(422);
+  expect(hidden.json.message).toContain("action_id: no such action");
+  expect((await call("POST", "/ticketSubCategory/", { ticket_id: ticket.id, garment_sub_category_id: garment.id, actions: [cat.default_action_id] })).status).toBe(422);
+  // The control: the shop's own action goes on.
+  expect((await call("POST", "/ticketSubCategoryActions/", { ticket_sub_category_id: item.id, action_id: other.id })).status).toBe(200);
+  await limit(null);
+  const [withDefault] = (await call("POST", "/ticketSubCategory/", { ticket_id: ticket.id, garment_sub_category_id: garment.id })).json.data;
+  expect((await call("GET", `/ticketSubCategory/${withDefault.id}`)).json.data.actions.map((a: { actionID: number }) => a.actionID)).toEqual([cat.default_action_id]);
+});

@@ -9,6 +9,7 @@ import type { Clock } from "../../platform/clock";
 import { parseDiscount, toEuros } from "../../domain/money";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
+import { allowedActions, assertActionsAllowed } from "../catalogue/actionAccess";
 import { assertImagesVisible } from "../images/service";
 import { type Exec, loadItems, unitPrice } from "./repo";
 import { createLedger } from "./ledger";
@@ -102,7 +103,12 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
       const g = await garment(db, input.garment_sub_category_id);
       const pieces = input.pieces ?? g.g.pieces;
       if (g.g.show_choose_pieces && input.pieces !== undefined && splitPieces(input.pieces).length === 0) throw unprocessable("At least one piece must be selected!");
-      const actionIds = input.actions ?? (g.default_action_id ? [g.default_action_id] : []);
+      // Spec §6 can_see_action: a shop limited to some actions neither sends a hidden one nor gets
+      // the category's default when that one is hidden.
+      if (input.actions) await assertActionsAllowed(db, caller, input.actions);
+      const allowed = input.actions ? null : await allowedActions(db, caller);
+      const useDefault = g.default_action_id && (!allowed || allowed.has(g.default_action_id));
+      const actionIds = input.actions ?? (useDefault ? [g.default_action_id!] : []);
       const ids = await db.transaction(async (tx) => {
         const made: number[] = [];
         for (let c = 0; c < copies; c++) {
@@ -266,6 +272,7 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
     async addAction(caller: EmployeeCaller, input: { ticket_sub_category_id: number; action_id: number; quantity?: number; images?: number[]; override_images?: boolean }) {
       const cur = await item(caller, input.ticket_sub_category_id);
       await assertImagesVisible(db, caller, input.images ?? []);
+      await assertActionsAllowed(db, caller, [input.action_id]);
       return reprice(cur, (tx) => addActionRow(tx, cur.id, cur.garment_sub_category_id, input.action_id, input.quantity ?? 1, input.images ?? [], input.override_images ?? false));
     },
     async removeAction(caller: EmployeeCaller, actionRowId: number) {

@@ -5,12 +5,8 @@ import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import type { CustomerTicket as Row } from "../../../appliance/modules/customers/model";
 import type { TicketLog, TicketState } from "../../../appliance/modules/tickets/model";
-import { apiList } from "../../lib/api";
-import { listTicketLogs, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
+import { listCustomerTickets, listTicketLogs, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
 import { HistoryTable } from "./History";
-
-/** The customer's tickets with the agent that took each (the customers module's list). */
-const listCustomerTickets = (customerId: number) => apiList<Row>(`/customers/${customerId}/tickets`);
 
 /** Spec §2 Customers detail: the last 10 tickets (See All shows every one). */
 export const LAST_TICKETS = 10;

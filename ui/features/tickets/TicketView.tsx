@@ -13,6 +13,7 @@ import { PrintButton } from "../printing/PrinterDialog";
 import { History } from "./History";
 import { ItemRow } from "./ItemRow";
 import { ProcessFeedback } from "./ProcessFeedback";
+import { TicketStops } from "./TicketStops";
 
 /** Spec §2 ticket view; back goes to the ticket's customer. */
 export function TicketView({ params }: { params: Record<string, string | undefined> }) {
@@ -75,6 +76,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
           </select>
         </label>
       </section>
+      <TicketStops ticket={t} />
       <section className="card">
         {t.ticket_sub_categories.map((i) => (
           <ItemRow key={i.id} item={i} />

@@ -1,7 +1,7 @@
-import type { CustomerDetail } from "../../../appliance/modules/customers/model";
+import type { CustomerDetail, CustomerTicket } from "../../../appliance/modules/customers/model";
 import type { Address, AddressInput } from "../../../appliance/modules/places/model";
 import type { Availability } from "../../../appliance/modules/scheduling/model";
-import type { Item, ItemUpdate, StateChangeResult, Ticket, TicketListRow, TicketLog, TicketOptions, TicketState, TicketSummary } from "../../../appliance/modules/tickets/model";
+import type { Item, ItemUpdate, StateChangeResult, Ticket, TicketListRow, TicketLog, TicketOptions, TicketState } from "../../../appliance/modules/tickets/model";
 import type { Approval } from "../../components/approval";
 import { api, apiList } from "../../lib/api";
 
@@ -20,8 +20,8 @@ export const confirmTicket = (id: number) => api<unknown>("PUT", `/tickets/${id}
 export const payTicket = (id: number) => api<Ticket>("PUT", `/tickets/paidFor/${id}`);
 export const setTicketsState = (ids: number[], state: string) => api<StateChangeResult>("PUT", "/tickets/changeState", { body: { Ids: ids, State: state } });
 export const listTicketStates = () => apiList<TicketState>("/ticketStates/");
-/** A customer's tickets (spec §2 Customers detail), newest first. */
-export const listCustomerTickets = (customerId: number) => apiList<TicketSummary>(`/tickets/customer/${customerId}`);
+/** A customer's tickets (spec §2 Customers detail) with the agent that took each, newest first. */
+export const listCustomerTickets = (customerId: number) => apiList<CustomerTicket>(`/customers/${customerId}/tickets`);
 export const listTickets = (query: { limit: number; offset: number; term?: string }) => apiList<TicketListRow>("/tickets/", query);
 export const listTicketLogs = (ticketId: number) => apiList<TicketLog>(`/ticketLogStates/${ticketId}`);
 
