@@ -4,7 +4,7 @@ import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { businessDay } from "../../appliance/domain/dates";
 import { printDate } from "../../appliance/domain/format";
-import { REPORT_COLUMNS, REPORT_TITLES, type ReportName } from "../../appliance/modules/reports/model";
+import type { ReportName } from "../../appliance/modules/reports/model";
 import { AppPage } from "./pages/app";
 import { apiLogin } from "./pages/people";
 
@@ -16,7 +16,15 @@ const SIZES = [
 ] as const;
 
 const today = businessDay(new Date());
-const fileName = (report: ReportName, ext = "csv") => `${REPORT_TITLES[report]} ${printDate(today)} ${printDate(today)}.${ext}`;
+const TITLES: Record<ReportName, string> = { salesReport: "Sales report", clientReport: "Client report", itemReport: "Item report", itemStateReport: "Item state report" };
+const fileName = (report: ReportName, ext = "csv") => `${TITLES[report]} ${printDate(today)} ${printDate(today)}.${ext}`;
+/** The columns of README's reports, written out here; head quarters' include the shop. */
+const COLUMNS: Record<ReportName, string[]> = {
+  salesReport: ["Date", "Shop", "Action", "Items", "Gross", "Discounts", "Net", "Net excl. VAT", "VAT 18%", "Paid", "Outstanding"],
+  clientReport: ["Customer ID", "Customer", "Mobile", "Shop", "Tickets", "Items", "Spent", "Paid", "Owed", "First visit", "Last visit"],
+  itemReport: ["Item ID", "Ticket ID", "Date", "Shop", "Customer", "State", "Garment", "Description", "Actions", "Quantity", "Express", "Price", "Total", "Paid", "Commission %", "Commission"],
+  itemStateReport: ["Item ID", "Ticket ID", "Garment", "Description", "State", "When", "Employee", "Shop", "Note"],
+};
 
 type Row = Record<string, string>;
 /** The downloaded CSV parsed back by a real CSV parser: the header line and the records. */
@@ -63,8 +71,7 @@ async function download(page: Page, title: string, button: RegExp | string): Pro
   return file;
 }
 
-/** Every column of the contract in order; head quarters' reports include the shop column. */
-const headerOf = (report: ReportName) => REPORT_COLUMNS[report].map((c) => c.header).join(",");
+const headerOf = (report: ReportName) => COLUMNS[report].join(",");
 
 for (const [name, size] of SIZES) {
   test.describe(name, () => {
@@ -88,7 +95,6 @@ for (const [name, size] of SIZES) {
       expect(file.suggestedFilename()).toBe(fileName("salesReport"));
       let csv = readCsv((await file.path())!);
       expect(csv.header).toBe(headerOf("salesReport"));
-      expect(csv.header.startsWith("Date,Shop,Action,Items,Gross")).toBe(true);
       expect(csv.rows.length).toBeGreaterThan(0);
       expect(new Set(csv.rows.map((r) => r.Action))).toEqual(new Set(["Pressing"]));
       expect(csv.rows.reduce((n, r) => n + Number(r.Items), 0)).toBeGreaterThanOrEqual(2);
@@ -109,7 +115,6 @@ for (const [name, size] of SIZES) {
       expect(file.suggestedFilename()).toBe(fileName("itemReport"));
       csv = readCsv((await file.path())!);
       expect(csv.header).toBe(headerOf("itemReport"));
-      expect(csv.header.startsWith("Item ID,Ticket ID,Date,Shop")).toBe(true);
       const items = csv.rows.filter((r) => Number(r["Ticket ID"]) === t.ticketId);
       expect(items.map((r) => Number(r["Item ID"])).sort()).toEqual([...t.itemIds].sort());
       for (const r of items) {
@@ -125,7 +130,7 @@ for (const [name, size] of SIZES) {
       const book = new ExcelJS.Workbook();
       await book.xlsx.readFile((await file.path())!);
       const sheet = book.worksheets[0]!;
-      expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(REPORT_COLUMNS.itemReport.map((c) => c.header));
+      expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(COLUMNS.itemReport);
       expect(sheet.actualRowCount - 1).toBe(csv.rows.length);
 
       // Item states, MARKED only: both items' change.

@@ -14,9 +14,18 @@ const chartJs = () => import("./chartSetup");
 
 /**
  * A bar chart (horizontal for long names). The canvas carries a text summary for screen
- * readers; `format` writes the values (euros, counts) in the axis and tooltips.
+ * readers; `format` writes the values (euros, counts) in the tooltips and the summary, `tick`
+ * on the axis (whole euros there, so the labels stay short on a phone).
  */
-export function BarChart({ title, labels, series, horizontal, stacked, format = String }: { title: string; labels: string[]; series: Series[]; horizontal?: boolean; stacked?: boolean; format?: (v: number) => string }) {
+export function BarChart({
+  title,
+  labels,
+  series,
+  horizontal,
+  stacked,
+  format = String,
+  tick = format,
+}: { title: string; labels: string[]; series: Series[]; horizontal?: boolean; stacked?: boolean; format?: (v: number) => string; tick?: (v: number) => string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   // Rebuilt only when what it shows changes, not on every render of the parent.
   const content = JSON.stringify([labels, series, horizontal, stacked]);
@@ -40,7 +49,7 @@ export function BarChart({ title, labels, series, horizontal, stacked, format = 
             tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${format(Number(c.parsed[value]))}` } },
           },
           scales: {
-            [value]: { beginAtZero: true, stacked, ticks: { callback: (v: string | number) => format(Number(v)), precision: 0 } },
+            [value]: { beginAtZero: true, stacked, ticks: { callback: (v: string | number) => tick(Number(v)), precision: 0 } },
             [horizontal ? "y" : "x"]: { stacked, ticks: { autoSkip: false } },
           },
         },
@@ -50,7 +59,7 @@ export function BarChart({ title, labels, series, horizontal, stacked, format = 
       gone = true;
       chart?.destroy();
     };
-  }, [content, format]);
+  }, [content, format, tick]);
 
   const summary = labels.map((l, i) => `${l}: ${series.map((s) => format(s.values[i] ?? 0)).join(" / ")}`).join("; ");
   // Horizontal charts grow with their rows so long garment names stay readable on a phone.

@@ -13,6 +13,8 @@ const PERIODS: { key: PeriodKey; label: string }[] = [
 ];
 const COLORS = { paid: "#1f8a4c", outstanding: "#d97706", state: "#1b6ca8", garment: "#0e7490", action: "#6d28d9" };
 const number = new Intl.NumberFormat("en-MT");
+const wholeEuros = new Intl.NumberFormat("en-MT", { style: "currency", currency: "EUR", maximumFractionDigits: 0 });
+const euroTick = (v: number) => wholeEuros.format(v);
 const count = (n: number) => number.format(n);
 const range = (p: PeriodFigures) => (p.from === p.to ? displayDate(p.from) : `${displayDate(p.from)} – ${displayDate(p.to)}`);
 const ranked = (title: string, list: Ranked[], color: string) => (
@@ -60,7 +62,7 @@ export function Statistics() {
     const shops = stats.shops;
     return (
       <div className="stats-charts">
-        <BarChart title="Takings: paid and outstanding" labels={PERIODS.map((p) => p.label)} series={moneySeries(PERIODS.map((p) => stats.periods[p.key]))} stacked format={euroFromEuros} />
+        <BarChart title="Takings: paid and outstanding" labels={PERIODS.map((p) => p.label)} series={moneySeries(PERIODS.map((p) => stats.periods[p.key]))} stacked format={euroFromEuros} tick={euroTick} />
         <BarChart
           title="Tickets by state (open now)"
           labels={stats.tickets_by_state.map((s) => s.state || "(none)")}
@@ -78,6 +80,7 @@ export function Statistics() {
             horizontal
             stacked
             format={euroFromEuros}
+            tick={euroTick}
           />
         )}
       </div>
