@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { addDays, businessDay } from "../../appliance/domain/dates";
 import { displayDate } from "../../appliance/domain/format";
-import { dayOfWeek, WEEKDAYS } from "../../appliance/domain/schedule";
+import { dayOfWeek, WEEKDAYS, weekOf } from "../../appliance/domain/schedule";
 import { AppPage } from "./pages/app";
 import { apiLogin } from "./pages/people";
 
@@ -114,5 +114,16 @@ for (const [name, size] of [
     expect(saved).toMatchObject({ state: "AWAITING PICKUP", pickup_address: { line: `7, Triq il-Vann, ${locality}` } });
     // Spec §4: AWAITING PICKUP shows the pickup address on the ticket view.
     await expect(page.getByTestId("awaiting-pickup-address")).toContainText(`7, Triq il-Vann, ${locality}`);
+
+    // HQ's scheduler shows the booking in that day: the locality over-booked in red (2 of 1,
+    // the manager's approval), and the ticket among the day's pickups.
+    const { week: w, year } = weekOf(week);
+    await page.evaluate(() => localStorage.clear());
+    await app.loginAs("9999");
+    await page.goto(`/scheduling?year=${year}&week=${w}&day=${week}&view=pickups`);
+    await expect(page.getByTestId("day-title")).toContainText(displayDate(week));
+    const load = page.getByRole("region", { name: "Load" }).getByLabel(`${locality}: 2 of 1, over-booked`);
+    await expect(load).toHaveAttribute("data-colour", "red");
+    await expect(page.getByRole("article", { name: `Ticket ${ticketId}` })).toContainText(`Delivery Test ${name}`);
   });
 }
