@@ -32,7 +32,7 @@ export function queryString(q?: Query): string {
  * Spec §6: a 401 logs out the agent or the employee depending on whether the message starts
  * with "Agent" or "Employee"; "Token" logs out both.
  */
-function handleUnauthorized(message: string, sent: string | null) {
+export function handleUnauthorized(message: string, sent: string | null) {
   // An answer to a request sent with a token that has since been replaced (a new PIN
   // went in meanwhile) must not log the new session out.
   if (sent !== currentToken()) return;

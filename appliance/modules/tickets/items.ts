@@ -2,6 +2,7 @@ import { and, count, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { actions, employeeOwings, garmentCategories, garmentSubCategories, images as imagesTable, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
 import { expressDeliveryDate } from "../../domain/express";
+import { DONE_STATES } from "../../domain/states";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
@@ -26,7 +27,6 @@ export const pieceList = (pieces: string, description: string) => {
   const list = splitPieces(pieces);
   return list.length ? list : [description || "Item"];
 };
-const DONE_STATES = ["DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAID", "CLOSED"];
 
 export function createItemService({ db, clock, approvals }: { db: Db; clock: Clock; approvals: ApprovalService }) {
   const now = () => clock.now().toISOString();
@@ -301,7 +301,7 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
         .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
         .innerJoin(ticketSubCategoryModifiers, and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, ticketSubCategories.id), eq(ticketSubCategoryModifiers.modifier_type, "EXPRESS")))
         .innerJoin(modifiers, eq(modifiers.id, ticketSubCategoryModifiers.modifier_id))
-        .where(and(eq(ticketSubCategories.has_express, true), notInArray(ticketSubCategories.state, DONE_STATES), isNotNull(tickets.confirmed_at), scope ? inArray(tickets.agent_id, scope) : undefined));
+        .where(and(eq(ticketSubCategories.has_express, true), notInArray(ticketSubCategories.state, [...DONE_STATES]), isNotNull(tickets.confirmed_at), scope ? inArray(tickets.agent_id, scope) : undefined));
       return rows
         .map((r) => ({ id: r.id, ticket_id: r.ticket_id, description: r.description, pickup_date: r.pickup_date, express: r.express, due_date: expressDeliveryDate(r.confirmed_at, r.express) }))
         .sort((a, b) => (a.due_date ?? "9999").localeCompare(b.due_date ?? "9999") || a.id - b.id);

@@ -1,19 +1,13 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { employeeOwings, employees, itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { toEuros } from "../../domain/money";
+import { PAID_STATES } from "../../domain/states";
 import type { Clock } from "../../platform/clock";
 import { notFound, unprocessable } from "../../platform/errors";
 import { audit } from "../audit/audit";
 import { assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import type { Exec } from "./repo";
 import { recomputeTicket } from "./totals";
-
-/**
- * States that say the ticket is paid (seed: DELIVERED AND PAID, then CLOSED). Setting one on a
- * ticket or item with a balance takes that balance as paid to whoever set it, never a
- * silent write-off.
- */
-export const PAID_STATES: readonly string[] = ["DELIVERED AND PAID", "CLOSED"];
 
 /**
  * The steps the ticket, item and printing use cases share. Each runs on the executor it is

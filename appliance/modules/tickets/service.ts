@@ -12,7 +12,8 @@ import { type ApprovalInput, type ApprovalService, approvedBy } from "../approva
 import { audit } from "../audit/audit";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import type { SchedulingService } from "../scheduling/service";
-import { createLedger, PAID_STATES } from "./ledger";
+import { PAID_STATES } from "../../domain/states";
+import { createLedger } from "./ledger";
 import type { StateChange, Ticket, TicketBody, TicketListRow, TicketSummary } from "./model";
 import { type Exec, loadItems, loadTicket, loadTicketLogs, type TicketRecord } from "./repo";
 import { recomputeTicket } from "./totals";

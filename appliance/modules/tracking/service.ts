@@ -3,6 +3,7 @@ import type { Db } from "../../../db/client";
 import { agents, customers, employees, itemLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { addDays } from "../../domain/dates";
 import { parseScan, ScanCodeError } from "../../domain/scancodes";
+import { DONE_STATES } from "../../domain/states";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
@@ -12,7 +13,6 @@ import { loadItems } from "../tickets/repo";
 import { DESC_SEARCH_LIMIT, type Journey, type ScanAnswer } from "./model";
 
 /** Items past these states have left the shop: a description search leaves them out. */
-const FINISHED_STATES = ["DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAID", "CLOSED"];
 /** A LIKE pattern that matches the text itself anywhere (its %, _ and \ taken literally: ESCAPE '\'). */
 /**
  * The caller's shop's tickets (null scope: all). The '+' keeps SQLite off the tickets' agent
@@ -70,7 +70,7 @@ export function createTrackingService({ db, clock }: { db: Db; clock: Clock }) {
       const scope = agentScope(caller);
       // The open states by name, so the item state index finds the few thousand items still
       // in the shops (a shop's search read its every item: 150-250 ms on the reference set).
-      const open = (await db.select({ name: ticketStates.name }).from(ticketStates)).map((s) => s.name).filter((n) => !FINISHED_STATES.includes(n));
+      const open = (await db.select({ name: ticketStates.name }).from(ticketStates)).map((s) => s.name).filter((n) => !DONE_STATES.includes(n));
       const found = await db
         .select({ id: ticketSubCategories.id })
         .from(ticketSubCategories)

@@ -1,6 +1,6 @@
 import { printDate } from "../../../appliance/domain/format";
 import type { ReportFormat, ReportName } from "../../../appliance/modules/reports/model";
-import { BASE, type Query, queryString, TIMEOUT_MS } from "../../lib/api";
+import { BASE, handleUnauthorized, type Query, queryString, TIMEOUT_MS } from "../../lib/api";
 import { currentToken } from "../../lib/session";
 
 export interface Progress {
@@ -102,7 +102,12 @@ export async function downloadReport(
       clearTimeout(timer);
     }
     if (res.status === 204) return { kind: "empty" };
-    if (!res.ok || !res.body) throw new ReportError(res.status, await errorMessage(res));
+    if (!res.ok || !res.body) {
+      const message = await errorMessage(res);
+      // Spec §6: a 401 logs out whoever the message names, as for every other call.
+      if (res.status === 401) handleUnauthorized(message, token);
+      throw new ReportError(res.status, message);
+    }
 
     const counter = format === "csv" ? new CsvRowCounter() : null;
     const chunks: Uint8Array[] = [];

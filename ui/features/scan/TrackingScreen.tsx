@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
+import { CREATED_STATE } from "../../../appliance/domain/states";
 import { confirmDialog } from "../../components/dialog";
 import { printTicket } from "../printing/printer";
 import { toast } from "../../components/toast";
@@ -44,7 +45,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
 
-  useEffect(() => void listTicketStates().then((s) => setStates(s.filter((x) => x.name !== "CREATED"))), []);
+  useEffect(() => void listTicketStates().then((s) => setStates(s.filter((x) => x.name !== CREATED_STATE))), []);
 
   /** Adds the items not yet on the list and answers how many that was ("Already in List" when none). */
   function addRows(items: Row[]) {
@@ -188,7 +189,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
         </form>
         {camera && <CameraScanner onCode={(c) => void scan(c)} onClose={() => setCamera(false)} />}
         {byDesc && found && found.length > 0 && (
-          <div aria-label="Found items" role="region">
+          <section aria-label="Found items">
             <div className="section-head">
               <h3>Found ({found.length})</h3>
               <button type="button" className="btn btn-small" onClick={() => addFound(found)}>
@@ -212,7 +213,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
                 </li>
               ))}
             </ul>
-          </div>
+          </section>
         )}
       </section>
 

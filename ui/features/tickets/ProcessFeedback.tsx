@@ -21,6 +21,7 @@ export function ProcessFeedback({ actionIds }: { actionIds: number[] }) {
   const printed = labelsPrinted.value;
   const key = [...new Set(actionIds)].sort((a, b) => a - b).join(",");
   const [stats, setStats] = useState<WeeklyStat[] | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `printed` is the reload trigger (labels printed), not a value the effect reads.
   useEffect(() => {
     if (!key) return setStats([]);
     let current = true;
@@ -70,7 +71,7 @@ export function ProcessFeedback({ actionIds }: { actionIds: number[] }) {
                       const colour = loadColour(s.amount_accepted, s.total_amount);
                       return (
                         <td key={id}>
-                          <span className={`sched-load load-${colour}`} data-colour={colour} aria-label={`${name} ${weekday}: ${s.amount_accepted} of ${s.total_amount}`}>
+                          <span role="img" className={`sched-load load-${colour}`} data-colour={colour} aria-label={`${name} ${weekday}: ${s.amount_accepted} of ${s.total_amount}`}>
                             {s.amount_accepted}/{s.total_amount}
                           </span>
                         </td>

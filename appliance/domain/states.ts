@@ -1,0 +1,15 @@
+// Ticket state names the code reasons about (spec §4). The full ordered list is reference
+// data (db/seed/states.ts); these are the ones with a rule attached, in one place so the
+// box's modules and the UI never disagree.
+
+/** A ticket being written at the counter: hidden in lists (spec §4). */
+export const CREATED_STATE = "CREATED";
+
+/** The garment has left the shop for good: no longer in the plant's or the van's work. */
+export const DONE_STATES: readonly string[] = ["DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAID", "CLOSED"];
+
+/**
+ * States that say the ticket is paid. Setting one on a ticket or item with a balance takes that
+ * balance as paid to whoever set it, never a silent write-off (README "Paid states").
+ */
+export const PAID_STATES: readonly string[] = ["DELIVERED AND PAID", "CLOSED"];
