@@ -31,3 +31,23 @@ export async function bootLoggedIn(dataDir: string, user = "hq", password = "hq-
   if (!employee) throw new Error("demo admin login failed: is this a reference data dir?");
   return { box, token: employee, call };
 }
+
+/**
+ * Downloads a report through `handle` (the app in-process, or fetch over HTTP), counting bytes
+ * and lines (CSV records, the header included) as they stream; `signal` stops it.
+ */
+export async function downloadReport(handle: (r: Request) => Promise<Response> | Response, url: string, token: string, signal?: AbortSignal) {
+  const res = await handle(new Request(url, { headers: { authorization: `token ${token}` }, signal }));
+  if (res.status !== 200 || !res.body) throw new Error(`report answered ${res.status}: ${await res.text()}`);
+  let bytes = 0;
+  let lines = 0;
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.byteLength;
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+    }
+  } catch (e) {
+    if (!signal?.aborted) throw e;
+  }
+  return { bytes, lines };
+}

@@ -5,12 +5,13 @@
  * took), so a slow client holds the report back instead of filling memory. The request
  * thread terminates it when the client goes away.
  *
- * Local files are read with bun:sqlite (read-only): the same SQLite file and WAL the
- * appliance's libSQL connection writes, read about twice as fast as through @libsql/client,
- * which the item report's 200k rows/s needs. A remote database goes through @libsql/client.
+ * The connection is @libsql/client's, set query_only. Not bun:sqlite, although it reads twice
+ * as fast: two different SQLite libraries in one process do not see each other's POSIX locks,
+ * so bun:sqlite closing "the last connection" checkpointed and truncated the WAL index that
+ * libSQL still had mapped, and the box died of SIGBUS under the mixed-load bench (SQLite's
+ * "How to corrupt": multiple copies of SQLite in the same program).
  */
 import { dlopen, FFIType } from "bun:ffi";
-import { Database } from "bun:sqlite";
 import { Writable } from "node:stream";
 import { createClient } from "@libsql/client";
 import { csvRecord, XLSX_FORMATS, xlsxCell } from "./cells";
@@ -33,20 +34,13 @@ export type FromWorker = { type: "chunk"; data: Uint8Array } | { type: "empty" }
 const CHUNK_BYTES = 256 * 1024;
 
 function openSource(db: DbTarget): Source {
-  if (db.url.startsWith("file:")) {
-    const path = db.url.replace(/^file:(\/\/)?/, "").replace(/\?.*$/, "");
-    const sqlite = new Database(path, { readonly: true });
-    sqlite.run("PRAGMA busy_timeout = 5000");
-    // Room for the lookups a page joins (customers, items by ticket) without re-reading them.
-    sqlite.run("PRAGMA cache_size = -32000");
-    return { values: async (sql, args) => sqlite.query(sql).values(...args) as unknown[][] };
-  }
   const client = createClient({ url: db.url, authToken: db.authToken });
-  const ready = client.execute("PRAGMA query_only = 1").catch(() => undefined);
+  const ready = client.execute("PRAGMA query_only = 1");
   return {
     async values(sql, args) {
       await ready;
-      return (await client.execute({ sql, args })).rows.map((r) => Array.from(r as ArrayLike<unknown>));
+      // libSQL's rows are indexable by column number already: no copy.
+      return (await client.execute({ sql, args })).rows as unknown as unknown[][];
     },
   };
 }
