@@ -3,11 +3,11 @@
  *   bun scripts/bench/report.ts <dataDir> [--report itemReport] [--format csv]
  * Boots the appliance on a copy of the reference data (logging in writes sessions), downloads
  * the report over every day of the data through the whole HTTP stack, and prints rows/s, bytes,
- * the process's peak RSS (the worker is a thread of it) and the request thread's largest timer
- * gap meanwhile (how long a tablet's request could have waited). The mixed load while a report
+ * the peak RSS of the report's process and of the box's, and the box's largest timer gap
+ * meanwhile (how long a tablet's request could have waited). The mixed load while a report
  * streams: scripts/bench/mixed-load.ts <dataDir> --report.
  */
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bootLoggedIn, downloadReport, fmt } from "./lib";
@@ -34,17 +34,36 @@ const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
 }, 5);
 const rssBefore = process.memoryUsage().rss;
+/** The report runs in a process of the box's own (reports/child.ts): its peak RSS, read from /proc. */
+let childPeak = 0;
+const read = (path: string) => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+};
+const childSampler = setInterval(() => {
+  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
+    for (const pid of read(`/proc/${process.pid}/task/${task}/children`).split(" ").filter(Boolean)) {
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`));
+      if (hwm) childPeak = Math.max(childPeak, Number(hwm[1]) * 1024);
+    }
+  }
+}, 50);
 const start = performance.now();
 const r = await downloadReport((q) => box.app.handle(q), `http://localhost/api/v1/tickets/csv/${report}?from=2000-01-01&to=2030-12-31&format=${format}`, token);
 const ms = performance.now() - start;
 clearInterval(sampler);
+clearInterval(childSampler);
 // CSV: lines less the header (a description with a line break would add one; the generator writes none).
 const rows = format === "csv" ? r.lines - 1 : Number.NaN;
 console.log(`${report} (${format}) over all days of ${src}`);
 console.log(`rows ${rows}  bytes ${(r.bytes / 1e6).toFixed(1)} MB  time ${(ms / 1000).toFixed(2)} s  ${Math.round((rows / ms) * 1000).toLocaleString("en")} rows/s (bar ≥ 200,000)`);
-console.log(`peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (before the report ${(rssBefore / 2 ** 20).toFixed(0)} MiB; bar ≤ 200 MB)  largest request-thread timer gap ${fmt(gap)}`);
+console.log(`report process peak RSS ${(childPeak / 2 ** 20).toFixed(0)} MiB (bar ≤ 200 MB); the box ${(peak / 2 ** 20).toFixed(0)} MiB at most (${(rssBefore / 2 ** 20).toFixed(0)} MiB before the report)`);
+console.log(`the box's largest timer gap meanwhile ${fmt(gap)}`);
 box.stop();
 box.database.close();
 rmSync(dir, { recursive: true, force: true });
-const ok = format !== "csv" || ((rows / ms) * 1000 >= 200_000 && peak <= 200e6);
+const ok = format !== "csv" || ((rows / ms) * 1000 >= 200_000 && childPeak <= 200e6);
 process.exit(ok ? 0 : 1);

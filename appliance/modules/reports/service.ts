@@ -1,10 +1,12 @@
 /**
  * Reports and the admin home statistics (issue 13). libSQL runs a query synchronously on the
  * event loop, so a report over two million items in the request would freeze every tablet:
- * each report runs in its own Worker (worker.ts) with its own read-only connection, and its
- * file streams to the client in chunks, one more requested each time the response takes one
- * (back-pressure). The client going away (cancel, closed tab) terminates the worker.
+ * each report runs in a process of its own (child.ts) with its own read-only connection, and
+ * its file streams to the client through a pipe: the response reads the next chunk when the
+ * client took the last one, and the report waits while the pipe is full (back-pressure). The
+ * client going away (cancel, closed tab) kills the process.
  */
+import { fileURLToPath } from "node:url";
 import { businessDay } from "../../domain/dates";
 import { printDate } from "../../domain/format";
 import type { Clock } from "../../platform/clock";
@@ -12,10 +14,7 @@ import { tooMany } from "../../platform/errors";
 import { agentScope, type EmployeeCaller } from "../auth/caller";
 import { REPORT_COLUMNS, REPORT_TITLES, type ReportFormat, type ReportName, type ReportQuery } from "./model";
 import type { HomeCents } from "./queries";
-import type { DbTarget, FromWorker, Job } from "./worker";
-
-/** Chunks a worker may have sent ahead of the response (each up to ~256 KB). */
-const CREDITS = 4;
+import { type DbTarget, EXIT, type Job } from "./job";
 
 export type ReportFile = { kind: "empty" } | { kind: "file"; body: ReadableStream<Uint8Array>; filename: string; contentType: string };
 
@@ -24,33 +23,33 @@ const CONTENT_TYPES: Record<ReportFormat, string> = {
   xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 };
 
-/** A running worker and the messages it sent that nobody has taken yet. */
-function startWorker(job: Job, onStop: () => void) {
-  // smol: a smaller heap that collects sooner (a report is a stream of short-lived rows).
-  const worker = new Worker(new URL("./worker.ts", import.meta.url).href, { smol: true });
-  const inbox: FromWorker[] = [];
-  let waiting: ((m: FromWorker) => void) | null = null;
+const CHILD = fileURLToPath(new URL("./child.ts", import.meta.url));
+
+/** A running report process: its output as chunks, how it ended, and a way to stop it. */
+function startChild(job: Job, onStop: () => void) {
+  const child = Bun.spawn([process.execPath, CHILD], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  child.stdin.write(JSON.stringify(job));
+  child.stdin.end();
+  const reader = child.stdout.getReader();
   let stopped = false;
-  const deliver = (m: FromWorker) => {
-    if (waiting) {
-      const w = waiting;
-      waiting = null;
-      w(m);
-    } else inbox.push(m);
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    child.kill();
+    onStop();
   };
-  worker.onmessage = (e: MessageEvent<FromWorker>) => deliver(e.data);
-  worker.onerror = (e) => deliver({ type: "error", message: e.message || "The report worker failed" });
-  worker.postMessage({ type: "start", job, credits: CREDITS });
   return {
-    next: () => (inbox.length ? Promise.resolve(inbox.shift()!) : new Promise<FromWorker>((r) => (waiting = r))),
-    credit: () => stopped || worker.postMessage({ type: "credit" }),
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      worker.terminate();
-      deliver({ type: "error", message: "The report was stopped" });
-      onStop();
+    /** The next chunk, or null at the end of the output. */
+    next: async () => (await reader.read()).value ?? null,
+    /** After the output ended: how the process ended (empty, done, or why it failed). */
+    async outcome(): Promise<"done" | "empty" | { failed: string }> {
+      const code = await child.exited;
+      stop();
+      if (code === EXIT.done) return "done";
+      if (code === EXIT.empty) return "empty";
+      return { failed: (await new Response(child.stderr).text()).slice(0, 500) || `exit ${code}` };
     },
+    stop,
   };
 }
 
@@ -62,7 +61,7 @@ export function createReportService(deps: { db: DbTarget; clock: Clock; maxRunni
     // Two cores: more reports at once would take the counter's CPU.
     if (running >= maxRunning) throw tooMany("Other reports are being made; try again when one has finished");
     running++;
-    return startWorker(job, () => running--);
+    return startChild(job, () => running--);
   }
 
   return {
@@ -72,7 +71,7 @@ export function createReportService(deps: { db: DbTarget; clock: Clock; maxRunni
     /**
      * One report as a stream, or "empty" when it has no rows. Head quarters' reports cover
      * every shop with a Shop column; a shop's cover its own. `signal` is the request's: its
-     * abort (the client went away before the first rows) stops the worker.
+     * abort (the client went away before the first rows) stops the report.
      */
     async report(caller: EmployeeCaller, name: ReportName, query: ReportQuery, signal?: AbortSignal): Promise<ReportFile> {
       const hq = caller.agent.is_hq;
@@ -91,36 +90,29 @@ export function createReportService(deps: { db: DbTarget; clock: Clock; maxRunni
       });
       const onAbort = () => w.stop();
       signal?.addEventListener("abort", onAbort, { once: true });
-      const first = await w.next();
-      if (first.type !== "chunk") {
-        w.stop();
-        signal?.removeEventListener("abort", onAbort);
-        if (first.type === "empty") return { kind: "empty" };
-        throw new Error(first.type === "error" ? `The report failed: ${first.message}` : "The report failed");
+      const done = () => signal?.removeEventListener("abort", onAbort);
+      let head = await w.next().catch(() => null);
+      if (!head) {
+        const end = await w.outcome();
+        done();
+        if (end === "empty") return { kind: "empty" };
+        if (signal?.aborted) throw new Error("The client went away");
+        throw new Error(`The report failed: ${end === "done" ? "no output" : end.failed}`);
       }
-      let head: Uint8Array | null = first.data;
-      w.credit();
       const body = new ReadableStream<Uint8Array>(
         {
           async pull(ctrl) {
-            if (head) {
-              ctrl.enqueue(head);
-              head = null;
-              return;
-            }
-            const m = await w.next();
-            if (m.type === "chunk") {
-              ctrl.enqueue(m.data);
-              w.credit();
-              return;
-            }
-            w.stop();
-            signal?.removeEventListener("abort", onAbort);
-            if (m.type === "end") ctrl.close();
-            else ctrl.error(new Error(m.type === "error" ? m.message : "The report failed"));
+            const chunk = head ?? (await w.next());
+            head = null;
+            if (chunk) return ctrl.enqueue(chunk);
+            const end = await w.outcome();
+            done();
+            if (end === "done") ctrl.close();
+            else ctrl.error(new Error(end === "empty" ? "The report ended early" : end.failed));
           },
           cancel() {
             w.stop();
+            done();
           },
         },
         { highWaterMark: 1 },
@@ -129,16 +121,14 @@ export function createReportService(deps: { db: DbTarget; clock: Clock; maxRunni
       return { kind: "file", body, filename, contentType: CONTENT_TYPES[format] };
     },
 
-    /** The admin home's figures (cents), made in a worker: a month of a busy chain is many rows. */
+    /** The admin home's figures (cents), made in a report process: a month of a busy chain is many rows. */
     async home(caller: EmployeeCaller): Promise<HomeCents> {
       const w = spawn({ kind: "home", db: deps.db, day: businessDay(deps.clock.now()), agents: agentScope(caller) });
-      try {
-        const m = await w.next();
-        if (m.type !== "result") throw new Error(m.type === "error" ? `The statistics failed: ${m.message}` : "The statistics failed");
-        return m.data as HomeCents;
-      } finally {
-        w.stop();
-      }
+      const parts: Uint8Array[] = [];
+      for (let c = await w.next(); c; c = await w.next()) parts.push(c);
+      const end = await w.outcome();
+      if (end !== "done") throw new Error(`The statistics failed: ${end === "empty" ? "no output" : end.failed}`);
+      return JSON.parse(Buffer.concat(parts).toString("utf8")) as HomeCents;
     },
   };
 }

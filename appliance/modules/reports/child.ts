@@ -1,39 +1,35 @@
 /**
- * The report worker (a Bun Worker): runs one report or the home statistics on its own
- * read-only connection, off the request thread, and sends the encoded file in chunks. It
- * sends a chunk only against a credit from the request thread (one per chunk the response
- * took), so a slow client holds the report back instead of filling memory. The request
- * thread terminates it when the client goes away.
+ * The report process: `bun child.ts` runs one report or the home statistics, off the box's
+ * process, and writes the file (or the statistics as JSON) to its standard output. The job
+ * arrives as JSON on standard input. Exit 0: done; 3: no rows; 1: failed (why on stderr).
+ * Writes wait for the pipe, so a slow client holds the report back (back-pressure); the box
+ * kills the process when the client goes away.
  *
- * The connection is @libsql/client's, set query_only. Not bun:sqlite, although it reads twice
- * as fast: two different SQLite libraries in one process do not see each other's POSIX locks,
- * so bun:sqlite closing "the last connection" checkpointed and truncated the WAL index that
- * libSQL still had mapped, and the box died of SIGBUS under the mixed-load bench (SQLite's
- * "How to corrupt": multiple copies of SQLite in the same program).
+ * A process, not a Worker: the fast reader is bun:sqlite (about twice libSQL's rows/s, which
+ * the item report's 200k rows/s needs), and two different SQLite libraries in one process do
+ * not see each other's POSIX locks: in a Worker, bun:sqlite closing what it took for the last
+ * connection checkpointed and truncated the WAL index that libSQL still had mapped, and the box
+ * died of SIGBUS under the mixed-load bench (SQLite's "How to corrupt", multiple copies of
+ * SQLite in one program). Across processes the locks work as SQLite intends. Its memory is
+ * its own too, so a report never grows the box's.
  */
 import { dlopen, FFIType } from "bun:ffi";
+import { Database } from "bun:sqlite";
 import { Writable } from "node:stream";
 import { createClient } from "@libsql/client";
 import { csvRecord, XLSX_FORMATS, xlsxCell } from "./cells";
-import type { ColumnType, ReportFormat, ReportName, ReportQuery } from "./model";
-import { homeStatistics, REPORTS, type Scope, type Source } from "./queries";
-
-declare const self: Worker;
-
-export interface DbTarget {
-  url: string;
-  authToken?: string;
-}
-export type Job =
-  | { kind: "report"; db: DbTarget; name: ReportName; query: ReportQuery; scope: Scope; format: ReportFormat; title: string; headers: string[]; types: ColumnType[] }
-  | { kind: "home"; db: DbTarget; day: string; agents: number[] | null };
-export type ToWorker = { type: "start"; job: Job; credits: number } | { type: "credit" };
-export type FromWorker = { type: "chunk"; data: Uint8Array } | { type: "empty" } | { type: "end"; rows: number } | { type: "error"; message: string } | { type: "result"; data: unknown };
+import { type DbTarget, EXIT, type Job } from "./job";
+import { homeStatistics, REPORTS, type Source } from "./queries";
 
 /** Chunks of about this size go out (CSV per page of rows; xlsx as the zip writer fills them). */
 const CHUNK_BYTES = 256 * 1024;
 
 function openSource(db: DbTarget): Source {
+  if (db.url.startsWith("file:")) {
+    const sqlite = new Database(db.url.replace(/^file:(\/\/)?/, "").replace(/\?.*$/, ""), { readonly: true });
+    sqlite.run("PRAGMA busy_timeout = 5000");
+    return { values: async (sql, args) => sqlite.query(sql).values(...args) as unknown[][] };
+  }
   const client = createClient({ url: db.url, authToken: db.authToken });
   const ready = client.execute("PRAGMA query_only = 1");
   return {
@@ -46,9 +42,9 @@ function openSource(db: DbTarget): Source {
 }
 
 /**
- * Linux nice values are per thread: this worker's thread drops to nice 10, so on a box with
- * two cores the request thread (the counter) always gets the CPU first and the report takes
- * what is left. Elsewhere, or if libc cannot be reached, the worker runs at normal priority.
+ * The report drops to nice 10, so on a box with two cores the counter's requests always get
+ * the CPU first and the report takes what is left. Elsewhere, or if libc cannot be reached,
+ * it runs at normal priority.
  */
 function lowerPriority() {
   const gettid = { x64: 186, arm64: 178 }[process.arch as "x64" | "arm64"];
@@ -75,14 +71,11 @@ function collectNow(rows: number) {
   Bun.gc(true);
 }
 
-let credits = 0;
-let wake: (() => void) | null = null;
-const post = (m: FromWorker, transfer?: Transferable[]) => self.postMessage(m, transfer ?? []);
-
+const stdout = Bun.stdout.writer();
+/** Waits until the pipe took the chunk: the box reads only as fast as its client does. */
 async function send(data: Uint8Array) {
-  while (credits <= 0) await new Promise<void>((r) => (wake = r));
-  credits--;
-  post({ type: "chunk", data }, [data.buffer]);
+  stdout.write(data);
+  await stdout.flush();
 }
 
 async function csv(job: Extract<Job, { kind: "report" }>, src: Source) {
@@ -102,9 +95,9 @@ async function csv(job: Extract<Job, { kind: "report" }>, src: Source) {
       text = "";
     }
   }
-  if (rows === 0) return post({ type: "empty" });
+  if (rows === 0) return EXIT.empty;
   if (text) await send(encoder.encode(text));
-  post({ type: "end", rows });
+  return EXIT.done;
 }
 
 async function xlsx(job: Extract<Job, { kind: "report" }>, src: Source) {
@@ -119,7 +112,6 @@ async function xlsx(job: Extract<Job, { kind: "report" }>, src: Source) {
   });
   const flush = async () => {
     if (!size) return;
-    // A fresh buffer of its own: Node's small buffers share a pool, which cannot be transferred.
     const out = new Uint8Array(size);
     let at = 0;
     for (const p of parts) out.set(p, at), (at += p.byteLength);
@@ -142,29 +134,30 @@ async function xlsx(job: Extract<Job, { kind: "report" }>, src: Source) {
     collectNow(batch.length);
     if (size >= CHUNK_BYTES) await flush();
   }
-  if (rows === 0) return post({ type: "empty" });
+  if (rows === 0) return EXIT.empty;
   sheet.commit();
   await book.commit();
   await flush();
-  post({ type: "end", rows });
+  return EXIT.done;
 }
 
-self.onmessage = async (e: MessageEvent<ToWorker>) => {
-  const m = e.data;
-  if (m.type === "credit") {
-    credits++;
-    wake?.();
-    wake = null;
-    return;
-  }
-  credits = m.credits;
+async function main(): Promise<number> {
+  const job = (await Bun.stdin.json()) as Job;
   lowerPriority();
-  try {
-    const src = openSource(m.job.db);
-    if (m.job.kind === "home") post({ type: "result", data: await homeStatistics(src, m.job.day, m.job.agents) });
-    else if (m.job.format === "xlsx") await xlsx(m.job, src);
-    else await csv(m.job, src);
-  } catch (err) {
-    post({ type: "error", message: err instanceof Error ? err.message : String(err) });
+  const src = openSource(job.db);
+  if (job.kind === "home") {
+    await send(new TextEncoder().encode(JSON.stringify(await homeStatistics(src, job.day, job.agents))));
+    return EXIT.done;
   }
-};
+  return job.format === "xlsx" ? xlsx(job, src) : csv(job, src);
+}
+
+if (import.meta.main) {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(err instanceof Error ? err.message : String(err));
+      process.exit(EXIT.failed);
+    },
+  );
+}
