@@ -139,7 +139,7 @@ export async function bootAppliance(
     ),
     ...imageRoutes(images),
     ...schedulingRoutes(scheduling),
-    // Reports run in workers with their own read-only connection to the same database.
+    // Reports run in processes of their own with a read-only connection to the same database.
     ...reportRoutes(createReportService({ db: { url: config.databaseUrl, authToken: config.databaseAuthToken }, clock })),
   );
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
