@@ -8,6 +8,7 @@
 import { addDays } from "../../domain/dates";
 import { vatSplit } from "../../domain/pricing";
 import { dayStartUtc, weekOf, weekStart } from "../../domain/schedule";
+import { DONE_STATES } from "../../domain/states";
 import { type Cell, maltaDay } from "./cells";
 import type { ReportName, ReportQuery } from "./model";
 
@@ -26,8 +27,6 @@ const TICKETS_PER_PAGE = 1000;
 const LOGS_PER_PAGE = 4000;
 /** Item ids per page of the item report (a range of ids: fewer rows when filters apply). */
 const ITEMS_PER_PAGE = 4000;
-/** States after which an item is no longer the plant's or the driver's to deliver. */
-export const DONE_STATES = ["DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAID", "CLOSED"];
 
 const json = (ids: readonly number[]) => JSON.stringify(ids);
 const num = (v: unknown) => Number(v ?? 0);
