@@ -82,7 +82,13 @@ export async function bootAppliance(
 
   const auth = createAuthService({ db, clock, secret });
   if (config.admin && (await auth.setupRequired())) {
-    await auth.createFirstAdmin({ agent_name: "Head Quarters", user_name: config.admin.user, password: config.admin.password, full_name: "Administrator", pin: config.admin.pin });
+    await auth.createFirstAdmin({
+      agent_name: "Head Quarters",
+      user_name: config.admin.user,
+      password: config.admin.password,
+      full_name: "Administrator",
+      pin: config.admin.pin,
+    });
   }
   if (config.demo) await seedDemo(db, clock);
   const setup = createSetupGate({ dataDir: config.dataDir, clock, log: opts.log ?? console.log });
@@ -129,7 +135,11 @@ export async function bootAppliance(
     ...printJournalRoutes(journal, printing),
     ...scannerRoutes(scanners, bus, {
       // The same lookup as every request (revoked, expired, disabled), for the same session.
-      sessionLive: (authorization, jti) => auth.authenticate(authorization, { activity: false }).then((c) => c.kind !== "none" && c.jti === jti, () => false),
+      sessionLive: (authorization, jti) =>
+        auth.authenticate(authorization, { activity: false }).then(
+          (c) => c.kind !== "none" && c.jti === jti,
+          () => false,
+        ),
       recheckMs: config.eventsRecheckMs,
     }),
     ...trackingRoutes(

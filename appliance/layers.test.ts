@@ -35,8 +35,7 @@ const STATIC = /^\s*(?:import|export)\s+(type\s+)?(?:[^;'"`]*?\s+from\s+)?["']([
 const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 function importsOf(file: Source): Import[] {
-  const resolve = (spec: string) =>
-    spec.startsWith(".") ? posix.normalize(posix.join(posix.dirname(file.path), spec)).replace(/\.(tsx?|jsx?)$/, "") : null;
+  const resolve = (spec: string) => (spec.startsWith(".") ? posix.normalize(posix.join(posix.dirname(file.path), spec)).replace(/\.(tsx?|jsx?)$/, "") : null);
   const found: Import[] = [];
   for (const m of file.text.matchAll(STATIC)) found.push({ spec: m[2]!, target: resolve(m[2]!), typeOnly: Boolean(m[1]) });
   for (const m of file.text.matchAll(DYNAMIC)) found.push({ spec: m[1]!, target: resolve(m[1]!), typeOnly: false });
@@ -103,15 +102,19 @@ describe("layers (issue 17)", () => {
   // imports through.
   const fake = (path: string, text: string): Source => ({ path, text });
   test("rule 1: domain importing a module or the platform is caught", () => {
-    expect(checkLayers([fake("appliance/domain/money.ts", `import { z } from "zod";\nimport { toEuros } from "./format";\nimport { audit } from "../modules/audit/audit";`)])).toEqual([
-      "appliance/domain/money.ts -> ../modules/audit/audit (domain imports only domain)",
-    ]);
+    expect(
+      checkLayers([
+        fake("appliance/domain/money.ts", `import { z } from "zod";\nimport { toEuros } from "./format";\nimport { audit } from "../modules/audit/audit";`),
+      ]),
+    ).toEqual(["appliance/domain/money.ts -> ../modules/audit/audit (domain imports only domain)"]);
     expect(checkLayers([fake("appliance/domain/x.ts", `export { clock } from "../platform/clock";`)])).toHaveLength(1);
   });
 
   test("rule 2: db importing a module is caught; domain is allowed", () => {
     const text = `import { hashPin } from "../../appliance/modules/auth/pins";\nimport { SHOP } from "../../appliance/domain/money";`;
-    expect(checkLayers([fake("db/seed/demo.ts", text)])).toEqual(["db/seed/demo.ts -> ../../appliance/modules/auth/pins (db imports nothing of appliance but domain)"]);
+    expect(checkLayers([fake("db/seed/demo.ts", text)])).toEqual([
+      "db/seed/demo.ts -> ../../appliance/modules/auth/pins (db imports nothing of appliance but domain)",
+    ]);
   });
 
   test("rule 3: ui importing a service, or a model for its values, is caught", () => {

@@ -36,7 +36,18 @@ test("migrations apply once and re-apply as a no-op", async () => {
   await migrateDatabase(database);
   const tables = await database.client.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name");
   const names = tables.rows.map((r) => r.name);
-  for (const t of ["tickets", "ticket_sub_categories", "ticket_states", "sessions", "audit_log", "idempotency_keys", "print_jobs", "outgoing_messages", "images", "employee_owings"]) {
+  for (const t of [
+    "tickets",
+    "ticket_sub_categories",
+    "ticket_states",
+    "sessions",
+    "audit_log",
+    "idempotency_keys",
+    "print_jobs",
+    "outgoing_messages",
+    "images",
+    "employee_owings",
+  ]) {
     expect(names).toContain(t);
   }
   expect(await pragma("integrity_check")).toBe("ok");

@@ -54,7 +54,10 @@ const isRead = (stmt: InStatement) => {
  * transaction from begin to commit, takes one in-process lock; reads (WAL) go straight on.
  * The busy timeout is then only for writers outside the process (Litestream's checkpoints).
  */
-export function serializeWrites(client: Client, opts: { activity?: WriteActivity; manualCheckpoints?: boolean; lock?: ReturnType<typeof createMutex> } = {}): Client {
+export function serializeWrites(
+  client: Client,
+  opts: { activity?: WriteActivity; manualCheckpoints?: boolean; lock?: ReturnType<typeof createMutex> } = {},
+): Client {
   const lock = opts.lock ?? createMutex();
   const activity = opts.activity;
   const locked = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -85,7 +88,8 @@ export function serializeWrites(client: Client, opts: { activity?: WriteActivity
             return locked(async () => (await target.batch([pin, one], "write"))[1]!);
           };
         case "batch":
-          return (stmts: InStatement[], mode?: TransactionMode) => locked(async () => (pin ? (await target.batch([pin, ...stmts], mode)).slice(1) : target.batch(stmts, mode)));
+          return (stmts: InStatement[], mode?: TransactionMode) =>
+            locked(async () => (pin ? (await target.batch([pin, ...stmts], mode)).slice(1) : target.batch(stmts, mode)));
         case "executeMultiple":
           return (sql: string) => locked(() => target.executeMultiple(sql));
         case "migrate":
@@ -101,14 +105,16 @@ export function serializeWrites(client: Client, opts: { activity?: WriteActivity
               release();
               throw e;
             }
-            const end = <A extends unknown[], R>(f: (...a: A) => R) => async (...a: A) => {
-              try {
-                return await f(...a);
-              } finally {
-                if (activity) (activity.lastWriteAt = Date.now()), activity.sinceCheckpoint++;
-                release();
-              }
-            };
+            const end =
+              <A extends unknown[], R>(f: (...a: A) => R) =>
+              async (...a: A) => {
+                try {
+                  return await f(...a);
+                } finally {
+                  if (activity) (activity.lastWriteAt = Date.now()), activity.sinceCheckpoint++;
+                  release();
+                }
+              };
             return new Proxy(tx, {
               get(t, p, r) {
                 if (p === "commit") return end(() => t.commit());
@@ -172,7 +178,10 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
  * checkpoint still holds the event loop while it runs (libSQL is synchronous), so it is
  * taken when no one is waiting. Returns a stop function.
  */
-export function startCheckpointer(database: Database, opts: { everyMs?: number; idleMs?: number; lullMs?: number; maxWrites?: number; maxAgeMs?: number; log?: (m: string, e?: unknown) => void } = {}): () => void {
+export function startCheckpointer(
+  database: Database,
+  opts: { everyMs?: number; idleMs?: number; lullMs?: number; maxWrites?: number; maxAgeMs?: number; log?: (m: string, e?: unknown) => void } = {},
+): () => void {
   const { activity, checkpoint } = database;
   if (!activity || !checkpoint) return () => {};
   const { everyMs = 1000, idleMs = 2000, lullMs = 200, maxWrites = 5000, maxAgeMs = 5 * 60_000 } = opts;
@@ -182,7 +191,10 @@ export function startCheckpointer(database: Database, opts: { everyMs?: number; 
     const now = Date.now();
     const quiet = now - activity.lastWriteAt;
     // Quiet for idleMs; or, once the WAL is big or old, the first short lull; or a hard bound.
-    const due = quiet >= idleMs || ((activity.sinceCheckpoint >= maxWrites || now - activity.lastCheckpointAt >= maxAgeMs) && quiet >= lullMs) || activity.sinceCheckpoint >= 4 * maxWrites;
+    const due =
+      quiet >= idleMs ||
+      ((activity.sinceCheckpoint >= maxWrites || now - activity.lastCheckpointAt >= maxAgeMs) && quiet >= lullMs) ||
+      activity.sinceCheckpoint >= 4 * maxWrites;
     if (!due) return;
     running = true;
     try {

@@ -69,8 +69,10 @@ test("with the real /dev (a private mount namespace), files and FIFOs are not de
 }, 20_000);
 
 test("network printers: private LAN addresses and printer ports only; names are resolved and checked", async () => {
-  for (const ip of ["10.0.0.5", "172.16.0.1", "172.31.255.255", "192.168.1.50", "169.254.10.1", "fd12:3456::1", "fe80::1", "::ffff:192.168.1.9"]) expect([ip, lanAddress(ip)]).toEqual([ip, true]);
-  for (const ip of ["8.8.8.8", "172.32.0.1", "172.15.0.1", "100.64.0.1", "0.0.0.0", "224.0.0.251", "2001:db8::1", "::ffff:8.8.8.8", "not-an-ip"]) expect([ip, lanAddress(ip)]).toEqual([ip, false]);
+  for (const ip of ["10.0.0.5", "172.16.0.1", "172.31.255.255", "192.168.1.50", "169.254.10.1", "fd12:3456::1", "fe80::1", "::ffff:192.168.1.9"])
+    expect([ip, lanAddress(ip)]).toEqual([ip, true]);
+  for (const ip of ["8.8.8.8", "172.32.0.1", "172.15.0.1", "100.64.0.1", "0.0.0.0", "224.0.0.251", "2001:db8::1", "::ffff:8.8.8.8", "not-an-ip"])
+    expect([ip, lanAddress(ip)]).toEqual([ip, false]);
   expect(await lanPrinterAddress("192.168.1.50", 9100)).toBe("192.168.1.50");
   expect(await lanPrinterAddress("192.168.1.50", 631)).toBe("192.168.1.50");
   await expect(lanPrinterAddress("192.168.1.50", 22)).rejects.toThrow("port: a network printer listens on 9100, 9101, 9102, 515, 631");

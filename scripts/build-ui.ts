@@ -41,4 +41,6 @@ const walk = (dir: string) => {
   }
 };
 walk(out);
-console.log(`ui built into ui/dist: first load ${(firstGz / 1024).toFixed(1)} KB gzipped JavaScript (bar 300 KB); ${(gz / 1024).toFixed(1)} KB with on-demand chunks (${(js / 1024).toFixed(0)} KB raw)`);
+console.log(
+  `ui built into ui/dist: first load ${(firstGz / 1024).toFixed(1)} KB gzipped JavaScript (bar 300 KB); ${(gz / 1024).toFixed(1)} KB with on-demand chunks (${(js / 1024).toFixed(0)} KB raw)`,
+);

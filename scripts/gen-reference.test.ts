@@ -50,7 +50,17 @@ test("integrity_check is ok and every foreign key resolves", () => {
 
 test("the schema's indexes are all there after the load", () => {
   const names = all("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'").map((r) => r.name);
-  for (const ix of ["tickets_customer_idx", "tickets_agent_state_idx", "tsc_ticket_idx", "tsca_item_idx", "tscm_item_idx", "ils_item_idx", "ils_logged_idx", "tls_ticket_idx", "customers_mobile_idx"]) {
+  for (const ix of [
+    "tickets_customer_idx",
+    "tickets_agent_state_idx",
+    "tsc_ticket_idx",
+    "tsca_item_idx",
+    "tscm_item_idx",
+    "ils_item_idx",
+    "ils_logged_idx",
+    "tls_ticket_idx",
+    "customers_mobile_idx",
+  ]) {
     expect(names).toContain(ix);
   }
 });
@@ -74,9 +84,13 @@ test("re-pricing every generated ticket with the pricing engine changes nothing"
 });
 
 test("every item has an action; nothing is paid beyond its total; express items flag their ticket", () => {
-  expect(all("SELECT id FROM ticket_sub_categories i WHERE NOT EXISTS (SELECT 1 FROM ticket_sub_category_actions a WHERE a.ticket_sub_category_id = i.id)")).toEqual([]);
+  expect(
+    all("SELECT id FROM ticket_sub_categories i WHERE NOT EXISTS (SELECT 1 FROM ticket_sub_category_actions a WHERE a.ticket_sub_category_id = i.id)"),
+  ).toEqual([]);
   expect(all("SELECT id FROM tickets WHERE total_paid > total")).toEqual([]);
-  expect(all("SELECT t.id FROM tickets t WHERE has_express_item <> EXISTS (SELECT 1 FROM ticket_sub_categories i WHERE i.ticket_id = t.id AND i.has_express)")).toEqual([]);
+  expect(
+    all("SELECT t.id FROM tickets t WHERE has_express_item <> EXISTS (SELECT 1 FROM ticket_sub_categories i WHERE i.ticket_id = t.id AND i.has_express)"),
+  ).toEqual([]);
 });
 
 test("history is plausible: agents match, customers exist before their tickets, logs end in the item's state", () => {
@@ -85,7 +99,9 @@ test("history is plausible: agents match, customers exist before their tickets, 
   expect(all(`SELECT id FROM item_log_states WHERE logged_at > '${NOW.toISOString()}'`)).toEqual([]);
   expect(all("SELECT id FROM tickets WHERE (confirmed_at IS NULL) <> (state = 'CREATED')")).toEqual([]);
   expect(
-    all(`SELECT i.id FROM ticket_sub_categories i WHERE i.state <> (SELECT l.state FROM item_log_states l WHERE l.ticket_sub_category_id = i.id ORDER BY l.logged_at DESC, l.id DESC LIMIT 1)`),
+    all(
+      `SELECT i.id FROM ticket_sub_categories i WHERE i.state <> (SELECT l.state FROM item_log_states l WHERE l.ticket_sub_category_id = i.id ORDER BY l.logged_at DESC, l.id DESC LIMIT 1)`,
+    ),
   ).toEqual([]);
   // Mostly closed, but the last days have work in flight.
   const states = Object.fromEntries(all("SELECT state, count(*) AS n FROM tickets GROUP BY state").map((r) => [r.state, r.n]));
@@ -119,14 +135,25 @@ test("customers have unique mobiles and names split on the first space", () => {
 test("the added employees log in with their PINs", () => {
   const secret = (one("SELECT value FROM box_settings WHERE key = 'token_secret'") as { value: string }).value;
   const sliema = one("SELECT id FROM agents WHERE user_name = 'sliema'").id as number;
-  expect(one(`SELECT full_name FROM employees WHERE agent_id = ${sliema} AND pin_hash = '${hashPin(secret, sliema, 1212)}'`)).toMatchObject({ full_name: "Rebecca Cassar" });
+  expect(one(`SELECT full_name FROM employees WHERE agent_id = ${sliema} AND pin_hash = '${hashPin(secret, sliema, 1212)}'`)).toMatchObject({
+    full_name: "Rebecca Cassar",
+  });
 });
 
 const contentHash = (path: string) => {
   const d = new Database(path, { readonly: true });
   try {
     const h = createHash("sha256");
-    for (const t of ["customers", "addresses", "tickets", "ticket_sub_categories", "ticket_sub_category_actions", "ticket_sub_category_modifiers", "item_log_states", "ticket_log_states"]) {
+    for (const t of [
+      "customers",
+      "addresses",
+      "tickets",
+      "ticket_sub_categories",
+      "ticket_sub_category_actions",
+      "ticket_sub_category_modifiers",
+      "item_log_states",
+      "ticket_log_states",
+    ]) {
       for (const row of d.query(`SELECT * FROM ${t} ORDER BY rowid`).values()) h.update(JSON.stringify(row));
     }
     return h.digest("hex");

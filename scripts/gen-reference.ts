@@ -79,15 +79,69 @@ const EXTRA_EMPLOYEES: { agent: string; full_name: string; role: "admin" | "mana
 ];
 
 /** Busy garments come up more often; the rest weigh 1. */
-const GARMENT_WEIGHTS: Record<string, number> = { Shirt: 8, Trousers: 5, "Suit 2pc": 4, "T-Shirt": 3, Dress: 3, Jacket: 3, Blouse: 3, "Bed Sheet": 2, Skirt: 2, Coat: 2 };
+const GARMENT_WEIGHTS: Record<string, number> = {
+  Shirt: 8,
+  Trousers: 5,
+  "Suit 2pc": 4,
+  "T-Shirt": 3,
+  Dress: 3,
+  Jacket: 3,
+  Blouse: 3,
+  "Bed Sheet": 2,
+  Skirt: 2,
+  Coat: 2,
+};
 
 /** Which state a ticket of a given age is in now: old tickets are closed, recent ones in flight. */
 const STATE_BY_AGE: { maxDays: number; states: [string, number][] }[] = [
-  { maxDays: 1, states: [["CREATED", 20], ["AWAITING PICKUP", 25], ["PICKED UP", 20], ["MARKED", 35]] },
-  { maxDays: 3, states: [["PICKED UP", 10], ["MARKED", 25], ["TECNOWASH", 10], ["IN PROGRESS", 55]] },
-  { maxDays: 7, states: [["IN PROGRESS", 30], ["AWAITING DELIVERY", 40], ["OUT FOR DELIVERY", 15], ["B Kara", 5], ["Mosta", 5], ["San Gwann", 5]] },
-  { maxDays: 30, states: [["AWAITING DELIVERY", 10], ["DELIVERED", 20], ["DELIVERED AND PAID", 40], ["DELIVERED NOT PAID", 5], ["CLOSED", 25]] },
-  { maxDays: Infinity, states: [["CLOSED", 930], ["DELIVERED AND PAID", 40], ["DELIVERED NOT PAID", 15], ["DELIVERED", 15]] },
+  {
+    maxDays: 1,
+    states: [
+      ["CREATED", 20],
+      ["AWAITING PICKUP", 25],
+      ["PICKED UP", 20],
+      ["MARKED", 35],
+    ],
+  },
+  {
+    maxDays: 3,
+    states: [
+      ["PICKED UP", 10],
+      ["MARKED", 25],
+      ["TECNOWASH", 10],
+      ["IN PROGRESS", 55],
+    ],
+  },
+  {
+    maxDays: 7,
+    states: [
+      ["IN PROGRESS", 30],
+      ["AWAITING DELIVERY", 40],
+      ["OUT FOR DELIVERY", 15],
+      ["B Kara", 5],
+      ["Mosta", 5],
+      ["San Gwann", 5],
+    ],
+  },
+  {
+    maxDays: 30,
+    states: [
+      ["AWAITING DELIVERY", 10],
+      ["DELIVERED", 20],
+      ["DELIVERED AND PAID", 40],
+      ["DELIVERED NOT PAID", 5],
+      ["CLOSED", 25],
+    ],
+  },
+  {
+    maxDays: Infinity,
+    states: [
+      ["CLOSED", 930],
+      ["DELIVERED AND PAID", 40],
+      ["DELIVERED NOT PAID", 15],
+      ["DELIVERED", 15],
+    ],
+  },
 ];
 
 const MOBILE_PREFIXES = ["79", "99", "77", "98", "96", "95"];
@@ -98,7 +152,8 @@ const DELIVERY_CHARGE = 300;
 
 export function parseArgs(argv: string[]): RefOptions {
   const [dataDir, ...rest] = argv;
-  if (!dataDir || dataDir.startsWith("--")) throw new Error("usage: bun scripts/gen-reference.ts <dataDir> [--customers N] [--tickets N] [--items N] [--logs N] [--seed N] [--now ISO] [--force]");
+  if (!dataDir || dataDir.startsWith("--"))
+    throw new Error("usage: bun scripts/gen-reference.ts <dataDir> [--customers N] [--tickets N] [--items N] [--logs N] [--seed N] [--now ISO] [--force]");
   const today = new Date();
   const o: RefOptions = { dataDir: resolve(dataDir), ...DEFAULTS, now: new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate())) };
   for (let i = 0; i < rest.length; i++) {
@@ -155,7 +210,16 @@ export async function generateReference(o: RefOptions): Promise<{ path: string; 
     sq.run("PRAGMA threads=2");
     sq.run("PRAGMA temp_store=MEMORY");
     // Building the secondary indexes once at the end is faster than maintaining them per row.
-    const big = ["customers", "addresses", "tickets", "ticket_sub_categories", "ticket_sub_category_actions", "ticket_sub_category_modifiers", "item_log_states", "ticket_log_states"];
+    const big = [
+      "customers",
+      "addresses",
+      "tickets",
+      "ticket_sub_categories",
+      "ticket_sub_category_actions",
+      "ticket_sub_category_modifiers",
+      "item_log_states",
+      "ticket_log_states",
+    ];
     const indexes = sq
       .query(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${big.map(() => "?").join(",")})`)
       .all(...big) as { name: string; sql: string }[];
@@ -177,7 +241,18 @@ export async function generateReference(o: RefOptions): Promise<{ path: string; 
     sq.run("PRAGMA journal_mode=WAL");
     sq.run("PRAGMA wal_checkpoint(TRUNCATE)");
     const counts: Record<string, number> = {};
-    for (const t of ["agents", "employees", "customers", "addresses", "tickets", "ticket_sub_categories", "ticket_sub_category_actions", "ticket_sub_category_modifiers", "item_log_states", "ticket_log_states"]) {
+    for (const t of [
+      "agents",
+      "employees",
+      "customers",
+      "addresses",
+      "tickets",
+      "ticket_sub_categories",
+      "ticket_sub_category_actions",
+      "ticket_sub_category_modifiers",
+      "item_log_states",
+      "ticket_log_states",
+    ]) {
       counts[t] = (sq.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
     }
     const ms = performance.now() - started;
@@ -199,11 +274,26 @@ async function addReferenceStaff(db: Awaited<ReturnType<typeof openDatabase>>["d
     if (await db.query.agents.findFirst({ where: eq(agents.user_name, a.user_name) })) continue;
     const loc = (await db.query.localities.findFirst({ where: eq(localities.name, a.locality) }))!;
     const street = (await db.query.streets.findFirst({ where: eq(streets.locality_id, loc.id) }))!;
-    const [addr] = await db.insert(addresses).values({ number: String(10 + i), locality_id: loc.id, street_id: street.id }).returning();
-    await db.insert(agents).values({ name: a.name, user_name: a.user_name, password_hash: hashes[i], landline: a.landline, mobile: a.mobile, address_id: addr!.id, commission: 10, email_address: `${a.user_name}@ironbox.mt`, created_at });
+    const [addr] = await db
+      .insert(addresses)
+      .values({ number: String(10 + i), locality_id: loc.id, street_id: street.id })
+      .returning();
+    await db.insert(agents).values({
+      name: a.name,
+      user_name: a.user_name,
+      password_hash: hashes[i],
+      landline: a.landline,
+      mobile: a.mobile,
+      address_id: addr!.id,
+      commission: 10,
+      email_address: `${a.user_name}@ironbox.mt`,
+      created_at,
+    });
   }
   const agentId = async (user: string) =>
-    user === "hq" ? (await db.query.agents.findFirst({ where: eq(agents.is_hq, true), orderBy: agents.id }))?.id : (await db.query.agents.findFirst({ where: eq(agents.user_name, user) }))?.id;
+    user === "hq"
+      ? (await db.query.agents.findFirst({ where: eq(agents.is_hq, true), orderBy: agents.id }))?.id
+      : (await db.query.agents.findFirst({ where: eq(agents.user_name, user) }))?.id;
   for (const e of EXTRA_EMPLOYEES) {
     const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(employees);
     if (n >= TARGET_EMPLOYEES) break;
@@ -289,7 +379,9 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
   );
   const byId = new Map(agsc.map((x) => [x.id, x]));
   const garments = garmentRows.map((g) => {
-    const prices = agsc.filter((x) => x.garment_sub_category_id === g.id).map((x) => ({ actionId: x.action_id, name: x.name, cents: effectivePrice(x.id, byId) }));
+    const prices = agsc
+      .filter((x) => x.garment_sub_category_id === g.id)
+      .map((x) => ({ actionId: x.action_id, name: x.name, cents: effectivePrice(x.id, byId) }));
     prices.sort((a, b) => Number(b.actionId === g.default_action_id) - Number(a.actionId === g.default_action_id));
     return { ...g, prices, discountPercent: parseDiscount(g.discount), weight: GARMENT_WEIGHTS[g.name] ?? 1 };
   });
@@ -300,27 +392,107 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
     for (const g of garments) if ((x -= g.weight) < 0) return g;
     return garments[garments.length - 1]!;
   };
-  const modRows = all<{ id: number; type: string; name: string; up_charge: number; is_percentage: number }>(`SELECT id, type, name, up_charge, is_percentage FROM modifiers ORDER BY id`);
+  const modRows = all<{ id: number; type: string; name: string; up_charge: number; is_percentage: number }>(
+    `SELECT id, type, name, up_charge, is_percentage FROM modifiers ORDER BY id`,
+  );
   type Mod = { id: number; type: string; name: string; up_charge: number; is_percentage: boolean };
   const mods = (type: string): Mod[] => modRows.filter((m) => m.type === type).map((m) => ({ ...m, is_percentage: m.is_percentage === 1 }));
-  const MODS = { COLOR: mods("COLOR"), STAIN: mods("STAIN"), MATERIAL: mods("MATERIAL"), BRAND: mods("BRAND"), TAILOR: mods("TAILOR"), DESIGN: mods("DESIGN"), EXPRESS: mods("EXPRESS") };
+  const MODS = {
+    COLOR: mods("COLOR"),
+    STAIN: mods("STAIN"),
+    MATERIAL: mods("MATERIAL"),
+    BRAND: mods("BRAND"),
+    TAILOR: mods("TAILOR"),
+    DESIGN: mods("DESIGN"),
+    EXPRESS: mods("EXPRESS"),
+  };
   const places = all<{ locality_id: number; street_id: number }>(`SELECT locality_id, id AS street_id FROM streets ORDER BY id`);
   const prefIds = all<{ id: number }>(`SELECT id FROM preferences ORDER BY id`).map((p) => p.id);
   const agentIds = all<{ id: number }>(`SELECT id FROM agents ORDER BY id`).map((a) => a.id);
   const hqId = (one<{ id: number } | null>(`SELECT id FROM agents WHERE is_hq = 1 ORDER BY id LIMIT 1`) ?? { id: agentIds[0]! }).id;
   const shops = agentIds.filter((a) => a !== hqId);
   const staff = all<{ id: number; agent_id: number; role: string }>(`SELECT id, agent_id, role FROM employees ORDER BY id`);
-  const deskOf = new Map(agentIds.map((a) => {
-    const own = staff.filter((e) => e.agent_id === a && e.role !== "driver");
-    return [a, own.length ? own : staff];
-  }));
+  const deskOf = new Map(
+    agentIds.map((a) => {
+      const own = staff.filter((e) => e.agent_id === a && e.role !== "driver");
+      return [a, own.length ? own : staff];
+    }),
+  );
   const driverOf = new Map(agentIds.map((a) => [a, staff.find((e) => e.agent_id === a && e.role === "driver") ?? staff.find((e) => e.role === "driver")]));
 
   // Each table lists its parent, which is flushed before it (see Bulk).
   const addressesT = new Bulk(sq, "addresses", ["id", "name", "number", "locality_id", "street_id"]);
-  const customersT = new Bulk(sq, "customers", ["id", "agent_id", "title", "full_name", "first_name", "last_name", "address_id", "mobile", "landline", "email_address", "date_of_birth", "id_card", "discount", "occupation", "comments", "created_at"], [addressesT]);
-  const ticketsT = new Bulk(sq, "tickets", ["id", "agent_id", "employee_id", "customer_id", "pickup_date", "delivery_date", "delivery_to_client", "pickup_from_client", "has_express_item", "state", "total", "total_paid", "delivery_charge", "pickup_charge", "delivery_address_id", "pickup_address_id", "confirmed_at", "created_at"], [customersT]);
-  const itemsT = new Bulk(sq, "ticket_sub_categories", ["id", "ticket_id", "garment_sub_category_id", "description", "quantity", "state", "location", "pieces", "sorted_items", "sorted", "has_express", "total", "pre_discount_total", "total_paid", "process_date", "created_at"], [ticketsT]);
+  const customersT = new Bulk(
+    sq,
+    "customers",
+    [
+      "id",
+      "agent_id",
+      "title",
+      "full_name",
+      "first_name",
+      "last_name",
+      "address_id",
+      "mobile",
+      "landline",
+      "email_address",
+      "date_of_birth",
+      "id_card",
+      "discount",
+      "occupation",
+      "comments",
+      "created_at",
+    ],
+    [addressesT],
+  );
+  const ticketsT = new Bulk(
+    sq,
+    "tickets",
+    [
+      "id",
+      "agent_id",
+      "employee_id",
+      "customer_id",
+      "pickup_date",
+      "delivery_date",
+      "delivery_to_client",
+      "pickup_from_client",
+      "has_express_item",
+      "state",
+      "total",
+      "total_paid",
+      "delivery_charge",
+      "pickup_charge",
+      "delivery_address_id",
+      "pickup_address_id",
+      "confirmed_at",
+      "created_at",
+    ],
+    [customersT],
+  );
+  const itemsT = new Bulk(
+    sq,
+    "ticket_sub_categories",
+    [
+      "id",
+      "ticket_id",
+      "garment_sub_category_id",
+      "description",
+      "quantity",
+      "state",
+      "location",
+      "pieces",
+      "sorted_items",
+      "sorted",
+      "has_express",
+      "total",
+      "pre_discount_total",
+      "total_paid",
+      "process_date",
+      "created_at",
+    ],
+    [ticketsT],
+  );
   const T = {
     addresses: addressesT,
     customers: customersT,
@@ -349,7 +521,9 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
     sq.run("BEGIN");
     lastReport = t;
     const rows = rowsWritten() - rowsAtStart;
-    log(`${what}: ${done.toLocaleString("en")}/${of.toLocaleString("en")}  ${rows.toLocaleString("en")} rows, ${Math.round(rows / ((t - phaseStart) / 1000)).toLocaleString("en")} rows/s`);
+    log(
+      `${what}: ${done.toLocaleString("en")}/${of.toLocaleString("en")}  ${rows.toLocaleString("en")} rows, ${Math.round(rows / ((t - phaseStart) / 1000)).toLocaleString("en")} rows/s`,
+    );
   };
   const phase = () => {
     phaseStart = performance.now();
@@ -492,12 +666,34 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
         addMod(r.pick(MODS.EXPRESS));
         itemExpress = express = true;
       }
-      const { total, pre_discount_total } = itemTotals({ actions: priced, quantity: qty, modifiers: chosenMods, discounts: { item: 0, garment: g.discountPercent, customer: custDiscount[c]!, ticket: 0 } });
+      const { total, pre_discount_total } = itemTotals({
+        actions: priced,
+        quantity: qty,
+        modifiers: chosenMods,
+        discounts: { item: 0, garment: g.discountPercent, customer: custDiscount[c]!, ticket: 0 },
+      });
       const paid = fullyPaid || (partlyPaid && k === 0) ? total : 0;
       itemTotalsCents.push(total);
       itemsPaid += paid;
       const description = color ? `${color} ${g.name}` : g.name;
-      items.push([iid, id, g.id, description, qty, state, located ? `Rack ${"ABCD"[k % 4]}${1 + (iid % 12)}` : "", g.pieces, sorted ? g.pieces : "", sorted ? 1 : 0, itemExpress ? 1 : 0, total, pre_discount_total, paid, processDate, createdIso]);
+      items.push([
+        iid,
+        id,
+        g.id,
+        description,
+        qty,
+        state,
+        located ? `Rack ${"ABCD"[k % 4]}${1 + (iid % 12)}` : "",
+        g.pieces,
+        sorted ? g.pieces : "",
+        sorted ? 1 : 0,
+        itemExpress ? 1 : 0,
+        total,
+        pre_discount_total,
+        paid,
+        processDate,
+        createdIso,
+      ]);
 
       // Item logs: the last `want` states of the path (longer paths get more); past the path's
       // length the final state was re-scanned, a minute apart.
@@ -555,7 +751,9 @@ function weighted(r: Prng, table: [string, number][]): string {
 if (import.meta.main) {
   try {
     const o = parseArgs(process.argv.slice(2));
-    console.log(`gen-reference: ${o.dataDir} customers=${o.customers} tickets=${o.tickets} items=${o.items} logs=${o.logs} seed=${o.seed} now=${o.now.toISOString()}`);
+    console.log(
+      `gen-reference: ${o.dataDir} customers=${o.customers} tickets=${o.tickets} items=${o.items} logs=${o.logs} seed=${o.seed} now=${o.now.toISOString()}`,
+    );
     const res = await generateReference(o);
     for (const [t, n] of Object.entries(res.counts)) console.log(`  ${t.padEnd(32)} ${n.toLocaleString("en").padStart(12)}`);
     console.log(`done in ${(res.ms / 1000).toFixed(1)} s: ${res.path} ${(res.bytes / 1048576).toFixed(0)} MiB`);

@@ -41,7 +41,15 @@ export function parseDisplayDate(text: string): string | null {
 export const apiDate = (at: Date) => businessDay(at);
 
 /** DD/MM/YYYY HH:mm in Malta time, for log rows stored as UTC instants. */
-const DT = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Malta", day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const DT = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/Malta",
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
 export function displayDateTime(iso: string | null | undefined): string {
   const d = iso ? new Date(iso) : null;
   return d && !Number.isNaN(d.getTime()) ? DT.format(d).replace(",", "") : "N/A";

@@ -59,13 +59,16 @@ describe("actions", () => {
 
   test("property: any graph of references (cycles included) terminates with an integer ≥ 0", () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ ref: fc.option(fc.integer({ min: 1, max: 12 })), up: fc.integer({ min: -500, max: 50_000 }) }), { minLength: 1, maxLength: 12 }), (specs) => {
-        const actions = map(specs.map((s, i) => ({ id: i + 1, is_percentage_of: s.ref, up_charge: s.up })));
-        for (const id of actions.keys()) {
-          const p = actionPrice(id, actions);
-          expect(Number.isInteger(p) && p >= 0).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(fc.record({ ref: fc.option(fc.integer({ min: 1, max: 12 })), up: fc.integer({ min: -500, max: 50_000 }) }), { minLength: 1, maxLength: 12 }),
+        (specs) => {
+          const actions = map(specs.map((s, i) => ({ id: i + 1, is_percentage_of: s.ref, up_charge: s.up })));
+          for (const id of actions.keys()) {
+            const p = actionPrice(id, actions);
+            expect(Number.isInteger(p) && p >= 0).toBe(true);
+          }
+        },
+      ),
     );
   });
 });
@@ -91,7 +94,16 @@ describe("prices per garment", () => {
 
 describe("caps (L4)", () => {
   // 1000 % of 1000 % of … of €1,000,000: the fifth link alone is 10^5 × €1,000,000.
-  const chain = (n: number) => map<PriceRecord>(Array.from({ length: n }, (_, i) => ({ id: i + 1, garment_sub_category_id: 1, action_id: i + 1, price: i ? 100_000 : MAX_LINE_CENTS, is_percentage_of: i ? i : null })));
+  const chain = (n: number) =>
+    map<PriceRecord>(
+      Array.from({ length: n }, (_, i) => ({
+        id: i + 1,
+        garment_sub_category_id: 1,
+        action_id: i + 1,
+        price: i ? 100_000 : MAX_LINE_CENTS,
+        is_percentage_of: i ? i : null,
+      })),
+    );
 
   test("a chained percentage price that used to pass 2^53 cents is refused, and reads clamp to a line", () => {
     const records = chain(6);
@@ -102,9 +114,17 @@ describe("caps (L4)", () => {
     }
     // The same table without the chain passes; a flat price over €1M or a percentage over 1000 % does not.
     expect(priceTableError(chain(1))).toBeNull();
-    expect(priceTableError(map<PriceRecord>([{ id: 1, garment_sub_category_id: 1, action_id: 1, price: MAX_LINE_CENTS + 1, is_percentage_of: null }]))).toBe("price: at most €1,000,000.00");
-    expect(priceTableError(map<PriceRecord>([...chain(1).values(), { id: 2, garment_sub_category_id: 1, action_id: 2, price: 100_001, is_percentage_of: 1 }]))).toBe("price: a percentage may be at most 1000 %");
-    const actions = map<PricedAction>([{ id: 1, is_percentage_of: null, up_charge: 10_000_000 }, { id: 2, is_percentage_of: 1, up_charge: 100_000 }, { id: 3, is_percentage_of: 2, up_charge: 100_000 }]);
+    expect(priceTableError(map<PriceRecord>([{ id: 1, garment_sub_category_id: 1, action_id: 1, price: MAX_LINE_CENTS + 1, is_percentage_of: null }]))).toBe(
+      "price: at most €1,000,000.00",
+    );
+    expect(
+      priceTableError(map<PriceRecord>([...chain(1).values(), { id: 2, garment_sub_category_id: 1, action_id: 2, price: 100_001, is_percentage_of: 1 }])),
+    ).toBe("price: a percentage may be at most 1000 %");
+    const actions = map<PricedAction>([
+      { id: 1, is_percentage_of: null, up_charge: 10_000_000 },
+      { id: 2, is_percentage_of: 1, up_charge: 100_000 },
+      { id: 3, is_percentage_of: 2, up_charge: 100_000 },
+    ]);
     expect(actionTableError(actions)).toContain("up_charge: this percentage of a percentage");
     expect(actionPrice(3, actions)).toBe(MAX_LINE_CENTS);
     expect(modifierUpChargeError(100_001, true)).toContain("1000 %");
@@ -112,7 +132,12 @@ describe("caps (L4)", () => {
   });
 
   test("an item beyond a line and a ticket beyond its cap are flagged for refusal and clamp when read", () => {
-    const big = itemTotals({ actions: [{ price: MAX_LINE_CENTS, quantity: 1000 }], quantity: 10_000, modifiers: [{ up_charge: 100_000, is_percentage: true }], discounts: noDiscounts });
+    const big = itemTotals({
+      actions: [{ price: MAX_LINE_CENTS, quantity: 1000 }],
+      quantity: 10_000,
+      modifiers: [{ up_charge: 100_000, is_percentage: true }],
+      discounts: noDiscounts,
+    });
     expect(big).toEqual({ pre_discount_total: MAX_LINE_CENTS, total: MAX_LINE_CENTS, over_cap: true });
     expect(itemTotals({ actions: [{ price: MAX_LINE_CENTS, quantity: 1 }], quantity: 1, modifiers: [], discounts: noDiscounts }).over_cap).toBe(false);
     const lines = Array<number>(11).fill(MAX_LINE_CENTS);
@@ -143,9 +168,15 @@ describe("discounts", () => {
 describe("items and tickets", () => {
   test("actions × quantities, flat and percentage modifiers, sequential discounts, override", () => {
     const t = itemTotals({
-      actions: [{ price: 1000, quantity: 1 }, { price: 600, quantity: 1 }],
+      actions: [
+        { price: 1000, quantity: 1 },
+        { price: 600, quantity: 1 },
+      ],
       quantity: 2,
-      modifiers: [{ up_charge: 500, is_percentage: false }, { up_charge: 5000, is_percentage: true }],
+      modifiers: [
+        { up_charge: 500, is_percentage: false },
+        { up_charge: 5000, is_percentage: true },
+      ],
       discounts: { item: 10, garment: 0, customer: 10, ticket: 0 },
     });
     // base 3200, + 500 + 1600 = 5300; × 0.9 × 0.9 = 4293

@@ -74,14 +74,27 @@ function rawActionPrice(id: number, actions: ReadonlyMap<number, PricedAction>, 
  */
 export function actionTableError(actions: ReadonlyMap<number, PricedAction>): string | null {
   for (const a of actions.values()) {
-    if (a.is_percentage_of == null ? a.up_charge > MAX_LINE_CENTS : a.up_charge > MAX_PERCENT_HUNDREDTHS) return a.is_percentage_of == null ? capMessage.line("up_charge") : capMessage.percent("up_charge");
-    if (uncappedChain(a.id, (id) => actions.get(id), (x) => x.up_charge) > MAX_LINE_CENTS) return capMessage.chain("up_charge");
+    if (a.is_percentage_of == null ? a.up_charge > MAX_LINE_CENTS : a.up_charge > MAX_PERCENT_HUNDREDTHS)
+      return a.is_percentage_of == null ? capMessage.line("up_charge") : capMessage.percent("up_charge");
+    if (
+      uncappedChain(
+        a.id,
+        (id) => actions.get(id),
+        (x) => x.up_charge,
+      ) > MAX_LINE_CENTS
+    )
+      return capMessage.chain("up_charge");
   }
   return null;
 }
 
 /** A chain's value without the caps (cycles and missing links are 0), to tell whether it breaks one. */
-function uncappedChain<T extends { is_percentage_of: number | null }>(id: number, get: (id: number) => T | undefined, value: (x: T) => number, seen = new Set<number>()): number {
+function uncappedChain<T extends { is_percentage_of: number | null }>(
+  id: number,
+  get: (id: number) => T | undefined,
+  value: (x: T) => number,
+  seen = new Set<number>(),
+): number {
   const x = get(id);
   if (!x || seen.has(id)) return 0;
   if (x.is_percentage_of == null) return Math.max(0, value(x));
@@ -119,8 +132,16 @@ function rawEffectivePrice(id: number, records: ReadonlyMap<number, PriceRecord>
 /** The cap check for a garment's price records about to be saved (see actionTableError). */
 export function priceTableError(records: ReadonlyMap<number, PriceRecord>): string | null {
   for (const r of records.values()) {
-    if (r.is_percentage_of == null ? r.price > MAX_LINE_CENTS : r.price > MAX_PERCENT_HUNDREDTHS) return r.is_percentage_of == null ? capMessage.line("price") : capMessage.percent("price");
-    if (uncappedChain(r.id, (id) => records.get(id), (x) => x.price) > MAX_LINE_CENTS) return capMessage.chain("price");
+    if (r.is_percentage_of == null ? r.price > MAX_LINE_CENTS : r.price > MAX_PERCENT_HUNDREDTHS)
+      return r.is_percentage_of == null ? capMessage.line("price") : capMessage.percent("price");
+    if (
+      uncappedChain(
+        r.id,
+        (id) => records.get(id),
+        (x) => x.price,
+      ) > MAX_LINE_CENTS
+    )
+      return capMessage.chain("price");
   }
   return null;
 }

@@ -35,7 +35,8 @@ describe("scan codes", () => {
   });
 
   test("ids too large for any record are a bad code, in every kind", () => {
-    for (const bad of ["!T!T:99999999999999999999", "!I!I:99999999999999999999", "!M!ITEMS:1-99999999999999999999"]) expect(() => parseScan(bad)).toThrow(ScanCodeError);
+    for (const bad of ["!T!T:99999999999999999999", "!I!I:99999999999999999999", "!M!ITEMS:1-99999999999999999999"])
+      expect(() => parseScan(bad)).toThrow(ScanCodeError);
   });
 
   test("bad codes give a readable error", () => {
@@ -46,17 +47,37 @@ describe("scan codes", () => {
   test("property: every code we print reads back to what went in", () => {
     const text = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0);
     fc.assert(
-      fc.property(fc.nat({ max: 1e9 }).map((n) => n + 1), fc.nat({ max: 1e9 }).map((n) => n + 1), text, fc.option(text, { nil: undefined }), fc.option(text, { nil: undefined }), (itemId, ticketId, desc, piece, customer) => {
-        const got = parseScan(itemCode({ itemId, ticketId, desc, piece, customer }));
-        expect(got.type).toBe("item");
-        expect(got.ItemID).toBe(itemId);
-        expect(got.TicketID).toBe(ticketId);
-        expect(got.Desc).toBe([...desc.trim()].slice(0, 12).join(""));
-        expect(got.Piece).toBe(piece?.trim() || undefined);
-        expect(got.Customer).toBe(customer?.trim() || undefined);
-      }),
+      fc.property(
+        fc.nat({ max: 1e9 }).map((n) => n + 1),
+        fc.nat({ max: 1e9 }).map((n) => n + 1),
+        text,
+        fc.option(text, { nil: undefined }),
+        fc.option(text, { nil: undefined }),
+        (itemId, ticketId, desc, piece, customer) => {
+          const got = parseScan(itemCode({ itemId, ticketId, desc, piece, customer }));
+          expect(got.type).toBe("item");
+          expect(got.ItemID).toBe(itemId);
+          expect(got.TicketID).toBe(ticketId);
+          expect(got.Desc).toBe([...desc.trim()].slice(0, 12).join(""));
+          expect(got.Piece).toBe(piece?.trim() || undefined);
+          expect(got.Customer).toBe(customer?.trim() || undefined);
+        },
+      ),
     );
-    fc.assert(fc.property(fc.array(fc.nat({ max: 1e7 }).map((n) => n + 1), { minLength: 1, maxLength: 50 }), (ids) => expect(parseScan(multipleCode({ itemIds: ids })).ItemIDS).toEqual(ids)));
-    fc.assert(fc.property(fc.nat({ max: 1e9 }).map((n) => n + 1), (id) => expect(parseScan(ticketCode(id)).TicketID).toBe(id)));
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.nat({ max: 1e7 }).map((n) => n + 1),
+          { minLength: 1, maxLength: 50 },
+        ),
+        (ids) => expect(parseScan(multipleCode({ itemIds: ids })).ItemIDS).toEqual(ids),
+      ),
+    );
+    fc.assert(
+      fc.property(
+        fc.nat({ max: 1e9 }).map((n) => n + 1),
+        (id) => expect(parseScan(ticketCode(id)).TicketID).toBe(id),
+      ),
+    );
   });
 });

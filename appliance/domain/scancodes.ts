@@ -44,10 +44,25 @@ export function ticketCode(ticketId: number): string {
   return `!T!T:${ticketId}`;
 }
 
-export function itemCode(x: { itemId: number; desc: string; ticketId?: number; piece?: string; agent?: string; date?: string; customer?: string; price?: number }): string {
+export function itemCode(x: {
+  itemId: number;
+  desc: string;
+  ticketId?: number;
+  piece?: string;
+  agent?: string;
+  date?: string;
+  customer?: string;
+  price?: number;
+}): string {
   const f = [`I:${x.itemId}`, enc(cutDesc(x.desc))];
   if (x.ticketId !== undefined) f.push(`T:${x.ticketId}`);
-  for (const [k, v] of [["P", x.piece], ["IA", x.agent], ["DI", x.date], ["CN", x.customer]] as const) if (v?.trim()) f.push(`${k}:${enc(v)}`);
+  for (const [k, v] of [
+    ["P", x.piece],
+    ["IA", x.agent],
+    ["DI", x.date],
+    ["CN", x.customer],
+  ] as const)
+    if (v?.trim()) f.push(`${k}:${enc(v)}`);
   if (x.price !== undefined) f.push(`TOTAL:${x.price}`);
   return `!I!${f.join(",")}`;
 }

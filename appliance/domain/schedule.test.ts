@@ -141,7 +141,13 @@ describe("Malta days as UTC instants", () => {
     fc.assert(
       fc.property(anyDay, (d) => {
         const start = new Date(dayStartUtc(d));
-        const wall = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Malta", hourCycle: "h23", hour: "2-digit", minute: "2-digit", day: "2-digit" }).format(start);
+        const wall = new Intl.DateTimeFormat("en-GB", {
+          timeZone: "Europe/Malta",
+          hourCycle: "h23",
+          hour: "2-digit",
+          minute: "2-digit",
+          day: "2-digit",
+        }).format(start);
         expect(wall).toBe(`${d.slice(8)}, 00:00`);
         const h = (Date.parse(dayStartUtc(addDays(d, 1))) - start.getTime()) / 3_600_000;
         expect([23, 24, 25]).toContain(h);

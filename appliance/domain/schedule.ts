@@ -105,7 +105,16 @@ export function stepWeek(year: number, week: number, delta: number): { year: num
 
 // ---------------------------------------------------------------- Malta days as instants
 
-const wallFmt = new Intl.DateTimeFormat("en-GB", { timeZone: BUSINESS_TZ, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const wallFmt = new Intl.DateTimeFormat("en-GB", {
+  timeZone: BUSINESS_TZ,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
 /** Malta's offset from UTC at an instant, in ms (1 h in winter, 2 h in summer). */
 function offsetAt(ms: number): number {
   const p = Object.fromEntries(wallFmt.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));

@@ -20,7 +20,11 @@ describe("API foundation", () => {
   });
 
   test("every response carries the security headers, errors and 404s included", async () => {
-    for (const [m, p] of [["GET", "/api/v1/health"], ["GET", "/api/v1/nope"], ["POST", "/api/v1/login/agent"]] as const) {
+    for (const [m, p] of [
+      ["GET", "/api/v1/health"],
+      ["GET", "/api/v1/nope"],
+      ["POST", "/api/v1/login/agent"],
+    ] as const) {
       const r = await box.call(m, p, { body: m === "POST" ? {} : undefined });
       expect(r.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
       expect(r.headers.get("x-content-type-options")).toBe("nosniff");
@@ -42,7 +46,10 @@ describe("API foundation", () => {
     const r = await box.call("POST", "/api/v1/login/agent", { rawBody: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(r.status).toBe(415);
     expect(r.json).toEqual({ success: false, message: "Send the body as JSON (Content-Type: application/json)" });
-    const plain = await box.call("POST", "/api/v1/login/agent", { rawBody: JSON.stringify({ user_name: ADMIN.user, password: ADMIN.password }), headers: { "content-type": "text/plain" } });
+    const plain = await box.call("POST", "/api/v1/login/agent", {
+      rawBody: JSON.stringify({ user_name: ADMIN.user, password: ADMIN.password }),
+      headers: { "content-type": "text/plain" },
+    });
     expect(plain.status).toBe(415);
     // Control: the same login as JSON works.
     expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: ADMIN.user, password: ADMIN.password } })).status).toBe(200);
@@ -99,7 +106,13 @@ describe("the UI is served with an SPA fallback", () => {
     mkdirSync(join(ui, "assets"), { recursive: true });
     writeFileSync(join(ui, "index.html"), "<!doctype html><title>Ironbox</title>");
     writeFileSync(join(ui, "assets", "app-abcdef12.js"), "console.log(1)");
-    const app = createApp({ db: box.database.db, clock: box.clock, auth: { authenticate: async () => ({ kind: "none" }) } as never, routes: box.routes, uiDir: ui });
+    const app = createApp({
+      db: box.database.db,
+      clock: box.clock,
+      auth: { authenticate: async () => ({ kind: "none" }) } as never,
+      routes: box.routes,
+      uiDir: ui,
+    });
     const deep = await app.handle(new Request("http://localhost/customers/12/new-ticket/0"));
     expect(deep.status).toBe(200);
     expect(await deep.text()).toContain("<title>Ironbox</title>");

@@ -45,7 +45,8 @@ function checkContentType(def: RouteDef, request: Request): void {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (!type) return; // no body at all; the body schema (if any) then says what is missing
   const wanted = def.multipart ? "multipart/form-data" : "application/json";
-  if (type !== wanted) throw unsupportedMedia(def.multipart ? "Send the file as multipart/form-data" : "Send the body as JSON (Content-Type: application/json)");
+  if (type !== wanted)
+    throw unsupportedMedia(def.multipart ? "Send the file as multipart/form-data" : "Send the body as JSON (Content-Type: application/json)");
 }
 /** SQLite refused a change because other rows still refer to the row (drizzle wraps libSQL's error). */
 function isForeignKeyFailure(error: unknown): boolean {

@@ -38,7 +38,8 @@ const DELETES: Record<string, string> = {
 const GENERIC = "This record has history (other records refer to it); it cannot be removed";
 
 const ids = async (table: string) => (await box.database.client.execute(`SELECT id FROM ${table} ORDER BY id`)).rows.map((r) => Number(r.id));
-const del = (path: string, id: number, token = hqAdmin) => box.call("DELETE", `/api/v1${path.includes(":id") ? path.replace(":id", String(id)) : `${path}?id=${id}`}`, { token });
+const del = (path: string, id: number, token = hqAdmin) =>
+  box.call("DELETE", `/api/v1${path.includes(":id") ? path.replace(":id", String(id)) : `${path}?id=${id}`}`, { token });
 
 describe("deleting records with history", () => {
   test("a ticket, item or customer whose payment was taken is never deleted, even after its paid total went back to 0", async () => {
@@ -46,7 +47,9 @@ describe("deleting records with history", () => {
     const customer = (await box.call("POST", "/api/v1/customers/", { token: employee, body: { full_name: "Owing Zero" } })).json.data;
     const ticket = (await box.call("POST", "/api/v1/tickets/", { token: employee, body: { customer_id: customer.id } })).json.data;
     const garment = (await box.call("GET", "/api/v1/garmentSubCategories/", { token: employee })).json.data[0];
-    const item = (await box.call("POST", "/api/v1/ticketSubCategory/", { token: employee, body: { ticket_id: ticket.id, garment_sub_category_id: garment.id } })).json.data[0];
+    const item = (
+      await box.call("POST", "/api/v1/ticketSubCategory/", { token: employee, body: { ticket_id: ticket.id, garment_sub_category_id: garment.id } })
+    ).json.data[0];
     // The employee takes €1 (an owing on them); the admin then makes the item free and settles
     // the ticket, which brings total_paid back to 0 while the owing stays.
     expect((await box.call("PUT", `/api/v1/ticketSubCategory/paidFor/${item.id}/1`, { token: employee })).status).toBe(200);
@@ -56,12 +59,16 @@ describe("deleting records with history", () => {
     // Before: each of these failed on the owing's foreign key with a 500.
     expect(await del("/ticketSubCategory/:id", item.id)).toMatchObject({ status: 409, json: { message: "Item has payments; it cannot be deleted" } });
     expect(await del("/tickets/:id", ticket.id)).toMatchObject({ status: 409, json: { message: "Ticket has payments; it cannot be deleted" } });
-    expect(await del("/customers/:id", customer.id)).toMatchObject({ status: 409, json: { message: "Customer has tickets with payments; it cannot be removed" } });
+    expect(await del("/customers/:id", customer.id)).toMatchObject({
+      status: 409,
+      json: { message: "Customer has tickets with payments; it cannot be removed" },
+    });
 
     // Control: the same customer with an unpaid ticket is removed, ticket and item with it.
     const other = (await box.call("POST", "/api/v1/customers/", { token: employee, body: { full_name: "Never Paid" } })).json.data;
     const t2 = (await box.call("POST", "/api/v1/tickets/", { token: employee, body: { customer_id: other.id } })).json.data;
-    const i2 = (await box.call("POST", "/api/v1/ticketSubCategory/", { token: employee, body: { ticket_id: t2.id, garment_sub_category_id: garment.id } })).json.data[0];
+    const i2 = (await box.call("POST", "/api/v1/ticketSubCategory/", { token: employee, body: { ticket_id: t2.id, garment_sub_category_id: garment.id } })).json
+      .data[0];
     expect((await box.call("PUT", `/api/v1/ticketSubCategory/${i2.id}`, { token: hqAdmin, body: { total_override: 0 } })).status).toBe(200);
     expect((await del("/customers/:id", other.id)).status).toBe(200);
     expect((await box.call("GET", `/api/v1/tickets/${t2.id}`, { token: hqAdmin })).status).toBe(404);
@@ -86,7 +93,17 @@ describe("deleting records with history", () => {
       }
     }
     // The demo data has history for each kind that keeps one.
-    for (const path of ["/agents/:id", "/employees/:id", "/actions/:id", "/garmentCategories/:id", "/garmentSubCategories/:id", "/modifiers/:id", "/customers/:id", "/tickets/:id", "/ticketSubCategory/:id"]) {
+    for (const path of [
+      "/agents/:id",
+      "/employees/:id",
+      "/actions/:id",
+      "/garmentCategories/:id",
+      "/garmentSubCategories/:id",
+      "/modifiers/:id",
+      "/customers/:id",
+      "/tickets/:id",
+      "/ticketSubCategory/:id",
+    ]) {
       expect(seen[path]![409], path).toBeGreaterThan(0);
     }
     // What was deleted went cleanly: nothing is left pointing at a removed row.
@@ -99,7 +116,9 @@ describe("deleting records with history", () => {
       db,
       clock: box.clock,
       auth: { authenticate: async () => ({ kind: "none" }) } as never,
-      routes: [route({ method: "DELETE", path: "/agentsRaw", tag: "test", summary: "", access: { public: true }, handler: () => db.run(sql`DELETE FROM agents`) })],
+      routes: [
+        route({ method: "DELETE", path: "/agentsRaw", tag: "test", summary: "", access: { public: true }, handler: () => db.run(sql`DELETE FROM agents`) }),
+      ],
       log: () => {},
     });
     const r = await app.handle(new Request("http://localhost/api/v1/agentsRaw", { method: "DELETE" }));

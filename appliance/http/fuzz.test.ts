@@ -110,7 +110,21 @@ const jsonSchema = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresen
 const typeOf = (js: Js) => (Array.isArray(js.type) ? js.type[0] : js.type);
 
 /** Text that a field accepts but that tests the layers behind it (search, SQL, printers, PDFs). */
-const TRICKY = ["Fuzz", "Ħal Għargħur", "😀", "a\u0000b", "'; DROP TABLE tickets; --", "NEAR(a b)", '"q"', "line\nbreak", "PERCENTAGE 100", "DELIVERED AND PAID", "2026-11-22", "1", "%s%n"];
+const TRICKY = [
+  "Fuzz",
+  "Ħal Għargħur",
+  "😀",
+  "a\u0000b",
+  "'; DROP TABLE tickets; --",
+  "NEAR(a b)",
+  '"q"',
+  "line\nbreak",
+  "PERCENTAGE 100",
+  "DELIVERED AND PAID",
+  "2026-11-22",
+  "1",
+  "%s%n",
+];
 
 /** A value the schema accepts (types, bounds, patterns), so the request reaches the services. */
 function plausible(js: Js, depth = 0): fc.Arbitrary<unknown> {
@@ -123,11 +137,16 @@ function plausible(js: Js, depth = 0): fc.Arbitrary<unknown> {
       if (!js.properties || depth > 4) return fc.constant({});
       return fc.record(Object.fromEntries(Object.entries(js.properties).map(([k, v]) => [k, plausible(v, depth + 1)])), { requiredKeys: js.required ?? [] });
     case "array":
-      return js.items && depth <= 4 ? fc.array(plausible(js.items, depth + 1), { minLength: js.minItems ?? 0, maxLength: Math.max(js.minItems ?? 0, Math.min(js.maxItems ?? 4, 4)) }) : fc.constant([]);
+      return js.items && depth <= 4
+        ? fc.array(plausible(js.items, depth + 1), { minLength: js.minItems ?? 0, maxLength: Math.max(js.minItems ?? 0, Math.min(js.maxItems ?? 4, 4)) })
+        : fc.constant([]);
     case "string": {
-      const fits = (v: string) => v.length >= (js.minLength ?? 0) && v.length <= (js.maxLength ?? Number.POSITIVE_INFINITY) && (!js.pattern || new RegExp(js.pattern).test(v));
+      const fits = (v: string) =>
+        v.length >= (js.minLength ?? 0) && v.length <= (js.maxLength ?? Number.POSITIVE_INFINITY) && (!js.pattern || new RegExp(js.pattern).test(v));
       const pool = [...TRICKY, "2026-11-23", "2026-11-22T09:00:00.000Z", "a@b.mt", "99123456", "1234", "000123", "x".repeat(js.maxLength ?? 10)].filter(fits);
-      const free = js.pattern ? fc.stringMatching(new RegExp(js.pattern)) : fc.string({ minLength: js.minLength ?? 0, maxLength: Math.min(js.maxLength ?? 20, 20) });
+      const free = js.pattern
+        ? fc.stringMatching(new RegExp(js.pattern))
+        : fc.string({ minLength: js.minLength ?? 0, maxLength: Math.min(js.maxLength ?? 20, 20) });
       return fc.oneof(...(pool.length ? [fc.constantFrom(...pool)] : []), free.filter(fits));
     }
     case "integer":
@@ -135,7 +154,10 @@ function plausible(js: Js, depth = 0): fc.Arbitrary<unknown> {
       const lo = js.minimum ?? (js.exclusiveMinimum !== undefined ? js.exclusiveMinimum + (typeOf(js) === "integer" ? 1 : 0.01) : -1_000_000);
       const hi = js.maximum ?? 1_000_000_000;
       const small = fc.integer({ min: Math.max(lo, Math.min(0, hi)), max: Math.min(hi, Math.max(lo, 0) + 80) });
-      const any = typeOf(js) === "integer" ? fc.integer({ min: Math.ceil(Math.max(lo, -2_000_000_000)), max: Math.floor(Math.min(hi, 2_000_000_000)) }) : fc.double({ min: lo, max: hi, noNaN: true });
+      const any =
+        typeOf(js) === "integer"
+          ? fc.integer({ min: Math.ceil(Math.max(lo, -2_000_000_000)), max: Math.floor(Math.min(hi, 2_000_000_000)) })
+          : fc.double({ min: lo, max: hi, noNaN: true });
       return fc.oneof({ arbitrary: small, weight: 3 }, { arbitrary: any, weight: 1 }, { arbitrary: fc.constantFrom(lo, hi), weight: 1 });
     }
     case "boolean":
@@ -153,7 +175,11 @@ function wrong(js: Js): fc.Arbitrary<unknown> {
   const edges: unknown[] = [];
   if (t === "string") edges.push("x".repeat((js.maxLength ?? 200) + 1), "");
   if (t === "number" || t === "integer") edges.push((js.maximum ?? 1e15) + 1, (js.minimum ?? js.exclusiveMinimum ?? 0) - 1, 0.5);
-  if (t === "array") edges.push(Array.from({ length: (js.maxItems ?? 1000) + 1 }, () => 1), []);
+  if (t === "array")
+    edges.push(
+      Array.from({ length: (js.maxItems ?? 1000) + 1 }, () => 1),
+      [],
+    );
   return edges.length ? fc.oneof(oddScalar, junk, fc.constantFrom(...edges)) : fc.oneof(oddScalar, junk);
 }
 
@@ -163,12 +189,32 @@ function input(js: Js): fc.Arbitrary<unknown> {
   const oneWrong = keys.length
     ? fc.tuple(plausible(js), fc.constantFrom(...keys)).chain(([ok, k]) => wrong(js.properties![k]!).map((v) => ({ ...(ok as object), [k]: v })))
     : wrong(js);
-  return fc.oneof({ arbitrary: plausible(js), weight: 4 }, { arbitrary: oneWrong, weight: 3 }, { arbitrary: junk, weight: 1 }, { arbitrary: fc.constant(null), weight: 1 });
+  return fc.oneof(
+    { arbitrary: plausible(js), weight: 4 },
+    { arbitrary: oneWrong, weight: 3 },
+    { arbitrary: junk, weight: 1 },
+    { arbitrary: fc.constant(null), weight: 1 },
+  );
 }
 
 /** A path segment: small ids (every shop's records), 0, -1, huge, not a number. */
-const oddSegment = fc.constantFrom("0", "-1", "1.5", "1e3", "0x10", " 1", "abc", "9007199254740993", "99999999999999999999", "\u0000", "%", "١", "2026-02-30", "x".repeat(3000));
-const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? "");
+const oddSegment = fc.constantFrom(
+  "0",
+  "-1",
+  "1.5",
+  "1e3",
+  "0x10",
+  " 1",
+  "abc",
+  "9007199254740993",
+  "99999999999999999999",
+  "\u0000",
+  "%",
+  "١",
+  "2026-02-30",
+  "x".repeat(3000),
+);
+const asText = (v: unknown) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""));
 
 interface FuzzRequest {
   path: string;
@@ -179,8 +225,15 @@ interface FuzzRequest {
 
 function requestFor(r: RouteDef): fc.Arbitrary<FuzzRequest> {
   const names = [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-  const paramJs = r.params ? jsonSchema(r.params).properties ?? {} : {};
-  const segments = fc.tuple(...names.map((n) => fc.oneof({ arbitrary: paramJs[n] ? plausible(paramJs[n]!).map(asText) : fc.nat({ max: 80 }).map(String), weight: 3 }, { arbitrary: oddSegment, weight: 2 })));
+  const paramJs = r.params ? (jsonSchema(r.params).properties ?? {}) : {};
+  const segments = fc.tuple(
+    ...names.map((n) =>
+      fc.oneof(
+        { arbitrary: paramJs[n] ? plausible(paramJs[n]!).map(asText) : fc.nat({ max: 80 }).map(String), weight: 3 },
+        { arbitrary: oddSegment, weight: 2 },
+      ),
+    ),
+  );
   const queryJs = r.query ? jsonSchema(r.query) : {};
   const queryKeys = Object.keys(queryJs.properties ?? {});
   // The route's own query (as strings; arrays as repeated keys), then odd pairs: unknown keys, repeats of its keys.
@@ -192,10 +245,16 @@ function requestFor(r: RouteDef): fc.Arbitrary<FuzzRequest> {
   if (r.method === "GET") body = fc.constant({ headers: {} });
   else if (r.multipart) {
     // A form with a file of junk bytes, sometimes behind an image's magic number.
-    body = fc.tuple(fc.constantFrom("", "GIF89a", "RIFF\u0000\u0000\u0000\u0000WEBP"), fc.string({ unit: "binary", maxLength: 200 }), fc.constantFrom("file", "image", "")).map(([magic, bytes, field]) => ({
-      rawBody: `--fz\r\nContent-Disposition: form-data; name="${field}"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n${magic}${bytes}\r\n--fz--\r\n`,
-      headers: { "content-type": "multipart/form-data; boundary=fz" },
-    }));
+    body = fc
+      .tuple(
+        fc.constantFrom("", "GIF89a", "RIFF\u0000\u0000\u0000\u0000WEBP"),
+        fc.string({ unit: "binary", maxLength: 200 }),
+        fc.constantFrom("file", "image", ""),
+      )
+      .map(([magic, bytes, field]) => ({
+        rawBody: `--fz\r\nContent-Disposition: form-data; name="${field}"; filename="x.png"\r\nContent-Type: image/png\r\n\r\n${magic}${bytes}\r\n--fz--\r\n`,
+        headers: { "content-type": "multipart/form-data; boundary=fz" },
+      }));
   } else {
     body = (r.body ? input(jsonSchema(r.body)) : fc.oneof(fc.constant(undefined), junk)).map((b) => ({ body: b, headers: {} }));
   }
@@ -204,7 +263,8 @@ function requestFor(r: RouteDef): fc.Arbitrary<FuzzRequest> {
     let path = r.path;
     names.forEach((n, i) => (path = path.replace(`:${n}`, encodeURIComponent(segments[i]!))));
     const qs = new URLSearchParams();
-    if (own && typeof own === "object" && !Array.isArray(own)) for (const [k, v] of Object.entries(own)) for (const one of Array.isArray(v) ? v : [v]) qs.append(k, asText(one));
+    if (own && typeof own === "object" && !Array.isArray(own))
+      for (const [k, v] of Object.entries(own)) for (const one of Array.isArray(v) ? v : [v]) qs.append(k, asText(one));
     for (const [k, v] of extra) qs.append(k, v);
     const q = qs.toString();
     return { path: API + path + (q ? `?${q}` : ""), ...body, headers: key ? { ...body.headers, "idempotency-key": key } : body.headers };

@@ -33,7 +33,10 @@ export async function withIdempotency(
   }
   try {
     const result = await run();
-    await db.update(idempotencyKeys).set({ status: result.status, body: JSON.stringify(result.body) }).where(eq(idempotencyKeys.key, key));
+    await db
+      .update(idempotencyKeys)
+      .set({ status: result.status, body: JSON.stringify(result.body) })
+      .where(eq(idempotencyKeys.key, key));
     return { ...result, replayed: false };
   } catch (e) {
     await db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, key));

@@ -7,10 +7,20 @@ import { testBox } from "../test/harness";
 describe("OpenAPI response schemas", () => {
   test("a route that declares its response documents it inside the envelope", () => {
     const routes = [
-      route({ method: "GET", path: "/things/:id", tag: "t", summary: "One thing", access: { agent: true }, response: z.object({ id: z.number(), name: z.string() }), handler: () => ({ id: 1, name: "x" }) }),
+      route({
+        method: "GET",
+        path: "/things/:id",
+        tag: "t",
+        summary: "One thing",
+        access: { agent: true },
+        response: z.object({ id: z.number(), name: z.string() }),
+        handler: () => ({ id: 1, name: "x" }),
+      }),
       route({ method: "GET", path: "/other/", tag: "t", summary: "Undocumented", access: { agent: true }, handler: () => 1 }),
     ];
-    const doc = buildOpenApi(routes, "0") as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: any }> }> }>> };
+    const doc = buildOpenApi(routes, "0") as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: any }> }> }>>;
+    };
     const schema = doc.paths["/api/v1/things/{id}"]!.get!.responses["200"]!.content!["application/json"]!.schema;
     expect(schema.properties.success).toEqual({ type: "boolean", const: true });
     expect(schema.properties.data.properties.name).toEqual({ type: "string" });

@@ -12,7 +12,10 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
   for (const r of routes) {
     const path = `/api/v1${r.path}`.replace(/:(\w+)/g, "{$1}");
     const parameters: unknown[] = [];
-    for (const [where, schema] of [["path", r.params], ["query", r.query]] as const) {
+    for (const [where, schema] of [
+      ["path", r.params],
+      ["query", r.query],
+    ] as const) {
       if (!schema) continue;
       const js = toJson(schema) as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, s] of Object.entries(js.properties ?? {})) {

@@ -24,11 +24,17 @@ beforeAll(async () => {
   // A shop (non-HQ) admin, for head-quarters-only routes.
   const shop = await box.call("POST", "/api/v1/agents/", { token: tokens.admin, body: { name: "Shop", user_name: "shop1" } });
   await box.call("PUT", `/api/v1/agents/password/${shop.json.data.id}`, { token: tokens.admin, body: { password: "shop-pass-1" } });
-  await box.call("POST", "/api/v1/employees/", { token: tokens.admin, body: { agent_id: shop.json.data.id, full_name: "Shop admin", role: "admin", pin: 3001 } });
+  await box.call("POST", "/api/v1/employees/", {
+    token: tokens.admin,
+    body: { agent_id: shop.json.data.id, full_name: "Shop admin", role: "admin", pin: 3001 },
+  });
   const shopAgent = await box.agentToken("shop1", "shop-pass-1");
   tokens.shopAdmin = await box.employeeToken(3001, shopAgent);
   // A shop's admin that HQ gave the HQ flag: head-quarters staff working from a shop.
-  await box.call("POST", "/api/v1/employees/", { token: tokens.admin, body: { agent_id: shop.json.data.id, full_name: "Shop HQ admin", role: "admin", pin: 3002, hq: true } });
+  await box.call("POST", "/api/v1/employees/", {
+    token: tokens.admin,
+    body: { agent_id: shop.json.data.id, full_name: "Shop HQ admin", role: "admin", pin: 3002, hq: true },
+  });
   tokens.shopHqAdmin = await box.employeeToken(3002, shopAgent);
 });
 afterAll(() => box.close());
@@ -93,7 +99,18 @@ describe("every route declares and enforces its access", () => {
   test("chain-wide reference data (catalogue, places, states) is written by HQ staff only: a shop admin gets 403, an HQ-flagged admin passes", async () => {
     const hqStaff = box.routes.filter((r) => "roles" in r.access && r.access.hqStaff);
     const paths = new Set(hqStaff.map((r) => r.path.split("/")[1]));
-    for (const p of ["actions", "garmentCategories", "garmentSubCategories", "modifiers", "actionGarmentSubCategories", "localities", "streets", "preferences", "ticketStates"]) expect(paths).toContain(p);
+    for (const p of [
+      "actions",
+      "garmentCategories",
+      "garmentSubCategories",
+      "modifiers",
+      "actionGarmentSubCategories",
+      "localities",
+      "streets",
+      "preferences",
+      "ticketStates",
+    ])
+      expect(paths).toContain(p);
     for (const r of hqStaff) {
       expect(r.method, r.path).not.toBe("GET");
       const body = r.method === "GET" ? undefined : {};
@@ -119,7 +136,10 @@ describe("every route declares and enforces its access", () => {
       ["PUT", "/api/v1/employees/1"],
       ["DELETE", "/api/v1/employees/1"],
     ] as const) {
-      const res = await box.call(method, path, { token: tokens.shopAdmin, body: method === "GET" ? undefined : { password: "another-pass-1", full_name: "X" } });
+      const res = await box.call(method, path, {
+        token: tokens.shopAdmin,
+        body: method === "GET" ? undefined : { password: "another-pass-1", full_name: "X" },
+      });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     const list = await box.call("GET", "/api/v1/employees/", { token: tokens.shopAdmin });

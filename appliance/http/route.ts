@@ -14,10 +14,7 @@ export type { AgentCaller, Caller, EmployeeCaller, Role } from "../modules/auth/
  *   flag (the Scheduler), `hqAgent` needs the head-quarters agent (managing agents),
  *   `hqStaff` needs either (chain-wide reference data: catalogue, places, states).
  */
-export type Access =
-  | { public: true }
-  | { agent: true }
-  | { roles: readonly Role[]; hqEmployee?: boolean; hqAgent?: boolean; hqStaff?: boolean };
+export type Access = { public: true } | { agent: true } | { roles: readonly Role[]; hqEmployee?: boolean; hqAgent?: boolean; hqStaff?: boolean };
 
 /** Who writes chain-wide reference data: an admin of the HQ agent, or an admin with the HQ flag. */
 export const HQ_STAFF = { roles: ["admin"], hqStaff: true } as const;

@@ -10,7 +10,11 @@ export const ADMIN = { user: "admin", password: "admin-pass-1", pin: "9999" };
 export interface TestBox extends Appliance {
   dir: string;
   clock: ReturnType<typeof fixedClock>;
-  call(method: string, path: string, opts?: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<{ status: number; json: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string },
+  ): Promise<{ status: number; json: any; headers: Headers }>;
   agentToken(user?: string, password?: string): Promise<string>;
   employeeToken(pin: string | number, agentToken?: string): Promise<string>;
   close(): void;
@@ -20,7 +24,13 @@ export interface TestBox extends Appliance {
 export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: string; env?: Record<string, string> } = {}): Promise<TestBox> {
   const dir = mkdtempSync(join(tmpdir(), "ironbox-test-"));
   // Printer discovery looks at an empty stand-in tree, not at this machine's /sys and /dev.
-  const env: Record<string, string> = { IRONBOX_DATA_DIR: dir, IRONBOX_UI_DIR: join(dir, "no-ui"), IRONBOX_SYSFS_ROOT: join(dir, "sys"), IRONBOX_DEV_ROOT: join(dir, "dev"), ...opts.env };
+  const env: Record<string, string> = {
+    IRONBOX_DATA_DIR: dir,
+    IRONBOX_UI_DIR: join(dir, "no-ui"),
+    IRONBOX_SYSFS_ROOT: join(dir, "sys"),
+    IRONBOX_DEV_ROOT: join(dir, "dev"),
+    ...opts.env,
+  };
   if (opts.admin !== false) Object.assign(env, { IRONBOX_ADMIN_USER: ADMIN.user, IRONBOX_ADMIN_PASSWORD: ADMIN.password, IRONBOX_ADMIN_PIN: ADMIN.pin });
   if (opts.demo) env.IRONBOX_DEMO = "1";
   const clock = fixedClock(opts.now ?? "2026-11-22T09:00:00Z");

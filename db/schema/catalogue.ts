@@ -48,7 +48,9 @@ export const garmentSubCategories = sqliteTable(
   "garment_sub_categories",
   {
     id: id(),
-    garment_category_id: integer("garment_category_id").notNull().references(() => garmentCategories.id),
+    garment_category_id: integer("garment_category_id")
+      .notNull()
+      .references(() => garmentCategories.id),
     name: text("name").notNull(),
     visible: flag("visible", true),
     image: text("image"),
@@ -68,8 +70,12 @@ export const actionGarmentSubCategories = sqliteTable(
   "action_garment_sub_categories",
   {
     id: id(),
-    garment_sub_category_id: integer("garment_sub_category_id").notNull().references(() => garmentSubCategories.id),
-    action_id: integer("action_id").notNull().references(() => actions.id),
+    garment_sub_category_id: integer("garment_sub_category_id")
+      .notNull()
+      .references(() => garmentSubCategories.id),
+    action_id: integer("action_id")
+      .notNull()
+      .references(() => actions.id),
     /** Hundredths: cents when flat, hundredths of a percent when is_percentage_of is set. */
     price: cents("price"),
     discount: text("discount"),
@@ -84,7 +90,9 @@ export const configurations = sqliteTable(
   {
     id: id(),
     month: text("month").notNull(),
-    action_id: integer("action_id").notNull().references(() => actions.id),
+    action_id: integer("action_id")
+      .notNull()
+      .references(() => actions.id),
     /** Seven comma-separated whole numbers, Sunday to Saturday. */
     amounts: text("amounts").notNull().default("0,0,0,0,0,0,0"),
   },

@@ -29,7 +29,9 @@ export const employees = sqliteTable(
   "employees",
   {
     id: id(),
-    agent_id: integer("agent_id").notNull().references(() => agents.id),
+    agent_id: integer("agent_id")
+      .notNull()
+      .references(() => agents.id),
     full_name: text("full_name").notNull(),
     mobile: text("mobile").notNull().default(""),
     landline: text("landline").notNull().default(""),
@@ -49,10 +51,7 @@ export const employees = sqliteTable(
     localities: text("localities").notNull().default(""),
     created_at: createdAt(),
   },
-  (t) => [
-    uniqueIndex("employees_agent_pin_uq").on(t.agent_id, t.pin_hash),
-    index("employees_agent_idx").on(t.agent_id),
-  ],
+  (t) => [uniqueIndex("employees_agent_pin_uq").on(t.agent_id, t.pin_hash), index("employees_agent_idx").on(t.agent_id)],
 );
 
 export const preferences = sqliteTable("preferences", {
@@ -64,7 +63,9 @@ export const customers = sqliteTable(
   "customers",
   {
     id: id(),
-    agent_id: integer("agent_id").notNull().references(() => agents.id),
+    agent_id: integer("agent_id")
+      .notNull()
+      .references(() => agents.id),
     title: text("title").notNull().default(""),
     full_name: text("full_name").notNull(),
     first_name: text("first_name").notNull().default(""),
@@ -93,8 +94,12 @@ export const customers = sqliteTable(
 export const customerPreferences = sqliteTable(
   "customer_preferences",
   {
-    customer_id: integer("customer_id").notNull().references(() => customers.id, { onDelete: "cascade" }),
-    preference_id: integer("preference_id").notNull().references(() => preferences.id, { onDelete: "cascade" }),
+    customer_id: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    preference_id: integer("preference_id")
+      .notNull()
+      .references(() => preferences.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.customer_id, t.preference_id] })],
 );
@@ -106,7 +111,9 @@ export const customerPreferences = sqliteTable(
 export const customerStats = sqliteTable(
   "customer_stats",
   {
-    customer_id: integer("customer_id").primaryKey().references(() => customers.id, { onDelete: "cascade" }),
+    customer_id: integer("customer_id")
+      .primaryKey()
+      .references(() => customers.id, { onDelete: "cascade" }),
     number_of_visits: integer("number_of_visits").notNull().default(0),
     total_spent: integer("total_spent").notNull().default(0),
     ticket_total: integer("ticket_total").notNull().default(0),

@@ -11,7 +11,9 @@ export const streets = sqliteTable(
   "streets",
   {
     id: id(),
-    locality_id: integer("locality_id").notNull().references(() => localities.id),
+    locality_id: integer("locality_id")
+      .notNull()
+      .references(() => localities.id),
     name: text("name").notNull(),
   },
   (t) => [index("streets_locality_idx").on(t.locality_id, t.name)],
@@ -23,8 +25,12 @@ export const addresses = sqliteTable(
     id: id(),
     name: text("name").notNull().default(""),
     number: text("number").notNull().default(""),
-    locality_id: integer("locality_id").notNull().references(() => localities.id),
-    street_id: integer("street_id").notNull().references(() => streets.id),
+    locality_id: integer("locality_id")
+      .notNull()
+      .references(() => localities.id),
+    street_id: integer("street_id")
+      .notNull()
+      .references(() => streets.id),
     /**
      * The shop that owns the address (a customer's home, an agent's premises, a ticket's
      * pickup point). Only that agent (and HQ) may read, change or reference it. Null only

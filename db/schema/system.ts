@@ -14,7 +14,9 @@ export const sessions = sqliteTable(
   {
     jti: text("jti").primaryKey(),
     kind: text("kind", { enum: ["agent", "employee"] }).notNull(),
-    agent_id: integer("agent_id").notNull().references(() => agents.id),
+    agent_id: integer("agent_id")
+      .notNull()
+      .references(() => agents.id),
     employee_id: integer("employee_id").references(() => employees.id),
     /** The agent session an employee session was opened in. */
     parent_jti: text("parent_jti"),
@@ -57,7 +59,9 @@ export const printJobs = sqliteTable(
   "print_jobs",
   {
     id: id(),
-    agent_id: integer("agent_id").notNull().references(() => agents.id),
+    agent_id: integer("agent_id")
+      .notNull()
+      .references(() => agents.id),
     employee_id: integer("employee_id").references(() => employees.id),
     kind: text("kind").notNull(),
     printer: text("printer").notNull(),
@@ -65,7 +69,9 @@ export const printJobs = sqliteTable(
     ticket_id: integer("ticket_id"),
     ticket_sub_category_id: integer("ticket_sub_category_id"),
     payload: text("payload").notNull().default(""),
-    status: text("status", { enum: ["queued", "sending", "done", "failed"] }).notNull().default("queued"),
+    status: text("status", { enum: ["queued", "sending", "done", "failed"] })
+      .notNull()
+      .default("queued"),
     error: text("error"),
     attempts: integer("attempts").notNull().default(0),
     created_at: createdAt(),
@@ -78,14 +84,18 @@ export const outgoingMessages = sqliteTable(
   "outgoing_messages",
   {
     id: id(),
-    agent_id: integer("agent_id").notNull().references(() => agents.id),
+    agent_id: integer("agent_id")
+      .notNull()
+      .references(() => agents.id),
     employee_id: integer("employee_id").references(() => employees.id),
     customer_id: integer("customer_id"),
     ticket_id: integer("ticket_id"),
     channel: text("channel", { enum: ["sms", "email"] }).notNull(),
     recipient: text("recipient").notNull(),
     text: text("text").notNull(),
-    status: text("status", { enum: ["queued", "sent", "failed"] }).notNull().default("queued"),
+    status: text("status", { enum: ["queued", "sent", "failed"] })
+      .notNull()
+      .default("queued"),
     error: text("error"),
     attempts: integer("attempts").notNull().default(0),
     created_at: createdAt(),
@@ -113,15 +123,15 @@ export const auditLog = sqliteTable(
 export const images = sqliteTable(
   "images",
   {
-  id: id(),
-  /** File name inside <data dir>/images. */
-  file: text("file").notNull().unique(),
-  mime: text("mime").notNull(),
-  size: integer("size").notNull(),
-  uploaded_by: integer("uploaded_by"),
-  /** The shop that uploaded it: only that agent (and HQ) may attach it or see its URL. */
-  agent_id: integer("agent_id").references(() => agents.id),
-  created_at: createdAt(),
+    id: id(),
+    /** File name inside <data dir>/images. */
+    file: text("file").notNull().unique(),
+    mime: text("mime").notNull(),
+    size: integer("size").notNull(),
+    uploaded_by: integer("uploaded_by"),
+    /** The shop that uploaded it: only that agent (and HQ) may attach it or see its URL. */
+    agent_id: integer("agent_id").references(() => agents.id),
+    created_at: createdAt(),
   },
   (t) => [index("images_agent_idx").on(t.agent_id)],
 );

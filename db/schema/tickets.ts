@@ -28,9 +28,15 @@ export const tickets = sqliteTable(
   "tickets",
   {
     id: id(),
-    agent_id: integer("agent_id").notNull().references(() => agents.id),
-    employee_id: integer("employee_id").notNull().references(() => employees.id),
-    customer_id: integer("customer_id").notNull().references(() => customers.id),
+    agent_id: integer("agent_id")
+      .notNull()
+      .references(() => agents.id),
+    employee_id: integer("employee_id")
+      .notNull()
+      .references(() => employees.id),
+    customer_id: integer("customer_id")
+      .notNull()
+      .references(() => customers.id),
     pickup_date: text("pickup_date"),
     delivery_date: text("delivery_date"),
     pickup_comment: text("pickup_comment").notNull().default(""),
@@ -60,7 +66,9 @@ export const tickets = sqliteTable(
     // The scheduler's booked stops by day (issue 12): only confirmed pickups and deliveries,
     // with what the count joins on, so a week reads a few hundred index entries.
     index("tickets_pickup_stop_idx").on(t.pickup_date, t.customer_id, t.pickup_address_id).where(sql`pickup_from_client = 1 AND confirmed_at IS NOT NULL`),
-    index("tickets_delivery_stop_idx").on(t.delivery_date, t.customer_id, t.delivery_address_id).where(sql`delivery_to_client = 1 AND confirmed_at IS NOT NULL`),
+    index("tickets_delivery_stop_idx")
+      .on(t.delivery_date, t.customer_id, t.delivery_address_id)
+      .where(sql`delivery_to_client = 1 AND confirmed_at IS NOT NULL`),
   ],
 );
 
@@ -69,8 +77,12 @@ export const ticketSubCategories = sqliteTable(
   "ticket_sub_categories",
   {
     id: id(),
-    ticket_id: integer("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
-    garment_sub_category_id: integer("garment_sub_category_id").notNull().references(() => garmentSubCategories.id),
+    ticket_id: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    garment_sub_category_id: integer("garment_sub_category_id")
+      .notNull()
+      .references(() => garmentSubCategories.id),
     description: text("description").notNull().default(""),
     discount: text("discount").notNull().default("PERCENTAGE 0"),
     quantity: integer("quantity").notNull().default(1),
@@ -104,8 +116,12 @@ export const ticketSubCategoryActions = sqliteTable(
   "ticket_sub_category_actions",
   {
     id: id(),
-    ticket_sub_category_id: integer("ticket_sub_category_id").notNull().references(() => ticketSubCategories.id, { onDelete: "cascade" }),
-    action_id: integer("action_id").notNull().references(() => actions.id),
+    ticket_sub_category_id: integer("ticket_sub_category_id")
+      .notNull()
+      .references(() => ticketSubCategories.id, { onDelete: "cascade" }),
+    action_id: integer("action_id")
+      .notNull()
+      .references(() => actions.id),
     name: text("name").notNull(),
     quantity: integer("quantity").notNull().default(1),
     price: cents("price"),
@@ -124,8 +140,12 @@ export const ticketSubCategoryModifiers = sqliteTable(
   "ticket_sub_category_modifiers",
   {
     id: id(),
-    ticket_sub_category_id: integer("ticket_sub_category_id").notNull().references(() => ticketSubCategories.id, { onDelete: "cascade" }),
-    modifier_id: integer("modifier_id").notNull().references(() => modifiers.id),
+    ticket_sub_category_id: integer("ticket_sub_category_id")
+      .notNull()
+      .references(() => ticketSubCategories.id, { onDelete: "cascade" }),
+    modifier_id: integer("modifier_id")
+      .notNull()
+      .references(() => modifiers.id),
     modifier_type: text("modifier_type").notNull(),
   },
   (t) => [index("tscm_item_idx").on(t.ticket_sub_category_id)],
@@ -135,7 +155,9 @@ export const itemLogStates = sqliteTable(
   "item_log_states",
   {
     id: id(),
-    ticket_sub_category_id: integer("ticket_sub_category_id").notNull().references(() => ticketSubCategories.id, { onDelete: "cascade" }),
+    ticket_sub_category_id: integer("ticket_sub_category_id")
+      .notNull()
+      .references(() => ticketSubCategories.id, { onDelete: "cascade" }),
     state: text("state").notNull(),
     logged_at: text("logged_at").notNull(),
     log: text("log").notNull().default(""),
@@ -149,7 +171,9 @@ export const ticketLogStates = sqliteTable(
   "ticket_log_states",
   {
     id: id(),
-    ticket_id: integer("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    ticket_id: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
     state: text("state").notNull(),
     logged_at: text("logged_at").notNull(),
     log: text("log").notNull().default(""),
@@ -164,8 +188,12 @@ export const employeeOwings = sqliteTable(
   "employee_owings",
   {
     id: id(),
-    ticket_id: integer("ticket_id").notNull().references(() => tickets.id),
-    employee_id: integer("employee_id").notNull().references(() => employees.id),
+    ticket_id: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id),
+    employee_id: integer("employee_id")
+      .notNull()
+      .references(() => employees.id),
     ticket_sub_category_id: integer("ticket_sub_category_id").references(() => ticketSubCategories.id),
     amount: cents("amount"),
     /** Whole percent; the amount received is amount × percentage / 100. */

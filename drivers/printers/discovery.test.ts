@@ -51,7 +51,15 @@ test("discovery lists usblp, USB-serial and RFCOMM printers with spec §3's fiel
     ["usb-1a86-7523", "serial", "u", "receipt", "ESCPOS"],
     ["rfcomm0", "rfcomm", "b", "unknown", null],
   ]);
-  expect(found[0]).toMatchObject({ name: "OS-214plus series PPLZ", serialNumber: "AX-123", productName: "OS-214plus series PPLZ", manufacturerName: "Argox", path: join(dev, "usb/lp0"), vendorId: "1664", productId: "0d10" });
+  expect(found[0]).toMatchObject({
+    name: "OS-214plus series PPLZ",
+    serialNumber: "AX-123",
+    productName: "OS-214plus series PPLZ",
+    manufacturerName: "Argox",
+    path: join(dev, "usb/lp0"),
+    vendorId: "1664",
+    productId: "0d10",
+  });
 });
 
 test("classification: the device's own command set first, then a known model, then its name", () => {

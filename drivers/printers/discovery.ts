@@ -105,7 +105,17 @@ export function discoverPrinters({ sysRoot = "/sys", devRoot = "/dev" }: { sysRo
     if (d) out.push(d);
   }
   for (const rf of list(devRoot).filter((n) => /^rfcomm\d+$/.test(n))) {
-    out.push({ id: rf, name: `Bluetooth printer (${rf})`, serialNumber: "", productName: "", manufacturerName: "", port: "b", kind: "rfcomm", path: join(devRoot, rf), class: "unknown" });
+    out.push({
+      id: rf,
+      name: `Bluetooth printer (${rf})`,
+      serialNumber: "",
+      productName: "",
+      manufacturerName: "",
+      port: "b",
+      kind: "rfcomm",
+      path: join(devRoot, rf),
+      class: "unknown",
+    });
   }
   // Two printers of the same model without serial numbers: keep their ids apart.
   const seen = new Map<string, number>();

@@ -34,7 +34,10 @@ test("control characters in names and items cannot add lines or commands to a re
     stamp: { ...data.stamp, employee: "Ann\x9b2J" },
   };
   const bytes = encodeEscPosReceipt(evil, "80mm");
-  const clean = encodeEscPosReceipt({ ...evil, shop: "Shop", customer: { name: "Joe", mobile: "79 123", address: "Triq x" }, items: [{ name: "Suit", total: "€1.00" }], stamp: data.stamp }, "80mm");
+  const clean = encodeEscPosReceipt(
+    { ...evil, shop: "Shop", customer: { name: "Joe", mobile: "79 123", address: "Triq x" }, items: [{ name: "Suit", total: "€1.00" }], stamp: data.stamp },
+    "80mm",
+  );
   const count = (b: Uint8Array, x: number) => b.filter((c) => c === x).length;
   // As many commands and line feeds as the same receipt with harmless text: the text added none.
   for (const c of [0x1b, 0x1d, 0x0a, 0x00]) expect([c, count(bytes, c)]).toEqual([c, count(clean, c)]);

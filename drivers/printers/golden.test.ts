@@ -34,7 +34,9 @@ cases.push(["escpos-80mm.bin", () => encodeEscPosReceipt(receipt, "80mm")], ["es
 /** Text formats compare as text (a readable diff, control characters shown); ESC/POS as hex lines. */
 const show = (file: string, b: Uint8Array) =>
   file.endsWith(".bin")
-    ? Buffer.from(b).toString("hex").replace(/(.{64})/g, "$1\n")
+    ? Buffer.from(b)
+        .toString("hex")
+        .replace(/(.{64})/g, "$1\n")
     : new TextDecoder().decode(b).replace(/[\x00-\x09\x0b-\x1f]/g, (c) => `<${c.charCodeAt(0).toString(16).padStart(2, "0")}>`);
 
 for (const [file, make] of cases) {

@@ -31,7 +31,17 @@ export const cut = (s: string, n = LABEL_LINE) => [...s].slice(0, n).join("");
 /** The label's data with control characters gone from every text (printable). */
 function clean(d: LabelData): LabelData {
   const t = (s: string | undefined) => (s === undefined ? s : printable(s));
-  return { ...d, description: printable(d.description), piece: printable(d.piece), agent: printable(d.agent), date: printable(d.date), deliveryDate: t(d.deliveryDate), customer: t(d.customer), action: t(d.action), tallies: d.tallies.map((x) => ({ ...x, label: printable(x.label) })) };
+  return {
+    ...d,
+    description: printable(d.description),
+    piece: printable(d.piece),
+    agent: printable(d.agent),
+    date: printable(d.date),
+    deliveryDate: t(d.deliveryDate),
+    customer: t(d.customer),
+    action: t(d.action),
+    tallies: d.tallies.map((x) => ({ ...x, label: printable(x.label) })),
+  };
 }
 
 /** The label's text lines, top to bottom; shared by every label language. */

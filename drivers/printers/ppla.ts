@@ -62,7 +62,8 @@ export function encodePpla(d: LabelData, variant: LabelVariant = "normal"): Uint
   const l = labelLayout(d, variant);
   const row = (yTop: number, h: number) => n4(inch100(l.height - yTop - h));
   const col = (x: number) => n4(inch100(x));
-  const text = (yTop: number, x: number, f: { id: string; height: number }, data: string) => `1${f.id}11000${row(yTop, f.height)}${col(x)}${pplaText(data)}${CR}`;
+  const text = (yTop: number, x: number, f: { id: string; height: number }, data: string) =>
+    `1${f.id}11000${row(yTop, f.height)}${col(x)}${pplaText(data)}${CR}`;
 
   const records: string[] = [];
   if (l.logo) records.push(text(12, 16, PPLA_FONTS.logo, "IRONBOX"));

@@ -99,7 +99,9 @@ function ink(png: Buffer): { w: number; h: number; dark: (x: number, y: number) 
       const a = x ? px[y * w + x - 1]! : 0;
       const b = y ? px[(y - 1) * w + x]! : 0;
       const c = x && y ? px[(y - 1) * w + x - 1]! : 0;
-      const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c);
+      const pa = Math.abs(b - c),
+        pb = Math.abs(a - c),
+        pc = Math.abs(a + b - 2 * c);
       const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][f]!;
       px[y * w + x] = (r + pred) & 0xff;
     }
@@ -139,7 +141,8 @@ for (const [name, d, variant] of variants) {
     const qr = box(ink(await renderPng(zpl.replace(/\^FO\d+,\d+\^A0[^\n]*\n/g, ""), 64)));
     expect(qr.x1 - qr.x0).toBeGreaterThan(50);
     const text = ink(await renderPng(zpl.replace(QR_FIELD, ""), 64));
-    for (let y = qr.y0 - 3; y <= qr.y1 + 3; y++) for (let x = qr.x0 - 3; x <= qr.x1 + 3; x++) if (text.dark(x, y)) throw new Error(`text ink at ${x},${y} touches the QR (${JSON.stringify(qr)})`);
+    for (let y = qr.y0 - 3; y <= qr.y1 + 3; y++)
+      for (let x = qr.x0 - 3; x <= qr.x1 + 3; x++) if (text.dark(x, y)) throw new Error(`text ink at ${x},${y} touches the QR (${JSON.stringify(qr)})`);
   }, 30_000);
 }
 
@@ -161,7 +164,13 @@ test("a mini label names its action and is short; the QR sits beside its three l
 });
 
 test("control characters in data cannot split a field or start a command: every line is one of the encoder's own", () => {
-  const evil: LabelData = { ...label, description: "Suit\n^XZ^XA^FO0,0^FDpwn^FS\r\n~JR", piece: "Jack\r\nE\r\net\x1b@", customer: "Joe\x00\x7f\x85\n^XZ", agent: "Shop\n^XA" };
+  const evil: LabelData = {
+    ...label,
+    description: "Suit\n^XZ^XA^FO0,0^FDpwn^FS\r\n~JR",
+    piece: "Jack\r\nE\r\net\x1b@",
+    customer: "Joe\x00\x7f\x85\n^XZ",
+    agent: "Shop\n^XA",
+  };
   for (const [d, v] of [
     [evil, "normal"],
     [{ ...evil, mini: true, action: "Dry\r\n^XZ" }, "normal"],
@@ -170,7 +179,8 @@ test("control characters in data cannot split a field or start a command: every 
     const lines = zpl.trimEnd().split("\n");
     expect(lines[0]).toBe("^XA");
     expect(lines.at(-1)).toBe("^XZ");
-    for (const l of lines.slice(1, -1)) expect(l).toMatch(/^\^(CI28|PW\d+|LL\d+|LH0,0|FO\d+,\d+\^(A0N,\d+,\d+|BQN,2,\d)\^FH\^FD[^^~\r\n\x00-\x1f\x7f-\x9f]*\^FS)$/);
+    for (const l of lines.slice(1, -1))
+      expect(l).toMatch(/^\^(CI28|PW\d+|LL\d+|LH0,0|FO\d+,\d+\^(A0N,\d+,\d+|BQN,2,\d)\^FH\^FD[^^~\r\n\x00-\x1f\x7f-\x9f]*\^FS)$/);
     expect(zpl).not.toMatch(/[\r\x00-\x09\x0b-\x1f\x7f-\x9f]/);
     const qr = /\^FDMA,(.*)\^FS/.exec(zpl)![1]!.replace(/_([0-9A-F]{2})/g, (_, h) => String.fromCharCode(Number.parseInt(h, 16)));
     expect(parseScan(qr)).toMatchObject({ type: "item", TicketID: 1042, ItemID: 88123, Desc: "Suit ^XZ^XA^", Piece: "Jack  E  et @" });

@@ -58,7 +58,8 @@ test("a serial printer chosen by vendor and product id is found at whatever tty 
   const sys = join(dir, "sys");
   const usb = join(sys, "devices/pci0000:00/usb1/1-2");
   mkdirSync(join(usb, "1-2:1.0/ttyUSB3"), { recursive: true });
-  for (const [f, v] of Object.entries({ idVendor: "1a86", idProduct: "7523", product: "POS-80 receipt printer", manufacturer: "QinHeng" })) writeFileSync(join(usb, f), `${v}\n`);
+  for (const [f, v] of Object.entries({ idVendor: "1a86", idProduct: "7523", product: "POS-80 receipt printer", manufacturer: "QinHeng" }))
+    writeFileSync(join(usb, f), `${v}\n`);
   mkdirSync(join(sys, "class/tty"), { recursive: true });
   symlinkSync("../../devices/pci0000:00/usb1/1-2/1-2:1.0/ttyUSB3", join(sys, "class/tty/ttyUSB3"));
   symlinkSync("../../1-2:1.0", join(usb, "1-2:1.0/ttyUSB3/device"));
@@ -105,7 +106,9 @@ test("a printer that stops reading times out, and the box keeps serving meanwhil
 test("an unplug in the middle of a job (the pty's far end goes away) fails it as unplugged", async () => {
   const { printer, proc } = await ptyPair("unplug", "ttyUSB2");
   setTimeout(() => proc.kill(), 200); // nobody reads: the job is still going when the cable comes out
-  await expect(sendToPrinter({ kind: "serial", path: printer, baud: 9600 }, new Uint8Array(4 << 20), 5000)).rejects.toThrow("The printer was unplugged during the job");
+  await expect(sendToPrinter({ kind: "serial", path: printer, baud: 9600 }, new Uint8Array(4 << 20), 5000)).rejects.toThrow(
+    "The printer was unplugged during the job",
+  );
 });
 
 test("a network printer on port 9100 receives the bytes; a dead one fails with the reason", async () => {
@@ -117,7 +120,9 @@ test("a network printer on port 9100 receives the bytes; a dead one fails with t
   await Bun.sleep(50);
   expect(got.toString()).toBe("hello printer");
   server.close();
-  await expect(sendToPrinter({ kind: "tcp", host: "127.0.0.1", port }, new Uint8Array([1]), 2000)).rejects.toThrow(`The network printer at 127.0.0.1:${port} did not answer`);
+  await expect(sendToPrinter({ kind: "tcp", host: "127.0.0.1", port }, new Uint8Array([1]), 2000)).rejects.toThrow(
+    `The network printer at 127.0.0.1:${port} did not answer`,
+  );
 });
 
 test("a stalled network printer times out instead of blocking the counter", async () => {
@@ -139,6 +144,8 @@ test("a saved path that is no device, or a network printer off the LAN, fails th
   await expect(sendToPrinter({ kind: "usblp", path: join(dev, "usb/lp5") }, Buffer.from("x"))).rejects.toThrow("leads elsewhere");
   await expect(sendToPrinter({ kind: "serial", path: "/etc/passwd", baud: 9600 }, Buffer.from("x"))).rejects.toThrow("Not sent: must be a device under");
   expect(readFileSync(script, "utf8")).toBe("#!/bin/sh\n");
-  await expect(sendToPrinter({ kind: "tcp", host: "8.8.8.8", port: 9100 }, Buffer.from("x"))).rejects.toThrow("Not sent: a network printer must be on the shop's network");
+  await expect(sendToPrinter({ kind: "tcp", host: "8.8.8.8", port: 9100 }, Buffer.from("x"))).rejects.toThrow(
+    "Not sent: a network printer must be on the shop's network",
+  );
   await expect(sendToPrinter({ kind: "tcp", host: "192.168.1.50", port: 22 }, Buffer.from("x"))).rejects.toThrow("Not sent: a network printer listens on 9100");
 });

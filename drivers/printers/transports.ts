@@ -38,7 +38,9 @@ export async function sendToPrinter(devices: DeviceAccess, target: PrinterTarget
 /** The tty of a serial printer: its path, or today's tty of the USB device with that vendor and product id. */
 function serialPath(devices: DeviceAccess, t: Extract<PrinterTarget, { kind: "serial" }>): string {
   if (!t.vendorId || !t.productId) return t.path ?? "";
-  const d = discoverPrinters(devices.roots).find((x) => x.kind === "serial" && x.vendorId === t.vendorId && x.productId === t.productId && (!t.serialNumber || x.serialNumber === t.serialNumber));
+  const d = discoverPrinters(devices.roots).find(
+    (x) => x.kind === "serial" && x.vendorId === t.vendorId && x.productId === t.productId && (!t.serialNumber || x.serialNumber === t.serialNumber),
+  );
   if (!d) throw new PrinterError(`The printer is not connected (no USB device ${t.vendorId}:${t.productId})`);
   return d.path;
 }

@@ -22,7 +22,14 @@ test("the reader delivers codes from the device file and reports its state", asy
   writeFileSync(path, eventsFor("!T!T:900"));
   const codes: string[] = [];
   const status: string[] = [];
-  const gun = startEvdevScanner({ id: "e", devices, path, onCode: (c) => codes.push(c), onStatus: (s, d) => status.push(`${s}${d ? `: ${d}` : ""}`), retryMs: 10_000 });
+  const gun = startEvdevScanner({
+    id: "e",
+    devices,
+    path,
+    onCode: (c) => codes.push(c),
+    onStatus: (s, d) => status.push(`${s}${d ? `: ${d}` : ""}`),
+    retryMs: 10_000,
+  });
   for (let i = 0; i < 100 && codes.length === 0; i++) await Bun.sleep(20);
   gun.stop();
   expect(codes).toEqual(["!T!T:900"]);

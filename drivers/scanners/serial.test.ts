@@ -35,7 +35,14 @@ test("codes from a serial gun arrive; unplugged it goes offline, plugged back it
   await until(() => existsSync(join(dir, "dev/ttyACM0")) && existsSync(join(dir, "host")));
   const codes: string[] = [];
   const status: string[] = [];
-  const gun = startSerialScanner({ id: "g1", devices, path: join(dir, "dev/ttyACM0"), onCode: (c) => codes.push(c), onStatus: (s) => status.push(s), retryMs: 100 });
+  const gun = startSerialScanner({
+    id: "g1",
+    devices,
+    path: join(dir, "dev/ttyACM0"),
+    onCode: (c) => codes.push(c),
+    onStatus: (s) => status.push(s),
+    retryMs: 100,
+  });
   cleanup.push(() => gun.stop());
   await until(() => status.includes("online"));
   send(dir, "!T!T:42\r\n");

@@ -26,7 +26,7 @@ const states = ["MARKED", "IN PROGRESS", "AWAITING DELIVERY"];
 const route: number[] = [];
 const raw: number[] = [];
 for (let i = 0; i < runs + 5; i++) {
-  const ids = Array.from({ length: 50 }, (_, k) => 1 + ((i * 50 + k) * 7919) % max);
+  const ids = Array.from({ length: 50 }, (_, k) => 1 + (((i * 50 + k) * 7919) % max));
   let t0 = performance.now();
   const r = await call("PUT", "/ticketSubCategory/changeState", token, { Ids: [...new Set(ids)], State: states[i % 3], Signature: signature });
   if (r.status !== 200) throw new Error(`changeState: ${r.status} ${JSON.stringify(r.json)}`);
@@ -35,7 +35,11 @@ for (let i = 0; i < runs + 5; i++) {
   const tx = await box.database.client.transaction("write");
   const s = await tx.execute({ sql: "INSERT INTO signatures (data_url) VALUES (?) RETURNING id", args: [signature] });
   await tx.execute({ sql: `UPDATE ticket_sub_categories SET state = ? WHERE id IN (${ids.join(",")})`, args: [states[i % 3]!] });
-  for (const id of ids) await tx.execute({ sql: "INSERT INTO item_log_states (ticket_sub_category_id, state, logged_at, signature_id) VALUES (?, ?, 'x', ?)", args: [id, states[i % 3]!, Number(s.rows[0]!.id)] });
+  for (const id of ids)
+    await tx.execute({
+      sql: "INSERT INTO item_log_states (ticket_sub_category_id, state, logged_at, signature_id) VALUES (?, ?, 'x', ?)",
+      args: [id, states[i % 3]!, Number(s.rows[0]!.id)],
+    });
   await tx.commit();
   if (i >= 5) raw.push(performance.now() - t0);
 }

@@ -22,7 +22,9 @@ copyFileSync(join(src, "ironbox.db"), join(dir, "ironbox.db"));
 const { box, token, call } = await bootLoggedIn(dir);
 const db = box.database.db;
 const one = async <T>(q: ReturnType<typeof sql>) => ((await db.all(q)) as T[])[0]!;
-const garments = (await db.all(sql`SELECT g.id FROM garment_sub_categories g JOIN garment_categories c ON c.id = g.garment_category_id WHERE g.visible = 1 AND c.default_action_id IS NOT NULL ORDER BY g.id LIMIT 5`)) as { id: number }[];
+const garments = (await db.all(
+  sql`SELECT g.id FROM garment_sub_categories g JOIN garment_categories c ON c.id = g.garment_category_id WHERE g.visible = 1 AND c.default_action_id IS NOT NULL ORDER BY g.id LIMIT 5`,
+)) as { id: number }[];
 const extra = await one<{ id: number }>(sql`SELECT id FROM actions WHERE name = 'Pressing'`);
 const mods = (await db.all(sql`SELECT id FROM modifiers WHERE parent_id = 0 ORDER BY id LIMIT 5`)) as { id: number }[];
 const customers = (await db.all(sql`SELECT id FROM customers ORDER BY id LIMIT ${runs}`)) as { id: number }[];
@@ -40,7 +42,12 @@ for (let i = 0; i < runs + 5; i++) {
   const t0 = performance.now();
   const t = await must("POST", "/tickets/", { customer_id: customer });
   for (const [k, g] of garments.entries()) {
-    const [item] = await must("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: g.id, actions: [extra.id], modifiers: [mods[k % mods.length]!.id] });
+    const [item] = await must("POST", "/ticketSubCategory/", {
+      ticket_id: t.id,
+      garment_sub_category_id: g.id,
+      actions: [extra.id],
+      modifiers: [mods[k % mods.length]!.id],
+    });
     if (!item) throw new Error("no item");
   }
   await must("PUT", `/tickets/${t.id}/confirm`);
@@ -54,8 +61,14 @@ for (let i = 0; i < runs + 5; i++) {
   const r = await tx.execute({ sql: "INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, 1, ?) RETURNING id", args: [customer] });
   const tid = Number(r.rows[0]!.id);
   for (const g of garments) {
-    const it = await tx.execute({ sql: "INSERT INTO ticket_sub_categories (ticket_id, garment_sub_category_id) VALUES (?, ?) RETURNING id", args: [tid, g.id] });
-    await tx.execute({ sql: "INSERT INTO ticket_sub_category_actions (ticket_sub_category_id, action_id, name) VALUES (?, ?, 'x')", args: [Number(it.rows[0]!.id), extra.id] });
+    const it = await tx.execute({
+      sql: "INSERT INTO ticket_sub_categories (ticket_id, garment_sub_category_id) VALUES (?, ?) RETURNING id",
+      args: [tid, g.id],
+    });
+    await tx.execute({
+      sql: "INSERT INTO ticket_sub_category_actions (ticket_sub_category_id, action_id, name) VALUES (?, ?, 'x')",
+      args: [Number(it.rows[0]!.id), extra.id],
+    });
   }
   await tx.execute({ sql: "UPDATE tickets SET confirmed_at = 'x', total_paid = total WHERE id = ?", args: [tid] });
   await tx.commit();

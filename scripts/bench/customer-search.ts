@@ -42,9 +42,9 @@ for (let i = 0; i < runs; i++) {
   const r = await call("GET", `/customers/?limit=20&term=${encodeURIComponent(term)}`, token);
   const ms = performance.now() - t0;
   route.push(ms);
-  byKind.set(i % terms.length % 5, [...(byKind.get(i % terms.length % 5) ?? []), ms]);
+  byKind.set((i % terms.length) % 5, [...(byKind.get((i % terms.length) % 5) ?? []), ms]);
   if (r.status !== 200) throw new Error(`search failed: ${r.status} ${JSON.stringify(r.json)}`);
-  if (r.json.data.length === 0) (empty++, emptyTerms.push(term));
+  if (r.json.data.length === 0) empty++, emptyTerms.push(term);
   t0 = performance.now();
   await db.all(sql`SELECT rowid FROM customers_fts WHERE customers_fts MATCH ${`"${term.replace(/"/g, '""')}"`} LIMIT 100`);
   raw.push(performance.now() - t0);

@@ -50,8 +50,20 @@ function next(t: number, n: number): Req {
   if (r < 30) return { kind: "search", method: "GET", path: `/customers/?limit=20&term=${surnames[(n + t) % surnames.length]}` };
   if (r < 60) return { kind: "open ticket", method: "GET", path: `/tickets/${1 + ((n * 7919 + t * 104729) % maxTicket)}` };
   if (r < 70) return { kind: "ticket list", method: "GET", path: `/tickets/?limit=10&offset=${(n % 20) * 10}` };
-  if (r < 85) return { kind: "add item", method: "POST", path: "/ticketSubCategory/", body: { ticket_id: me.ticket, garment_sub_category_id: garments[n % garments.length] } };
-  if (r < 95 && me.items.length) return { kind: "state", method: "PUT", path: "/ticketSubCategory/changeState", body: { Ids: [me.items[n % me.items.length]], State: n % 2 ? "IN PROGRESS" : "MARKED" } };
+  if (r < 85)
+    return {
+      kind: "add item",
+      method: "POST",
+      path: "/ticketSubCategory/",
+      body: { ticket_id: me.ticket, garment_sub_category_id: garments[n % garments.length] },
+    };
+  if (r < 95 && me.items.length)
+    return {
+      kind: "state",
+      method: "PUT",
+      path: "/ticketSubCategory/changeState",
+      body: { Ids: [me.items[n % me.items.length]], State: n % 2 ? "IN PROGRESS" : "MARKED" },
+    };
   return { kind: "pay", method: "PUT", path: `/tickets/paidFor/${me.ticket}` };
 }
 
@@ -124,14 +136,27 @@ async function driveWithReport() {
 }
 const loaded = withReport ? await driveWithReport() : null;
 if (box.child.exitCode !== null || box.child.signalCode) {
-  console.error(`the box stopped (${box.child.exitCode ?? box.child.signalCode}):\n${(await new Response(box.child.stderr as ReadableStream).text()).slice(-4000)}`);
+  console.error(
+    `the box stopped (${box.child.exitCode ?? box.child.signalCode}):\n${(await new Response(box.child.stderr as ReadableStream).text()).slice(-4000)}`,
+  );
 }
 box.child.kill();
 
 // The floor: the same schedule against a bare Bun.serve answering a small JSON envelope.
 const floorPort = port + 1;
-const bare = Bun.spawn([process.execPath, "-e", `Bun.serve({ port: ${floorPort}, hostname: "127.0.0.1", fetch: () => Response.json({ success: true, data: { id: 1 } }) })`], { stdout: "ignore" });
-for (let i = 0; i < 100 && !(await fetch(`http://127.0.0.1:${floorPort}/`).then(() => true).catch(() => false)); i++) await Bun.sleep(50);
+const bare = Bun.spawn(
+  [process.execPath, "-e", `Bun.serve({ port: ${floorPort}, hostname: "127.0.0.1", fetch: () => Response.json({ success: true, data: { id: 1 } }) })`],
+  { stdout: "ignore" },
+);
+for (
+  let i = 0;
+  i < 100 &&
+  !(await fetch(`http://127.0.0.1:${floorPort}/`)
+    .then(() => true)
+    .catch(() => false));
+  i++
+)
+  await Bun.sleep(50);
 const floor = await drive(`http://127.0.0.1:${floorPort}`, (t, n) => ({ kind: "bare", method: "GET", path: `/x${t}-${n}` }));
 bare.kill();
 
@@ -151,7 +176,9 @@ if (loaded) {
   const s = loaded.streamed;
   console.log("\nthe same schedule while the item report (all items) streams:");
   for (const [kind, xs] of Object.entries(loaded.lat).sort()) console.log(line(kind, xs));
-  console.log(`errors: ${loaded.errors.length}${loaded.errors.length ? ` (first: ${loaded.errors[0]})` : ""}; report rows streamed ${s.rows.toLocaleString("en")} (${s.runs} whole reports${s.error ? `; report failed: ${s.error}` : ""})`);
+  console.log(
+    `errors: ${loaded.errors.length}${loaded.errors.length ? ` (first: ${loaded.errors[0]})` : ""}; report rows streamed ${s.rows.toLocaleString("en")} (${s.runs} whole reports${s.error ? `; report failed: ${s.error}` : ""})`,
+  );
   console.log(`all requests p99 without a report ${fmt(all.p99)}, while a report streams ${fmt(withIt.p99)} (bar ≤ 100 ms, no errors)`);
   pass &&= withIt.p99 <= 100 && loaded.errors.length === 0 && !s.error;
 }

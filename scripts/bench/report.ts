@@ -59,8 +59,12 @@ clearInterval(childSampler);
 // CSV: lines less the header (a description with a line break would add one; the generator writes none).
 const rows = format === "csv" ? r.lines - 1 : Number.NaN;
 console.log(`${report} (${format}) over all days of ${src}`);
-console.log(`rows ${rows}  bytes ${(r.bytes / 1e6).toFixed(1)} MB  time ${(ms / 1000).toFixed(2)} s  ${Math.round((rows / ms) * 1000).toLocaleString("en")} rows/s (bar ≥ 200,000)`);
-console.log(`report process peak RSS ${(childPeak / 2 ** 20).toFixed(0)} MiB (bar ≤ 200 MB); the box ${(peak / 2 ** 20).toFixed(0)} MiB at most (${(rssBefore / 2 ** 20).toFixed(0)} MiB before the report)`);
+console.log(
+  `rows ${rows}  bytes ${(r.bytes / 1e6).toFixed(1)} MB  time ${(ms / 1000).toFixed(2)} s  ${Math.round((rows / ms) * 1000).toLocaleString("en")} rows/s (bar ≥ 200,000)`,
+);
+console.log(
+  `report process peak RSS ${(childPeak / 2 ** 20).toFixed(0)} MiB (bar ≤ 200 MB); the box ${(peak / 2 ** 20).toFixed(0)} MiB at most (${(rssBefore / 2 ** 20).toFixed(0)} MiB before the report)`,
+);
 console.log(`the box's largest timer gap meanwhile ${fmt(gap)}`);
 box.stop();
 box.database.close();

@@ -22,7 +22,12 @@ const db = box.database.db;
 const now = weekOf(businessDay(new Date()));
 const weeks = Array.from({ length: 52 }, (_, i) => stepWeek(now.year, now.week, -i));
 
-async function measure(name: string, path: (w: { year: number; week: number }) => string, raw: (w: { year: number; week: number }) => Promise<unknown>, bar: number) {
+async function measure(
+  name: string,
+  path: (w: { year: number; week: number }) => string,
+  raw: (w: { year: number; week: number }) => Promise<unknown>,
+  bar: number,
+) {
   for (const w of weeks.slice(0, 10)) await call("GET", path(w), token); // warm up
   const route: number[] = [];
   const rawMs: number[] = [];
@@ -45,7 +50,9 @@ async function measure(name: string, path: (w: { year: number; week: number }) =
 
 const stops = ({ year, week }: { year: number; week: number }) => {
   const d = weekDates(year, week);
-  return db.all(sql`SELECT pickup_date, count(*) FROM tickets WHERE pickup_from_client = 1 AND pickup_date BETWEEN ${d[0]} AND ${d[6]} AND confirmed_at IS NOT NULL GROUP BY pickup_date`);
+  return db.all(
+    sql`SELECT pickup_date, count(*) FROM tickets WHERE pickup_from_client = 1 AND pickup_date BETWEEN ${d[0]} AND ${d[6]} AND confirmed_at IS NOT NULL GROUP BY pickup_date`,
+  );
 };
 const load = ({ year, week }: { year: number; week: number }) => {
   const d = weekDates(year, week);
@@ -60,7 +67,12 @@ console.log(`tickets: ${tickets}, weeks: ${weeks.at(-1)!.year}-W${weeks.at(-1)!.
 const ok = [
   await measure("GET /statistics/schedule/week/{w}/year/{y}", (w) => `/statistics/schedule/week/${w.week}/year/${w.year}`, stops, 50),
   await measure("GET /statistics/actionWorkLoad/week/{w}/year/{y}", (w) => `/statistics/actionWorkLoad/week/${w.week}/year/${w.year}`, load, 50),
-  await measure("GET /weeklyStats/thisWeek", () => "/weeklyStats/thisWeek", () => load(now), 30),
+  await measure(
+    "GET /weeklyStats/thisWeek",
+    () => "/weeklyStats/thisWeek",
+    () => load(now),
+    30,
+  ),
 ];
 box.database.close();
 process.exit(ok.every(Boolean) ? 0 : 1);

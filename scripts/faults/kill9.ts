@@ -27,7 +27,11 @@ for (let run = 1; run <= runs; run++) {
   await stop();
   const r = await check(join(dir, "ironbox.db"), acked);
   if (!r.ok) failures++;
-  console.log(`run ${String(run).padStart(3)}: integrity ${r.integrity}; acknowledged so far ${acked.tickets.size} tickets, ${acked.items.size} items, ${acked.paid.size} payments; lost ${r.lost}; totals off ${r.totalsOff}${r.ok ? "" : "  <-- FAIL"}`);
+  console.log(
+    `run ${String(run).padStart(3)}: integrity ${r.integrity}; acknowledged so far ${acked.tickets.size} tickets, ${acked.items.size} items, ${acked.paid.size} payments; lost ${r.lost}; totals off ${r.totalsOff}${r.ok ? "" : "  <-- FAIL"}`,
+  );
 }
-console.log(`${runs} kill -9 runs, ${acked.writes} acknowledged writes, all checked after every run: ${failures ? `${failures} runs FAILED` : "none lost, integrity ok, every total consistent"}`);
+console.log(
+  `${runs} kill -9 runs, ${acked.writes} acknowledged writes, all checked after every run: ${failures ? `${failures} runs FAILED` : "none lost, integrity ok, every total consistent"}`,
+);
 process.exit(failures ? 1 : 0);

@@ -12,17 +12,34 @@ export interface Box {
 /** Starts `bun appliance/main.ts` on a data dir and waits until it answers. */
 export async function startBox(dataDir: string, port: number, demo: boolean): Promise<Box> {
   const base = `http://127.0.0.1:${port}/api/v1`;
-  const env = { ...process.env, IRONBOX_DATA_DIR: dataDir, IRONBOX_PORT: String(port), IRONBOX_MDNS: "0", IRONBOX_SYSFS_ROOT: join(dataDir, "sys"), IRONBOX_DEV_ROOT: join(dataDir, "dev"), ...(demo ? { IRONBOX_DEMO: "1" } : {}) };
+  const env = {
+    ...process.env,
+    IRONBOX_DATA_DIR: dataDir,
+    IRONBOX_PORT: String(port),
+    IRONBOX_MDNS: "0",
+    IRONBOX_SYSFS_ROOT: join(dataDir, "sys"),
+    IRONBOX_DEV_ROOT: join(dataDir, "dev"),
+    ...(demo ? { IRONBOX_DEMO: "1" } : {}),
+  };
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "../../appliance/main.ts")], { env, stdout: "ignore", stderr: "pipe" });
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`${base}/health`).then((r) => r.ok).catch(() => false)) return { base, child };
+    if (
+      await fetch(`${base}/health`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return { base, child };
     await Bun.sleep(50);
   }
   throw new Error(`the box did not start: ${await new Response(child.stderr as ReadableStream).text()}`);
 }
 
 export async function call(base: string, method: string, path: string, token?: string, body?: unknown) {
-  const r = await fetch(base + path, { method, headers: { ...(token ? { authorization: `token ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const r = await fetch(base + path, {
+    method,
+    headers: { ...(token ? { authorization: `token ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const json = (await r.json()) as { success: boolean; data: any; message?: string };
   if (!r.ok || !json.success) throw new Error(`${method} ${path}: ${r.status} ${json.message}`);
   return json.data;
@@ -45,7 +62,9 @@ export const newAcked = (): Acked => ({ tickets: new Set(), items: new Set(), pa
 export async function burst(box: Box, acked: Acked, workers: number, label: string) {
   const agent = await call(box.base, "POST", "/login/agent", undefined, { user_name: "hq", password: "hq-demo-2026" });
   const token = await call(box.base, "POST", "/login/employee", agent, { pin: 1111 });
-  const garments = ((await call(box.base, "GET", "/garmentSubCategories/", token)) as { id: number; name: string }[]).filter((g) => ["Suit 2pc", "Shirt", "Dress", "Trousers"].includes(g.name));
+  const garments = ((await call(box.base, "GET", "/garmentSubCategories/", token)) as { id: number; name: string }[]).filter((g) =>
+    ["Suit 2pc", "Shirt", "Dress", "Trousers"].includes(g.name),
+  );
   const customer = (await call(box.base, "POST", "/customers/", token, { full_name: `Fault ${label}` })).id as number;
   let stop = false;
   const client = async (w: number) => {
@@ -92,11 +111,20 @@ async function checkOrThrow(dbFile: string, acked: Acked) {
   const database = await openDatabase(`file:${dbFile}`);
   try {
     const integrity = String((await database.client.execute("PRAGMA integrity_check")).rows[0]![0]);
-    const ids = async (table: string) => new Set(((await database.client.execute(`SELECT id FROM ${table}`)).rows as unknown as { id: number }[]).map((r) => Number(r.id)));
+    const ids = async (table: string) =>
+      new Set(((await database.client.execute(`SELECT id FROM ${table}`)).rows as unknown as { id: number }[]).map((r) => Number(r.id)));
     const tickets = await ids("tickets");
     const items = await ids("ticket_sub_categories");
-    const paidNow = new Map(((await database.client.execute("SELECT id, total_paid FROM tickets")).rows as unknown as { id: number; total_paid: number }[]).map((r) => [Number(r.id), Number(r.total_paid)]));
-    const lost = [...acked.tickets].filter((t) => !tickets.has(t)).length + [...acked.items].filter((i) => !items.has(i)).length + [...acked.paid].filter(([t, cents]) => (paidNow.get(t) ?? 0) < cents).length;
+    const paidNow = new Map(
+      ((await database.client.execute("SELECT id, total_paid FROM tickets")).rows as unknown as { id: number; total_paid: number }[]).map((r) => [
+        Number(r.id),
+        Number(r.total_paid),
+      ]),
+    );
+    const lost =
+      [...acked.tickets].filter((t) => !tickets.has(t)).length +
+      [...acked.items].filter((i) => !items.has(i)).length +
+      [...acked.paid].filter(([t, cents]) => (paidNow.get(t) ?? 0) < cents).length;
     const totalsOff = (await ticketsOffPrice(database, [...acked.tickets])).length;
     return { integrity, lost, totalsOff, ok: integrity === "ok" && lost === 0 && totalsOff === 0 };
   } finally {

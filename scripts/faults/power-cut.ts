@@ -52,7 +52,9 @@ try {
     await box.child.exited;
     await stop();
     if (!r.ok) failures++;
-    console.log(`run ${String(run).padStart(3)}: integrity ${r.integrity}; acknowledged so far ${acked.tickets.size} tickets, ${acked.items.size} items, ${acked.paid.size} payments; lost ${r.lost}; totals off ${r.totalsOff}${r.ok ? "" : "  <-- FAIL"}`);
+    console.log(
+      `run ${String(run).padStart(3)}: integrity ${r.integrity}; acknowledged so far ${acked.tickets.size} tickets, ${acked.items.size} items, ${acked.paid.size} payments; lost ${r.lost}; totals off ${r.totalsOff}${r.ok ? "" : "  <-- FAIL"}`,
+    );
   }
 } finally {
   for (const m of [after, live]) Bun.spawnSync(["umount", "-l", m]);
@@ -62,5 +64,7 @@ try {
     console.error(`could not remove ${root}: ${(e as Error).message}`);
   }
 }
-console.log(`${runs} simulated power cuts, ${acked.writes} acknowledged writes, all checked after every cut: ${failures ? `${failures} runs FAILED` : "none lost, integrity ok, every total consistent"}`);
+console.log(
+  `${runs} simulated power cuts, ${acked.writes} acknowledged writes, all checked after every cut: ${failures ? `${failures} runs FAILED` : "none lost, integrity ok, every total consistent"}`,
+);
 process.exit(failures ? 1 : 0);

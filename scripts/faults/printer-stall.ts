@@ -16,7 +16,12 @@ import { bootLoggedIn, fmt, percentiles } from "../bench/lib";
 
 const TIMEOUT_MS = 10_000; // the journal's default send timeout
 const dir = mkdtempSync(join(tmpdir(), "ironbox-fault-"));
-const { box, token, call } = await bootLoggedIn(dir, "hq", "hq-demo-2026", 1111, { IRONBOX_DEMO: "1", IRONBOX_MDNS: "0", IRONBOX_SYSFS_ROOT: join(dir, "sys"), IRONBOX_DEV_ROOT: join(dir, "dev") });
+const { box, token, call } = await bootLoggedIn(dir, "hq", "hq-demo-2026", 1111, {
+  IRONBOX_DEMO: "1",
+  IRONBOX_MDNS: "0",
+  IRONBOX_SYSFS_ROOT: join(dir, "sys"),
+  IRONBOX_DEV_ROOT: join(dir, "dev"),
+});
 const ok = async (method: string, path: string, body?: unknown) => {
   const r = await call(method, path, token, body);
   if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
@@ -62,7 +67,9 @@ const during = percentiles(await openTicketTimes(200));
 let failedAfter = Number.NaN;
 let reason = "";
 while (performance.now() - stallStart < TIMEOUT_MS + 5000) {
-  const failed = (await ok("GET", `/printJobs/?ticket_id=${ticket.id}&limit=500`)).find((j: { status: string; error: string }) => j.status === "failed" && !j.error.startsWith("Not sent"));
+  const failed = (await ok("GET", `/printJobs/?ticket_id=${ticket.id}&limit=500`)).find(
+    (j: { status: string; error: string }) => j.status === "failed" && !j.error.startsWith("Not sent"),
+  );
   if (failed) {
     failedAfter = performance.now() - stallStart;
     reason = failed.error;

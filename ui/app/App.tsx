@@ -62,28 +62,28 @@ function Shell() {
             </Route>
           </Switch>
         ) : (
-        <Switch>
-          <Route path="/">
-            <Redirect to="/home" replace />
-          </Route>
-          {ROUTES.map((r) => (
-            <Route key={r.path} path={r.path}>
-              {(params) =>
-                allowed(r.access, e, hqAgent) ? (
-                  <r.component params={params} />
-                ) : r.access === "scheduler" && hqAgent === undefined ? (
-                  // A deep link waits for the box to say whether this is the HQ agent.
-                  <p className="muted">Loading…</p>
-                ) : (
-                  <Redirect to="/home" replace />
-                )
-              }
+          <Switch>
+            <Route path="/">
+              <Redirect to="/home" replace />
             </Route>
-          ))}
-          <Route>
-            <Redirect to="/home" replace />
-          </Route>
-        </Switch>
+            {ROUTES.map((r) => (
+              <Route key={r.path} path={r.path}>
+                {(params) =>
+                  allowed(r.access, e, hqAgent) ? (
+                    <r.component params={params} />
+                  ) : r.access === "scheduler" && hqAgent === undefined ? (
+                    // A deep link waits for the box to say whether this is the HQ agent.
+                    <p className="muted">Loading…</p>
+                  ) : (
+                    <Redirect to="/home" replace />
+                  )
+                }
+              </Route>
+            ))}
+            <Route>
+              <Redirect to="/home" replace />
+            </Route>
+          </Switch>
         )}
       </main>
       {!e && <PinModal />}

@@ -47,7 +47,8 @@ export function Header() {
           type="button"
           className="btn btn-small"
           onClick={async () => {
-            if (await confirmDialog({ title: "Log out shop", message: "Log this tablet out of the shop? Everyone will need the shop password again." })) logoutAgent();
+            if (await confirmDialog({ title: "Log out shop", message: "Log this tablet out of the shop? Everyone will need the shop password again." }))
+              logoutAgent();
           }}
         >
           Log out shop

@@ -43,10 +43,13 @@ export function useAgentIsHq(): boolean | undefined {
   const [, setKnown] = useState(0);
   useEffect(() => {
     if (agentId === undefined || agentIsHq.has(agentId)) return;
-    api<Me>("GET", "/me", { quiet: true }).then((me) => {
-      agentIsHq.set(me.agent.id, me.agent.is_hq);
-      setKnown((n) => n + 1);
-    }, () => {});
+    api<Me>("GET", "/me", { quiet: true }).then(
+      (me) => {
+        agentIsHq.set(me.agent.id, me.agent.is_hq);
+        setKnown((n) => n + 1);
+      },
+      () => {},
+    );
   }, [agentId]);
   return agentId === undefined ? undefined : agentIsHq.get(agentId);
 }

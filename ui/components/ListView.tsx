@@ -22,7 +22,17 @@ export interface ListViewProps<T> {
 }
 
 /** A searchable, paged list used by every list screen. */
-export function ListView<T>({ items, filter, render, keyOf, pageSize = 50, placeholder = "Search", empty = "Nothing to show", query: controlled, onQuery }: ListViewProps<T>) {
+export function ListView<T>({
+  items,
+  filter,
+  render,
+  keyOf,
+  pageSize = 50,
+  placeholder = "Search",
+  empty = "Nothing to show",
+  query: controlled,
+  onQuery,
+}: ListViewProps<T>) {
   const [own, setOwn] = useState("");
   const query = controlled ?? own;
   const [page, setPage] = useState(0);
@@ -40,14 +50,28 @@ export function ListView<T>({ items, filter, render, keyOf, pageSize = 50, place
         value={query}
         onChange={(e) => (onQuery ? onQuery(e.target.value) : setOwn(e.target.value))}
       />
-      {slice.length ? <ul className="list">{slice.map((i) => <li key={keyOf(i)}>{render(i)}</li>)}</ul> : <p className="empty">{empty}</p>}
+      {slice.length ? (
+        <ul className="list">
+          {slice.map((i) => (
+            <li key={keyOf(i)}>{render(i)}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="empty">{empty}</p>
+      )}
       {pages > 1 && (
         <nav className="pager" aria-label="Pages">
           <button type="button" className="btn" disabled={page === 0} onClick={() => setPage(page - 1)} aria-label="Previous page">
             ‹
           </button>
           {pageWindow(page, pages).map((p) => (
-            <button type="button" key={p} className={`btn ${p === page ? "btn-primary" : ""}`} aria-current={p === page ? "page" : undefined} onClick={() => setPage(p)}>
+            <button
+              type="button"
+              key={p}
+              className={`btn ${p === page ? "btn-primary" : ""}`}
+              aria-current={p === page ? "page" : undefined}
+              onClick={() => setPage(p)}
+            >
               {p + 1}
             </button>
           ))}

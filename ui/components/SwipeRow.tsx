@@ -35,7 +35,13 @@ export function SwipeRow({ children, options }: { children: ReactNode; options: 
     >
       <div className="swipe-options" aria-hidden={!open}>
         {options.map((o) => (
-          <button key={o.label} type="button" tabIndex={open ? 0 : -1} className={`btn btn-small ${o.danger ? "btn-danger" : ""}`} onClick={() => (setOpen(false), o.onClick())}>
+          <button
+            key={o.label}
+            type="button"
+            tabIndex={open ? 0 : -1}
+            className={`btn btn-small ${o.danger ? "btn-danger" : ""}`}
+            onClick={() => (setOpen(false), o.onClick())}
+          >
             {o.label}
           </button>
         ))}

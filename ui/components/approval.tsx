@@ -73,11 +73,26 @@ function ApprovalDialog<T>({ reason, submit, done }: { reason: string; submit: (
 
   return (
     <div className="overlay">
-      <form className="dialog" role="dialog" aria-modal="true" aria-labelledby="approval-title" onSubmit={approve} onKeyDown={(e) => e.key === "Escape" && done(null)}>
+      <form
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="approval-title"
+        onSubmit={approve}
+        onKeyDown={(e) => e.key === "Escape" && done(null)}
+      >
         <h2 id="approval-title">Manager approval</h2>
         <p>This needs a manager: {reason}.</p>
         <p className="muted small">A manager or admin types their PIN here to approve it.</p>
-        <input ref={input} type="password" inputMode="numeric" autoComplete="off" aria-label="Manager PIN" value={pin} onChange={(e) => setPin(e.target.value.replace(/\D/g, "").slice(0, 8))} />
+        <input
+          ref={input}
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          aria-label="Manager PIN"
+          value={pin}
+          onChange={(e) => setPin(e.target.value.replace(/\D/g, "").slice(0, 8))}
+        />
         {error && (
           <p className="form-error" role="alert">
             {error}

@@ -36,7 +36,17 @@ export function Section({ title, children, actions }: { title: string; children:
 }
 
 /** Save and (for existing records) Delete, at the bottom of a detail screen. */
-export function FormButtons({ onSave, onDelete, saving, saveLabel = "Save" }: { onSave: () => void; onDelete?: () => void; saving?: boolean; saveLabel?: string }) {
+export function FormButtons({
+  onSave,
+  onDelete,
+  saving,
+  saveLabel = "Save",
+}: {
+  onSave: () => void;
+  onDelete?: () => void;
+  saving?: boolean;
+  saveLabel?: string;
+}) {
   return (
     <div className="form-buttons">
       {onDelete && (

@@ -17,7 +17,13 @@ export function failureMessage(e: unknown, isNew = false): string {
  * record was deleted. `serverMessage`: the spec shows the server's message for employees and
  * customers whatever the failure.
  */
-export async function deleteRecord(o: { path: string; id: number; okText: string; confirm?: { title?: string; message?: string }; serverMessage?: boolean }): Promise<boolean> {
+export async function deleteRecord(o: {
+  path: string;
+  id: number;
+  okText: string;
+  confirm?: { title?: string; message?: string };
+  serverMessage?: boolean;
+}): Promise<boolean> {
   if (!o.id) return false;
   if (!(await confirmDialog(o.confirm ?? {}))) return false;
   try {

@@ -46,11 +46,17 @@ test("an admin builds a catalogue, reorders, edits the quick grid and prints the
   await expect(page.getByLabel("Pieces", { exact: true })).toHaveValue("Jacket,Trousers");
 
   // Prices: a flat one, then one as a percentage of it.
-  await page.getByRole("list", { name: "Prices" }).getByRole("link", { name: new RegExp(`^Steam ${stamp}`) }).click();
+  await page
+    .getByRole("list", { name: "Prices" })
+    .getByRole("link", { name: new RegExp(`^Steam ${stamp}`) })
+    .click();
   await page.getByLabel("Price (€)").fill("20");
   await page.getByRole("button", { name: "Save" }).click();
   await saved(page);
-  await page.getByRole("list", { name: "Prices" }).getByRole("link", { name: new RegExp(`^Express Steam ${stamp}`) }).click();
+  await page
+    .getByRole("list", { name: "Prices" })
+    .getByRole("link", { name: new RegExp(`^Express Steam ${stamp}`) })
+    .click();
   await page.getByLabel("Percentage of another price of this garment").check();
   await page.getByLabel("Percent", { exact: true }).fill("60");
   await page.getByRole("button", { name: "Save" }).click();

@@ -23,7 +23,9 @@ function client(request: APIRequestContext, token: string) {
 
 /** A day's button in a leg's picker, by its weekday and date. */
 const dayButton = (page: Page, leg: "Pickup" | "Delivery", locality: string, day: string) =>
-  page.getByRole("group", { name: `${leg} days in ${locality}` }).getByRole("button", { name: new RegExp(`^${WEEKDAYS[dayOfWeek(day)]} ${displayDate(day)}:`) });
+  page
+    .getByRole("group", { name: `${leg} days in ${locality}` })
+    .getByRole("button", { name: new RegExp(`^${WEEKDAYS[dayOfWeek(day)]} ${displayDate(day)}:`) });
 
 for (const [name, size] of [
   ["tablet", { width: 1280, height: 800 }],
@@ -53,7 +55,8 @@ for (const [name, size] of [
     // Other customers' confirmed pickups fill the default day and two of the next day's three stops.
     const staff = client(request, (await apiLogin(request, 3333)).token);
     const garment = (await staff<{ sub_categories: { id: number }[] }[]>("GET", "/garmentCategories/")).flatMap((c) => c.sub_categories)[0]!;
-    const customerIn = (full_name: string) => staff("POST", "/customers/", { full_name, mobile: "79000555", address: { number: "7", locality_id: loc.id, street_id: street.id } });
+    const customerIn = (full_name: string) =>
+      staff("POST", "/customers/", { full_name, mobile: "79000555", address: { number: "7", locality_id: loc.id, street_id: street.id } });
     for (const day of [week, dayAfter, dayAfter]) {
       const other = await customerIn(`Booked ${name} ${day}`);
       const t = await staff("POST", "/tickets/", { customer_id: other.id, pickup_from_client: true, pickup_date: day });
@@ -104,7 +107,13 @@ for (const [name, size] of [
     await expect(panel.getByLabel("Pickup date")).toHaveValue(week);
 
     let saved = await staff("GET", `/tickets/${ticketId}`);
-    expect(saved).toMatchObject({ pickup_from_client: true, pickup_date: week, pickup_comment: "Ring the bell", pickup_charge: 3, pickup_address: { locality: locality, street: "Triq il-Vann", number: "7" } });
+    expect(saved).toMatchObject({
+      pickup_from_client: true,
+      pickup_date: week,
+      pickup_comment: "Ring the bell",
+      pickup_charge: 3,
+      pickup_address: { locality: locality, street: "Triq il-Vann", number: "7" },
+    });
 
     // Confirmed, the ticket to be collected is AWAITING PICKUP, with its address.
     await page.getByRole("button", { name: "Confirm" }).click();

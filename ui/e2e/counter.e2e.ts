@@ -19,7 +19,10 @@ for (const [name, size] of [
     await page.setViewportSize(size);
     const app = new AppPage(page);
     await app.loginAs("3333"); // an employee at the counter
-    const created = await page.request.post("/api/v1/customers/", { headers: { authorization: `token ${await token(page)}` }, data: { full_name: `Counter Test ${name}`, mobile: "79000123" } });
+    const created = await page.request.post("/api/v1/customers/", {
+      headers: { authorization: `token ${await token(page)}` },
+      data: { full_name: `Counter Test ${name}`, mobile: "79000123" },
+    });
     const customer = (await created.json()).data;
 
     await page.goto(`/customers/${customer.id}/new-ticket/0`);
@@ -119,7 +122,10 @@ for (const [name, size] of [
 test("printing nothing: an empty ticket cannot be confirmed", async ({ page }) => {
   const app = new AppPage(page);
   await app.loginAs("3333");
-  const created = await page.request.post("/api/v1/customers/", { headers: { authorization: `token ${await token(page)}` }, data: { full_name: "Empty Ticket" } });
+  const created = await page.request.post("/api/v1/customers/", {
+    headers: { authorization: `token ${await token(page)}` },
+    data: { full_name: "Empty Ticket" },
+  });
   await page.goto(`/customers/${(await created.json()).data.id}/new-ticket/0`);
   await expect(page).toHaveURL(/\/new-ticket\/[1-9]\d*$/);
   await page.getByRole("button", { name: "Confirm" }).click();
@@ -141,7 +147,10 @@ test("an action that needs a photo takes one, and the item's viewer shows it", a
   await expect(page).toHaveURL(/\/new-ticket\/[1-9]\d*$/);
   await page.getByRole("tab", { name: "Dry Cleaning" }).click();
   await page.getByRole("button", { name: "Coat", exact: true }).click();
-  await page.getByRole("region", { name: "Actions" }).getByRole("button", { name: `Repair ${stamp}` }).click();
+  await page
+    .getByRole("region", { name: "Actions" })
+    .getByRole("button", { name: `Repair ${stamp}` })
+    .click();
   await expect(page.getByRole("dialog")).toContainText("Need to select image!");
   const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
   await page.getByLabel("Photo").setInputFiles({ name: "coat.png", mimeType: "image/png", buffer: png });
@@ -157,7 +166,11 @@ test("on a phone, an item row swipes left to its comments and delete options", a
   await page.setViewportSize({ width: 390, height: 844 });
   const app = new AppPage(page);
   await app.loginAs("3333");
-  const customer = (await (await page.request.post("/api/v1/customers/", { headers: { authorization: `token ${await token(page)}` }, data: { full_name: "Swipe Test" } })).json()).data;
+  const customer = (
+    await (
+      await page.request.post("/api/v1/customers/", { headers: { authorization: `token ${await token(page)}` }, data: { full_name: "Swipe Test" } })
+    ).json()
+  ).data;
   await page.goto(`/customers/${customer.id}/new-ticket/0`);
   await expect(page).toHaveURL(/\/new-ticket\/[1-9]\d*$/);
   await page.getByRole("tab", { name: "Laundry" }).click();

@@ -42,7 +42,11 @@ function labelPrinterFile(name: string) {
 }
 
 async function choosePrinter(page: Page, printer: string) {
-  await page.evaluate((p) => localStorage.setItem("ironbox.printerChoice", JSON.stringify({ port: "u", printer: p, encoding: "PPLZ", paper: "80mm", variant: "normal", mini: false })), printer);
+  await page.evaluate(
+    (p) =>
+      localStorage.setItem("ironbox.printerChoice", JSON.stringify({ port: "u", printer: p, encoding: "PPLZ", paper: "80mm", variant: "normal", mini: false })),
+    printer,
+  );
 }
 
 for (const [name, size] of SIZES) {
@@ -57,12 +61,14 @@ for (const [name, size] of SIZES) {
       const today = businessDay(new Date());
       const tomorrow = addDays(today, 1);
       const week = weekDates(weekOf(today).year, weekOf(today).week);
-      for (const month of new Set([...week, tomorrow].map(monthOf))) await api("POST", "/configurations/", { month, action_id: action.id, amounts: [4, 4, 4, 4, 4, 4, 4] });
+      for (const month of new Set([...week, tomorrow].map(monthOf)))
+        await api("POST", "/configurations/", { month, action_id: action.id, amounts: [4, 4, 4, 4, 4, 4, 4] });
       const shirt = (await api("GET", "/garmentSubCategories/")).find((g: { name: string }) => g.name === "Shirt").id;
       const customer = await api("POST", "/customers/", { full_name: `Feedback ${name}` });
       const ticket = await api("POST", "/tickets/", { customer_id: customer.id });
       const items: { id: number }[] = [];
-      for (let i = 0; i < 4; i++) items.push(...(await api("POST", "/ticketSubCategory/", { ticket_id: ticket.id, garment_sub_category_id: shirt, actions: [action.id] })));
+      for (let i = 0; i < 4; i++)
+        items.push(...(await api("POST", "/ticketSubCategory/", { ticket_id: ticket.id, garment_sub_category_id: shirt, actions: [action.id] })));
       // Three of the four are processed today: 3 of 4 is more than half, orange.
       for (const it of items.slice(0, 3)) await api("PUT", `/ticketSubCategory/processDate/${it.id}/${today}T00:00:00.000Z`);
       const printers = await api("GET", "/printers/");
@@ -87,7 +93,10 @@ for (const [name, size] of SIZES) {
 
         // Printing the ticket's labels moves every item to tomorrow (spec §4); the panel reloads.
         await page.getByRole("button", { name: "Print", exact: true }).click();
-        await page.getByRole("dialog", { name: `Print ticket #${ticket.id}` }).getByRole("button", { name: "Print labels" }).click();
+        await page
+          .getByRole("dialog", { name: `Print ticket #${ticket.id}` })
+          .getByRole("button", { name: "Print labels" })
+          .click();
         await expect(app.toast("Printed 4")).toBeVisible();
         expect(readFileSync(lp, "latin1").match(/\^XA/g)).toHaveLength(4);
         await expect(cell(today)).toHaveText("0/4");
@@ -134,7 +143,12 @@ for (const [name, size] of SIZES) {
       const shopId = (await hq("GET", "/agents/")).find((a: { user_name: string }) => a.user_name === SHOP[0]).id;
       const actions: { id: number; name: string }[] = await clerk("GET", "/actions/");
       expect(actions.map((a) => a.name)).toContain("Pressing");
-      await hq("PUT", `/agents/${shopId}`, { can_see_action: actions.filter((a) => a.name !== "Pressing").map((a) => a.id).join(",") });
+      await hq("PUT", `/agents/${shopId}`, {
+        can_see_action: actions
+          .filter((a) => a.name !== "Pressing")
+          .map((a) => a.id)
+          .join(","),
+      });
       try {
         const customer = await clerk("POST", "/customers/", { full_name: `Limited ${name}` });
         await new AppPage(page).loginAs("6666", ...SHOP);

@@ -2,7 +2,22 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
 
 // Demo employees on the admin's HQ agent (README): PIN → role.
-const EVERY = ["Agents", "Employees", "Customers", "Tickets", "Actions", "Garments", "Modifiers", "Configuration", "Tracking", "Scheduler", "Reporting", "Express", "State Logs", "Logout"];
+const EVERY = [
+  "Agents",
+  "Employees",
+  "Customers",
+  "Tickets",
+  "Actions",
+  "Garments",
+  "Modifiers",
+  "Configuration",
+  "Tracking",
+  "Scheduler",
+  "Reporting",
+  "Express",
+  "State Logs",
+  "Logout",
+];
 const cases = [
   { who: "admin (HQ)", pin: "9999", tiles: EVERY },
   { who: "manager", pin: "2222", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "Logout"] },
@@ -90,10 +105,34 @@ test("before the PIN no screen opens: a deep link waits on home under the PIN mo
 // Spec §2's full route list: each one exists for an admin (no redirect to /home). The new
 // ticket route is left out: opening it starts a ticket.
 const SPEC_ROUTES = [
-  "/agents", "/agents/0", "/express", "/state-logs", "/employees", "/employees/0", "/customers", "/customers/0", "/tickets", "/tickets/1",
-  "/actions", "/actions/0", "/garments", "/garments/0", "/garmentsSubCategory/0", "/actionGarmentSubCategory/0", "/modifiers", "/modifiers/0",
-  "/tracking", "/tracking/1", "/configuration", "/configWorkLoad", "/configPickupDeliveries", "/configuration/0", "/quickgarments",
-  "/scheduling", "/reporting", "/messaging",
+  "/agents",
+  "/agents/0",
+  "/express",
+  "/state-logs",
+  "/employees",
+  "/employees/0",
+  "/customers",
+  "/customers/0",
+  "/tickets",
+  "/tickets/1",
+  "/actions",
+  "/actions/0",
+  "/garments",
+  "/garments/0",
+  "/garmentsSubCategory/0",
+  "/actionGarmentSubCategory/0",
+  "/modifiers",
+  "/modifiers/0",
+  "/tracking",
+  "/tracking/1",
+  "/configuration",
+  "/configWorkLoad",
+  "/configPickupDeliveries",
+  "/configuration/0",
+  "/quickgarments",
+  "/scheduling",
+  "/reporting",
+  "/messaging",
 ];
 test("every route of the spec exists for an admin", async ({ page }) => {
   const app = new AppPage(page);
@@ -140,7 +179,10 @@ const drawn = (canvas: Locator) =>
     return c.width > 0 && data.some((v, i) => i % 4 === 3 && v > 0);
   });
 
-for (const [size, viewport] of [["tablet", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]] as const) {
+for (const [size, viewport] of [
+  ["tablet", { width: 1280, height: 800 }],
+  ["phone", { width: 390, height: 844 }],
+] as const) {
   test(`an HQ admin's home shows the statistics, their charts and the shops (${size})`, async ({ page }) => {
     await page.setViewportSize(viewport);
     const asked: string[] = [];

@@ -203,7 +203,8 @@ test.describe("customers", () => {
     await p.rows().first().getByRole("link").click();
     const stats = page.getByRole("region", { name: "Statistics" });
     await expect(stats).toBeVisible();
-    for (const label of ["Visits", "Total spent", "Last visit", "Ticket total", "Outstanding", "Turnover rank", "Visit rank"]) await expect(stats.getByText(label, { exact: true })).toBeVisible();
+    for (const label of ["Visits", "Total spent", "Last visit", "Ticket total", "Outstanding", "Turnover rank", "Visit rank"])
+      await expect(stats.getByText(label, { exact: true })).toBeVisible();
     const url = page.url();
 
     await page.getByRole("button", { name: "Home" }).click();

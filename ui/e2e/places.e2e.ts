@@ -9,7 +9,10 @@ test("an admin adds a locality, one of its streets and a preference", async ({ p
   await page.getByRole("link", { name: /Places & preferences/ }).click();
   await page.getByLabel("New locality").fill(`Marsaxlokk ${stamp}`);
   await page.getByLabel("New locality").press("Enter");
-  await page.getByRole("list", { name: "Localities" }).getByRole("button", { name: `Marsaxlokk ${stamp}` }).click();
+  await page
+    .getByRole("list", { name: "Localities" })
+    .getByRole("button", { name: `Marsaxlokk ${stamp}` })
+    .click();
   await page.getByLabel("New street").fill("Xatt is-Sajjieda");
   await page.getByLabel("New street").press("Enter");
   await expect(page.getByRole("list", { name: "Streets" })).toContainText("Xatt is-Sajjieda");
@@ -22,9 +25,15 @@ test("an admin adds a locality, one of its streets and a preference", async ({ p
   const states = page.getByRole("list", { name: "Delivery states" });
   await expect(states).toContainText(`Marsaxlokk ${stamp}`);
   page.once("dialog", (d) => d.accept(`M'Xlokk ${stamp}`));
-  await states.getByRole("listitem").filter({ hasText: `Marsaxlokk ${stamp}` }).getByRole("button", { name: "Rename" }).click();
+  await states
+    .getByRole("listitem")
+    .filter({ hasText: `Marsaxlokk ${stamp}` })
+    .getByRole("button", { name: "Rename" })
+    .click();
   await expect(states).toContainText(`M'Xlokk ${stamp}`);
   // The pickers on other screens read the same lists.
-  const streets = await page.request.get("/api/v1/localities/", { headers: { authorization: `token ${await page.evaluate(() => localStorage.getItem("ironbox.employeeToken"))}` } });
+  const streets = await page.request.get("/api/v1/localities/", {
+    headers: { authorization: `token ${await page.evaluate(() => localStorage.getItem("ironbox.employeeToken"))}` },
+  });
   expect((await streets.json()).data.map((l: { name: string }) => l.name)).toContain(`Marsaxlokk ${stamp}`);
 });

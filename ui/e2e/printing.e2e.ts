@@ -28,7 +28,8 @@ function plugLabelPrinter() {
   rmSync(`${DATA}/sys`, { recursive: true, force: true });
   const usb = `${DATA}/sys/devices/pci0000:00/0000:00:14.0/usb1/1-1`;
   mkdirSync(`${usb}/1-1:1.0/usbmisc/lp0`, { recursive: true });
-  for (const [f, v] of Object.entries({ idVendor: "1664", idProduct: "0d10", manufacturer: "Argox", product: "OS-214plus series PPLZ", serial: "AX123" })) writeFileSync(`${usb}/${f}`, `${v}\n`);
+  for (const [f, v] of Object.entries({ idVendor: "1664", idProduct: "0d10", manufacturer: "Argox", product: "OS-214plus series PPLZ", serial: "AX123" }))
+    writeFileSync(`${usb}/${f}`, `${v}\n`);
   writeFileSync(`${usb}/1-1:1.0/ieee1284_id`, "MFG:Argox;CMD:ZPL;MDL:OS-214plus;CLS:PRINTER;\n");
   mkdirSync(`${DATA}/sys/class/usbmisc`, { recursive: true });
   symlinkSync("../../devices/pci0000:00/0000:00:14.0/usb1/1-1/1-1:1.0/usbmisc/lp0", `${DATA}/sys/class/usbmisc/lp0`);
@@ -38,7 +39,8 @@ function plugLabelPrinter() {
 }
 
 const token = (page: Page) => page.evaluate(() => localStorage.getItem("ironbox.employeeToken"));
-const maltaDay = () => new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Malta", day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date()).replaceAll("/", "-");
+const maltaDay = () =>
+  new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Malta", day: "2-digit", month: "2-digit", year: "numeric" }).format(new Date()).replaceAll("/", "-");
 
 async function counterWithSuit(page: Page) {
   const auth = { authorization: `token ${await token(page)}` };
@@ -180,7 +182,9 @@ test("BLE from the tablet: pair, print the receipt in chunks of at most 100 byte
   expect(jobs.map((j: { printer: string; status: string; kind: string }) => [j.printer, j.kind, j.status])).toEqual([["ble:MPT-II", "receipt", "done"]]);
 });
 
-test("Configuration → Printers: an attached printer is added, shows online and prints a test label; a network printer is added and removed", async ({ page }) => {
+test("Configuration → Printers: an attached printer is added, shows online and prints a test label; a network printer is added and removed", async ({
+  page,
+}) => {
   plugLabelPrinter();
   const app = new AppPage(page);
   await app.loginAs("9999");
@@ -226,13 +230,31 @@ test("tracking: the checked items' labels go to the printer this tablet chose", 
   const lp = `${DATA}/dev/usb/lp7`;
   mkdirSync(`${DATA}/dev/usb`, { recursive: true });
   writeFileSync(lp, "");
-  await page.request.put("/api/v1/printers/", { headers: auth, data: [{ id: "track-labels", name: "Back room labels", language: "PPLA", target: { kind: "usblp", path: lp } }] });
+  await page.request.put("/api/v1/printers/", {
+    headers: auth,
+    data: [{ id: "track-labels", name: "Back room labels", language: "PPLA", target: { kind: "usblp", path: lp } }],
+  });
   const garments = await j(page.request.get("/api/v1/garmentSubCategories/", { headers: auth }));
   const customer = await j(page.request.post("/api/v1/customers/", { headers: auth, data: { full_name: "Tracking Print" } }));
   const t = await j(page.request.post("/api/v1/tickets/", { headers: auth, data: { customer_id: customer.id } }));
-  const [suit] = await j(page.request.post("/api/v1/ticketSubCategory/", { headers: auth, data: { ticket_id: t.id, garment_sub_category_id: garments.find((g: { name: string }) => g.name === "Suit 2pc").id } }));
-  await j(page.request.post("/api/v1/ticketSubCategory/", { headers: auth, data: { ticket_id: t.id, garment_sub_category_id: garments.find((g: { name: string }) => g.name === "Shirt").id } }));
-  await page.evaluate(() => localStorage.setItem("ironbox.printerChoice", JSON.stringify({ port: "u", printer: "track-labels", encoding: "PPLA", paper: "80mm", variant: "smaller", mini: false })));
+  const [suit] = await j(
+    page.request.post("/api/v1/ticketSubCategory/", {
+      headers: auth,
+      data: { ticket_id: t.id, garment_sub_category_id: garments.find((g: { name: string }) => g.name === "Suit 2pc").id },
+    }),
+  );
+  await j(
+    page.request.post("/api/v1/ticketSubCategory/", {
+      headers: auth,
+      data: { ticket_id: t.id, garment_sub_category_id: garments.find((g: { name: string }) => g.name === "Shirt").id },
+    }),
+  );
+  await page.evaluate(() =>
+    localStorage.setItem(
+      "ironbox.printerChoice",
+      JSON.stringify({ port: "u", printer: "track-labels", encoding: "PPLA", paper: "80mm", variant: "smaller", mini: false }),
+    ),
+  );
   await page.goto("/tracking");
   const box = page.getByLabel("Scan or type a code");
   await box.fill(`!T!T:${t.id}`);
@@ -264,7 +286,9 @@ test("RAWBT: the receipt goes to the RawBT app as an intent carrying its ESC/POS
   await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));
 });
 
-test("Configuration → Printers: stored printer settings that no longer validate show 'settings invalid' with what is wrong; adding a printer replaces them", async ({ page }) => {
+test("Configuration → Printers: stored printer settings that no longer validate show 'settings invalid' with what is wrong; adding a printer replaces them", async ({
+  page,
+}) => {
   plugLabelPrinter();
   await storeSetting("printers", JSON.stringify([{ id: "till", name: "Till", language: "ZPL2", target: { kind: "tcp", host: "192.168.1.50", port: 9100 } }]));
   const app = new AppPage(page);

@@ -16,13 +16,35 @@ const SIZES = [
 ] as const;
 
 const today = businessDay(new Date());
-const TITLES: Record<ReportName, string> = { salesReport: "Sales report", clientReport: "Client report", itemReport: "Item report", itemStateReport: "Item state report" };
+const TITLES: Record<ReportName, string> = {
+  salesReport: "Sales report",
+  clientReport: "Client report",
+  itemReport: "Item report",
+  itemStateReport: "Item state report",
+};
 const fileName = (report: ReportName, ext = "csv") => `${TITLES[report]} ${printDate(today)} ${printDate(today)}.${ext}`;
 /** The columns of README's reports, written out here; head quarters' include the shop. */
 const COLUMNS: Record<ReportName, string[]> = {
   salesReport: ["Date", "Shop", "Action", "Items", "Gross", "Discounts", "Net", "Net excl. VAT", "VAT 18%", "Paid", "Outstanding"],
   clientReport: ["Customer ID", "Customer", "Mobile", "Shop", "Tickets", "Items", "Spent", "Paid", "Owed", "First visit", "Last visit"],
-  itemReport: ["Item ID", "Ticket ID", "Date", "Shop", "Customer", "State", "Garment", "Description", "Actions", "Quantity", "Express", "Price", "Total", "Paid", "Commission %", "Commission"],
+  itemReport: [
+    "Item ID",
+    "Ticket ID",
+    "Date",
+    "Shop",
+    "Customer",
+    "State",
+    "Garment",
+    "Description",
+    "Actions",
+    "Quantity",
+    "Express",
+    "Price",
+    "Total",
+    "Paid",
+    "Commission %",
+    "Commission",
+  ],
   itemStateReport: ["Item ID", "Ticket ID", "Garment", "Description", "State", "When", "Employee", "Shop", "Note"],
 };
 
@@ -54,7 +76,10 @@ async function makeTicket(page: Page, tag: string) {
   const t = await call<{ id: number }>("POST", "/tickets/", { customer_id: customer.id });
   const ids: number[] = [];
   for (const name of ["Suit 2pc", "Shirt"]) {
-    const [item] = await call<{ id: number }[]>("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: garments.find((g) => g.name === name)!.id });
+    const [item] = await call<{ id: number }[]>("POST", "/ticketSubCategory/", {
+      ticket_id: t.id,
+      garment_sub_category_id: garments.find((g) => g.name === name)!.id,
+    });
     await call("POST", "/ticketSubCategoryActions/", { ticket_sub_category_id: item!.id, action_id: pressing.id });
     ids.push(item!.id);
   }
@@ -64,7 +89,8 @@ async function makeTicket(page: Page, tag: string) {
 }
 
 const section = (page: Page, title: string) => page.getByRole("region", { name: title });
-const chip = (page: Page, title: string, group: string, name: string) => section(page, title).getByRole("group", { name: group }).getByRole("button", { name, exact: true });
+const chip = (page: Page, title: string, group: string, name: string) =>
+  section(page, title).getByRole("group", { name: group }).getByRole("button", { name, exact: true });
 
 async function download(page: Page, title: string, button: RegExp | string): Promise<Download> {
   const [file] = await Promise.all([page.waitForEvent("download"), section(page, title).getByRole("button", { name: button, exact: true }).click()]);
@@ -98,7 +124,9 @@ for (const [name, size] of SIZES) {
       expect(csv.rows.length).toBeGreaterThan(0);
       expect(new Set(csv.rows.map((r) => r.Action))).toEqual(new Set(["Pressing"]));
       expect(csv.rows.reduce((n, r) => n + Number(r.Items), 0)).toBeGreaterThanOrEqual(2);
-      await expect(page.getByTestId("salesReport-status")).toHaveText(`Saved ${fileName("salesReport")}: ${csv.rows.length} row${csv.rows.length === 1 ? "" : "s"}`);
+      await expect(page.getByTestId("salesReport-status")).toHaveText(
+        `Saved ${fileName("salesReport")}: ${csv.rows.length} row${csv.rows.length === 1 ? "" : "s"}`,
+      );
 
       // Clients: the new customer, one ticket of two items.
       file = await download(page, "Client report", "Download Client Report");
@@ -140,7 +168,12 @@ for (const [name, size] of SIZES) {
       csv = readCsv((await file.path())!);
       expect(csv.header).toBe(headerOf("itemStateReport"));
       expect(new Set(csv.rows.map((r) => r.State))).toEqual(new Set(["MARKED"]));
-      expect(csv.rows.filter((r) => Number(r["Ticket ID"]) === t.ticketId).map((r) => Number(r["Item ID"])).sort()).toEqual([...t.itemIds].sort());
+      expect(
+        csv.rows
+          .filter((r) => Number(r["Ticket ID"]) === t.ticketId)
+          .map((r) => Number(r["Item ID"]))
+          .sort(),
+      ).toEqual([...t.itemIds].sort());
     });
 
     test("an empty range says so and saves nothing; from after to cannot be sent", async ({ page }) => {

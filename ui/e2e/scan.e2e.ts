@@ -15,7 +15,12 @@ async function makeTicket(page: Page, express = false) {
   await j(page.request.post("/api/v1/ticketSubCategory/", { headers: auth, data: { ticket_id: t.id, garment_sub_category_id: shirt.id } }));
   if (express) {
     const mods = await j(page.request.get("/api/v1/modifiers/", { headers: auth }));
-    await j(page.request.post("/api/v1/ticketSubCategoryModifier/", { headers: auth, data: { ticket_sub_category_id: a.id, modifier_id: mods.find((m: { name: string }) => m.name === "Next Day").id } }));
+    await j(
+      page.request.post("/api/v1/ticketSubCategoryModifier/", {
+        headers: auth,
+        data: { ticket_sub_category_id: a.id, modifier_id: mods.find((m: { name: string }) => m.name === "Next Day").id },
+      }),
+    );
   }
   await j(page.request.put(`/api/v1/tickets/${t.id}/confirm`, { headers: auth }));
   return { ticketId: t.id as number, itemId: a.id as number, auth };
@@ -152,7 +157,10 @@ test("a scan from a gun wired to the box appears on the tracking screen of the t
     const app = new AppPage(page);
     await app.loginAs("9999");
     const { ticketId, auth } = await makeTicket(page);
-    const put = await page.request.put("/api/v1/scanners/", { headers: auth, data: [{ id: "e2e-gun", name: "Counter gun", kind: "serial", path: gun, baud: 9600 }] });
+    const put = await page.request.put("/api/v1/scanners/", {
+      headers: auth,
+      data: [{ id: "e2e-gun", name: "Counter gun", kind: "serial", path: gun, baud: 9600 }],
+    });
     expect(put.ok()).toBe(true);
     await page.goto("/tracking");
     await page.getByLabel("Gun at the box").selectOption("e2e-gun");
@@ -172,7 +180,9 @@ for (const [size, viewport] of [
   ["tablet", { width: 1280, height: 800 }],
   ["phone", { width: 390, height: 844 }],
 ] as const) {
-  test(`tracking ?type=desc (${size}): find items by description, add one or all; a code still scans; /tracking/{text}?type=desc looks it up`, async ({ page }) => {
+  test(`tracking ?type=desc (${size}): find items by description, add one or all; a code still scans; /tracking/{text}?type=desc looks it up`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     const app = new AppPage(page);
     await app.loginAs("3333");
@@ -182,8 +192,18 @@ for (const [size, viewport] of [
     const shirt = (await j(page.request.get("/api/v1/garmentSubCategories/", { headers: auth }))).find((g: { name: string }) => g.name === "Shirt").id;
     const customer = await j(page.request.post("/api/v1/customers/", { headers: auth, data: { full_name: "Desc Customer" } }));
     const t = await j(page.request.post("/api/v1/tickets/", { headers: auth, data: { customer_id: customer.id } }));
-    const [red] = await j(page.request.post("/api/v1/ticketSubCategory/", { headers: auth, data: { ticket_id: t.id, garment_sub_category_id: shirt, description: `Red ${word} shirt` } }));
-    const [blue] = await j(page.request.post("/api/v1/ticketSubCategory/", { headers: auth, data: { ticket_id: t.id, garment_sub_category_id: shirt, description: `Blue ${word} shirt` } }));
+    const [red] = await j(
+      page.request.post("/api/v1/ticketSubCategory/", {
+        headers: auth,
+        data: { ticket_id: t.id, garment_sub_category_id: shirt, description: `Red ${word} shirt` },
+      }),
+    );
+    const [blue] = await j(
+      page.request.post("/api/v1/ticketSubCategory/", {
+        headers: auth,
+        data: { ticket_id: t.id, garment_sub_category_id: shirt, description: `Blue ${word} shirt` },
+      }),
+    );
     await j(page.request.put(`/api/v1/tickets/${t.id}/confirm`, { headers: auth }));
     const other = await makeTicket(page);
 

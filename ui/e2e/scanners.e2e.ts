@@ -16,7 +16,10 @@ test("the barcode guns screen lists the box's guns with their state and removes 
   await expect(page.getByRole("heading", { name: "Attached devices" })).toBeVisible();
   // A gun configured for a tty that is not plugged in: it shows, offline or not yet seen.
   const token = await page.evaluate(() => localStorage.getItem("ironbox.employeeToken"));
-  const put = await page.request.put("/api/v1/scanners/", { headers: { authorization: `token ${token}` }, data: [{ id: "back-gun", name: "Back room gun", kind: "serial", path: GUN, baud: 9600 }] });
+  const put = await page.request.put("/api/v1/scanners/", {
+    headers: { authorization: `token ${token}` },
+    data: [{ id: "back-gun", name: "Back room gun", kind: "serial", path: GUN, baud: 9600 }],
+  });
   expect(put.ok()).toBe(true);
   await page.reload();
   const row = page.getByRole("list", { name: "Guns" }).getByRole("listitem").filter({ hasText: "Back room gun" });
@@ -30,7 +33,10 @@ test("the barcode guns screen lists the box's guns with their state and removes 
 test("the barcode guns screen shows stored gun settings that no longer validate as 'settings invalid'; saving a good list replaces them", async ({ page }) => {
   // As an older version or a hand edit could have left them: a path that is not absolute.
   const db = createClient({ url: `file:${DATA}/ironbox.db` });
-  await db.execute({ sql: "INSERT INTO box_settings (key, value) VALUES ('scanners', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", args: [JSON.stringify([{ id: "old-gun", name: "Old gun", kind: "serial", path: "ttyACM0", baud: 9600 }])] });
+  await db.execute({
+    sql: "INSERT INTO box_settings (key, value) VALUES ('scanners', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    args: [JSON.stringify([{ id: "old-gun", name: "Old gun", kind: "serial", path: "ttyACM0", baud: 9600 }])],
+  });
   db.close();
   const app = new AppPage(page);
   await app.loginAs("9999");

@@ -81,7 +81,8 @@ for (const [name, size] of SIZES) {
       await expect(setting(page, 2).getByRole("button", { name: "Birkirkara", exact: true })).toHaveAttribute("aria-pressed", "false");
 
       // Workload: the month's grid, edited in place.
-      for (const c of await api<{ id: number; month: string }[]>("GET", "/configurations/")) if (c.month === month) await api("DELETE", `/configurations/${c.id}`);
+      for (const c of await api<{ id: number; month: string }[]>("GET", "/configurations/"))
+        if (c.month === month) await api("DELETE", `/configurations/${c.id}`);
       await page.goto("/configWorkLoad");
       await page.getByLabel("Month").selectOption(month);
       await page.getByLabel("Pressing Monday", { exact: true }).fill("40");
@@ -135,7 +136,9 @@ for (const [name, size] of SIZES) {
       await api("POST", "/pickupDeliveries/", [{ season: "PEAK", from: "07-01", to: "08-31", day_of_week: 5, quantity: 9, localities: [mosta] }]);
       const actions = await api<{ id: number; name: string }[]>("GET", "/actions/");
       const laundry = actions.find((a) => a.name === "Laundry")!.id;
-      const existing = (await api<{ id: number; month: string; action_id: number }[]>("GET", "/configurations/")).find((c) => c.month === month && c.action_id === laundry);
+      const existing = (await api<{ id: number; month: string; action_id: number }[]>("GET", "/configurations/")).find(
+        (c) => c.month === month && c.action_id === laundry,
+      );
       if (existing) await api("PUT", `/configurations/${existing.id}`, { amounts: [1, 2, 3, 4, 5, 6, 7] });
       else await api("POST", "/configurations/", { month, action_id: laundry, amounts: [1, 2, 3, 4, 5, 6, 7] });
 
@@ -156,7 +159,10 @@ for (const [name, size] of SIZES) {
 
       await page.goto("/configuration");
       await expect(page.getByRole("link", { name: "Add workload setting" })).toHaveCount(0);
-      await page.getByRole("table", { name: `Workload ${monthTitle}` }).getByRole("link", { name: "Laundry" }).click();
+      await page
+        .getByRole("table", { name: `Workload ${monthTitle}` })
+        .getByRole("link", { name: "Laundry" })
+        .click();
       await expect(page.getByLabel("Tuesday")).toHaveValue("3");
       await expect(page.getByLabel("Tuesday")).toBeDisabled();
       await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
@@ -179,12 +185,23 @@ for (const [name, size] of SIZES) {
       ]);
       const shirt = (await api<{ id: number; name: string }[]>("GET", "/garmentSubCategories/")).find((g) => g.name === "Shirt")!.id;
       const book = async (i: number, day: string, kind: "pickup" | "delivery") => {
-        const address = await api<{ id: number }>("POST", "/address/", { number: String(10 + i), name: "", locality_id: bkr, street_id: streets[i % streets.length]!.id });
-        const customer = await api<{ id: number }>("POST", "/customers/", { full_name: `Sched ${name} ${day} ${i}`, mobile: `7990${String(i).padStart(4, "0")}`, address_id: address.id });
+        const address = await api<{ id: number }>("POST", "/address/", {
+          number: String(10 + i),
+          name: "",
+          locality_id: bkr,
+          street_id: streets[i % streets.length]!.id,
+        });
+        const customer = await api<{ id: number }>("POST", "/customers/", {
+          full_name: `Sched ${name} ${day} ${i}`,
+          mobile: `7990${String(i).padStart(4, "0")}`,
+          address_id: address.id,
+        });
         const ticket = await api<{ id: number }>(
           "POST",
           "/tickets/",
-          kind === "pickup" ? { customer_id: customer.id, pickup_date: day, pickup_from_client: true, pickup_comment: `Ring ${i}` } : { customer_id: customer.id, delivery_date: day, delivery_to_client: true },
+          kind === "pickup"
+            ? { customer_id: customer.id, pickup_date: day, pickup_from_client: true, pickup_comment: `Ring ${i}` }
+            : { customer_id: customer.id, delivery_date: day, delivery_to_client: true },
         );
         await api("POST", "/ticketSubCategory/", { ticket_id: ticket.id, garment_sub_category_id: shirt, description: `Shirt ${i}` });
         await api("PUT", `/tickets/${ticket.id}/confirm`);

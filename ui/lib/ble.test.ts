@@ -62,9 +62,17 @@ test("pairing: no choice, a device that is no printer, and a printer whose chara
     const g = { connected: false, connect: async () => ((g.connected = true), g), getPrimaryServices: async () => [{ getCharacteristics: async () => chars }] };
     return g;
   };
-  await expect(pairBlePrinter({ requestDevice: async () => ({ id: "x", name: "Watch", gatt: gatt([noWrite]) as never }) })).rejects.toThrow("not a printer we can write to");
+  await expect(pairBlePrinter({ requestDevice: async () => ({ id: "x", name: "Watch", gatt: gatt([noWrite]) as never }) })).rejects.toThrow(
+    "not a printer we can write to",
+  );
   const f = fake();
-  const printer = await pairBlePrinter({ requestDevice: async () => ({ id: "p1", name: "MPT-II", gatt: gatt([noWrite, { properties: { write: true, writeWithoutResponse: false }, writeValue: f.ch.writeValue }]) as never }) });
+  const printer = await pairBlePrinter({
+    requestDevice: async () => ({
+      id: "p1",
+      name: "MPT-II",
+      gatt: gatt([noWrite, { properties: { write: true, writeWithoutResponse: false }, writeValue: f.ch.writeValue }]) as never,
+    }),
+  });
   expect(printer.name).toBe("MPT-II");
   await printer.print(data(120));
   expect(f.joined()).toEqual(data(120));

@@ -34,7 +34,14 @@ export const CANCELLED = "Printer returned error(1) during print, cancelling";
 export async function writeChunked(
   ch: BleWritable,
   bytes: Uint8Array,
-  opts: { chunk?: number; fallbackChunk?: number; gapMs?: number; retryMs?: number; sleep?: (ms: number) => Promise<void>; onProgress?: (sent: number, total: number) => void } = {},
+  opts: {
+    chunk?: number;
+    fallbackChunk?: number;
+    gapMs?: number;
+    retryMs?: number;
+    sleep?: (ms: number) => Promise<void>;
+    onProgress?: (sent: number, total: number) => void;
+  } = {},
 ): Promise<void> {
   const { fallbackChunk = 30, gapMs = 50, retryMs = 500, sleep = (ms) => new Promise<void>((r) => setTimeout(r, ms)) } = opts;
   let size = opts.chunk ?? 100;
@@ -71,12 +78,20 @@ declare const isSecureContext: boolean;
 export const bleAvailable = () => typeof isSecureContext !== "undefined" && isSecureContext && typeof navigator !== "undefined" && !!navigator.bluetooth;
 
 export function bleUnavailableReason(): string {
-  if (typeof isSecureContext !== "undefined" && !isSecureContext) return "Bluetooth printers need the page opened over HTTPS (or on the box itself). Use the box's printers, RawBT or PDF from this tablet.";
+  if (typeof isSecureContext !== "undefined" && !isSecureContext)
+    return "Bluetooth printers need the page opened over HTTPS (or on the box itself). Use the box's printers, RawBT or PDF from this tablet.";
   return "This browser cannot reach Bluetooth printers. Use Chrome on Android, or the box's printers, RawBT or PDF.";
 }
 
 /** GATT services of common thermal printers (the generic 0x18f0, and vendor ones seen on cheap printers). */
-export const PRINTER_SERVICES: (number | string)[] = [0x18f0, "e7810a71-73ae-499d-8c15-faa9aef0c3f2", "49535343-fe7d-4ae5-8fa9-9fafd205e455", 0xff00, 0xffe0, 0xfee7];
+export const PRINTER_SERVICES: (number | string)[] = [
+  0x18f0,
+  "e7810a71-73ae-499d-8c15-faa9aef0c3f2",
+  "49535343-fe7d-4ae5-8fa9-9fafd205e455",
+  0xff00,
+  0xffe0,
+  0xfee7,
+];
 
 export interface PairedBlePrinter {
   id: string;
@@ -85,7 +100,9 @@ export interface PairedBlePrinter {
 }
 
 /** Asks the person to choose a printer, finds a characteristic it can write to, and returns a printer that reconnects when needed. */
-export async function pairBlePrinter(bluetooth: Bluetooth | undefined = typeof navigator !== "undefined" ? navigator.bluetooth : undefined): Promise<PairedBlePrinter> {
+export async function pairBlePrinter(
+  bluetooth: Bluetooth | undefined = typeof navigator !== "undefined" ? navigator.bluetooth : undefined,
+): Promise<PairedBlePrinter> {
   if (!bluetooth) throw new Error(bleUnavailableReason());
   let device: BleDevice;
   try {

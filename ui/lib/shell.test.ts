@@ -11,7 +11,9 @@ import { decodeClaims, type EmployeeClaims } from "./session";
 
 describe("queryString (spec §7)", () => {
   test("arrays are repeated keys without brackets; empty values are left out", () => {
-    expect(queryString({ states: ["READY", "DELIVERED"], limit: 20, q: "borg", skip: undefined, none: null })).toBe("?states=READY&states=DELIVERED&limit=20&q=borg");
+    expect(queryString({ states: ["READY", "DELIVERED"], limit: 20, q: "borg", skip: undefined, none: null })).toBe(
+      "?states=READY&states=DELIVERED&limit=20&q=borg",
+    );
     expect(queryString({})).toBe("");
     expect(queryString()).toBe("");
     expect(queryString({ term: "Ħal Qormi & co" })).toBe("?term=%C4%A6al+Qormi+%26+co");

@@ -11,7 +11,11 @@ export async function uploadImage(file: File): Promise<UploadedImage | null> {
   const form = new FormData();
   form.append("file", file);
   try {
-    const res = await fetch(`${BASE}/images/`, { method: "POST", body: form, headers: { authorization: `token ${currentToken()}`, "idempotency-key": newIdempotencyKey() } });
+    const res = await fetch(`${BASE}/images/`, {
+      method: "POST",
+      body: form,
+      headers: { authorization: `token ${currentToken()}`, "idempotency-key": newIdempotencyKey() },
+    });
     const json = (await res.json()) as { success: boolean; data?: UploadedImage; message?: string };
     if (json.success && json.data) return json.data;
     toast(json.message ?? "Upload failed", "danger");

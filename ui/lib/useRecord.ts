@@ -77,7 +77,8 @@ export function useRecord<T extends object>(o: RecordOptions<T>) {
   /** Creates (id 0) or updates the record; toasts the outcome. The saved record, or null. */
   async function save<R = T>(body: unknown, opts: SaveOptions<R> = {}): Promise<R | null> {
     const isNew = id === 0;
-    const send = opts.send ?? ((b: unknown) => (isNew ? api<R>("POST", path, { body: b, quiet: true }) : api<R>("PUT", `${path}${id}`, { body: b, quiet: true })));
+    const send =
+      opts.send ?? ((b: unknown) => (isNew ? api<R>("POST", path, { body: b, quiet: true }) : api<R>("PUT", `${path}${id}`, { body: b, quiet: true })));
     setSaving(true);
     try {
       const saved = await send(body);
@@ -93,7 +94,8 @@ export function useRecord<T extends object>(o: RecordOptions<T>) {
   }
 
   /** Spec §5: asks first; id 0 makes no call. Whether the record was removed. */
-  const remove = (okText: string, more: { confirm?: { title?: string; message?: string }; serverMessage?: boolean } = {}) => deleteRecord({ path, id, okText, ...more });
+  const remove = (okText: string, more: { confirm?: { title?: string; message?: string }; serverMessage?: boolean } = {}) =>
+    deleteRecord({ path, id, okText, ...more });
 
   return { id, isNew: id === 0, record, set, setRecord, loaded, error, saving, reload, save, remove };
 }

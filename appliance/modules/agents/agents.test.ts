@@ -10,14 +10,22 @@ beforeAll(async () => {
   admin = await box.employeeToken(ADMIN.pin);
   const c = box.database.client;
   localityId = Number((await c.execute("INSERT INTO localities (name) VALUES ('Birkirkara') RETURNING id")).rows[0]!.id);
-  streetId = Number((await c.execute({ sql: "INSERT INTO streets (locality_id, name) VALUES (?, 'Triq il-Kbira') RETURNING id", args: [localityId] })).rows[0]!.id);
+  streetId = Number(
+    (await c.execute({ sql: "INSERT INTO streets (locality_id, name) VALUES (?, 'Triq il-Kbira') RETURNING id", args: [localityId] })).rows[0]!.id,
+  );
 });
 afterAll(() => box.close());
 
 test("create, read, update, set password, log in, delete an agent", async () => {
   const created = await box.call("POST", "/api/v1/agents/", {
     token: admin,
-    body: { name: "Ironbox Birkirkara", user_name: "bkara", mobile: "79000000", commission: 10, address: { number: "12", name: "Dar Ruzar", locality_id: localityId, street_id: streetId } },
+    body: {
+      name: "Ironbox Birkirkara",
+      user_name: "bkara",
+      mobile: "79000000",
+      commission: 10,
+      address: { number: "12", name: "Dar Ruzar", locality_id: localityId, street_id: streetId },
+    },
   });
   expect(created.status).toBe(200);
   const id = created.json.data.id;
@@ -30,7 +38,9 @@ test("create, read, update, set password, log in, delete an agent", async () => 
 
   expect((await box.call("PUT", `/api/v1/agents/${id}`, { token: admin, body: { landline: "21000000" } })).json.data.landline).toBe("21000000");
   expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: "bkara", password: "bkara-pass-1" } })).status).toBe(401);
-  expect((await box.call("PUT", `/api/v1/agents/password/${id}`, { token: admin, body: { password: "bkara-pass-1", email_address: "b@ironbox.mt" } })).json).toEqual({ success: true, data: true });
+  expect(
+    (await box.call("PUT", `/api/v1/agents/password/${id}`, { token: admin, body: { password: "bkara-pass-1", email_address: "b@ironbox.mt" } })).json,
+  ).toEqual({ success: true, data: true });
   expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: "bkara", password: "bkara-pass-1" } })).status).toBe(200);
 
   expect((await box.call("DELETE", `/api/v1/agents/${id}`, { token: admin })).json).toEqual({ success: true, data: true });
@@ -40,8 +50,15 @@ test("create, read, update, set password, log in, delete an agent", async () => 
 });
 
 test("an address needs both locality and street, and the street must be in the locality", async () => {
-  for (const address of [{ locality_id: localityId, street_id: 0 }, { locality_id: 0, street_id: streetId }, { locality_id: localityId + 99, street_id: streetId }]) {
-    const r = await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "X", user_name: `x${address.locality_id}${address.street_id}`, address } });
+  for (const address of [
+    { locality_id: localityId, street_id: 0 },
+    { locality_id: 0, street_id: streetId },
+    { locality_id: localityId + 99, street_id: streetId },
+  ]) {
+    const r = await box.call("POST", "/api/v1/agents/", {
+      token: admin,
+      body: { name: "X", user_name: `x${address.locality_id}${address.street_id}`, address },
+    });
     expect(r.status).toBe(422);
     expect(r.json.message).toBe("Invalid Address");
   }
@@ -70,24 +87,43 @@ test("disabling an agent ends its sessions", async () => {
 });
 
 test("a shop admin edits its own agent but not the terms HQ sets (403, unchanged); HQ still can", async () => {
-  const shop = (await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "Naxxar", user_name: "naxxar", commission: 10, type: "SHOP" } })).json.data;
+  const shop = (await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "Naxxar", user_name: "naxxar", commission: 10, type: "SHOP" } })).json
+    .data;
   await box.call("PUT", `/api/v1/agents/password/${shop.id}`, { token: admin, body: { password: "naxxar-pass" } });
   await box.call("POST", "/api/v1/employees/", { token: admin, body: { agent_id: shop.id, full_name: "Naxxar admin", role: "admin", pin: 4545 } });
   const shopAdmin = await box.employeeToken(4545, await box.agentToken("naxxar", "naxxar-pass"));
 
-  for (const body of [{ commission: 50 }, { type: "FRANCHISE" }, { user_name: "naxxar-2" }, { can_see_action: "1,2,3" }, { commission: 50, landline: "21000001" }]) {
+  for (const body of [
+    { commission: 50 },
+    { type: "FRANCHISE" },
+    { user_name: "naxxar-2" },
+    { can_see_action: "1,2,3" },
+    { commission: 50, landline: "21000001" },
+  ]) {
     const r = await box.call("PUT", `/api/v1/agents/${shop.id}`, { token: shopAdmin, body });
     expect(r.status, JSON.stringify(body)).toBe(403);
     expect(r.json.message).toStartWith("Only head quarters may change");
   }
-  expect((await box.call("GET", `/api/v1/agents/${shop.id}`, { token: admin })).json.data).toMatchObject({ commission: 10, type: "SHOP", user_name: "naxxar", can_see_action: null, landline: "" });
+  expect((await box.call("GET", `/api/v1/agents/${shop.id}`, { token: admin })).json.data).toMatchObject({
+    commission: 10,
+    type: "SHOP",
+    user_name: "naxxar",
+    can_see_action: null,
+    landline: "",
+  });
 
   // Control: the screen sends the whole record back; unchanged terms and its own fields save.
-  const own = await box.call("PUT", `/api/v1/agents/${shop.id}`, { token: shopAdmin, body: { commission: 10, type: "SHOP", user_name: "naxxar", landline: "21000002" } });
+  const own = await box.call("PUT", `/api/v1/agents/${shop.id}`, {
+    token: shopAdmin,
+    body: { commission: 10, type: "SHOP", user_name: "naxxar", landline: "21000002" },
+  });
   expect(own.status).toBe(200);
   expect(own.json.data.landline).toBe("21000002");
   const byHq = await box.call("PUT", `/api/v1/agents/${shop.id}`, { token: admin, body: { commission: 12, can_see_action: "1,2" } });
   expect(byHq.json.data).toMatchObject({ commission: 12, can_see_action: "1,2" });
-  const trail = await box.database.client.execute({ sql: "SELECT detail FROM audit_log WHERE entity = 'agent' AND entity_id = ? AND action = 'update' ORDER BY id DESC LIMIT 1", args: [shop.id] });
+  const trail = await box.database.client.execute({
+    sql: "SELECT detail FROM audit_log WHERE entity = 'agent' AND entity_id = ? AND action = 'update' ORDER BY id DESC LIMIT 1",
+    args: [shop.id],
+  });
   expect(JSON.parse(String(trail.rows[0]!.detail))).toEqual({ commission: [10, 12], can_see_action: [null, "1,2"] });
 });

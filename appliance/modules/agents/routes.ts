@@ -8,7 +8,15 @@ const admin = { roles: ["admin"] } as const;
 
 export function agentRoutes(agents: AgentService) {
   return [
-    route({ method: "GET", path: "/agents/", tag: "agents", summary: "Agents this caller may see", access: admin, response: z.array(AgentListRow), handler: ({ caller }) => agents.list(caller) }),
+    route({
+      method: "GET",
+      path: "/agents/",
+      tag: "agents",
+      summary: "Agents this caller may see",
+      access: admin,
+      response: z.array(AgentListRow),
+      handler: ({ caller }) => agents.list(caller),
+    }),
     route({
       method: "GET",
       path: "/agents/:id",

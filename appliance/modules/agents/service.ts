@@ -55,7 +55,12 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
         const { address, ...values } = input;
         let [row] = await tx.insert(agents).values(values).returning();
         // The agent's premises belong to the new agent.
-        if (address) [row] = await tx.update(agents).set({ address_id: await places.saveAddress(tx, address, null, row!.id) }).where(eq(agents.id, row!.id)).returning();
+        if (address)
+          [row] = await tx
+            .update(agents)
+            .set({ address_id: await places.saveAddress(tx, address, null, row!.id) })
+            .where(eq(agents.id, row!.id))
+            .returning();
         await audit(tx, clock.now(), caller, "create", "agent", row!.id, { name: row!.name });
         return agentOut(row!, await addressOf(row!.address_id, tx));
       });
@@ -74,7 +79,11 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
       const row = await db.transaction(async (tx) => {
         const addressId = input.address ? await places.saveAddress(tx, input.address, current.address_id, id) : current.address_id;
         const { address, ...values } = input;
-        const [row] = await tx.update(agents).set({ ...values, address_id: addressId }).where(eq(agents.id, id)).returning();
+        const [row] = await tx
+          .update(agents)
+          .set({ ...values, address_id: addressId })
+          .where(eq(agents.id, id))
+          .returning();
         await audit(tx, clock.now(), caller, "update", "agent", id, { ...changes(current, values), ...(address ? { address: true } : {}) });
         return row!;
       });

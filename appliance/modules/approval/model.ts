@@ -7,9 +7,7 @@ import { Pin } from "../auth/model";
  * employee's tablet and the request carries it. Requests that may need one take it in the
  * body; without it a guarded change answers 403 "Manager approval required: …".
  */
-export const Approval = z
-  .object({ pin: Pin })
-  .describe("A manager's or admin's PIN of the same shop, typed on this tablet to approve the change");
+export const Approval = z.object({ pin: Pin }).describe("A manager's or admin's PIN of the same shop, typed on this tablet to approve the change");
 export const WithApproval = z.object({ approval: Approval.optional() });
 
 /** Box settings staff need: the discount limit (whole percent). */

@@ -7,7 +7,15 @@ export { Approval, WithApproval } from "./model";
 
 export function approvalRoutes(approvals: ApprovalService) {
   return [
-    route({ method: "GET", path: "/settings/", tag: "settings", summary: "Box settings staff need: discount_limit (whole percent)", access: { roles: ROLES }, response: Settings, handler: () => approvals.settings() }),
+    route({
+      method: "GET",
+      path: "/settings/",
+      tag: "settings",
+      summary: "Box settings staff need: discount_limit (whole percent)",
+      access: { roles: ROLES },
+      response: Settings,
+      handler: () => approvals.settings(),
+    }),
     route({
       method: "PUT",
       path: "/settings/",

@@ -79,4 +79,5 @@ export function createApprovalService({ db, clock, verifyApproverPin }: { db: Db
 export type ApprovalService = ReturnType<typeof createApprovalService>;
 
 /** The audit detail that names the approver beside the employee (the row's own employee_id). */
-export const approvedBy = (approver: Approver | null) => (approver ? { approved_by: { id: approver.id, full_name: approver.full_name, role: approver.role } } : {});
+export const approvedBy = (approver: Approver | null) =>
+  approver ? { approved_by: { id: approver.id, full_name: approver.full_name, role: approver.role } } : {};

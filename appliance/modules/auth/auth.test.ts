@@ -18,7 +18,11 @@ const pinLogin = (agent: string, pin: unknown) => box.call("POST", "/api/v1/logi
 const authOn = async (b: TestBox) => createAuthService({ db: b.database.db, clock: b.clock, secret: await getBoxSecret(b.database.db) });
 
 /** What the HTTP app would answer for a service call: 200, the error's status, or 500. */
-const statusOf = (p: Promise<unknown>) => p.then(() => 200, (e: unknown) => (e instanceof AppError ? httpStatus(e) : 500));
+const statusOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: unknown) => (e instanceof AppError ? httpStatus(e) : 500),
+  );
 
 describe("agent login", () => {
   test("right password gives an agent token with the spec's claims; wrong ones a 401 starting 'Agent'", async () => {
@@ -112,7 +116,10 @@ describe("employee login", () => {
     const t = await box.employeeToken(ADMIN.pin);
     expect(decode(t)).toMatchObject({ kind: "employee", employee_id: 1, role: "admin", hq: true, employee_name: "Administrator", agent_name: "Head Quarters" });
     const me = await box.call("GET", "/api/v1/me", { token: t });
-    expect(me.json.data).toEqual({ agent: { id: 1, name: "Head Quarters", is_hq: true }, employee: { id: 1, full_name: "Administrator", role: "admin", hq: true } });
+    expect(me.json.data).toEqual({
+      agent: { id: 1, name: "Head Quarters", is_hq: true },
+      employee: { id: 1, full_name: "Administrator", role: "admin", hq: true },
+    });
   });
 
   test("a wrong PIN is a 401 starting 'Employee'; 5 in a row lock PIN login until a manager unlocks", async () => {
@@ -207,7 +214,10 @@ describe("employee login", () => {
     const secret = await getBoxSecret(box.database.db);
     const c = box.database.client;
     // Before issue 11 the PIN "0123" was stored as the number 123, and "7" was a valid PIN.
-    await c.execute({ sql: "INSERT INTO employees (agent_id, full_name, role, pin_hash, pin_legacy) VALUES (1, 'Old Zero', 'employee', ?, 1), (1, 'Old Seven', 'employee', ?, 1)", args: [hashPin(secret, 1, 123), hashPin(secret, 1, 7)] });
+    await c.execute({
+      sql: "INSERT INTO employees (agent_id, full_name, role, pin_hash, pin_legacy) VALUES (1, 'Old Zero', 'employee', ?, 1), (1, 'Old Seven', 'employee', ?, 1)",
+      args: [hashPin(secret, 1, 123), hashPin(secret, 1, 7)],
+    });
     const agent = await box.agentToken();
     expect(decode(await box.employeeToken("0123", agent)).employee_name).toBe("Old Zero");
     const row = (await c.execute("SELECT pin_hash, pin_legacy FROM employees WHERE full_name = 'Old Zero'")).rows[0]!;

@@ -10,7 +10,10 @@ export const PIN_FORMAT = /^\d{4,8}$/;
  * so a whole number is still taken, as its digits.
  */
 export const Pin = z
-  .preprocess((v) => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? String(v) : v), z.string().refine((s) => PIN_FORMAT.test(s), "must be 4 to 8 digits"))
+  .preprocess(
+    (v) => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? String(v) : v),
+    z.string().refine((s) => PIN_FORMAT.test(s), "must be 4 to 8 digits"),
+  )
   .describe("4 to 8 digits, as a string (leading zeros kept); a whole number is accepted");
 
 export const AgentLoginBody = z.object({ user_name: z.string().trim().min(1).max(100), password: z.string().min(1).max(200) });

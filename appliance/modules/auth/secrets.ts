@@ -24,7 +24,9 @@ export async function getBoxSecret(db: Db): Promise<string> {
  * agent and useless without the box secret.
  */
 export function hashPin(secret: string, agentId: number, pin: string | number): string {
-  return createHmac("sha256", secret).update(`pin:${agentId}:${String(pin)}`).digest("base64url");
+  return createHmac("sha256", secret)
+    .update(`pin:${agentId}:${String(pin)}`)
+    .digest("base64url");
 }
 
 export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });

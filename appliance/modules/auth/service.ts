@@ -103,10 +103,23 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
   const reservePin = (agentId: number, tablet: string) =>
     reserveAttempt("pin", agentId, tablet, async (tx, since) => {
       const recent = and(eq(authFailures.kind, "pin"), eq(authFailures.agent_id, agentId), gt(authFailures.at, since));
-      const [shop] = await tx.select({ n: count() }).from(authFailures).where(and(recent, isNull(authFailures.cleared_at)));
+      const [shop] = await tx
+        .select({ n: count() })
+        .from(authFailures)
+        .where(and(recent, isNull(authFailures.cleared_at)));
       if ((shop?.n ?? 0) >= MAX_WRONG_PINS) throw tooMany(PIN_LOCKED);
-      const mine = await tx.select({ at: authFailures.at }).from(authFailures).where(and(recent, eq(authFailures.client, tablet))).orderBy(desc(authFailures.at)).limit(16);
-      const wait = backOff(mine.map((r) => r.at), MAX_WRONG_PINS, PIN_TABLET_DELAY_MS, PIN_LOCK_MS);
+      const mine = await tx
+        .select({ at: authFailures.at })
+        .from(authFailures)
+        .where(and(recent, eq(authFailures.client, tablet)))
+        .orderBy(desc(authFailures.at))
+        .limit(16);
+      const wait = backOff(
+        mine.map((r) => r.at),
+        MAX_WRONG_PINS,
+        PIN_TABLET_DELAY_MS,
+        PIN_LOCK_MS,
+      );
       if (wait > 0) throw tooMany(`Employee login: too many wrong PINs on this tablet; wait ${inWords(wait)}`);
     });
 
@@ -128,7 +141,11 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
   const pinAccepted = (attempt: number, e: typeof employees.$inferSelect, pin: string) =>
     db.transaction(async (tx) => {
       await forget(attempt, tx);
-      if (e.pin_legacy) await tx.update(employees).set({ pin_hash: hashPin(secret, e.agent_id, pin), pin_legacy: false }).where(eq(employees.id, e.id));
+      if (e.pin_legacy)
+        await tx
+          .update(employees)
+          .set({ pin_hash: hashPin(secret, e.agent_id, pin), pin_legacy: false })
+          .where(eq(employees.id, e.id));
     });
 
   /** The tablet a PIN is typed on: its agent (shop) session. */
@@ -138,7 +155,14 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
     db
       .update(authFailures)
       .set({ cleared_at: nowIso() })
-      .where(and(eq(authFailures.kind, kind), eq(authFailures.agent_id, agentId), client === undefined ? undefined : eq(authFailures.client, client), isNull(authFailures.cleared_at)));
+      .where(
+        and(
+          eq(authFailures.kind, kind),
+          eq(authFailures.agent_id, agentId),
+          client === undefined ? undefined : eq(authFailures.client, client),
+          isNull(authFailures.cleared_at),
+        ),
+      );
 
   return {
     /**
@@ -156,7 +180,15 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
         const recent = await tx
           .select({ at: authFailures.at })
           .from(authFailures)
-          .where(and(eq(authFailures.kind, "password"), eq(authFailures.agent_id, agentId), eq(authFailures.client, key), gt(authFailures.at, since), isNull(authFailures.cleared_at)))
+          .where(
+            and(
+              eq(authFailures.kind, "password"),
+              eq(authFailures.agent_id, agentId),
+              eq(authFailures.client, key),
+              gt(authFailures.at, since),
+              isNull(authFailures.cleared_at),
+            ),
+          )
           .orderBy(desc(authFailures.at))
           .limit(MAX_WRONG_PASSWORDS);
         const times = recent.map((r) => r.at);
@@ -250,9 +282,15 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
     },
 
     revokeEmployeeSessions: (employeeId: number) =>
-      db.update(sessions).set({ revoked_at: nowIso() }).where(and(eq(sessions.employee_id, employeeId), isNull(sessions.revoked_at))),
+      db
+        .update(sessions)
+        .set({ revoked_at: nowIso() })
+        .where(and(eq(sessions.employee_id, employeeId), isNull(sessions.revoked_at))),
     revokeAgentSessions: (agentId: number) =>
-      db.update(sessions).set({ revoked_at: nowIso() }).where(and(eq(sessions.agent_id, agentId), isNull(sessions.revoked_at))),
+      db
+        .update(sessions)
+        .set({ revoked_at: nowIso() })
+        .where(and(eq(sessions.agent_id, agentId), isNull(sessions.revoked_at))),
 
     /**
      * Turns an Authorization header into a caller. Role and HQ flag come from the database,

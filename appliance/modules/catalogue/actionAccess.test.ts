@@ -35,7 +35,8 @@ beforeAll(async () => {
 });
 afterAll(() => box.close());
 
-const limit = async (can_see_action: string | null) => expect((await box.call("PUT", `/api/v1/agents/${shopId}`, { token: hq, body: { can_see_action } })).status).toBe(200);
+const limit = async (can_see_action: string | null) =>
+  expect((await box.call("PUT", `/api/v1/agents/${shopId}`, { token: hq, body: { can_see_action } })).status).toBe(200);
 const names = async (token: string) => ((await box.call("GET", "/api/v1/actions/", { token })).json.data as { name: string }[]).map((a) => a.name);
 
 test("a limited shop's staff list only its actions; a hidden one answers 404; HQ and other shops see every action", async () => {
@@ -62,7 +63,12 @@ test("assertActionsAllowed refuses a hidden action as unknown; HQ staff and unli
   const [a, b] = all;
   await limit(`${a!.id}`);
   const db = box.database.db;
-  const caller = (agent: { id: number; is_hq: boolean }, hqFlag = false): EmployeeCaller => ({ kind: "employee", jti: "t", agent: { ...agent, name: "x" }, employee: { id: 1, full_name: "x", role: "employee", hq: hqFlag } });
+  const caller = (agent: { id: number; is_hq: boolean }, hqFlag = false): EmployeeCaller => ({
+    kind: "employee",
+    jti: "t",
+    agent: { ...agent, name: "x" },
+    employee: { id: 1, full_name: "x", role: "employee", hq: hqFlag },
+  });
   const shop = caller({ id: shopId, is_hq: false });
   await assertActionsAllowed(db, shop, [a!.id]);
   await expect(assertActionsAllowed(db, shop, [a!.id, b!.id])).rejects.toMatchObject({ message: "action_id: no such action" });
@@ -80,7 +86,10 @@ test("through the API, a limited shop cannot add a hidden action to an item, nor
   // A garment whose category has a default action, from the demo catalogue.
   const cats = (await box.call("GET", "/api/v1/garmentCategories/", { token: hq })).json.data as { id: number; default_action_id: number | null }[];
   const cat = cats.find((c) => c.default_action_id)!;
-  const subs = (await box.call("GET", `/api/v1/garmentSubCategories/?category=${cat.id}`, { token: hq })).json.data as { id: number; garment_category_id: number }[];
+  const subs = (await box.call("GET", `/api/v1/garmentSubCategories/?category=${cat.id}`, { token: hq })).json.data as {
+    id: number;
+    garment_category_id: number;
+  }[];
   const garment = subs.find((s) => s.garment_category_id === cat.id)!;
   const other = all.find((a) => a.id !== cat.default_action_id)!;
 
@@ -91,10 +100,14 @@ test("through the API, a limited shop cannot add a hidden action to an item, nor
   const hidden = await call("POST", "/ticketSubCategoryActions/", { ticket_sub_category_id: item.id, action_id: cat.default_action_id });
   expect(hidden.status).toBe(422);
   expect(hidden.json.message).toContain("action_id: no such action");
-  expect((await call("POST", "/ticketSubCategory/", { ticket_id: ticket.id, garment_sub_category_id: garment.id, actions: [cat.default_action_id] })).status).toBe(422);
+  expect(
+    (await call("POST", "/ticketSubCategory/", { ticket_id: ticket.id, garment_sub_category_id: garment.id, actions: [cat.default_action_id] })).status,
+  ).toBe(422);
   // The control: the shop's own action goes on.
   expect((await call("POST", "/ticketSubCategoryActions/", { ticket_sub_category_id: item.id, action_id: other.id })).status).toBe(200);
   await limit(null);
   const [withDefault] = (await call("POST", "/ticketSubCategory/", { ticket_id: ticket.id, garment_sub_category_id: garment.id })).json.data;
-  expect((await call("GET", `/ticketSubCategory/${withDefault.id}`)).json.data.actions.map((a: { actionID: number }) => a.actionID)).toEqual([cat.default_action_id]);
+  expect((await call("GET", `/ticketSubCategory/${withDefault.id}`)).json.data.actions.map((a: { actionID: number }) => a.actionID)).toEqual([
+    cat.default_action_id,
+  ]);
 });

@@ -26,7 +26,8 @@ export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
 
   async function values(id: number, input: Partial<ActionInput>, current?: Row) {
     const v: Partial<typeof actions.$inferInsert> = {};
-    for (const k of ["name", "image", "visible", "images_required", "discount"] as const) if (input[k] !== undefined) (v as Record<string, unknown>)[k] = input[k];
+    for (const k of ["name", "image", "visible", "images_required", "discount"] as const)
+      if (input[k] !== undefined) (v as Record<string, unknown>)[k] = input[k];
     if (input.up_charge !== undefined) v.up_charge = input.up_charge;
     if (input.is_percentage === false) v.is_percentage_of = null;
     else if (input.is_percentage_of !== undefined) v.is_percentage_of = input.is_percentage_of ?? null;
@@ -51,7 +52,11 @@ export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
     /** Admins see every action; the counter sees the visible ones; a shop limited by can_see_action only those. */
     async list(caller: EmployeeCaller) {
       const [priced, allowed] = await Promise.all([all(), allowedActions(db, caller)]);
-      const rows = await db.select().from(actions).where(caller.employee.role === "admin" ? undefined : eq(actions.visible, true)).orderBy(actions.name);
+      const rows = await db
+        .select()
+        .from(actions)
+        .where(caller.employee.role === "admin" ? undefined : eq(actions.visible, true))
+        .orderBy(actions.name);
       return rows.filter((a) => !allowed || allowed.has(a.id)).map((a) => out(a, priced));
     },
     /** An action the caller's shop may not see answers 404, as if it did not exist. */
@@ -62,11 +67,16 @@ export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
     },
     async create(caller: EmployeeCaller, input: ActionInput) {
       const v = await values(0, input);
-      return db.transaction(async (tx) => {
-        const [row] = await tx.insert(actions).values({ name: input.name, ...v }).returning();
-        await audit(tx, clock.now(), caller, "create", "action", row!.id, { name: row!.name });
-        return row!;
-      }).then(async (row) => out(row, await all()));
+      return db
+        .transaction(async (tx) => {
+          const [row] = await tx
+            .insert(actions)
+            .values({ name: input.name, ...v })
+            .returning();
+          await audit(tx, clock.now(), caller, "create", "action", row!.id, { name: row!.name });
+          return row!;
+        })
+        .then(async (row) => out(row, await all()));
     },
     async update(caller: EmployeeCaller, id: number, input: Partial<ActionInput>) {
       const current = await load(id);
@@ -90,7 +100,10 @@ export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
       const [ref] = await db.select({ n: count() }).from(actions).where(eq(actions.is_percentage_of, id));
       if ((ref?.n ?? 0) > 0) throw conflict("Another action is priced as a percentage of this one; change that first");
       await db.transaction(async (tx) => {
-        const prices = await tx.select({ id: actionGarmentSubCategories.id }).from(actionGarmentSubCategories).where(eq(actionGarmentSubCategories.action_id, id));
+        const prices = await tx
+          .select({ id: actionGarmentSubCategories.id })
+          .from(actionGarmentSubCategories)
+          .where(eq(actionGarmentSubCategories.action_id, id));
         const ids = prices.map((p) => p.id);
         if (ids.length) {
           const [dep] = await tx

@@ -25,7 +25,10 @@ describe("actions", () => {
     const express = await post("/actions/", { name: "Express Pressing", is_percentage: true, is_percentage_of: pressing.id, up_charge: 150, discount: 120 });
     expect(pressing.price).toBe(8);
     expect(express).toMatchObject({ price: 12, is_percentage: true, up_charge: 150, discount: "PERCENTAGE 100" });
-    const off = await box.call("PUT", `/api/v1/actions/${express.id}`, { token: admin, body: { is_percentage: false, is_percentage_of: pressing.id, up_charge: 9.5 } });
+    const off = await box.call("PUT", `/api/v1/actions/${express.id}`, {
+      token: admin,
+      body: { is_percentage: false, is_percentage_of: pressing.id, up_charge: 9.5 },
+    });
     expect(off.json.data).toMatchObject({ is_percentage_of: null, is_percentage: false, price: 9.5 });
     const cycle = await box.call("PUT", `/api/v1/actions/${pressing.id}`, { token: admin, body: { is_percentage_of: pressing.id } });
     expect(cycle.status).toBe(422);
@@ -51,23 +54,37 @@ describe("garments and prices", () => {
     const pr = await post("/actions/", { name: "Pressing2", up_charge: 0 });
     const cat = await post("/garmentCategories/", { type: "Dry Clean", name: "Suits", default_action_id: dc.id });
     const cat2 = await post("/garmentCategories/", { type: "Laundry", name: "Shirts" });
-    const suit = await post("/garmentSubCategories/", { garment_category_id: cat.id, name: "Suit 2pc", pieces: " Jacket, Trousers ,Jacket,", show_choose_pieces: true, discount: "PERCENTAGE 10" });
+    const suit = await post("/garmentSubCategories/", {
+      garment_category_id: cat.id,
+      name: "Suit 2pc",
+      pieces: " Jacket, Trousers ,Jacket,",
+      show_choose_pieces: true,
+      discount: "PERCENTAGE 10",
+    });
     expect(suit).toMatchObject({ pieces: "Jacket,Trousers", discount: "PERCENTAGE 10", show_choose_pieces: true });
     const shirt = await post("/garmentSubCategories/", { garment_category_id: cat2.id, name: "Shirt", allow_quantity: true });
 
     const dcPrice = await post("/actionGarmentSubCategories/", { garment_sub_category_id: suit.id, action_id: dc.id, price: 12.5 });
     const prPrice = await post("/actionGarmentSubCategories/", { garment_sub_category_id: suit.id, action_id: pr.id, price: 60, is_percentage_of: dcPrice.id });
     expect(prPrice.effective_price).toBe(7.5);
-    const dup = await box.call("POST", "/api/v1/actionGarmentSubCategories/", { token: admin, body: { garment_sub_category_id: suit.id, action_id: dc.id, price: 1 } });
+    const dup = await box.call("POST", "/api/v1/actionGarmentSubCategories/", {
+      token: admin,
+      body: { garment_sub_category_id: suit.id, action_id: dc.id, price: 1 },
+    });
     expect(dup.status).toBe(409);
-    const other = await box.call("POST", "/api/v1/actionGarmentSubCategories/", { token: admin, body: { garment_sub_category_id: shirt.id, action_id: pr.id, price: 50, is_percentage_of: dcPrice.id } });
+    const other = await box.call("POST", "/api/v1/actionGarmentSubCategories/", {
+      token: admin,
+      body: { garment_sub_category_id: shirt.id, action_id: pr.id, price: 50, is_percentage_of: dcPrice.id },
+    });
     expect(other.status).toBe(422);
     expect(other.json.message).toContain("same garment");
     const cyc = await box.call("PUT", `/api/v1/actionGarmentSubCategories/${dcPrice.id}`, { token: admin, body: { is_percentage_of: prPrice.id } });
     expect(cyc.status).toBe(422);
 
     const got = await box.call("GET", `/api/v1/garmentSubCategories/${suit.id}`, { token: clerk });
-    expect(got.json.data.prices).toEqual(expect.arrayContaining([expect.objectContaining({ action: "Pressing2", price: 7.5 }), expect.objectContaining({ action: "Dry Cleaning", price: 12.5 })]));
+    expect(got.json.data.prices).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: "Pressing2", price: 7.5 }), expect.objectContaining({ action: "Dry Cleaning", price: 12.5 })]),
+    );
     const byAction = await box.call("GET", `/api/v1/actionGarmentSubCategories/?action_id=${pr.id}`, { token: clerk });
     expect(byAction.json.data).toEqual([expect.objectContaining({ id: prPrice.id, effective_price: 7.5 })]);
     expect((await box.call("DELETE", `/api/v1/actionGarmentSubCategories/${dcPrice.id}`, { token: admin })).status).toBe(409);
@@ -87,7 +104,10 @@ describe("garments and prices", () => {
     const c = box.database.client;
     await c.execute("INSERT INTO customers (agent_id, full_name) VALUES (1, 'Paul Galea')");
     const t = Number((await c.execute("INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, 1, 1) RETURNING id")).rows[0]!.id);
-    const item = Number((await c.execute({ sql: "INSERT INTO ticket_sub_categories (ticket_id, garment_sub_category_id) VALUES (?, ?) RETURNING id", args: [t, carpet.id] })).rows[0]!.id);
+    const item = Number(
+      (await c.execute({ sql: "INSERT INTO ticket_sub_categories (ticket_id, garment_sub_category_id) VALUES (?, ?) RETURNING id", args: [t, carpet.id] }))
+        .rows[0]!.id,
+    );
     await c.execute({ sql: "INSERT INTO ticket_sub_category_actions (ticket_sub_category_id, action_id, name) VALUES (?, ?, 'Carpets')", args: [item, a.id] });
     expect((await box.call("DELETE", `/api/v1/actions/${a.id}`, { token: admin })).status).toBe(409);
     expect((await box.call("DELETE", `/api/v1/garmentSubCategories/${carpet.id}`, { token: admin })).status).toBe(409);
@@ -104,8 +124,12 @@ describe("modifiers", () => {
     const navy = await post("/modifiers/", { type: "COLOR", name: "Navy", image: "color:#1e3a8a" });
     expect(red).toMatchObject({ parent_id: stain.id, up_charge: 10, is_percentage: true });
     expect(navy.image).toBe("color:#1e3a8a");
-    expect((await box.call("POST", "/api/v1/modifiers/", { token: admin, body: { type: "COLOR", name: "Bad", image: "color:red;background:url(x)" } })).status).toBe(422);
-    expect((await box.call("POST", "/api/v1/modifiers/", { token: admin, body: { type: "COLOR", name: "Wrong parent", parent_id: stain.id } })).status).toBe(422);
+    expect(
+      (await box.call("POST", "/api/v1/modifiers/", { token: admin, body: { type: "COLOR", name: "Bad", image: "color:red;background:url(x)" } })).status,
+    ).toBe(422);
+    expect((await box.call("POST", "/api/v1/modifiers/", { token: admin, body: { type: "COLOR", name: "Wrong parent", parent_id: stain.id } })).status).toBe(
+      422,
+    );
     expect((await box.call("POST", "/api/v1/modifiers/", { token: admin, body: { type: "STAIN", name: "Too deep", parent_id: red.id } })).status).toBe(422);
     expect((await box.call("PUT", "/api/v1/modifiers/reOrder", { token: admin, body: [navy.id, stain.id, red.id] })).status).toBe(200);
     expect((await box.call("DELETE", `/api/v1/modifiers/${stain.id}`, { token: admin })).json.data).toBe(true);
@@ -120,13 +144,31 @@ describe("quick price grid", () => {
     const cat = await post("/garmentCategories/", { type: "Laundry", name: "Grid" });
     const g1 = await post("/garmentSubCategories/", { garment_category_id: cat.id, name: "Towel" });
     const g2 = await post("/garmentSubCategories/", { garment_category_id: cat.id, name: "Sheet" });
-    const r = await box.call("PUT", "/api/v1/actionGarmentSubCategories/bulk", { token: admin, body: [{ garment_sub_category_id: g1.id, action_id: a.id, price: 2.5 }, { garment_sub_category_id: g2.id, action_id: a.id, price: 3 }] });
+    const r = await box.call("PUT", "/api/v1/actionGarmentSubCategories/bulk", {
+      token: admin,
+      body: [
+        { garment_sub_category_id: g1.id, action_id: a.id, price: 2.5 },
+        { garment_sub_category_id: g2.id, action_id: a.id, price: 3 },
+      ],
+    });
     expect(r.json.data).toEqual({ changed: 2 });
-    const again = await box.call("PUT", "/api/v1/actionGarmentSubCategories/bulk", { token: admin, body: [{ garment_sub_category_id: g1.id, action_id: a.id, price: 2.75 }, { garment_sub_category_id: g2.id, action_id: a.id, price: null }] });
+    const again = await box.call("PUT", "/api/v1/actionGarmentSubCategories/bulk", {
+      token: admin,
+      body: [
+        { garment_sub_category_id: g1.id, action_id: a.id, price: 2.75 },
+        { garment_sub_category_id: g2.id, action_id: a.id, price: null },
+      ],
+    });
     expect(again.json.data).toEqual({ changed: 2 });
     const list = await box.call("GET", `/api/v1/actionGarmentSubCategories/?action_id=${a.id}`, { token: admin });
     expect(list.json.data.map((p: { garment_sub_category_id: number; price: number }) => [p.garment_sub_category_id, p.price])).toEqual([[g1.id, 2.75]]);
-    const bad = await box.call("PUT", "/api/v1/actionGarmentSubCategories/bulk", { token: admin, body: [{ garment_sub_category_id: g2.id, action_id: a.id, price: 9 }, { garment_sub_category_id: 987654, action_id: a.id, price: 1 }] });
+    const bad = await box.call("PUT", "/api/v1/actionGarmentSubCategories/bulk", {
+      token: admin,
+      body: [
+        { garment_sub_category_id: g2.id, action_id: a.id, price: 9 },
+        { garment_sub_category_id: 987654, action_id: a.id, price: 1 },
+      ],
+    });
     expect(bad.status).toBe(422);
     expect((await box.call("GET", `/api/v1/actionGarmentSubCategories/?garment_sub_category_id=${g2.id}`, { token: admin })).json.data).toEqual([]);
   });
@@ -168,7 +210,11 @@ describe("the catalogue is shared by every shop: head-quarters staff change it",
       const [action] = (await demo.call("GET", "/api/v1/actions/", { token: shopAdmin })).json.data;
       for (const [method, path, body] of [
         ["PUT", `/api/v1/actionGarmentSubCategories/${price.id}`, { price: 0.01 }],
-        ["PUT", "/api/v1/actionGarmentSubCategories/bulk", [{ garment_sub_category_id: price.garment_sub_category_id, action_id: price.action_id, price: 0.01 }]],
+        [
+          "PUT",
+          "/api/v1/actionGarmentSubCategories/bulk",
+          [{ garment_sub_category_id: price.garment_sub_category_id, action_id: price.action_id, price: 0.01 }],
+        ],
         ["PUT", `/api/v1/actions/${action.id}`, { name: "Renamed by a shop" }],
         ["POST", "/api/v1/modifiers/", { type: "COLOR", name: "Shop colour" }],
       ] as const) {
@@ -177,8 +223,15 @@ describe("the catalogue is shared by every shop: head-quarters staff change it",
       expect((await demo.call("GET", `/api/v1/actionGarmentSubCategories/${price.id}`, { token: shopAdmin })).json.data.price).toBe(price.price);
       expect((await demo.call("GET", `/api/v1/actions/${action.id}`, { token: shopAdmin })).json.data.name).toBe(action.name);
 
-      expect((await demo.call("PUT", `/api/v1/actions/${action.id}`, { token: hq, body: { name: `${action.name} (HQ)`, visible: action.visible } })).status).toBe(200);
-      const [row] = (await demo.database.client.execute({ sql: "SELECT agent_id, employee_id, detail FROM audit_log WHERE entity = 'action' AND entity_id = ? ORDER BY id DESC LIMIT 1", args: [action.id] })).rows;
+      expect(
+        (await demo.call("PUT", `/api/v1/actions/${action.id}`, { token: hq, body: { name: `${action.name} (HQ)`, visible: action.visible } })).status,
+      ).toBe(200);
+      const [row] = (
+        await demo.database.client.execute({
+          sql: "SELECT agent_id, employee_id, detail FROM audit_log WHERE entity = 'action' AND entity_id = ? ORDER BY id DESC LIMIT 1",
+          args: [action.id],
+        })
+      ).rows;
       expect(Number(row!.agent_id)).toBe(1);
       expect(row!.employee_id).not.toBeNull();
       expect(JSON.parse(String(row!.detail))).toEqual({ name: [action.name, `${action.name} (HQ)`] });

@@ -45,7 +45,8 @@ export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
     return s;
   }
   async function checkAction(id: number | null | undefined) {
-    if (id && !(await db.query.actions.findFirst({ where: eq(actions.id, id), columns: { id: true } }))) throw unprocessable("default_action_id: no such action");
+    if (id && !(await db.query.actions.findFirst({ where: eq(actions.id, id), columns: { id: true } })))
+      throw unprocessable("default_action_id: no such action");
   }
   async function checkCategory(id: number | undefined) {
     if (id && !(await db.query.garmentCategories.findFirst({ where: eq(garmentCategories.id, id), columns: { id: true } }))) {
@@ -73,22 +74,37 @@ export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
     /** Categories with their sub-categories (admins see hidden ones too), in their order. */
     async listCategories(caller: EmployeeCaller) {
       const admin = caller.employee.role === "admin";
-      const cats = await db.select().from(garmentCategories).where(admin ? undefined : eq(garmentCategories.visible, true)).orderBy(asc(garmentCategories.order), asc(garmentCategories.id));
-      const subs = await db.select().from(garmentSubCategories).where(admin ? undefined : eq(garmentSubCategories.visible, true)).orderBy(asc(garmentSubCategories.order), asc(garmentSubCategories.id));
+      const cats = await db
+        .select()
+        .from(garmentCategories)
+        .where(admin ? undefined : eq(garmentCategories.visible, true))
+        .orderBy(asc(garmentCategories.order), asc(garmentCategories.id));
+      const subs = await db
+        .select()
+        .from(garmentSubCategories)
+        .where(admin ? undefined : eq(garmentSubCategories.visible, true))
+        .orderBy(asc(garmentSubCategories.order), asc(garmentSubCategories.id));
       const by = new Map<number, SubCategory[]>();
       for (const s of subs) by.set(s.garment_category_id, [...(by.get(s.garment_category_id) ?? []), s]);
       return cats.map((c) => ({ ...c, sub_categories: by.get(c.id) ?? [] }));
     },
     async getCategory(id: number) {
       const c = await loadCategory(id);
-      const subs = await db.select().from(garmentSubCategories).where(eq(garmentSubCategories.garment_category_id, id)).orderBy(asc(garmentSubCategories.order), asc(garmentSubCategories.id));
+      const subs = await db
+        .select()
+        .from(garmentSubCategories)
+        .where(eq(garmentSubCategories.garment_category_id, id))
+        .orderBy(asc(garmentSubCategories.order), asc(garmentSubCategories.id));
       return { ...c, sub_categories: subs };
     },
     async createCategory(caller: EmployeeCaller, input: CategoryInput) {
       await checkAction(input.default_action_id);
       const order = input.order ?? (await nextOrder(garmentCategories));
       return db.transaction(async (tx) => {
-        const [row] = await tx.insert(garmentCategories).values({ ...input, order }).returning();
+        const [row] = await tx
+          .insert(garmentCategories)
+          .values({ ...input, order })
+          .returning();
         await audit(tx, clock.now(), caller, "create", "garment_category", row!.id, { name: row!.name });
         return { ...row!, sub_categories: [] };
       });
@@ -135,7 +151,10 @@ export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
       await checkCategory(input.garment_category_id);
       const order = input.order ?? (await nextOrder(garmentSubCategories));
       return db.transaction(async (tx) => {
-        const [row] = await tx.insert(garmentSubCategories).values({ ...input, order }).returning();
+        const [row] = await tx
+          .insert(garmentSubCategories)
+          .values({ ...input, order })
+          .returning();
         await audit(tx, clock.now(), caller, "create", "garment_sub_category", row!.id, { name: row!.name });
         return subOut(row!, new Map());
       });

@@ -57,7 +57,16 @@ export type CategoryInput = z.infer<typeof CategoryBody>;
 const Pieces = z
   .string()
   .max(500)
-  .transform((s) => [...new Set(s.split(",").map((p) => p.trim()).filter(Boolean))].join(","));
+  .transform((s) =>
+    [
+      ...new Set(
+        s
+          .split(",")
+          .map((p) => p.trim())
+          .filter(Boolean),
+      ),
+    ].join(","),
+  );
 
 export const SubCategoryBody = z.object({
   garment_category_id: z.number().int().positive(),
@@ -73,7 +82,11 @@ export const SubCategoryBody = z.object({
 });
 export type SubCategoryInput = z.infer<typeof SubCategoryBody>;
 export const SubCategoryQuery = z.object({ garment_category_id: optionalId });
-export const PriceListQuery = z.object({ Employee: z.string().max(2000).optional(), Agent: z.string().max(2000).optional(), preview: z.enum(["true", "false"]).optional() });
+export const PriceListQuery = z.object({
+  Employee: z.string().max(2000).optional(),
+  Agent: z.string().max(2000).optional(),
+  preview: z.enum(["true", "false"]).optional(),
+});
 
 /** A garment's action price as its detail lists it: the effective price in euros. */
 export const GarmentPrice = z.object({ id: z.number(), action_id: z.number(), action: z.string(), price: z.number() });

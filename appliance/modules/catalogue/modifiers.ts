@@ -49,7 +49,10 @@ export function createModifierService({ db, clock }: { db: Db; clock: Clock }) {
       await checkParent(0, input.parent_id, input.type);
       const [n] = await db.select({ n: count() }).from(modifiers);
       return db.transaction(async (tx) => {
-        const [row] = await tx.insert(modifiers).values({ order: n?.n ?? 0, ...values(input), name: input.name, type: input.type }).returning();
+        const [row] = await tx
+          .insert(modifiers)
+          .values({ order: n?.n ?? 0, ...values(input), name: input.name, type: input.type })
+          .returning();
         await audit(tx, clock.now(), caller, "create", "modifier", row!.id, { name: row!.name });
         return row!;
       });

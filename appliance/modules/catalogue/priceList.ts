@@ -12,16 +12,31 @@ import type { Clock } from "../../platform/clock";
  * catalogue's order, with its visible actions' prices; stamped with the agent and employee.
  */
 export async function priceListPdf(db: Db, clock: Clock, stamp: { agent: string; employee: string }): Promise<{ pdf: Buffer; filename: string }> {
-  const cats = await db.select().from(garmentCategories).where(eq(garmentCategories.visible, true)).orderBy(asc(garmentCategories.order), asc(garmentCategories.id));
-  const subs = await db.select().from(garmentSubCategories).where(eq(garmentSubCategories.visible, true)).orderBy(asc(garmentSubCategories.order), asc(garmentSubCategories.id));
-  const records = await db.select({ r: actionGarmentSubCategories, action: actions.name, visible: actions.visible }).from(actionGarmentSubCategories).innerJoin(actions, eq(actions.id, actionGarmentSubCategories.action_id));
+  const cats = await db
+    .select()
+    .from(garmentCategories)
+    .where(eq(garmentCategories.visible, true))
+    .orderBy(asc(garmentCategories.order), asc(garmentCategories.id));
+  const subs = await db
+    .select()
+    .from(garmentSubCategories)
+    .where(eq(garmentSubCategories.visible, true))
+    .orderBy(asc(garmentSubCategories.order), asc(garmentSubCategories.id));
+  const records = await db
+    .select({ r: actionGarmentSubCategories, action: actions.name, visible: actions.visible })
+    .from(actionGarmentSubCategories)
+    .innerJoin(actions, eq(actions.id, actionGarmentSubCategories.action_id));
   const all = new Map<number, PriceRecord>(records.map((x) => [x.r.id, x.r]));
   const day = businessDay(clock.now());
 
   const pdf = await renderPdf(
     (doc) => {
       doc.font("bold").fontSize(20).text("Price list", { continued: false });
-      doc.font("regular").fontSize(9).fillColor("#555").text(`${stamp.agent} · ${stamp.employee} · ${printDate(day)} · prices include VAT at 18 %`);
+      doc
+        .font("regular")
+        .fontSize(9)
+        .fillColor("#555")
+        .text(`${stamp.agent} · ${stamp.employee} · ${printDate(day)} · prices include VAT at 18 %`);
       doc.moveDown(0.8).fillColor("#000");
       const left = doc.page.margins.left;
       const right = doc.page.width - doc.page.margins.right;
@@ -30,7 +45,13 @@ export async function priceListPdf(db: Db, clock: Clock, stamp: { agent: string;
         if (!garments.length) continue;
         if (doc.y > doc.page.height - 120) doc.addPage();
         doc.font("bold").fontSize(13).text(`${cat.name}`, left, doc.y, { continued: true }).font("regular").fontSize(9).fillColor("#777").text(`  ${cat.type}`);
-        doc.fillColor("#000").moveTo(left, doc.y + 2).lineTo(right, doc.y + 2).strokeColor("#bbb").stroke().moveDown(0.4);
+        doc
+          .fillColor("#000")
+          .moveTo(left, doc.y + 2)
+          .lineTo(right, doc.y + 2)
+          .strokeColor("#bbb")
+          .stroke()
+          .moveDown(0.4);
         for (const g of garments) {
           const prices = records
             .filter((x) => x.visible && x.r.garment_sub_category_id === g.id)
@@ -38,7 +59,10 @@ export async function priceListPdf(db: Db, clock: Clock, stamp: { agent: string;
             .sort((a, b) => a.action.localeCompare(b.action));
           if (doc.y > doc.page.height - 60) doc.addPage();
           const y = doc.y;
-          doc.font("bold").fontSize(10).text(g.name + (g.pieces ? ` (${g.pieces.split(",").join(", ")})` : ""), left, y, { width: 220 });
+          doc
+            .font("bold")
+            .fontSize(10)
+            .text(g.name + (g.pieces ? ` (${g.pieces.split(",").join(", ")})` : ""), left, y, { width: 220 });
           const afterName = doc.y;
           doc.font("regular").fontSize(10);
           const line = prices.length ? prices.map((p) => `${p.action} ${euro(p.cents)}`).join("   ·   ") : "price on request";

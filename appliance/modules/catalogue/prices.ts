@@ -27,9 +27,13 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
     if (!(await db.query.garmentSubCategories.findFirst({ where: eq(garmentSubCategories.id, input.garment_sub_category_id), columns: { id: true } }))) {
       throw unprocessable("garment_sub_category_id: no such garment");
     }
-    if (!(await db.query.actions.findFirst({ where: eq(actions.id, input.action_id), columns: { id: true } }))) throw unprocessable("action_id: no such action");
+    if (!(await db.query.actions.findFirst({ where: eq(actions.id, input.action_id), columns: { id: true } })))
+      throw unprocessable("action_id: no such action");
     const clash = await db.query.actionGarmentSubCategories.findFirst({
-      where: and(eq(actionGarmentSubCategories.garment_sub_category_id, input.garment_sub_category_id), eq(actionGarmentSubCategories.action_id, input.action_id)),
+      where: and(
+        eq(actionGarmentSubCategories.garment_sub_category_id, input.garment_sub_category_id),
+        eq(actionGarmentSubCategories.action_id, input.action_id),
+      ),
       columns: { id: true },
     });
     if (clash && clash.id !== id) throw conflict("This garment already has a price for this action; edit that one");
@@ -42,7 +46,13 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
     const err = priceReferenceError(id, input.is_percentage_of ?? null, input.garment_sub_category_id, records);
     if (err) throw unprocessable(err);
     // The pricing engine's caps, over the garment's prices as they would be (chains included).
-    records.set(id, { id, garment_sub_category_id: input.garment_sub_category_id, action_id: input.action_id, price: input.price, is_percentage_of: input.is_percentage_of ?? null });
+    records.set(id, {
+      id,
+      garment_sub_category_id: input.garment_sub_category_id,
+      action_id: input.action_id,
+      price: input.price,
+      is_percentage_of: input.is_percentage_of ?? null,
+    });
     const capped = priceTableError(records);
     if (capped) throw unprocessable(capped);
   }
@@ -61,7 +71,9 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
         );
       // Percentages resolve within a garment, so load every record of the garments listed.
       const garments = [...new Set(rows.map((r) => r.garment_sub_category_id))];
-      const related = garments.length ? await db.select().from(actionGarmentSubCategories).where(inArray(actionGarmentSubCategories.garment_sub_category_id, garments)) : [];
+      const related = garments.length
+        ? await db.select().from(actionGarmentSubCategories).where(inArray(actionGarmentSubCategories.garment_sub_category_id, garments))
+        : [];
       const all = new Map<number, PriceRecord>(related.map((r) => [r.id, r]));
       return rows.map((r) => out(r, all));
     },
@@ -115,7 +127,8 @@ export function createPriceService({ db, clock }: { db: Db; clock: Clock }) {
       const referenced = new Set(existing.map((r) => r.is_percentage_of).filter((x): x is number => x != null));
       for (const c of cells) {
         const cur = byKey.get(key(c.garment_sub_category_id, c.action_id));
-        if (c.price === null && cur && referenced.has(cur.id)) throw conflict("A cleared price has other prices that are a percentage of it; change those first");
+        if (c.price === null && cur && referenced.has(cur.id))
+          throw conflict("A cleared price has other prices that are a percentage of it; change those first");
         // A new flat price also moves the prices that are a percentage of it: within the caps?
         if (c.price !== null && cur) {
           const records = new Map<number, PriceRecord>(existing.filter((r) => r.garment_sub_category_id === c.garment_sub_category_id).map((r) => [r.id, r]));

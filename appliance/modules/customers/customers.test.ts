@@ -67,10 +67,16 @@ describe("search", () => {
 
 describe("customers", () => {
   test("create with an address, read with names split, existence lookup, preferences", async () => {
-    const addr = await box.call("POST", "/api/v1/address/", { token: clerk, body: { number: "5", name: "Dar il-Paci", locality_id: locality, street_id: street } });
+    const addr = await box.call("POST", "/api/v1/address/", {
+      token: clerk,
+      body: { number: "5", name: "Dar il-Paci", locality_id: locality, street_id: street },
+    });
     expect(addr.json.data.line).toBe("5, Dar il-Paci, Triq il-Kbira, Mosta");
     expect((await box.call("POST", "/api/v1/address/", { token: clerk, body: { locality_id: locality, street_id: 0 } })).json.message).toBe("Invalid Address");
-    const c = await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Carmen Spiteri", title: "Mrs.", mobile: "79112233", address_id: addr.json.data.id, date_of_birth: "1980-02-29" } });
+    const c = await box.call("POST", "/api/v1/customers/", {
+      token: clerk,
+      body: { full_name: "Carmen Spiteri", title: "Mrs.", mobile: "79112233", address_id: addr.json.data.id, date_of_birth: "1980-02-29" },
+    });
     expect(c.json.data).toMatchObject({ first_name: "Carmen", last_name: "Spiteri", agent_id: 1 });
     const got = await box.call("GET", `/api/v1/customers/${c.json.data.id}`, { token: clerk });
     expect(got.json.data.address.line).toBe("5, Dar il-Paci, Triq il-Kbira, Mosta");
@@ -81,10 +87,15 @@ describe("customers", () => {
     expect(hit.json.data.id).toBe(c.json.data.id);
     expect((await box.call("GET", "/api/v1/customers?mobile=70000000", { token: clerk })).status).toBe(404);
 
-    const prefs = [(await box.call("POST", "/api/v1/preferences/", { token: admin, body: { name: "Hanger" } })).json.data.id, (await box.call("POST", "/api/v1/preferences/", { token: admin, body: { name: "Folded" } })).json.data.id];
+    const prefs = [
+      (await box.call("POST", "/api/v1/preferences/", { token: admin, body: { name: "Hanger" } })).json.data.id,
+      (await box.call("POST", "/api/v1/preferences/", { token: admin, body: { name: "Folded" } })).json.data.id,
+    ];
     await box.call("POST", "/api/v1/customerPreferences/bulk", { token: clerk, body: { customer_id: c.json.data.id, preferences: prefs } });
     await box.call("POST", "/api/v1/customerPreferences/bulk", { token: clerk, body: { customer_id: c.json.data.id, preferences: [prefs[1]] } });
-    expect((await box.call("GET", `/api/v1/customerPreferences/customers/${c.json.data.id}`, { token: clerk })).json.data).toEqual([{ customer_id: c.json.data.id, preference_id: prefs[1] }]);
+    expect((await box.call("GET", `/api/v1/customerPreferences/customers/${c.json.data.id}`, { token: clerk })).json.data).toEqual([
+      { customer_id: c.json.data.id, preference_id: prefs[1] },
+    ]);
     expect((await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Bad Date", date_of_birth: "1981-02-30" } })).status).toBe(422);
     expect((await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Bad Mobile", mobile: "abc" } })).status).toBe(422);
   });
@@ -94,13 +105,24 @@ describe("customers", () => {
     const b = (await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Small Spender" } })).json.data.id;
     const c = box.database.client;
     const ticket = (cust: number, total: number, paid: number, confirmed: string | null) =>
-      c.execute({ sql: "INSERT INTO tickets (agent_id, employee_id, customer_id, total, total_paid, confirmed_at) VALUES (1, 1, ?, ?, ?, ?) RETURNING id", args: [cust, total, paid, confirmed] });
+      c.execute({
+        sql: "INSERT INTO tickets (agent_id, employee_id, customer_id, total, total_paid, confirmed_at) VALUES (1, 1, ?, ?, ?, ?) RETURNING id",
+        args: [cust, total, paid, confirmed],
+      });
     await ticket(a, 5000, 5000, "2026-11-01T10:00:00.000Z");
     const t2 = Number((await ticket(a, 3000, 1000, "2026-11-20T10:00:00.000Z")).rows[0]!.id);
     await ticket(a, 999, 0, null); // not confirmed: no visit, no balance
     await ticket(b, 1000, 1000, "2026-10-01T10:00:00.000Z");
     const stats = async (id: number) => (await box.call("GET", `/api/v1/customers/${id}`, { token: admin })).json.data;
-    expect(await stats(a)).toMatchObject({ number_of_visits: 2, total_spent: 60, ticket_total: 89.99, outstanding_balance: 20, last_visit: "2026-11-20T10:00:00.000Z", turnover_rank: 1, visit_rank: 1 });
+    expect(await stats(a)).toMatchObject({
+      number_of_visits: 2,
+      total_spent: 60,
+      ticket_total: 89.99,
+      outstanding_balance: 20,
+      last_visit: "2026-11-20T10:00:00.000Z",
+      turnover_rank: 1,
+      visit_rank: 1,
+    });
     expect(await stats(b)).toMatchObject({ number_of_visits: 1, total_spent: 10, turnover_rank: 2, visit_rank: 2 });
     await c.execute({ sql: "UPDATE tickets SET total_paid = 3000 WHERE id = ?", args: [t2] });
     expect((await stats(a)).outstanding_balance).toBe(0);
@@ -117,7 +139,12 @@ describe("customers", () => {
     const c = box.database.client;
     const counts = async () => {
       const n = async (sql: string) => Number((await c.execute(sql)).rows[0]![0]);
-      return { customers: await n("SELECT count(*) FROM customers"), addresses: await n("SELECT count(*) FROM addresses"), prefs: await n("SELECT count(*) FROM customer_preferences"), audit: await n("SELECT count(*) FROM audit_log") };
+      return {
+        customers: await n("SELECT count(*) FROM customers"),
+        addresses: await n("SELECT count(*) FROM addresses"),
+        prefs: await n("SELECT count(*) FROM customer_preferences"),
+        audit: await n("SELECT count(*) FROM audit_log"),
+      };
     };
     const pref = (await box.call("POST", "/api/v1/preferences/", { token: admin, body: { name: "Starch" } })).json.data.id;
     const address = { number: "12", name: "", locality_id: locality, street_id: street };
@@ -129,7 +156,14 @@ describe("customers", () => {
     expect(bad.json.message).toContain("preferences");
     expect(await counts()).toEqual(before);
     // An invalid address: refused before anything is written too.
-    expect((await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Half Saved", address: { ...address, street_id: 0 }, preferences: [pref] } })).status).toBe(422);
+    expect(
+      (
+        await box.call("POST", "/api/v1/customers/", {
+          token: clerk,
+          body: { full_name: "Half Saved", address: { ...address, street_id: 0 }, preferences: [pref] },
+        })
+      ).status,
+    ).toBe(422);
     expect(await counts()).toEqual(before);
 
     const made = await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Whole Saved", address, preferences: [pref] } });
@@ -143,13 +177,19 @@ describe("customers", () => {
 
     // An update edits the address it has and replaces the preferences; a failure leaves all three as they were.
     const mid = await counts();
-    const failed = await box.call("PUT", `/api/v1/customers/${id}`, { token: clerk, body: { full_name: "Renamed Whole", address: { ...address, number: "99" }, preferences: [999999] } });
+    const failed = await box.call("PUT", `/api/v1/customers/${id}`, {
+      token: clerk,
+      body: { full_name: "Renamed Whole", address: { ...address, number: "99" }, preferences: [999999] },
+    });
     expect(failed.status).toBe(422);
     expect(await counts()).toEqual(mid);
     const still = (await box.call("GET", `/api/v1/customers/${id}`, { token: clerk })).json.data;
     expect([still.full_name, still.address.number, still.preferences]).toEqual(["Whole Saved", "12", [pref]]);
 
-    const ok = await box.call("PUT", `/api/v1/customers/${id}`, { token: clerk, body: { full_name: "Renamed Whole", address: { ...address, number: "99" }, preferences: [] } });
+    const ok = await box.call("PUT", `/api/v1/customers/${id}`, {
+      token: clerk,
+      body: { full_name: "Renamed Whole", address: { ...address, number: "99" }, preferences: [] },
+    });
     expect(ok.status).toBe(200);
     const after = (await box.call("GET", `/api/v1/customers/${id}`, { token: clerk })).json.data;
     expect([after.full_name, after.address.id, after.address.number, after.preferences]).toEqual(["Renamed Whole", got.address.id, "99", []]);

@@ -5,7 +5,12 @@ import { IsoDate, text } from "../../domain/schemas";
 import { Approval } from "../approval/model";
 import { Address, AddressBody } from "../places/model";
 
-const digits = (max: number) => z.string().trim().max(max).regex(/^\+?[0-9 ]*$/, "must be digits");
+const digits = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(/^\+?[0-9 ]*$/, "must be digits");
 const PreferenceIds = z.array(z.number().int().positive()).max(200);
 
 /** The customer's own fields (spec §3). */

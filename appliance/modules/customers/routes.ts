@@ -2,13 +2,25 @@ import { z } from "zod";
 import { ROLES, route } from "../../http/route";
 import { toEuros } from "../../domain/money";
 import { IdParams } from "../../domain/schemas";
-import { Customer, CustomerBody, CustomerDetail, CustomerTicket, CustomerListQuery, CustomerPreference, CustomerQuery, DateParams, PreferencesBulkBody } from "./model";
+import {
+  Customer,
+  CustomerBody,
+  CustomerDetail,
+  CustomerTicket,
+  CustomerListQuery,
+  CustomerPreference,
+  CustomerQuery,
+  DateParams,
+  PreferencesBulkBody,
+} from "./model";
 import { type CustomerService, LOOKUP_FIELDS } from "./service";
 
 const staff = { roles: ROLES };
 
 /** The route edge: the service's cents become the API's euros. */
-function inEuros<T extends { ticket_total: number; total_spent?: number; outstanding_balance?: number; simple_tickets?: { total: number; total_paid: number }[] }>(c: T) {
+function inEuros<
+  T extends { ticket_total: number; total_spent?: number; outstanding_balance?: number; simple_tickets?: { total: number; total_paid: number }[] },
+>(c: T) {
   return {
     ...c,
     ticket_total: toEuros(c.ticket_total),
@@ -67,7 +79,13 @@ export function customerRoutes(customers: CustomerService) {
       access: staff,
       params: IdParams,
       response: z.array(CustomerTicket),
-      handler: async ({ caller, params }) => (await customers.tickets(caller, params.id)).map((t) => ({ ...t, total: toEuros(t.total), total_paid: toEuros(t.total_paid), balance: toEuros(t.balance) })),
+      handler: async ({ caller, params }) =>
+        (await customers.tickets(caller, params.id)).map((t) => ({
+          ...t,
+          total: toEuros(t.total),
+          total_paid: toEuros(t.total_paid),
+          balance: toEuros(t.balance),
+        })),
     }),
     route({
       method: "POST",
@@ -101,7 +119,16 @@ export function customerRoutes(customers: CustomerService) {
       response: z.literal(true),
       handler: ({ caller, params }) => customers.remove(caller, params.id),
     }),
-    route({ method: "GET", path: "/customerPreferences/customers/:id", tag: "customers", summary: "A customer's preferences", access: staff, params: IdParams, response: z.array(CustomerPreference), handler: ({ caller, params }) => customers.preferencesOf(caller, params.id) }),
+    route({
+      method: "GET",
+      path: "/customerPreferences/customers/:id",
+      tag: "customers",
+      summary: "A customer's preferences",
+      access: staff,
+      params: IdParams,
+      response: z.array(CustomerPreference),
+      handler: ({ caller, params }) => customers.preferencesOf(caller, params.id),
+    }),
     route({
       method: "POST",
       path: "/customerPreferences/bulk",

@@ -5,7 +5,12 @@
 
 /** Lower-case, accents folded, whitespace collapsed: how both sides are compared. */
 export function normalise(s: string): string {
-  return s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+  return s
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 export function trigrams(s: string): string[] {

@@ -112,7 +112,16 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
       return {
         ...result,
         simple_tickets: await db
-          .select({ id: tickets.id, state: tickets.state, pickup_date: tickets.pickup_date, delivery_date: tickets.delivery_date, total: tickets.total, total_paid: tickets.total_paid, confirmed_at: tickets.confirmed_at, agent_name: agents.name })
+          .select({
+            id: tickets.id,
+            state: tickets.state,
+            pickup_date: tickets.pickup_date,
+            delivery_date: tickets.delivery_date,
+            total: tickets.total,
+            total_paid: tickets.total_paid,
+            confirmed_at: tickets.confirmed_at,
+            agent_name: agents.name,
+          })
           .from(tickets)
           .innerJoin(agents, eq(agents.id, tickets.agent_id))
           .where(eq(tickets.customer_id, id))
@@ -129,7 +138,17 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
       await load(caller, id);
       const scope = agentScope(caller);
       const rows = await db
-        .select({ id: tickets.id, state: tickets.state, pickup_date: tickets.pickup_date, delivery_date: tickets.delivery_date, total: tickets.total, total_paid: tickets.total_paid, confirmed_at: tickets.confirmed_at, agent_id: tickets.agent_id, agent_name: agents.name })
+        .select({
+          id: tickets.id,
+          state: tickets.state,
+          pickup_date: tickets.pickup_date,
+          delivery_date: tickets.delivery_date,
+          total: tickets.total,
+          total_paid: tickets.total_paid,
+          confirmed_at: tickets.confirmed_at,
+          agent_id: tickets.agent_id,
+          agent_name: agents.name,
+        })
         .from(tickets)
         .innerJoin(agents, eq(agents.id, tickets.agent_id))
         .where(and(eq(tickets.customer_id, id), scope ? inArray(tickets.agent_id, scope) : undefined))
@@ -162,14 +181,28 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
         const rows = await db
           .select()
           .from(customers)
-          .where(and(scopeWhere(caller), sql`(lower(${customers.full_name}) LIKE ${like} ESCAPE '\\' OR lower(${customers.last_name}) LIKE ${like} ESCAPE '\\' OR ${customers.mobile} LIKE ${like} ESCAPE '\\')`))
+          .where(
+            and(
+              scopeWhere(caller),
+              sql`(lower(${customers.full_name}) LIKE ${like} ESCAPE '\\' OR lower(${customers.last_name}) LIKE ${like} ESCAPE '\\' OR ${customers.mobile} LIKE ${like} ESCAPE '\\')`,
+            ),
+          )
           .orderBy(asc(customers.full_name))
           .limit(want);
         return rows.slice(offset).map(out);
       }
 
       // Candidates carry only what scoring needs; full rows are read for the winners alone.
-      type Candidate = { id: number; agent_id: number; full_name: string; last_name: string; mobile: string; landline: string; id_card: string; email_address: string };
+      type Candidate = {
+        id: number;
+        agent_id: number;
+        full_name: string;
+        last_name: string;
+        mobile: string;
+        landline: string;
+        id_card: string;
+        email_address: string;
+      };
       const candidates = (match: string, limit: number, ranked: boolean) =>
         db.all<Candidate>(sql`SELECT c.id, c.agent_id, c.full_name, c.last_name, c.mobile, c.landline, c.id_card, c.email_address
           FROM customers_fts f JOIN customers c ON c.id = f.rowid WHERE customers_fts MATCH ${match} ${ranked ? sql`ORDER BY f.rank` : sql``} LIMIT ${limit}`);
@@ -183,11 +216,17 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
       if (found.size < 5 && /\p{L}/u.test(term)) {
         const grams = trigrams(term);
         const freq = await db.all<{ term: string; doc: number }>(
-          sql`SELECT term, doc FROM customers_fts_vocab WHERE term IN (${sql.join(grams.map((g) => sql`${g}`), sql`, `)})`,
+          sql`SELECT term, doc FROM customers_fts_vocab WHERE term IN (${sql.join(
+            grams.map((g) => sql`${g}`),
+            sql`, `,
+          )})`,
         );
         // Customers holding at least two of the term's (six rarest) trigrams: an OR of pairwise
         // ANDs, which FTS5 answers by intersecting short posting lists, with no ranking pass.
-        const rare = freq.sort((a, b) => a.doc - b.doc).slice(0, 6).map((f) => ftsLiteral(f.term));
+        const rare = freq
+          .sort((a, b) => a.doc - b.doc)
+          .slice(0, 6)
+          .map((f) => ftsLiteral(f.term));
         const pairs = rare.flatMap((a, i) => rare.slice(i + 1).map((b) => `(${a} AND ${b})`));
         const match = pairs.length ? pairs.join(" OR ") : rare.join(" OR ");
         if (match) for (const r of await candidates(match, 200, false)) if (inScope(r) && !found.has(r.id)) found.set(r.id, r);
@@ -208,7 +247,12 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
     async lookup(caller: EmployeeCaller, field: LookupField, value: string) {
       const v = value.trim();
       if (!v) throw notFound("Customer");
-      const [row] = await db.select().from(customers).where(and(eq(customers[field], v), scopeWhere(caller))).orderBy(asc(customers.id)).limit(1);
+      const [row] = await db
+        .select()
+        .from(customers)
+        .where(and(eq(customers[field], v), scopeWhere(caller)))
+        .orderBy(asc(customers.id))
+        .limit(1);
       if (!row) throw notFound("Customer");
       return out(row);
     },
@@ -241,9 +285,16 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
           addressId = await places.saveAddress(tx, address, null, agentId);
           await audit(tx, clock.now(), caller, "create", "address", addressId);
         } else await useAddress(tx, caller, addressId, agentId);
-        const [row] = await tx.insert(customers).values({ ...fields, address_id: addressId, ...splitName(fields.full_name), agent_id: agentId }).returning();
+        const [row] = await tx
+          .insert(customers)
+          .values({ ...fields, address_id: addressId, ...splitName(fields.full_name), agent_id: agentId })
+          .returning();
         const prefs = prefIds ? await replacePreferences(tx, row!.id, prefIds) : undefined;
-        await audit(tx, clock.now(), caller, "create", "customer", row!.id, { discount: row!.discount, ...(prefs ? { preferences: prefs } : {}), ...approvedBy(approver) });
+        await audit(tx, clock.now(), caller, "create", "customer", row!.id, {
+          discount: row!.discount,
+          ...(prefs ? { preferences: prefs } : {}),
+          ...approvedBy(approver),
+        });
         return out(row!);
       });
     },
@@ -286,7 +337,11 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
       const stats = await statistics(id);
       if (stats.ticket_total > 0) throw conflict("Customer has tickets with a total; it cannot be removed");
       // Its tickets go with it, so none of them may carry a payment (an owing), even of a total now 0.
-      const [paid] = await db.select({ n: count() }).from(employeeOwings).innerJoin(tickets, eq(tickets.id, employeeOwings.ticket_id)).where(eq(tickets.customer_id, id));
+      const [paid] = await db
+        .select({ n: count() })
+        .from(employeeOwings)
+        .innerJoin(tickets, eq(tickets.id, employeeOwings.ticket_id))
+        .where(eq(tickets.customer_id, id));
       if ((paid?.n ?? 0) > 0) throw conflict("Customer has tickets with payments; it cannot be removed");
       await db.transaction(async (tx) => {
         await tx.delete(tickets).where(eq(tickets.customer_id, id));

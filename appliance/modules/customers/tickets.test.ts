@@ -24,14 +24,25 @@ test("each ticket names the agent that took it; a shop sees its own tickets, HQ 
   const customer = await ok(clerk, "POST", "/customers/", { full_name: "Agent Column" });
   const mine = await ok(clerk, "POST", "/tickets/", { customer_id: customer.id });
   const garments = await ok(clerk, "GET", "/garmentSubCategories/");
-  await ok(clerk, "POST", "/ticketSubCategory/", { ticket_id: mine.id, garment_sub_category_id: garments.find((g: { name: string }) => g.name === "Shirt").id });
+  await ok(clerk, "POST", "/ticketSubCategory/", {
+    ticket_id: mine.id,
+    garment_sub_category_id: garments.find((g: { name: string }) => g.name === "Shirt").id,
+  });
   const byHq = await ok(hq, "POST", "/tickets/", { customer_id: customer.id });
 
   const shop = await ok(clerk, "GET", `/customers/${customer.id}/tickets`);
   expect(shop).toHaveLength(1);
   const row = shop[0];
   const ticket = await ok(clerk, "GET", `/tickets/${mine.id}`);
-  expect(row).toMatchObject({ id: mine.id, agent_name: "Ironbox Birkirkara", agent_id: ticket.agent_id, state: ticket.state, total: ticket.total, total_paid: 0, balance: ticket.total });
+  expect(row).toMatchObject({
+    id: mine.id,
+    agent_name: "Ironbox Birkirkara",
+    agent_id: ticket.agent_id,
+    state: ticket.state,
+    total: ticket.total,
+    total_paid: 0,
+    balance: ticket.total,
+  });
   expect(row.total).toBeGreaterThan(0);
 
   const all = await ok(hq, "GET", `/customers/${customer.id}/tickets`);

@@ -53,8 +53,13 @@ test("owings show on employee and driver records, and clearing settles them", as
   const d = (await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Driver Owing", role: "driver", pin: 8181 } })).json.data;
   const c = box.database.client;
   await c.execute("INSERT INTO customers (agent_id, full_name) VALUES (1, 'Owing Customer')");
-  const t = Number((await c.execute("INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, 1, (SELECT max(id) FROM customers)) RETURNING id")).rows[0]!.id);
-  await c.execute({ sql: "INSERT INTO employee_owings (ticket_id, employee_id, amount, percentage) VALUES (?, ?, 2000, 10), (?, ?, 1555, 50)", args: [t, d.id, t, d.id] });
+  const t = Number(
+    (await c.execute("INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, 1, (SELECT max(id) FROM customers)) RETURNING id")).rows[0]!.id,
+  );
+  await c.execute({
+    sql: "INSERT INTO employee_owings (ticket_id, employee_id, amount, percentage) VALUES (?, ?, 2000, 10), (?, ?, 1555, 50)",
+    args: [t, d.id, t, d.id],
+  });
   await c.execute({ sql: "UPDATE employees SET pending = 978 WHERE id = ?", args: [d.id] });
   const before = (await box.call("GET", `/api/v1/employees/${d.id}`, { token: admin })).json.data;
   expect(before.employee_owings.map((o: { received: number }) => o.received).sort()).toEqual([2, 7.78]);
@@ -92,7 +97,8 @@ test("a PIN clash does not say whose PIN it is and counts as a wrong PIN: 5 clas
 
 test("an employee with any history answers 409 'disable their login instead', never 500; one without is removed", async () => {
   const c = box.database.client;
-  const make = async (name: string, pin: string) => (await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: name, role: "driver", pin } })).json.data.id as number;
+  const make = async (name: string, pin: string) =>
+    (await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: name, role: "driver", pin } })).json.data.id as number;
   const del = (id: number) => box.call("DELETE", `/api/v1/employees/${id}`, { token: admin });
   const expectKept = async (id: number) => {
     const r = await del(id);
@@ -106,7 +112,9 @@ test("an employee with any history answers 409 'disable their login instead', ne
   await expectKept(loggedIn);
 
   await c.execute("INSERT INTO customers (agent_id, full_name) VALUES (1, 'History Customer')");
-  const ticket = Number((await c.execute("INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, 1, (SELECT max(id) FROM customers)) RETURNING id")).rows[0]!.id);
+  const ticket = Number(
+    (await c.execute("INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, 1, (SELECT max(id) FROM customers)) RETURNING id")).rows[0]!.id,
+  );
   const owes = await make("Owes", "6102");
   await c.execute({ sql: "INSERT INTO employee_owings (ticket_id, employee_id, amount, percentage) VALUES (?, ?, 1000, 10)", args: [ticket, owes] });
   await expectKept(owes);
@@ -116,11 +124,17 @@ test("an employee with any history answers 409 'disable their login instead', ne
   await expectKept(took);
 
   const logged = await make("Changed A State", "6104");
-  await c.execute({ sql: "INSERT INTO ticket_log_states (ticket_id, employee_id, state, logged_at) VALUES (?, ?, 'OPEN', '2026-11-22T09:00:00Z')", args: [ticket, logged] });
+  await c.execute({
+    sql: "INSERT INTO ticket_log_states (ticket_id, employee_id, state, logged_at) VALUES (?, ?, 'OPEN', '2026-11-22T09:00:00Z')",
+    args: [ticket, logged],
+  });
   await expectKept(logged);
 
   const audited = await make("Audited", "6105");
-  await c.execute({ sql: "INSERT INTO audit_log (at, agent_id, employee_id, action, entity) VALUES ('2026-11-22T09:00:00Z', 1, ?, 'update', 'customer')", args: [audited] });
+  await c.execute({
+    sql: "INSERT INTO audit_log (at, agent_id, employee_id, action, entity) VALUES ('2026-11-22T09:00:00Z', 1, ?, 'update', 'customer')",
+    args: [audited],
+  });
   await expectKept(audited);
 
   const fresh = await make("Never Worked", "6106");

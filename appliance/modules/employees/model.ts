@@ -18,7 +18,10 @@ export const EmployeeBody = z.object({
 export type EmployeeInput = z.infer<typeof EmployeeBody>;
 
 /** Locality ids to toggle: a bare list, or `{localities: [...]}`. */
-export const LocalityToggleBody = z.union([z.array(z.number().int().positive()).max(500), z.object({ localities: z.array(z.number().int().positive()).max(500) })]);
+export const LocalityToggleBody = z.union([
+  z.array(z.number().int().positive()).max(500),
+  z.object({ localities: z.array(z.number().int().positive()).max(500) }),
+]);
 export const ClearOwingsQuery = z.object({ close: z.enum(["true", "false"]).optional() });
 
 /** Spec §3 employee owing: what a ticket owes the employee (driver's commission), in euros. */

@@ -21,7 +21,15 @@ const stateLogReaders = { roles: ["admin", "manager", "employee"] } as const;
 
 export function employeeRoutes(employees: EmployeeService) {
   return [
-    route({ method: "GET", path: "/employees/", tag: "employees", summary: "Employees this caller may see", access: admin, response: z.array(Employee), handler: async ({ caller }) => (await employees.list(caller)).map(inEuros) }),
+    route({
+      method: "GET",
+      path: "/employees/",
+      tag: "employees",
+      summary: "Employees this caller may see",
+      access: admin,
+      response: z.array(Employee),
+      handler: async ({ caller }) => (await employees.list(caller)).map(inEuros),
+    }),
     route({
       method: "GET",
       path: "/employees/names",

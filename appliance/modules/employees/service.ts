@@ -66,7 +66,11 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
   }
 
   async function validLocalities(list: string) {
-    const ids = list.split(",").map((s) => s.trim()).filter(Boolean).map(Number);
+    const ids = list
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(Number);
     if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw unprocessable("localities: must be comma-separated locality ids");
     if (ids.length) {
       const found = await db.select({ id: localities.id }).from(localities).where(inArray(localities.id, ids));
@@ -104,7 +108,12 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
       const agent = await db.query.agents.findFirst({ where: eq(agents.id, e.agent_id), columns: { id: true, name: true } });
       const out: EmployeeRecord = employeeOut(e, agent);
       if (e.role !== "employee" && e.role !== "driver") return out;
-      const owings = await db.select().from(employeeOwings).where(and(eq(employeeOwings.employee_id, id), ne(employeeOwings.state, "CLOSED"))).orderBy(desc(employeeOwings.id)).limit(500);
+      const owings = await db
+        .select()
+        .from(employeeOwings)
+        .where(and(eq(employeeOwings.employee_id, id), ne(employeeOwings.state, "CLOSED")))
+        .orderBy(desc(employeeOwings.id))
+        .limit(500);
       return { ...out, employee_owings: owings.map(owingOut) };
     },
 
@@ -117,22 +126,39 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
       await load(caller, id);
       const now = clock.now().toISOString();
       await db.transaction(async (tx) => {
-        const open = await tx.select().from(employeeOwings).where(and(eq(employeeOwings.employee_id, id), eq(employeeOwings.state, "OPEN")));
+        const open = await tx
+          .select()
+          .from(employeeOwings)
+          .where(and(eq(employeeOwings.employee_id, id), eq(employeeOwings.state, "OPEN")));
         const settled = open.reduce((s, o) => s + owingReceived(o.amount, o.percentage), 0);
         if (open.length) {
           await tx
             .update(employeeOwings)
             .set({ state: "CLEARED", paid_in_full: true, employee_payment_date: now })
-            .where(inArray(employeeOwings.id, open.map((o) => o.id)));
+            .where(
+              inArray(
+                employeeOwings.id,
+                open.map((o) => o.id),
+              ),
+            );
         }
         const e = (await tx.query.employees.findFirst({ where: eq(employees.id, id) }))!;
         let accumulated = e.accumulated + settled;
         if (close) {
-          await tx.update(employeeOwings).set({ state: "CLOSED" }).where(and(eq(employeeOwings.employee_id, id), eq(employeeOwings.state, "CLEARED")));
+          await tx
+            .update(employeeOwings)
+            .set({ state: "CLOSED" })
+            .where(and(eq(employeeOwings.employee_id, id), eq(employeeOwings.state, "CLEARED")));
           accumulated = 0;
         }
-        await tx.update(employees).set({ pending: Math.max(0, e.pending - settled), accumulated }).where(eq(employees.id, id));
-        await audit(tx, clock.now(), caller, close ? "clear_and_close_owings" : "clear_owings", "employee", id, { owings: open.length, settled_cents: settled });
+        await tx
+          .update(employees)
+          .set({ pending: Math.max(0, e.pending - settled), accumulated })
+          .where(eq(employees.id, id));
+        await audit(tx, clock.now(), caller, close ? "clear_and_close_owings" : "clear_owings", "employee", id, {
+          owings: open.length,
+          settled_cents: settled,
+        });
       });
       return true;
     },
@@ -147,7 +173,10 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
       const locs = input.localities !== undefined ? await validLocalities(input.localities) : "";
       const pinHash = await auth.newPinHash(caller, agentId, pin);
       return db.transaction(async (tx) => {
-        const [row] = await tx.insert(employees).values({ ...values, localities: locs, agent_id: agentId, pin_hash: pinHash }).returning();
+        const [row] = await tx
+          .insert(employees)
+          .values({ ...values, localities: locs, agent_id: agentId, pin_hash: pinHash })
+          .returning();
         await audit(tx, clock.now(), caller, "create", "employee", row!.id, { role: row!.role });
         return employeeOut(row!);
       });
@@ -168,7 +197,10 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
       if (pin !== undefined) Object.assign(set, { pin_hash: await auth.newPinHash(caller, current.agent_id, pin, id), pin_legacy: false });
       const row = await db.transaction(async (tx) => {
         const [row] = Object.keys(set).length ? await tx.update(employees).set(set).where(eq(employees.id, id)).returning() : [current];
-        await audit(tx, clock.now(), caller, "update", "employee", id, { fields: Object.keys(input).filter((k) => k !== "pin"), pin_changed: pin !== undefined });
+        await audit(tx, clock.now(), caller, "update", "employee", id, {
+          fields: Object.keys(input).filter((k) => k !== "pin"),
+          pin_changed: pin !== undefined,
+        });
         return row!;
       });
       // Disabled staff lose their sessions at once (QUALITY.md).

@@ -21,7 +21,9 @@ const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 async function upload(bytes: Uint8Array<ArrayBuffer>, name: string, type: string, token = admin) {
   const form = new FormData();
   form.append("file", new File([bytes], name, { type }));
-  const res = await box.app.handle(new Request("http://localhost/api/v1/images/", { method: "POST", headers: { authorization: `token ${token}` }, body: form }));
+  const res = await box.app.handle(
+    new Request("http://localhost/api/v1/images/", { method: "POST", headers: { authorization: `token ${token}` }, body: form }),
+  );
   return { status: res.status, json: (await res.json()) as any };
 }
 
@@ -68,7 +70,9 @@ describe("images belong to the shop that uploaded them", () => {
   const send = async (b: TestBox, token: string, bytes: Uint8Array<ArrayBuffer> = PNG) => {
     const form = new FormData();
     form.append("file", new File([bytes], "photo.png", { type: "image/png" }));
-    const res = await b.app.handle(new Request("http://localhost/api/v1/images/", { method: "POST", headers: { authorization: `token ${token}` }, body: form }));
+    const res = await b.app.handle(
+      new Request("http://localhost/api/v1/images/", { method: "POST", headers: { authorization: `token ${token}` }, body: form }),
+    );
     return { status: res.status, json: (await res.json()) as any };
   };
   /** A fresh item on a new ticket of a new customer of the token's shop, and an action it can take. */
@@ -76,7 +80,9 @@ describe("images belong to the shop that uploaded them", () => {
     const customer = (await demo.call("POST", "/api/v1/customers/", { token, body: { full_name: "Photo Customer" } })).json.data;
     const ticket = (await demo.call("POST", "/api/v1/tickets/", { token, body: { customer_id: customer.id } })).json.data;
     const [garment] = (await demo.call("GET", "/api/v1/garmentSubCategories/", { token })).json.data;
-    const [item] = [(await demo.call("POST", "/api/v1/ticketSubCategory/", { token, body: { ticket_id: ticket.id, garment_sub_category_id: garment.id } })).json.data].flat();
+    const [item] = [
+      (await demo.call("POST", "/api/v1/ticketSubCategory/", { token, body: { ticket_id: ticket.id, garment_sub_category_id: garment.id } })).json.data,
+    ].flat();
     const [action] = (await demo.call("GET", "/api/v1/actions/", { token })).json.data;
     return { ticket: ticket.id as number, item: item.id as number, action: action.id as number };
   };
@@ -93,7 +99,10 @@ describe("images belong to the shop that uploaded them", () => {
     const theirs = (await send(demo, birkirkara)).json.data;
     const { item, action, ticket } = await itemOf(mosta);
     const before = (await demo.call("GET", `/api/v1/tickets/${ticket}`, { token: mosta })).json.data;
-    const r = await demo.call("POST", "/api/v1/ticketSubCategoryActions/", { token: mosta, body: { ticket_sub_category_id: item, action_id: action, images: [theirs.id] } });
+    const r = await demo.call("POST", "/api/v1/ticketSubCategoryActions/", {
+      token: mosta,
+      body: { ticket_sub_category_id: item, action_id: action, images: [theirs.id] },
+    });
     expect(r.status).toBe(404);
     expect(r.json.message).toBe("Image not found");
     expect(JSON.stringify(r.json)).not.toContain(theirs.file);
@@ -103,11 +112,21 @@ describe("images belong to the shop that uploaded them", () => {
 
     // Control: the shop's own photo attaches (and shows), and HQ may use any shop's.
     const mine = (await send(demo, mosta)).json.data;
-    const ok = await demo.call("POST", "/api/v1/ticketSubCategoryActions/", { token: mosta, body: { ticket_sub_category_id: item, action_id: action, images: [mine.id] } });
+    const ok = await demo.call("POST", "/api/v1/ticketSubCategoryActions/", {
+      token: mosta,
+      body: { ticket_sub_category_id: item, action_id: action, images: [mine.id] },
+    });
     expect(ok.status).toBe(200);
     expect(JSON.stringify((await demo.call("GET", `/api/v1/tickets/${ticket}`, { token: mosta })).json.data)).toContain(mine.file);
     const hqItem = await itemOf(hq);
-    expect((await demo.call("POST", "/api/v1/ticketSubCategoryActions/", { token: hq, body: { ticket_sub_category_id: hqItem.item, action_id: hqItem.action, images: [theirs.id] } })).status).toBe(200);
+    expect(
+      (
+        await demo.call("POST", "/api/v1/ticketSubCategoryActions/", {
+          token: hq,
+          body: { ticket_sub_category_id: hqItem.item, action_id: hqItem.action, images: [theirs.id] },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   test("uploads are recorded with their shop and audited", async () => {
@@ -115,7 +134,10 @@ describe("images belong to the shop that uploaded them", () => {
     const row = (await demo.database.client.execute({ sql: "SELECT agent_id FROM images WHERE id = ?", args: [up.id] })).rows[0]!;
     const me = (await demo.call("GET", "/api/v1/me", { token: birkirkara })).json.data;
     expect(Number(row.agent_id)).toBe(me.agent.id);
-    const trail = await demo.database.client.execute({ sql: "SELECT agent_id, employee_id FROM audit_log WHERE entity = 'image' AND action = 'upload' AND entity_id = ?", args: [up.id] });
+    const trail = await demo.database.client.execute({
+      sql: "SELECT agent_id, employee_id FROM audit_log WHERE entity = 'image' AND action = 'upload' AND entity_id = ?",
+      args: [up.id],
+    });
     expect(trail.rows).toHaveLength(1);
     expect(Number(trail.rows[0]!.employee_id)).toBe(me.employee.id);
   });
@@ -124,7 +146,13 @@ describe("images belong to the shop that uploaded them", () => {
     const GB = 1024 * 1024 * 1024;
     let disk = { free: 100 * GB, total: 200 * GB };
     const service = (quotaBytes = 500 * 1024 * 1024) =>
-      createImageService({ db: demo.database.db, clock: demo.clock, dataDir: demo.dir, limits: { ...DEFAULT_UPLOAD_LIMITS, quotaBytes }, space: async () => disk });
+      createImageService({
+        db: demo.database.db,
+        clock: demo.clock,
+        dataDir: demo.dir,
+        limits: { ...DEFAULT_UPLOAD_LIMITS, quotaBytes },
+        space: async () => disk,
+      });
     const callerOf = async (token: string): Promise<EmployeeCaller> => {
       const me = (await demo.call("GET", "/api/v1/me", { token })).json.data;
       return { kind: "employee", jti: "test", agent: me.agent, employee: me.employee };
@@ -156,7 +184,10 @@ describe("images belong to the shop that uploaded them", () => {
       const images = service();
       const caller = await callerOf(birkirkara);
       const stored = files().length;
-      for (const d of [{ free: GB - 1, total: 10 * GB }, { free: 9 * GB, total: 200 * GB }]) {
+      for (const d of [
+        { free: GB - 1, total: 10 * GB },
+        { free: 9 * GB, total: 200 * GB },
+      ]) {
         disk = d;
         const refused = await images.upload(caller, file()).catch((e) => e);
         expect(refused.kind).toBe("insufficient_storage");
@@ -175,7 +206,14 @@ describe("images belong to the shop that uploaded them", () => {
       const inCatalogue = await images.upload(caller, file());
       const unused = await images.upload(caller, file());
       const { item, action } = await itemOf(mosta);
-      expect((await demo.call("POST", "/api/v1/ticketSubCategoryActions/", { token: mosta, body: { ticket_sub_category_id: item, action_id: action, images: [onItem.id] } })).status).toBe(200);
+      expect(
+        (
+          await demo.call("POST", "/api/v1/ticketSubCategoryActions/", {
+            token: mosta,
+            body: { ticket_sub_category_id: item, action_id: action, images: [onItem.id] },
+          })
+        ).status,
+      ).toBe(200);
       const modifier = (await demo.call("GET", "/api/v1/modifiers/", { token: hq })).json.data[0];
       expect((await demo.call("PUT", `/api/v1/modifiers/${modifier.id}`, { token: hq, body: { image: inCatalogue.url } })).status).toBe(200);
 

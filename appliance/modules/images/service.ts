@@ -73,7 +73,10 @@ export function createImageService({
   async function checkFreeSpace(size: number) {
     const { free, total } = await space(dataDir);
     const floor = Math.max(limits.minFreeBytes, total * limits.minFreeShare);
-    if (free - size < floor) throw insufficientStorage(`The box's disk is almost full (${Math.floor(free / MB)} MB free): uploads are paused until space is freed; everything else still works`);
+    if (free - size < floor)
+      throw insufficientStorage(
+        `The box's disk is almost full (${Math.floor(free / MB)} MB free): uploads are paused until space is freed; everything else still works`,
+      );
   }
 
   return {
@@ -91,14 +94,26 @@ export function createImageService({
       try {
         // The quota is counted inside the write transaction, so parallel uploads cannot both slip under it.
         const row = await db.transaction(async (tx) => {
-          const [used] = await tx.select({ bytes: sum(images.size) }).from(images).where(eq(images.agent_id, caller.agent.id));
+          const [used] = await tx
+            .select({ bytes: sum(images.size) })
+            .from(images)
+            .where(eq(images.agent_id, caller.agent.id));
           const usedBytes = Number(used?.bytes ?? 0);
           if (usedBytes + bytes.length > limits.quotaBytes) {
-            throw insufficientStorage(`This shop's images have reached their ${Math.round(limits.quotaBytes / MB)} MB limit (${(usedBytes / MB).toFixed(1)} MB used); photos no item uses are removed after a day`);
+            throw insufficientStorage(
+              `This shop's images have reached their ${Math.round(limits.quotaBytes / MB)} MB limit (${(usedBytes / MB).toFixed(1)} MB used); photos no item uses are removed after a day`,
+            );
           }
           const [row] = await tx
             .insert(images)
-            .values({ file: name, mime: kind.mime, size: bytes.length, uploaded_by: caller.employee.id, agent_id: caller.agent.id, created_at: clock.now().toISOString() })
+            .values({
+              file: name,
+              mime: kind.mime,
+              size: bytes.length,
+              uploaded_by: caller.employee.id,
+              agent_id: caller.agent.id,
+              created_at: clock.now().toISOString(),
+            })
             .returning();
           await audit(tx, clock.now(), caller, "upload", "image", row!.id, { file: name, size: bytes.length });
           return row!;
@@ -121,7 +136,11 @@ export function createImageService({
 
     /** Sweeps now and then daily, in the background; returns the stop function. */
     startSweeper(log: (m: string, e?: unknown) => void = () => {}) {
-      const run = () => this.sweepUnused().then((ids) => ids.length && log(`Removed ${ids.length} unused image(s)`), (e) => log("Image sweep failed", e));
+      const run = () =>
+        this.sweepUnused().then(
+          (ids) => ids.length && log(`Removed ${ids.length} unused image(s)`),
+          (e) => log("Image sweep failed", e),
+        );
       void run();
       const timer = setInterval(run, UNUSED_IMAGE_MS);
       timer.unref?.();
@@ -153,7 +172,12 @@ export function createImageService({
             ),
           );
         if (unused.length) {
-          await tx.delete(images).where(inArray(images.id, unused.map((u) => u.id)));
+          await tx.delete(images).where(
+            inArray(
+              images.id,
+              unused.map((u) => u.id),
+            ),
+          );
           await audit(tx, clock.now(), { kind: "none" }, "sweep", "image", null, { removed: unused.map((u) => u.file) });
         }
         return unused;

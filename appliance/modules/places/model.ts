@@ -13,7 +13,9 @@ export type AddressInput = z.infer<typeof AddressBody>;
 
 export const NameBody = z.object({ name: text(100).min(1) });
 export const StreetBody = z.object({ locality_id: z.number().int().positive(), name: text(100).min(1) });
-export const AddressIdsQuery = z.object({ ids: z.union([z.coerce.number().int().positive(), z.array(z.coerce.number().int().positive()).max(500)]).optional() });
+export const AddressIdsQuery = z.object({
+  ids: z.union([z.coerce.number().int().positive(), z.array(z.coerce.number().int().positive()).max(500)]).optional(),
+});
 
 export const Locality = z.object({ id: z.number(), name: z.string() });
 export type Locality = z.infer<typeof Locality>;

@@ -71,7 +71,9 @@ describe("addresses belong to the shop that made them", () => {
     expect((await box.call("GET", `/api/v1/customers/${mine.id}`, { token: mosta })).json.data.address).toBeNull();
     expect((await box.call("GET", `/api/v1/customers/${mine.id}`, { token: hq })).json.data.address.name).toBe("Legacy link");
     // Saving the customer with the link it already has is no new reference.
-    expect((await box.call("PUT", `/api/v1/customers/${mine.id}`, { token: mosta, body: { full_name: "Legacy Renamed", address_id: theirs } })).status).toBe(200);
+    expect((await box.call("PUT", `/api/v1/customers/${mine.id}`, { token: mosta, body: { full_name: "Legacy Renamed", address_id: theirs } })).status).toBe(
+      200,
+    );
   });
 
   test("a ticket's pickup or delivery address must be the shop's own (404, no ticket); its own works", async () => {
@@ -84,7 +86,10 @@ describe("addresses belong to the shop that made them", () => {
       expect(r.status).toBe(404);
     }
     expect(await count("SELECT count(*) FROM tickets")).toBe(tickets);
-    const ok = await box.call("POST", "/api/v1/tickets/", { token: mosta, body: { customer_id: customer.id, pickup_address_id: own, delivery_address_id: own } });
+    const ok = await box.call("POST", "/api/v1/tickets/", {
+      token: mosta,
+      body: { customer_id: customer.id, pickup_address_id: own, delivery_address_id: own },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -99,7 +104,8 @@ describe("addresses belong to the shop that made them", () => {
 
 describe("localities, streets and preferences are written by head-quarters staff only", () => {
   test("a shop admin reads them but cannot add, rename or remove (403, nothing changed); HQ can, and each change is audited", async () => {
-    const before = await count("SELECT count(*) FROM localities") + (await count("SELECT count(*) FROM streets")) + (await count("SELECT count(*) FROM preferences"));
+    const before =
+      (await count("SELECT count(*) FROM localities")) + (await count("SELECT count(*) FROM streets")) + (await count("SELECT count(*) FROM preferences"));
     const [pref] = (await box.call("GET", "/api/v1/preferences/", { token: birkirkara })).json.data;
     for (const [method, path, body] of [
       ["POST", "/api/v1/localities/", { name: "Shop Town" }],
@@ -112,14 +118,19 @@ describe("localities, streets and preferences are written by head-quarters staff
       expect(r.status, `${method} ${path}`).toBe(403);
       expect(r.json.message).toContain("head-quarters staff");
     }
-    expect(await count("SELECT count(*) FROM localities") + (await count("SELECT count(*) FROM streets")) + (await count("SELECT count(*) FROM preferences"))).toBe(before);
+    expect(
+      (await count("SELECT count(*) FROM localities")) + (await count("SELECT count(*) FROM streets")) + (await count("SELECT count(*) FROM preferences")),
+    ).toBe(before);
     expect((await box.call("GET", `/api/v1/localities/`, { token: birkirkara })).json.data.map((l: { name: string }) => l.name)).toContain(locality.name);
 
     const added = await box.call("POST", "/api/v1/localities/", { token: hq, body: { name: "Ħal Test" } });
     expect(added.status).toBe(200);
     expect((await box.call("POST", "/api/v1/streets/", { token: hq, body: { locality_id: added.json.data.id, name: "Triq San Sebastjan" } })).status).toBe(200);
     expect((await box.call("PUT", `/api/v1/localities/${added.json.data.id}`, { token: hq, body: { name: "Test Town" } })).status).toBe(200);
-    const trail = await box.database.client.execute({ sql: "SELECT action, agent_id, employee_id, detail FROM audit_log WHERE entity = 'locality' AND entity_id = ? ORDER BY id", args: [added.json.data.id] });
+    const trail = await box.database.client.execute({
+      sql: "SELECT action, agent_id, employee_id, detail FROM audit_log WHERE entity = 'locality' AND entity_id = ? ORDER BY id",
+      args: [added.json.data.id],
+    });
     expect(trail.rows.map((r) => [r.action, r.agent_id, JSON.parse(String(r.detail))])).toEqual([
       ["create", 1, { name: "Ħal Test" }],
       ["rename", 1, { before: "Ħal Test", after: "Test Town" }],

@@ -9,7 +9,10 @@ import type { AddressInput } from "./model";
 
 /** Spec §3: an address displays as number, name, street name and locality name joined. */
 export function addressLine(a: { number?: string | null; name?: string | null; street?: string | null; locality?: string | null }): string {
-  return [a.number, a.name, a.street, a.locality].map((s) => (s ?? "").trim()).filter(Boolean).join(", ");
+  return [a.number, a.name, a.street, a.locality]
+    .map((s) => (s ?? "").trim())
+    .filter(Boolean)
+    .join(", ");
 }
 
 type Exec = Pick<Db, "select" | "insert" | "update" | "query">;
@@ -28,7 +31,10 @@ function ownedBy(caller: AgentCaller): SQL | undefined {
  */
 export async function assertAddressVisible(q: Pick<Db, "select">, caller: AgentCaller, id: number | null | undefined): Promise<void> {
   if (!id) return;
-  const [row] = await q.select({ id: addresses.id }).from(addresses).where(and(eq(addresses.id, id), ownedBy(caller)));
+  const [row] = await q
+    .select({ id: addresses.id })
+    .from(addresses)
+    .where(and(eq(addresses.id, id), ownedBy(caller)));
   if (!row) throw notFound("Address");
 }
 
@@ -42,7 +48,10 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
   /** Spec §5: valid only with both locality and street; the street must lie in the locality. */
   async function checkAddress(q: Exec, input: AddressInput) {
     if (!input.locality_id || !input.street_id) throw unprocessable("Invalid Address");
-    const street = await q.query.streets.findFirst({ where: and(eq(streets.id, input.street_id), eq(streets.locality_id, input.locality_id)), columns: { id: true } });
+    const street = await q.query.streets.findFirst({
+      where: and(eq(streets.id, input.street_id), eq(streets.locality_id, input.locality_id)),
+      columns: { id: true },
+    });
     if (!street) throw unprocessable("Invalid Address");
   }
 
@@ -57,7 +66,15 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
   }
   async function getAddress(id: number, q: Pick<Db, "select"> = db) {
     const rows = await q
-      .select({ id: addresses.id, name: addresses.name, number: addresses.number, locality_id: addresses.locality_id, street_id: addresses.street_id, locality: localities.name, street: streets.name })
+      .select({
+        id: addresses.id,
+        name: addresses.name,
+        number: addresses.number,
+        locality_id: addresses.locality_id,
+        street_id: addresses.street_id,
+        locality: localities.name,
+        street: streets.name,
+      })
       .from(addresses)
       .innerJoin(localities, eq(localities.id, addresses.locality_id))
       .innerJoin(streets, eq(streets.id, addresses.street_id))
@@ -77,7 +94,10 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
         await q.update(addresses).set(values).where(eq(addresses.id, existingId));
         return existingId;
       }
-      const [row] = await q.insert(addresses).values({ ...values, agent_id: owner }).returning({ id: addresses.id });
+      const [row] = await q
+        .insert(addresses)
+        .values({ ...values, agent_id: owner })
+        .returning({ id: addresses.id });
       return row!.id;
     },
 
@@ -95,7 +115,8 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
     async renameLocality(caller: EmployeeCaller, id: number, name: string) {
       const current = await db.query.localities.findFirst({ where: eq(localities.id, id) });
       if (!current) throw notFound("Locality");
-      if (await db.query.localities.findFirst({ where: and(eq(localities.name, name), ne(localities.id, id)), columns: { id: true } })) throw conflict("A locality with this name exists");
+      if (await db.query.localities.findFirst({ where: and(eq(localities.name, name), ne(localities.id, id)), columns: { id: true } }))
+        throw conflict("A locality with this name exists");
       return uniqueName("locality", () =>
         db.transaction(async (tx) => {
           const [row] = await tx.update(localities).set({ name }).where(eq(localities.id, id)).returning();
@@ -108,7 +129,8 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
       return db.select().from(streets).where(eq(streets.locality_id, localityId)).orderBy(asc(streets.name));
     },
     async createStreet(caller: EmployeeCaller, localityId: number, name: string) {
-      if (!(await db.query.localities.findFirst({ where: eq(localities.id, localityId), columns: { id: true } }))) throw unprocessable("locality_id: no such locality");
+      if (!(await db.query.localities.findFirst({ where: eq(localities.id, localityId), columns: { id: true } })))
+        throw unprocessable("locality_id: no such locality");
       return db.transaction(async (tx) => {
         const [row] = await tx.insert(streets).values({ locality_id: localityId, name }).returning();
         await audit(tx, clock.now(), caller, "create", "street", row!.id, { locality_id: localityId, name });
@@ -118,7 +140,15 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
 
     async listAddresses(caller: EmployeeCaller, ids?: number[]) {
       const rows = await db
-        .select({ id: addresses.id, name: addresses.name, number: addresses.number, locality_id: addresses.locality_id, street_id: addresses.street_id, locality: localities.name, street: streets.name })
+        .select({
+          id: addresses.id,
+          name: addresses.name,
+          number: addresses.number,
+          locality_id: addresses.locality_id,
+          street_id: addresses.street_id,
+          locality: localities.name,
+          street: streets.name,
+        })
         .from(addresses)
         .innerJoin(localities, eq(localities.id, addresses.locality_id))
         .innerJoin(streets, eq(streets.id, addresses.street_id))
@@ -130,7 +160,10 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
     /** The address if the caller may see it, else null (a record that embeds it leaves it out). */
     async visibleAddress(caller: AgentCaller, id: number | null) {
       if (!id) return null;
-      const [visible] = await db.select({ id: addresses.id }).from(addresses).where(and(eq(addresses.id, id), ownedBy(caller)));
+      const [visible] = await db
+        .select({ id: addresses.id })
+        .from(addresses)
+        .where(and(eq(addresses.id, id), ownedBy(caller)));
       return visible ? getAddress(id) : null;
     },
     async address(caller: EmployeeCaller, id: number) {
@@ -152,7 +185,12 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
     async updateAddress(caller: EmployeeCaller, id: number, input: Partial<AddressInput>) {
       const current = await db.query.addresses.findFirst({ where: and(eq(addresses.id, id), ownedBy(caller)) });
       if (!current) throw notFound("Address");
-      const merged = { name: input.name ?? current.name, number: input.number ?? current.number, locality_id: input.locality_id ?? current.locality_id, street_id: input.street_id ?? current.street_id };
+      const merged = {
+        name: input.name ?? current.name,
+        number: input.number ?? current.number,
+        locality_id: input.locality_id ?? current.locality_id,
+        street_id: input.street_id ?? current.street_id,
+      };
       await db.transaction(async (tx) => {
         await this.saveAddress(tx, merged, id, caller.agent.id);
         await audit(tx, clock.now(), caller, "update", "address", id, changes(current, merged));

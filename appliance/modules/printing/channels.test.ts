@@ -138,7 +138,8 @@ test("a printer attached to the box prints before anyone saves it; its settings 
   // A stand-in sysfs with one usblp printer (harness: discovery looks in <dir>/sys and <dir>/dev).
   const usb = join(box.dir, "sys/devices/pci0000:00/usb1/1-1");
   mkdirSync(join(usb, "1-1:1.0/usbmisc/lp0"), { recursive: true });
-  for (const [f, v] of Object.entries({ idVendor: "1664", idProduct: "0d10", manufacturer: "Argox", product: "OS-214plus series", serial: "AX9" })) writeFileSync(join(usb, f), `${v}\n`);
+  for (const [f, v] of Object.entries({ idVendor: "1664", idProduct: "0d10", manufacturer: "Argox", product: "OS-214plus series", serial: "AX9" }))
+    writeFileSync(join(usb, f), `${v}\n`);
   symlinkSync("../../../1-1:1.0", join(usb, "1-1:1.0/usbmisc/lp0/device"));
   mkdirSync(join(box.dir, "sys/class/usbmisc"), { recursive: true });
   symlinkSync(join(usb, "1-1:1.0/usbmisc/lp0"), join(box.dir, "sys/class/usbmisc/lp0"));
@@ -146,7 +147,15 @@ test("a printer attached to the box prints before anyone saves it; its settings 
 
   const rows = await ok("GET", "/printers/devices");
   const found = rows.find((d: { saved: boolean }) => !d.saved);
-  expect(found).toMatchObject({ id: "usb-1664-0d10-ax9", name: "OS-214plus series", manufacturerName: "Argox", serialNumber: "AX9", class: "label", encoding: "PPLZ", state: "online" });
+  expect(found).toMatchObject({
+    id: "usb-1664-0d10-ax9",
+    name: "OS-214plus series",
+    manufacturerName: "Argox",
+    serialNumber: "AX9",
+    class: "label",
+    encoding: "PPLZ",
+    state: "online",
+  });
   expect(found.setup).toMatchObject({ language: "PPLZ", model: "argox-os-214plus", target: { kind: "usblp", path: join(box.dir, "dev/usb/lp0") } });
   const id = await fresh();
   await ok("POST", "/print/labels", { ticket_id: id, port: "u", printer: found.id });

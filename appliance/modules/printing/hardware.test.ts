@@ -16,7 +16,9 @@ const ok = async (method: string, path: string, body?: unknown, token = admin) =
   return r.json.data;
 };
 const auditRows = async (entity: string) =>
-  (await box.database.client.execute({ sql: "SELECT action, agent_id, employee_id, detail FROM audit_log WHERE entity = ? ORDER BY id", args: [entity] })).rows.map((r) => ({
+  (
+    await box.database.client.execute({ sql: "SELECT action, agent_id, employee_id, detail FROM audit_log WHERE entity = ? ORDER BY id", args: [entity] })
+  ).rows.map((r) => ({
     action: r.action,
     agent_id: r.agent_id,
     employee_id: r.employee_id,
@@ -56,7 +58,11 @@ test("PUT /printers/: a path that is no allowed device, or a network printer off
   expect(await ok("GET", "/printers/")).toEqual(before);
   expect(readFileSync(script, "utf8")).toBe("#!/bin/sh\n");
   // The legitimate ones: a USB printer under the device root, a LAN printer at 9100 or IPP.
-  await ok("PUT", "/printers/", [labels(), { id: "till", name: "Till", language: "ESCPOS", target: { kind: "tcp", host: "192.168.1.20", port: 9100 } }, { id: "ipp", name: "Office", language: "ESCPOS", target: { kind: "tcp", host: "fd00::20", port: 631 } }]);
+  await ok("PUT", "/printers/", [
+    labels(),
+    { id: "till", name: "Till", language: "ESCPOS", target: { kind: "tcp", host: "192.168.1.20", port: 9100 } },
+    { id: "ipp", name: "Office", language: "ESCPOS", target: { kind: "tcp", host: "fd00::20", port: 631 } },
+  ]);
 });
 
 test("printers are written by the box's admins only, and every change and test print is audited with who and what", async () => {
@@ -86,7 +92,8 @@ async function linenTicket(name: string) {
   const c = await ok("POST", "/customers/", { full_name: name });
   const t = await ok("POST", "/tickets/", { customer_id: c.id });
   const pieces = Array.from({ length: 250 }, () => "x").join(",");
-  for (const p of [pieces, pieces, undefined]) await ok("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: shirt, ...(p ? { pieces: p } : {}) });
+  for (const p of [pieces, pieces, undefined])
+    await ok("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: shirt, ...(p ? { pieces: p } : {}) });
   const view = await ok("GET", `/tickets/${t.id}`);
   return { id: t.id as number, items: view.ticket_sub_categories.map((i: { id: number }) => i.id) as number[] };
 }
@@ -118,7 +125,10 @@ test(`exactly ${MAX_LABELS} labels print (journaled in chunks): the ticket is co
 
 test("stored printer settings that no longer validate read as 'settings invalid' with what is wrong, are logged once and kept until a good list is saved", async () => {
   const corrupt = JSON.stringify([labels(), { id: "till", name: "Till", language: "ZPL2", target: { kind: "usblp", path: join(dev, "usb/lp0") } }]);
-  await box.database.client.execute({ sql: "INSERT INTO box_settings (key, value) VALUES ('printers', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", args: [corrupt] });
+  await box.database.client.execute({
+    sql: "INSERT INTO box_settings (key, value) VALUES ('printers', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    args: [corrupt],
+  });
   const settings = await ok("GET", "/printers/settings");
   expect(settings).toEqual({ printers: [], invalid: { message: expect.stringMatching(/^#2 language: /) } });
   expect(await ok("GET", "/printers/")).toEqual([]); // no printer is used meanwhile

@@ -28,7 +28,13 @@ beforeAll(async () => {
   writeFileSync(join(box.dir, "dev/usb/lp0"), "");
   await ok("PUT", "/printers/", [
     { id: "labels", name: "Label printer", language: "PPLZ", target: { kind: "usblp", path: join(box.dir, "dev/usb/lp0") } },
-    { id: "till", name: "Till", language: "ESCPOS", paper: "80mm", target: { kind: "tcp", host: "127.0.0.1", port: (sink.address() as { port: number }).port } },
+    {
+      id: "till",
+      name: "Till",
+      language: "ESCPOS",
+      paper: "80mm",
+      target: { kind: "tcp", host: "127.0.0.1", port: (sink.address() as { port: number }).port },
+    },
     { id: "gone", name: "Unplugged", language: "PPLZ", target: { kind: "usblp", path: join(box.dir, "dev/usb/lp1") } },
   ]);
   const garments = await ok("GET", "/garmentSubCategories/");
@@ -94,7 +100,11 @@ test("printing labels is one transaction: a failure while marking the items leav
   const lp0 = join(box.dir, "dev/usb/lp0");
   const before = readFileSync(lp0, "utf8");
   // The marking step fails after the jobs are journaled and the ticket confirmed in the same transaction.
-  await box.database.db.run(sql.raw("CREATE TRIGGER fail_mark BEFORE UPDATE OF state ON ticket_sub_categories WHEN NEW.state = 'MARKED' BEGIN SELECT RAISE(ABORT, 'injected failure while marking'); END"));
+  await box.database.db.run(
+    sql.raw(
+      "CREATE TRIGGER fail_mark BEFORE UPDATE OF state ON ticket_sub_categories WHEN NEW.state = 'MARKED' BEGIN SELECT RAISE(ABORT, 'injected failure while marking'); END",
+    ),
+  );
   try {
     for (const body of [{ printer: "labels" }, { port: "ble", device: "Tablet printer" }]) {
       const r = await box.call("POST", "/api/v1/print/labels", { token: admin, body: { ticket_id: t.id, ...body } });

@@ -59,7 +59,14 @@ export function printerFromDevice(d: PrinterDevice): Printer {
         ? { kind: "serial", path: d.path, baud: 9600 }
         : { kind: d.kind, path: d.path };
   const model = modelFor(d.vendorId, d.productId, d.productName);
-  return { id: d.id, name: d.name, language: d.encoding ?? model?.languages[0] ?? (d.class === "label" ? "PPLZ" : "ESCPOS"), paper: model?.paper ?? "80mm", ...(model ? { model: model.id } : {}), target };
+  return {
+    id: d.id,
+    name: d.name,
+    language: d.encoding ?? model?.languages[0] ?? (d.class === "label" ? "PPLZ" : "ESCPOS"),
+    paper: model?.paper ?? "80mm",
+    ...(model ? { model: model.id } : {}),
+    target,
+  };
 }
 
 /**
@@ -77,7 +84,16 @@ export function createPrintJournal({
   send = (target, bytes, ms) => sendToPrinter(devices, target, bytes, ms),
   discover = () => [],
   timeoutMs = 10_000,
-}: { db: Db; clock: Clock; bus: EventBus; devices: DeviceAccess; log?: (m: string) => void; send?: Sender; discover?: () => PrinterDevice[]; timeoutMs?: number }) {
+}: {
+  db: Db;
+  clock: Clock;
+  bus: EventBus;
+  devices: DeviceAccess;
+  log?: (m: string) => void;
+  send?: Sender;
+  discover?: () => PrinterDevice[];
+  timeoutMs?: number;
+}) {
   const busy = new Set<string>();
   const now = () => clock.now().toISOString();
   /** A job's state on the event bus, with its shop: the stream sends it to that shop's tablets (and HQ's) only. */
@@ -101,10 +117,18 @@ export function createPrintJournal({
     busy.add(printerId);
     try {
       for (;;) {
-        const [job] = await db.select().from(printJobs).where(and(eq(printJobs.printer, printerId), eq(printJobs.status, "queued"))).orderBy(asc(printJobs.id)).limit(1);
+        const [job] = await db
+          .select()
+          .from(printJobs)
+          .where(and(eq(printJobs.printer, printerId), eq(printJobs.status, "queued")))
+          .orderBy(asc(printJobs.id))
+          .limit(1);
         if (!job) return;
         const printer = await find(printerId);
-        await db.update(printJobs).set({ status: "sending", attempts: job.attempts + 1 }).where(eq(printJobs.id, job.id));
+        await db
+          .update(printJobs)
+          .set({ status: "sending", attempts: job.attempts + 1 })
+          .where(eq(printJobs.id, job.id));
         announce(job.agent_id, job.id, printerId, "sending");
         try {
           if (!printer) throw new Error("The printer is not connected (it is neither set up nor attached)");
@@ -124,7 +148,10 @@ export function createPrintJournal({
   /** Marks a job failed; the rest of its printer's queue waits for "reprint from here" instead of failing one by one. */
   async function fail({ id, printer, agent_id }: { id: number; printer: string; agent_id: number }, error: string) {
     await db.update(printJobs).set({ status: "failed", error, finished_at: now() }).where(eq(printJobs.id, id));
-    await db.update(printJobs).set({ status: "failed", error: "Not sent: an earlier job on this printer failed" }).where(and(eq(printJobs.printer, printer), inArray(printJobs.status, ["queued", "sending"])));
+    await db
+      .update(printJobs)
+      .set({ status: "failed", error: "Not sent: an earlier job on this printer failed" })
+      .where(and(eq(printJobs.printer, printer), inArray(printJobs.status, ["queued", "sending"])));
     announce(agent_id, id, printer, "failed", error);
   }
   /** A job of the caller's shop (HQ: any); another shop's answers 404. */
@@ -149,7 +176,21 @@ export function createPrintJournal({
       ids.push(
         ...(await exec
           .insert(printJobs)
-          .values(chunk.map((j) => ({ agent_id: caller.agent.id, employee_id: caller.employee.id, kind: j.kind, printer, encoding: j.encoding, ticket_id: j.ticket_id ?? null, ticket_sub_category_id: j.item_id ?? null, payload: Buffer.from(j.bytes).toString("base64"), status, attempts: status === "sending" ? 1 : 0, created_at: now() })))
+          .values(
+            chunk.map((j) => ({
+              agent_id: caller.agent.id,
+              employee_id: caller.employee.id,
+              kind: j.kind,
+              printer,
+              encoding: j.encoding,
+              ticket_id: j.ticket_id ?? null,
+              ticket_sub_category_id: j.item_id ?? null,
+              payload: Buffer.from(j.bytes).toString("base64"),
+              status,
+              attempts: status === "sending" ? 1 : 0,
+              created_at: now(),
+            })),
+          )
           .returning({ id: printJobs.id })),
       );
     }
@@ -170,7 +211,10 @@ export function createPrintJournal({
       for (const p of list) await assertPrinterTarget(devices, p.target);
       const before = await printers();
       await db.transaction(async (tx) => {
-        await tx.insert(boxSettings).values({ key: KEY, value: JSON.stringify(list) }).onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(list) } });
+        await tx
+          .insert(boxSettings)
+          .values({ key: KEY, value: JSON.stringify(list) })
+          .onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(list) } });
         await audit(tx, clock.now(), caller, "configure", "printers", null, listChanges(before, list));
       });
       return list;
@@ -185,7 +229,12 @@ export function createPrintJournal({
      * once the jobs are committed. In the same transaction: with `audited`, an audit row (test
      * prints); with `also`, the rest of the use case (printing labels marks the items).
      */
-    async enqueue(caller: EmployeeCaller, printer: string, jobs: NewJob[], opts: { audited?: { action: string; detail: Record<string, unknown> }; also?: WithJobs } = {}) {
+    async enqueue(
+      caller: EmployeeCaller,
+      printer: string,
+      jobs: NewJob[],
+      opts: { audited?: { action: string; detail: Record<string, unknown> }; also?: WithJobs } = {},
+    ) {
       const rows = await db.transaction(async (tx) => {
         const r = await insertAll(caller, printer, jobs, "queued", tx);
         if (opts.audited) await audit(tx, clock.now(), caller, opts.audited.action, "printer", null, { ...opts.audited.detail, jobs: r.map((x) => x.id) });
@@ -231,7 +280,19 @@ export function createPrintJournal({
     async list(caller: EmployeeCaller, q: { ticket_id?: number; limit: number }) {
       const scope = agentScope(caller);
       const rows = await db
-        .select({ id: printJobs.id, kind: printJobs.kind, printer: printJobs.printer, encoding: printJobs.encoding, ticket_id: printJobs.ticket_id, ticket_sub_category_id: printJobs.ticket_sub_category_id, status: printJobs.status, error: printJobs.error, attempts: printJobs.attempts, created_at: printJobs.created_at, finished_at: printJobs.finished_at })
+        .select({
+          id: printJobs.id,
+          kind: printJobs.kind,
+          printer: printJobs.printer,
+          encoding: printJobs.encoding,
+          ticket_id: printJobs.ticket_id,
+          ticket_sub_category_id: printJobs.ticket_sub_category_id,
+          status: printJobs.status,
+          error: printJobs.error,
+          attempts: printJobs.attempts,
+          created_at: printJobs.created_at,
+          finished_at: printJobs.finished_at,
+        })
         .from(printJobs)
         .where(and(q.ticket_id ? eq(printJobs.ticket_id, q.ticket_id) : undefined, scope ? inArray(printJobs.agent_id, scope) : undefined))
         .orderBy(desc(printJobs.id))
@@ -247,10 +308,16 @@ export function createPrintJournal({
     async retry(caller: EmployeeCaller, id: number) {
       const job = await jobOf(caller, id);
       if (job.status !== "failed") throw unprocessable("Only a failed job can be sent again");
-      const later = await db.select({ id: printJobs.id }).from(printJobs).where(and(eq(printJobs.printer, job.printer), eq(printJobs.status, "failed")));
+      const later = await db
+        .select({ id: printJobs.id })
+        .from(printJobs)
+        .where(and(eq(printJobs.printer, job.printer), eq(printJobs.status, "failed")));
       const ids = later.map((l) => l.id).filter((x) => x >= id);
       // The tablet sends its own jobs again: they wait for its report; the box's queue sends the rest.
-      await db.update(printJobs).set({ status: isTablet(job.printer) ? "sending" : "queued", error: null }).where(inArray(printJobs.id, ids));
+      await db
+        .update(printJobs)
+        .set({ status: isTablet(job.printer) ? "sending" : "queued", error: null })
+        .where(inArray(printJobs.id, ids));
       if (!isTablet(job.printer)) void drain(job.printer);
       return { requeued: ids.length, jobs: ids };
     },
@@ -260,14 +327,21 @@ export function createPrintJournal({
      */
     async recover() {
       const interrupted = await db.select({ id: printJobs.id, printer: printJobs.printer }).from(printJobs).where(eq(printJobs.status, "sending"));
-      for (const j of interrupted) await db.update(printJobs).set({ status: "failed", error: "Interrupted: the box restarted during the job", finished_at: now() }).where(eq(printJobs.id, j.id));
+      for (const j of interrupted)
+        await db
+          .update(printJobs)
+          .set({ status: "failed", error: "Interrupted: the box restarted during the job", finished_at: now() })
+          .where(eq(printJobs.id, j.id));
       const queued = await db.selectDistinct({ printer: printJobs.printer }).from(printJobs).where(eq(printJobs.status, "queued"));
       for (const q of queued) void drain(q.printer);
     },
     /** Waits until the box has nothing queued or being sent (tests and shutdown); the tablet's jobs are its own. */
     async idle() {
       for (let i = 0; i < 500; i++) {
-        const pending = await db.select({ printer: printJobs.printer, status: printJobs.status }).from(printJobs).where(inArray(printJobs.status, ["queued", "sending"]));
+        const pending = await db
+          .select({ printer: printJobs.printer, status: printJobs.status })
+          .from(printJobs)
+          .where(inArray(printJobs.status, ["queued", "sending"]));
         if (busy.size === 0 && !pending.some((j) => j.status === "queued" || !isTablet(j.printer))) return;
         await Bun.sleep(10);
       }

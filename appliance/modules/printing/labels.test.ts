@@ -19,7 +19,10 @@ const ticket = {
   customer: { full_name: "Maria Borg" },
   ticket_sub_categories: [
     item(1, "Suit 2pc", "Jacket,Trousers", [["Dry Cleaning", 1]], true),
-    item(2, "Shirt", "", [["Laundry", 1], ["Ironing", 3]]),
+    item(2, "Shirt", "", [
+      ["Laundry", 1],
+      ["Ironing", 3],
+    ]),
     item(3, "Carpet", "", [["Carpets", 1]]),
     item(4, "Duvet king size", "", [["Laundry", 0]], true),
   ],
@@ -42,7 +45,15 @@ test("one label per piece, with the ticket's sorted-of-total tallies and its dat
   ];
   for (const l of labels) expect(l.tallies).toEqual(tallies);
   expect(labels.every((l) => !l.mini && l.action === undefined)).toBe(true);
-  expect(labels[0]).toMatchObject({ ticketId: 7, itemId: 1, description: "Suit 2pc", agent: "Ironbox Mosta", date: "22/11/2026", deliveryDate: "29/11/2026", customer: "Maria Borg" });
+  expect(labels[0]).toMatchObject({
+    ticketId: 7,
+    itemId: 1,
+    description: "Suit 2pc",
+    agent: "Ironbox Mosta",
+    date: "22/11/2026",
+    deliveryDate: "29/11/2026",
+    customer: "Maria Borg",
+  });
 });
 
 test("only the chosen items get labels, still with the whole ticket's tallies; none chosen means all", () => {

@@ -28,7 +28,10 @@ export function labelsFor(t: TicketView, itemIds?: number[], opts: { mini?: bool
     return { label, sorted: withIt.filter((i) => i.sorted).length, total: withIt.length };
   });
   const items = t.ticket_sub_categories.filter((i) => !itemIds?.length || itemIds.includes(i.id));
-  const count = items.reduce((n, i) => n + (opts.mini ? i.actions.reduce((m, a) => m + Math.max(1, a.quantity), 0) : pieceList(i.pieces, i.description).length), 0);
+  const count = items.reduce(
+    (n, i) => n + (opts.mini ? i.actions.reduce((m, a) => m + Math.max(1, a.quantity), 0) : pieceList(i.pieces, i.description).length),
+    0,
+  );
   if (count > MAX_LABELS) throw unprocessable(`That is ${count} labels; one print takes at most ${MAX_LABELS}: print fewer items at a time`);
   return items.flatMap((i) => {
     const pieces = pieceList(i.pieces, i.description);
@@ -43,7 +46,10 @@ export function labelsFor(t: TicketView, itemIds?: number[], opts: { mini?: bool
       customer: t.customer.full_name,
       express: i.has_express,
     };
-    if (opts.mini) return i.actions.flatMap((a) => Array.from({ length: Math.max(1, a.quantity) }, () => ({ ...base, piece: pieces[0] ?? i.description, mini: true, action: a.name })));
+    if (opts.mini)
+      return i.actions.flatMap((a) =>
+        Array.from({ length: Math.max(1, a.quantity) }, () => ({ ...base, piece: pieces[0] ?? i.description, mini: true, action: a.name })),
+      );
     return pieces.map((piece) => ({ ...base, piece }));
   });
 }

@@ -4,7 +4,10 @@ import { z } from "zod";
 import type { PrinterDevice } from "../../../drivers/printers/discovery";
 import { PRINTER_MODELS } from "../../../drivers/printers/models";
 
-const path = z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
+const path = z
+  .string()
+  .max(200)
+  .regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
 const usbId = z.string().regex(/^[0-9a-f]{4}$/, "must be 4 hex digits");
 /** Spec §9 encodings: PPLZ and PPLA for labels, ESC/POS for receipts. */
 export const Encoding = z.enum(["PPLZ", "PPLA", "ESCPOS"]);
@@ -25,9 +28,23 @@ export const PrinterConfig = z.object({
     z.object({ kind: z.literal("usblp"), path }),
     // Spec §9: USB-serial printers at 9600 baud, chosen by vendor and product id (the tty number changes on replug).
     z
-      .object({ kind: z.literal("serial"), path: path.optional(), vendorId: usbId.optional(), productId: usbId.optional(), serialNumber: z.string().max(60).optional(), baud: z.number().int().min(1200).max(921600).default(9600) })
+      .object({
+        kind: z.literal("serial"),
+        path: path.optional(),
+        vendorId: usbId.optional(),
+        productId: usbId.optional(),
+        serialNumber: z.string().max(60).optional(),
+        baud: z.number().int().min(1200).max(921600).default(9600),
+      })
       .refine((t) => t.path || (t.vendorId && t.productId), "a serial printer needs a path or a vendor and product id"),
-    z.object({ kind: z.literal("tcp"), host: z.string().max(100).regex(/^[\w.:-]+$/, "an IP address or a host name"), port: z.number().int().min(1).max(65535).default(9100) }),
+    z.object({
+      kind: z.literal("tcp"),
+      host: z
+        .string()
+        .max(100)
+        .regex(/^[\w.:-]+$/, "an IP address or a host name"),
+      port: z.number().int().min(1).max(65535).default(9100),
+    }),
     z.object({ kind: z.literal("rfcomm"), path }),
   ]),
 });

@@ -67,6 +67,8 @@ test("the ticket PDF's QR, rendered to an image with pdftoppm, scans back to the
   await Bun.write(file, await res.arrayBuffer());
   expect(Bun.spawnSync(["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", file, `${box.dir}/page`]).exitCode).toBe(0);
   const png = (await Array.fromAsync(new Bun.Glob("page*.png").scan(box.dir)))[0]!;
-  const text = Bun.spawnSync(["zbarimg", "--raw", "-q", `${box.dir}/${png}`]).stdout.toString().trim();
+  const text = Bun.spawnSync(["zbarimg", "--raw", "-q", `${box.dir}/${png}`])
+    .stdout.toString()
+    .trim();
   expect(parseScan(text)).toEqual({ type: "ticket", TicketID: ticketId });
 });

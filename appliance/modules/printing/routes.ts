@@ -13,7 +13,13 @@ import { ticketPdf } from "./ticketPdf";
 
 const ids = z
   .union([z.string().max(2000), z.array(z.string().max(20)).max(500)])
-  .transform((v) => [v].flat().flatMap((s) => s.split(",")).filter(Boolean).map(Number))
+  .transform((v) =>
+    [v]
+      .flat()
+      .flatMap((s) => s.split(","))
+      .filter(Boolean)
+      .map(Number),
+  )
   .refine((a) => a.every((n) => Number.isInteger(n) && n > 0), "must be item ids");
 
 export function printingRoutes(deps: { clock: Clock; receipt: (caller: EmployeeCaller, id: number, items?: number[]) => Promise<ReceiptData> }) {
@@ -26,7 +32,12 @@ export function printingRoutes(deps: { clock: Clock; receipt: (caller: EmployeeC
       access: { roles: ROLES },
       queryToken: "Employee",
       params: IdParams,
-      query: z.object({ ticketSubCategories: ids.optional(), preview: z.enum(["true", "false"]).optional(), Employee: z.string().max(2000).optional(), Agent: z.string().max(2000).optional() }),
+      query: z.object({
+        ticketSubCategories: ids.optional(),
+        preview: z.enum(["true", "false"]).optional(),
+        Employee: z.string().max(2000).optional(),
+        Agent: z.string().max(2000).optional(),
+      }),
       raw: true,
       handler: async ({ caller, params, query }) => {
         const { pdf, filename } = await ticketPdf(await deps.receipt(caller, params.id, query.ticketSubCategories), deps.clock);
@@ -50,12 +61,21 @@ const PrintBody = z.object({
 
 export function printJournalRoutes(journal: PrintJournal, printing: PrintService) {
   return [
-    route({ method: "GET", path: "/printers/", tag: "printing", summary: "Printers set up on the box (none while the stored settings are invalid)", access: { roles: ROLES }, response: z.array(PrinterConfig), handler: () => journal.printers() }),
+    route({
+      method: "GET",
+      path: "/printers/",
+      tag: "printing",
+      summary: "Printers set up on the box (none while the stored settings are invalid)",
+      access: { roles: ROLES },
+      response: z.array(PrinterConfig),
+      handler: () => journal.printers(),
+    }),
     route({
       method: "GET",
       path: "/printers/settings",
       tag: "printing",
-      summary: "The printers screen's list: the saved printers, and `invalid` with what is wrong when the stored settings no longer validate (saving a good list replaces them)",
+      summary:
+        "The printers screen's list: the saved printers, and `invalid` with what is wrong when the stored settings no longer validate (saving a good list replaces them)",
       access: { roles: ["admin"] },
       response: PrinterSettings,
       handler: () => journal.settings(),
@@ -79,19 +99,39 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       response: z.array(DeviceRow),
       handler: () => printing.devices(),
     }),
-    route({ method: "POST", path: "/printers/:id/test", tag: "printing", summary: "Prints a sample label or receipt; audited", access: { roles: ["admin"] }, params: z.object({ id: z.string().max(40) }), response: PrintResult, handler: ({ caller, params }) => printing.test(caller, params.id) }),
+    route({
+      method: "POST",
+      path: "/printers/:id/test",
+      tag: "printing",
+      summary: "Prints a sample label or receipt; audited",
+      access: { roles: ["admin"] },
+      params: z.object({ id: z.string().max(40) }),
+      response: PrintResult,
+      handler: ({ caller, params }) => printing.test(caller, params.id),
+    }),
     route({
       method: "POST",
       path: "/print/labels",
       tag: "printing",
-      summary: "Prints item labels (one per piece, or mini labels one per action amount; at most 500 a request); confirms the ticket; the items become MARKED with tomorrow's process date",
+      summary:
+        "Prints item labels (one per piece, or mini labels one per action amount; at most 500 a request); confirms the ticket; the items become MARKED with tomorrow's process date",
       access: { roles: ROLES },
       body: PrintBody,
       idempotent: true,
       response: PrintResult,
       handler: ({ caller, body }) => printing.labels(caller, body),
     }),
-    route({ method: "POST", path: "/print/receipt", tag: "printing", summary: "Confirms the ticket and prints its receipt (ESC/POS)", access: { roles: ROLES }, body: PrintBody, idempotent: true, response: PrintResult, handler: ({ caller, body }) => printing.receipt(caller, body) }),
+    route({
+      method: "POST",
+      path: "/print/receipt",
+      tag: "printing",
+      summary: "Confirms the ticket and prints its receipt (ESC/POS)",
+      access: { roles: ROLES },
+      body: PrintBody,
+      idempotent: true,
+      response: PrintResult,
+      handler: ({ caller, body }) => printing.receipt(caller, body),
+    }),
     route({
       method: "GET",
       path: "/printJobs/",
@@ -102,8 +142,24 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       response: z.array(PrintJob),
       handler: ({ caller, query }) => journal.list(caller, query),
     }),
-    route({ method: "POST", path: "/printJobs/:id/retry", tag: "printing", summary: "Reprints from a failed job on", access: { roles: ROLES }, params: IdParams, handler: ({ caller, params }) => journal.retry(caller, params.id) }),
-    route({ method: "GET", path: "/printJobs/:id/payload", tag: "printing", summary: "A job's bytes (base64), for the tablet to send again", access: { roles: ROLES }, params: IdParams, handler: ({ caller, params }) => journal.payload(caller, params.id) }),
+    route({
+      method: "POST",
+      path: "/printJobs/:id/retry",
+      tag: "printing",
+      summary: "Reprints from a failed job on",
+      access: { roles: ROLES },
+      params: IdParams,
+      handler: ({ caller, params }) => journal.retry(caller, params.id),
+    }),
+    route({
+      method: "GET",
+      path: "/printJobs/:id/payload",
+      tag: "printing",
+      summary: "A job's bytes (base64), for the tablet to send again",
+      access: { roles: ROLES },
+      params: IdParams,
+      handler: ({ caller, params }) => journal.payload(caller, params.id),
+    }),
     route({
       method: "POST",
       path: "/printJobs/:id/result",

@@ -52,7 +52,13 @@ export function createPrintService(deps: {
   }
 
   /** Journals the jobs, and `also` with them in one transaction; they are sent once it commits. */
-  async function dispatch(caller: EmployeeCaller, req: PrintRequest, where: { printer?: Printer; port: Port }, jobs: Parameters<PrintJournal["enqueue"]>[2], also?: WithJobs): Promise<PrintResult> {
+  async function dispatch(
+    caller: EmployeeCaller,
+    req: PrintRequest,
+    where: { printer?: Printer; port: Port },
+    jobs: Parameters<PrintJournal["enqueue"]>[2],
+    also?: WithJobs,
+  ): Promise<PrintResult> {
     if (where.printer) return { jobs: await journal.enqueue(caller, where.printer.id, jobs, { also }) };
     const ids = await journal.handOver(caller, where.port as TabletPort, req.device?.trim() || (where.port === "rbt" ? "RawBT" : "BLE printer"), jobs, also);
     return { jobs: ids, payloads: ids.map((job, i) => ({ job, data: Buffer.from(jobs[i]!.bytes).toString("base64") })) };
@@ -64,7 +70,11 @@ export function createPrintService(deps: {
     const matches = (p: Printer, d: PrinterDevice) =>
       p.id === d.id ||
       ("path" in p.target && p.target.path === d.path) ||
-      (p.target.kind === "serial" && !!p.target.vendorId && p.target.vendorId === d.vendorId && p.target.productId === d.productId && (!p.target.serialNumber || p.target.serialNumber === d.serialNumber));
+      (p.target.kind === "serial" &&
+        !!p.target.vendorId &&
+        p.target.vendorId === d.vendorId &&
+        p.target.productId === d.productId &&
+        (!p.target.serialNumber || p.target.serialNumber === d.serialNumber));
     const rows: DeviceRow[] = saved.map((p) => {
       const d = found.find((x) => matches(p, x));
       const t = p.target;
@@ -84,7 +94,20 @@ export function createPrintService(deps: {
     });
     for (const d of found) {
       if (saved.some((p) => matches(p, d))) continue;
-      rows.push({ id: d.id, name: d.name, serialNumber: d.serialNumber, productName: d.productName, manufacturerName: d.manufacturerName, port: d.port, encoding: d.encoding ?? (d.class === "label" ? "PPLZ" : "ESCPOS"), class: d.class, saved: false, state: "online", where: d.path, setup: printerFromDevice(d) });
+      rows.push({
+        id: d.id,
+        name: d.name,
+        serialNumber: d.serialNumber,
+        productName: d.productName,
+        manufacturerName: d.manufacturerName,
+        port: d.port,
+        encoding: d.encoding ?? (d.class === "label" ? "PPLZ" : "ESCPOS"),
+        class: d.class,
+        saved: false,
+        state: "online",
+        where: d.path,
+        setup: printerFromDevice(d),
+      });
     }
     return rows;
   }
@@ -143,8 +166,20 @@ export function createPrintService(deps: {
               },
               p.paper,
             )
-          : LABEL_ENCODERS[p.language]!({ ticketId: 0, itemId: 0, description: "Test label", piece: p.name, agent: caller.agent.name, date: today, tallies: [] });
-      return { jobs: await journal.enqueue(caller, p.id, [{ kind: "test", encoding: p.language, bytes }], { audited: { action: "test_print", detail: { printer: p.id, name: p.name } } }) };
+          : LABEL_ENCODERS[p.language]!({
+              ticketId: 0,
+              itemId: 0,
+              description: "Test label",
+              piece: p.name,
+              agent: caller.agent.name,
+              date: today,
+              tallies: [],
+            });
+      return {
+        jobs: await journal.enqueue(caller, p.id, [{ kind: "test", encoding: p.language, bytes }], {
+          audited: { action: "test_print", detail: { printer: p.id, name: p.name } },
+        }),
+      };
     },
   };
 }

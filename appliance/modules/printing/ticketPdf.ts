@@ -17,7 +17,12 @@ import type { TicketService } from "../tickets/service";
  * What a receipt or ticket PDF shows for a ticket (optionally only some of its items).
  * Prices appear only in states that allow them (spec §4, the ticket_states table).
  */
-export async function receiptData(deps: { db: Db; clock: Clock; tickets: TicketService; places: PlaceService }, caller: EmployeeCaller, id: number, itemIds?: number[]): Promise<ReceiptData> {
+export async function receiptData(
+  deps: { db: Db; clock: Clock; tickets: TicketService; places: PlaceService },
+  caller: EmployeeCaller,
+  id: number,
+  itemIds?: number[],
+): Promise<ReceiptData> {
   const t = await deps.tickets.view(caller, id);
   const state = await deps.db.query.ticketStates.findFirst({ where: eq(ticketStates.name, t.state) });
   const address = t.customer.address_id ? await deps.places.getAddress(t.customer.address_id) : null;
@@ -28,7 +33,13 @@ export async function receiptData(deps: { db: Db; clock: Clock; tickets: TicketS
     ticketId: t.id,
     date: printDate(businessDay(new Date(t.confirmed_at ?? t.created_at))),
     customer: { name: t.customer.full_name, mobile: t.customer.mobile || undefined, address: address?.line },
-    items: items.map((i) => ({ name: i.sub_category?.name ?? i.description, pieces: i.pieces ? i.pieces.split(",").join(", ") : undefined, quantity: i.sub_category?.allow_quantity ? i.quantity : undefined, total: euro(i.total_override ?? i.total), express: i.has_express })),
+    items: items.map((i) => ({
+      name: i.sub_category?.name ?? i.description,
+      pieces: i.pieces ? i.pieces.split(",").join(", ") : undefined,
+      quantity: i.sub_category?.allow_quantity ? i.quantity : undefined,
+      total: euro(i.total_override ?? i.total),
+      express: i.has_express,
+    })),
     showPrices: state?.prices_on_receipt ?? false,
     totals: { subtotal: euro(split.subtotal), vat: euro(split.vat), total: euro(split.total), paid: euro(t.total_paid), due: euro(t.balance) },
     pickup: t.pickup_date ? printDate(t.pickup_date) : undefined,
@@ -45,7 +56,10 @@ export async function ticketPdf(d: ReceiptData, clock: Clock): Promise<{ pdf: Bu
       const left = doc.page.margins.left;
       const right = doc.page.width - doc.page.margins.right;
       doc.image(qr, right - 90, doc.y, { width: 90 });
-      doc.font("bold").fontSize(20).text(d.shop, left, doc.y, { width: right - left - 100 });
+      doc
+        .font("bold")
+        .fontSize(20)
+        .text(d.shop, left, doc.y, { width: right - left - 100 });
       doc.font("bold").fontSize(14).text(`Ticket #${d.ticketId}`);
       doc.font("regular").fontSize(10).fillColor("#555").text(d.date).fillColor("#000").moveDown(1.2);
       doc.font("bold").fontSize(12).text(d.customer.name);
@@ -62,7 +76,10 @@ export async function ticketPdf(d: ReceiptData, clock: Clock): Promise<{ pdf: Bu
         doc.x = left;
       };
       for (const it of d.items) {
-        row(`${it.express ? "EXPRESS  " : ""}${it.quantity && it.quantity > 1 ? `${it.quantity} × ` : ""}${it.name}${it.pieces ? ` (${it.pieces})` : ""}`, d.showPrices ? it.total : "");
+        row(
+          `${it.express ? "EXPRESS  " : ""}${it.quantity && it.quantity > 1 ? `${it.quantity} × ` : ""}${it.name}${it.pieces ? ` (${it.pieces})` : ""}`,
+          d.showPrices ? it.total : "",
+        );
       }
       doc.moveDown(0.5).moveTo(left, doc.y).lineTo(right, doc.y).strokeColor("#bbb").stroke().moveDown(0.5);
       if (d.showPrices) {

@@ -50,7 +50,10 @@ function lowerPriority() {
   const gettid = { x64: 186, arm64: 178 }[process.arch as "x64" | "arm64"];
   if (process.platform !== "linux" || !gettid) return;
   try {
-    const libc = dlopen("libc.so.6", { syscall: { args: [FFIType.i64], returns: FFIType.i64 }, setpriority: { args: [FFIType.i32, FFIType.u32, FFIType.i32], returns: FFIType.i32 } });
+    const libc = dlopen("libc.so.6", {
+      syscall: { args: [FFIType.i64], returns: FFIType.i64 },
+      setpriority: { args: [FFIType.i32, FFIType.u32, FFIType.i32], returns: FFIType.i32 },
+    });
     libc.symbols.setpriority(0, Number(libc.symbols.syscall(gettid)), 10);
     libc.close();
   } catch {

@@ -7,8 +7,17 @@ export interface DbTarget {
   authToken?: string;
 }
 export type Job =
-  | { kind: "report"; db: DbTarget; name: ReportName; query: ReportQuery; scope: Scope; format: ReportFormat; title: string; headers: string[]; types: ColumnType[] }
+  | {
+      kind: "report";
+      db: DbTarget;
+      name: ReportName;
+      query: ReportQuery;
+      scope: Scope;
+      format: ReportFormat;
+      title: string;
+      headers: string[];
+      types: ColumnType[];
+    }
   | { kind: "home"; db: DbTarget; day: string; agents: number[] | null };
 /** Exit codes. */
 export const EXIT = { done: 0, failed: 1, empty: 3 } as const;
-

@@ -46,7 +46,8 @@ const range = {
 /** from ≤ to, reported on `from` (spec §5 names the field). */
 const ordered = <T extends { from: string; to: string }>(q: T, ctx: z.RefinementCtx) => {
   // Only between two real days: a bad date is already named on its own.
-  if (IsoDate.safeParse(q.from).success && IsoDate.safeParse(q.to).success && q.from > q.to) ctx.addIssue({ code: "custom", path: ["from"], message: "must not be after to" });
+  if (IsoDate.safeParse(q.from).success && IsoDate.safeParse(q.to).success && q.from > q.to)
+    ctx.addIssue({ code: "custom", path: ["from"], message: "must not be after to" });
 };
 
 /** GET /tickets/csv/salesReport?from&to&actions (actions: ids of the catalogue's actions). */
@@ -74,7 +75,12 @@ export type SalesReportQuery = z.infer<typeof SalesReportQuery>;
 export type ClientReportQuery = z.infer<typeof ClientReportQuery>;
 export type ItemReportQuery = z.infer<typeof ItemReportQuery>;
 export type ItemStateReportQuery = z.infer<typeof ItemStateReportQuery>;
-export type ReportQuery = (SalesReportQuery | ClientReportQuery | ItemReportQuery | ItemStateReportQuery) & { actions?: number[]; agents?: number[]; states?: number[]; commission?: number };
+export type ReportQuery = (SalesReportQuery | ClientReportQuery | ItemReportQuery | ItemStateReportQuery) & {
+  actions?: number[];
+  agents?: number[];
+  states?: number[];
+  commission?: number;
+};
 
 /**
  * How a column's cells are written. CSV: money "1234.50" (two decimals, a point, no currency

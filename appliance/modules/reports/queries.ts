@@ -84,7 +84,15 @@ async function* ticketPages(src: Source, q: { from: string; to: string }, agents
       [start, end, last[0], last[1], ...(agents ? [json(agents)] : [])],
     );
     if (!rows.length) return;
-    const page = rows.map((r) => ({ id: num(r[0]), at: str(r[1]), agent: num(r[2]), customer: num(r[3]), total: num(r[4]), paid: num(r[5]), charges: num(r[6]) }));
+    const page = rows.map((r) => ({
+      id: num(r[0]),
+      at: str(r[1]),
+      agent: num(r[2]),
+      customer: num(r[3]),
+      total: num(r[4]),
+      paid: num(r[5]),
+      charges: num(r[6]),
+    }));
     yield page;
     const l = page[page.length - 1]!;
     last = [l.at, l.id];
@@ -177,11 +185,26 @@ async function* salesReport(src: Source, q: ReportQuery, scope: Scope): Producer
       if (t.charges !== 0 || rest !== 0) add(maltaDay(t.at), t.agent, 0, "Pickup & delivery", { items: 0, gross: t.charges, net: t.charges, paid: rest });
     }
   }
-  const rows = [...figs.values()].sort((a, b) => a.day.localeCompare(b.day) || (shops.get(a.agent) ?? "").localeCompare(shops.get(b.agent) ?? "") || a.name.localeCompare(b.name) || a.action - b.action);
+  const rows = [...figs.values()].sort(
+    (a, b) =>
+      a.day.localeCompare(b.day) || (shops.get(a.agent) ?? "").localeCompare(shops.get(b.agent) ?? "") || a.name.localeCompare(b.name) || a.action - b.action,
+  );
   for (let i = 0; i < rows.length; i += 5000) {
     yield rows.slice(i, i + 5000).map((f) => {
       const vat = vatSplit(f.net);
-      return [f.day, ...withShop(scope, shops.get(f.agent) ?? ""), f.name, f.items, f.gross, f.gross - f.net, f.net, vat.subtotal, vat.vat, f.paid, f.net - f.paid];
+      return [
+        f.day,
+        ...withShop(scope, shops.get(f.agent) ?? ""),
+        f.name,
+        f.items,
+        f.gross,
+        f.gross - f.net,
+        f.net,
+        vat.subtotal,
+        vat.vat,
+        f.paid,
+        f.net - f.paid,
+      ];
     });
   }
 }
@@ -195,7 +218,11 @@ async function* clientReport(src: Source, q: ReportQuery, scope: Scope): Produce
   const figs = new Map<number, Fig>();
   for await (const tickets of ticketPages(src, q, scope.agents)) {
     const counts = new Map(
-      (await src.values("SELECT ticket_id, count(*) FROM ticket_sub_categories WHERE ticket_id IN (SELECT value FROM json_each(?)) GROUP BY ticket_id", [json(tickets.map((t) => t.id))])).map((r) => [num(r[0]), num(r[1])]),
+      (
+        await src.values("SELECT ticket_id, count(*) FROM ticket_sub_categories WHERE ticket_id IN (SELECT value FROM json_each(?)) GROUP BY ticket_id", [
+          json(tickets.map((t) => t.id)),
+        ])
+      ).map((r) => [num(r[0]), num(r[1])]),
     );
     for (const t of tickets) {
       const day = maltaDay(t.at);
@@ -242,7 +269,9 @@ async function* itemReport(src: Source, q: ReportQuery, scope: Scope): Producer 
   const where = [
     agents ? "AND t.agent_id IN (SELECT value FROM json_each(?))" : "",
     states ? "AND i.state IN (SELECT value FROM json_each(?))" : "",
-    q.actions?.length ? "AND EXISTS (SELECT 1 FROM ticket_sub_category_actions x WHERE x.ticket_sub_category_id = i.id AND x.action_id IN (SELECT value FROM json_each(?)))" : "",
+    q.actions?.length
+      ? "AND EXISTS (SELECT 1 FROM ticket_sub_category_actions x WHERE x.ticket_sub_category_id = i.id AND x.action_id IN (SELECT value FROM json_each(?)))"
+      : "",
   ].join(" ");
   const filterArgs = [...(agents ? [json(agents)] : []), ...(states ? [JSON.stringify(states)] : []), ...(q.actions?.length ? [json(q.actions)] : [])];
   let after = num(bounds[0]) - 1;
@@ -294,9 +323,15 @@ async function* itemStateReport(src: Source, q: ReportQuery, scope: Scope): Prod
   const where = [
     scope.agents ? "AND t.agent_id IN (SELECT value FROM json_each(?))" : "",
     states ? "AND l.state IN (SELECT value FROM json_each(?))" : "",
-    q.actions?.length ? "AND EXISTS (SELECT 1 FROM ticket_sub_category_actions x WHERE x.ticket_sub_category_id = i.id AND x.action_id IN (SELECT value FROM json_each(?)))" : "",
+    q.actions?.length
+      ? "AND EXISTS (SELECT 1 FROM ticket_sub_category_actions x WHERE x.ticket_sub_category_id = i.id AND x.action_id IN (SELECT value FROM json_each(?)))"
+      : "",
   ].join(" ");
-  const filterArgs = [...(scope.agents ? [json(scope.agents)] : []), ...(states ? [JSON.stringify(states)] : []), ...(q.actions?.length ? [json(q.actions)] : [])];
+  const filterArgs = [
+    ...(scope.agents ? [json(scope.agents)] : []),
+    ...(states ? [JSON.stringify(states)] : []),
+    ...(q.actions?.length ? [json(q.actions)] : []),
+  ];
   let last: [string, number] = ["", 0];
   for (;;) {
     const rows = await src.values(
@@ -356,11 +391,19 @@ export async function homeStatistics(src: Source, day: string, agents: number[] 
   const scopeArg = agents ? [json(agents)] : [];
   const shops = await src.values(`SELECT id, name FROM agents ${agents ? "WHERE id IN (SELECT value FROM json_each(?))" : ""} ORDER BY name`, scopeArg);
   const empty = (r: { from: string; to: string }): PeriodCents => ({ ...r, tickets: 0, items: 0, express_items: 0, takings: 0, paid: 0, outstanding: 0 });
-  const perAgent = new Map(shops.map((s) => [num(s[0]), { agent_id: num(s[0]), name: str(s[1]), periods: { today: empty(ranges.today), week: empty(ranges.week), month: empty(ranges.month) } }]));
+  const perAgent = new Map(
+    shops.map((s) => [
+      num(s[0]),
+      { agent_id: num(s[0]), name: str(s[1]), periods: { today: empty(ranges.today), week: empty(ranges.week), month: empty(ranges.month) } },
+    ]),
+  );
   const total = { today: empty(ranges.today), week: empty(ranges.week), month: empty(ranges.month) };
   for (const key of ["today", "week", "month"] as const) {
     const [start, end] = instants(ranges[key]);
-    const money = await src.values(`SELECT t.agent_id, count(*), coalesce(sum(t.total), 0), coalesce(sum(t.total_paid), 0) FROM tickets t WHERE t.confirmed_at >= ? AND t.confirmed_at < ? ${scoped} GROUP BY t.agent_id`, [start, end, ...scopeArg]);
+    const money = await src.values(
+      `SELECT t.agent_id, count(*), coalesce(sum(t.total), 0), coalesce(sum(t.total_paid), 0) FROM tickets t WHERE t.confirmed_at >= ? AND t.confirmed_at < ? ${scoped} GROUP BY t.agent_id`,
+      [start, end, ...scopeArg],
+    );
     const items = await src.values(
       `SELECT t.agent_id, count(*), coalesce(sum(i.has_express), 0) FROM tickets t JOIN ticket_sub_categories i ON i.ticket_id = t.id WHERE t.confirmed_at >= ? AND t.confirmed_at < ? ${scoped} GROUP BY t.agent_id`,
       [start, end, ...scopeArg],

@@ -23,13 +23,16 @@ beforeAll(async () => {
   shop = await box.employeeToken(5555, await box.agentToken("birkirkara", "shop-demo-2026"));
   // Two customers with confirmed tickets get names a spreadsheet must not misread.
   const sql = box.database.client;
-  const owners = (await sql.execute("SELECT DISTINCT customer_id FROM tickets WHERE confirmed_at IS NOT NULL ORDER BY customer_id LIMIT 2")).rows.map((r) => Number(r[0]));
+  const owners = (await sql.execute("SELECT DISTINCT customer_id FROM tickets WHERE confirmed_at IS NOT NULL ORDER BY customer_id LIMIT 2")).rows.map((r) =>
+    Number(r[0]),
+  );
   await sql.execute({ sql: "UPDATE customers SET full_name = ? WHERE id = ?", args: [FORMULA, owners[0]!] });
   await sql.execute({ sql: "UPDATE customers SET full_name = ? WHERE id = ?", args: [MALTESE, owners[1]!] });
 });
 afterAll(() => box.close());
 
-const get = (path: string, token = hq, signal?: AbortSignal) => box.app.handle(new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `token ${token}` }, signal }));
+const get = (path: string, token = hq, signal?: AbortSignal) =>
+  box.app.handle(new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `token ${token}` }, signal }));
 
 /** A CSV report parsed back by csv-parse: header and records. */
 async function csv(path: string, token = hq) {
@@ -80,7 +83,9 @@ describe("item report", () => {
   });
 
   test("states, actions and agents as repeated keys filter the rows", async () => {
-    const states = (await box.database.client.execute("SELECT id, name FROM ticket_states WHERE name IN ('CLOSED', 'IN PROGRESS')")).rows.map((r) => [Number(r[0]), String(r[1])] as const);
+    const states = (await box.database.client.execute("SELECT id, name FROM ticket_states WHERE name IN ('CLOSED', 'IN PROGRESS')")).rows.map(
+      (r) => [Number(r[0]), String(r[1])] as const,
+    );
     const { records, col } = await csv(`/tickets/csv/itemReport?from=${FROM}&to=${TO}&${states.map(([id]) => `states=${id}`).join("&")}`);
     const db = await one(
       "SELECT count(*) FROM ticket_sub_categories i JOIN tickets t ON t.id = i.ticket_id WHERE i.state IN ('CLOSED', 'IN PROGRESS') AND t.confirmed_at >= ? AND t.confirmed_at < ?",
@@ -89,7 +94,11 @@ describe("item report", () => {
     expect(records.length).toBe(Number(db[0]));
     for (const r of records) expect(["CLOSED", "IN PROGRESS"]).toContain(r[col("State")]!);
 
-    const [action] = (await box.database.client.execute("SELECT action_id, count(DISTINCT ticket_sub_category_id) FROM ticket_sub_category_actions GROUP BY action_id ORDER BY 2 DESC LIMIT 1")).rows;
+    const [action] = (
+      await box.database.client.execute(
+        "SELECT action_id, count(DISTINCT ticket_sub_category_id) FROM ticket_sub_category_actions GROUP BY action_id ORDER BY 2 DESC LIMIT 1",
+      )
+    ).rows;
     const agents = (await box.database.client.execute("SELECT id FROM agents")).rows.map((r) => Number(r[0]));
     const byAction = await csv(`/tickets/csv/itemReport?from=${FROM}&to=${TO}&actions=${action![0]}&${agents.map((a) => `agents=${a}`).join("&")}`);
     const dbAction = await one(
@@ -117,14 +126,21 @@ describe("sales and client reports", () => {
       expect(cents(r, "Net excl. VAT")).toBe(Math.round(cents(r, "Net") / 1.18));
     }
     // An actions filter keeps only those actions' rows (and no charges).
-    const [action] = (await box.database.client.execute("SELECT a.id, a.name FROM actions a WHERE EXISTS (SELECT 1 FROM ticket_sub_category_actions x WHERE x.action_id = a.id) LIMIT 1")).rows;
+    const [action] = (
+      await box.database.client.execute(
+        "SELECT a.id, a.name FROM actions a WHERE EXISTS (SELECT 1 FROM ticket_sub_category_actions x WHERE x.action_id = a.id) LIMIT 1",
+      )
+    ).rows;
     const only = await csv(`/tickets/csv/salesReport?from=${FROM}&to=${TO}&actions=${action![0]}`);
     expect(new Set(only.records.map((r) => r[only.col("Action")]))).toEqual(new Set([String(action![1])]));
   });
 
   test("clients: tickets, spending and payments match", async () => {
     const { records, col } = await csv(`/tickets/csv/clientReport?from=${FROM}&to=${TO}`);
-    const db = await one("SELECT count(*), sum(total), sum(total_paid), count(DISTINCT customer_id) FROM tickets WHERE confirmed_at >= ? AND confirmed_at < ?", range);
+    const db = await one(
+      "SELECT count(*), sum(total), sum(total_paid), count(DISTINCT customer_id) FROM tickets WHERE confirmed_at >= ? AND confirmed_at < ?",
+      range,
+    );
     expect(records.length).toBe(Number(db[3]));
     expect(records.reduce((s, r) => s + Number(r[col("Tickets")]), 0)).toBe(Number(db[0]));
     expect(sum(records, col("Spent"))).toBe(Number(db[1]));
@@ -171,7 +187,10 @@ describe("files", () => {
     const header = (sheet.getRow(1).values as unknown[]).slice(1);
     expect(header).toEqual(REPORT_COLUMNS.itemReport.map((c) => c.header));
     const at = (name: string) => header.indexOf(name) + 1;
-    const db = await one("SELECT count(*) FROM ticket_sub_categories i JOIN tickets t ON t.id = i.ticket_id WHERE t.confirmed_at >= ? AND t.confirmed_at < ?", range);
+    const db = await one(
+      "SELECT count(*) FROM ticket_sub_categories i JOIN tickets t ON t.id = i.ticket_id WHERE t.confirmed_at >= ? AND t.confirmed_at < ?",
+      range,
+    );
     expect(sheet.rowCount - 1).toBe(Number(db[0]));
     const row = sheet.getRow(2);
     expect(typeof row.getCell(at("Total")).value).toBe("number");
@@ -249,7 +268,12 @@ describe("the worker", () => {
        SELECT (SELECT min(id) FROM ticket_sub_categories), 'MARKED', '2026-06-01T10:00:00.000Z', 'load ' || k FROM n`,
     );
     const reports = createReportService({ db: { url: `file:${box.dir}/ironbox.db` }, clock: box.clock });
-    const caller = { kind: "employee", jti: "t", agent: { id: 1, name: "HQ", is_hq: true }, employee: { id: 1, full_name: "A", role: "admin", hq: true } } as const;
+    const caller = {
+      kind: "employee",
+      jti: "t",
+      agent: { id: 1, name: "HQ", is_hq: true },
+      employee: { id: 1, full_name: "A", role: "admin", hq: true },
+    } as const;
     const file = await reports.report(caller, "itemStateReport", { from: FROM, to: TO, format: "csv" });
     if (file.kind !== "file") throw new Error("expected a file");
     expect(reports.running()).toBe(1);
@@ -271,7 +295,12 @@ describe("the worker", () => {
 
   test("two reports at once at most; a third is told to wait (429)", async () => {
     const reports = createReportService({ db: { url: `file:${box.dir}/ironbox.db` }, clock: box.clock, maxRunning: 1 });
-    const caller = { kind: "employee", jti: "t", agent: { id: 1, name: "HQ", is_hq: true }, employee: { id: 1, full_name: "A", role: "admin", hq: true } } as const;
+    const caller = {
+      kind: "employee",
+      jti: "t",
+      agent: { id: 1, name: "HQ", is_hq: true },
+      employee: { id: 1, full_name: "A", role: "admin", hq: true },
+    } as const;
     const first = await reports.report(caller, "itemStateReport", { from: FROM, to: TO, format: "csv" });
     await expect(reports.report(caller, "itemStateReport", { from: FROM, to: TO, format: "csv" })).rejects.toThrow("Other reports");
     if (first.kind === "file") await first.body.cancel();
@@ -283,14 +312,19 @@ describe("cells", () => {
   test("any text survives CSV quoting and a real parser, neutralised when risky (property)", () => {
     const types = ["text", "money", "text"] as const;
     fc.assert(
-      fc.property(fc.string({ unit: "grapheme", maxLength: 40 }), fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.string({ maxLength: 20 }), (a, cents, b) => {
-        const line = csvRecord(types, [a, cents, b]);
-        const [rec] = parse(line, { relax_quotes: false }) as string[][];
-        expect(rec).toEqual([neutralise(a), money(cents), neutralise(b)]);
-        for (const cell of [rec![0]!, rec![2]!]) expect(/^[=+\-@\t\r]/.test(cell)).toBe(false);
-        // A negative amount stays a plain number a spreadsheet adds up.
-        expect(Number(rec![1])).toBe(cents / 100);
-      }),
+      fc.property(
+        fc.string({ unit: "grapheme", maxLength: 40 }),
+        fc.integer({ min: -10_000_000, max: 10_000_000 }),
+        fc.string({ maxLength: 20 }),
+        (a, cents, b) => {
+          const line = csvRecord(types, [a, cents, b]);
+          const [rec] = parse(line, { relax_quotes: false }) as string[][];
+          expect(rec).toEqual([neutralise(a), money(cents), neutralise(b)]);
+          for (const cell of [rec![0]!, rec![2]!]) expect(/^[=+\-@\t\r]/.test(cell)).toBe(false);
+          // A negative amount stays a plain number a spreadsheet adds up.
+          expect(Number(rec![1])).toBe(cents / 100);
+        },
+      ),
       { numRuns: 500 },
     );
     expect(neutralise("=1+1")).toBe("'=1+1");
@@ -301,11 +335,15 @@ describe("cells", () => {
 
   test("shares add up to the amount exactly", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 6 }), (amount, weights) => {
-        const parts = allocate(amount, weights);
-        expect(parts.reduce((a, b) => a + b, 0)).toBe(amount);
-        expect(parts.every((p) => p >= 0)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 6 }),
+        (amount, weights) => {
+          const parts = allocate(amount, weights);
+          expect(parts.reduce((a, b) => a + b, 0)).toBe(amount);
+          expect(parts.every((p) => p >= 0)).toBe(true);
+        },
+      ),
     );
   });
 });

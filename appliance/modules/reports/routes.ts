@@ -2,7 +2,16 @@ import type { z } from "zod";
 import { toEuros } from "../../domain/money";
 import { route } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
-import { ClientReportQuery, HomeStatistics, ItemReportQuery, ItemStateReportQuery, type PeriodFigures, type ReportName, type ReportQuery, SalesReportQuery } from "./model";
+import {
+  ClientReportQuery,
+  HomeStatistics,
+  ItemReportQuery,
+  ItemStateReportQuery,
+  type PeriodFigures,
+  type ReportName,
+  type ReportQuery,
+  SalesReportQuery,
+} from "./model";
 import type { HomeCents } from "./queries";
 import type { ReportService } from "./service";
 
@@ -18,14 +27,20 @@ const QUERIES: Record<ReportName, z.ZodType<ReportQuery>> = {
 const SUMMARIES: Record<ReportName, string> = {
   salesReport: "Sales per day, shop and action: items, gross, discounts, net, VAT 18 %, paid, outstanding (CSV, or xlsx with format=xlsx; 204 when empty)",
   clientReport: "Per customer: tickets, items, spent, paid, owed, first and last visit in the range (CSV or xlsx; 204 when empty)",
-  itemReport: "Per item: ticket, date, shop, customer, state, garment, actions, price, total, paid and commission at a whole percent (CSV or xlsx; 204 when empty)",
+  itemReport:
+    "Per item: ticket, date, shop, customer, state, garment, actions, price, total, paid and commission at a whole percent (CSV or xlsx; 204 when empty)",
   itemStateReport: "Per item state change: item, ticket, garment, state, when, employee, shop, note (CSV or xlsx; 204 when empty)",
 };
 
 /** RFC 6266: a plain ASCII name, and the exact one encoded. */
 const disposition = (name: string) => `attachment; filename="${name.replace(/[^\w .-]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
-const periodEuros = (p: HomeCents["periods"]["today"]): PeriodFigures => ({ ...p, takings: toEuros(p.takings), paid: toEuros(p.paid), outstanding: toEuros(p.outstanding) });
+const periodEuros = (p: HomeCents["periods"]["today"]): PeriodFigures => ({
+  ...p,
+  takings: toEuros(p.takings),
+  paid: toEuros(p.paid),
+  outstanding: toEuros(p.outstanding),
+});
 const periodsEuros = (p: HomeCents["periods"]) => ({ today: periodEuros(p.today), week: periodEuros(p.week), month: periodEuros(p.month) });
 const rankedEuros = (r: HomeCents["top_garments"]) => r.map((x) => ({ ...x, total: toEuros(x.total) }));
 
@@ -53,7 +68,8 @@ export function reportRoutes(reports: ReportService) {
       method: "GET",
       path: "/statistics/home",
       tag: "reports",
-      summary: "The admin home: today, this week and this month (takings, paid, outstanding, tickets, items, express), the pipeline by state, items due and overdue, top garments and actions; head quarters also per shop",
+      summary:
+        "The admin home: today, this week and this month (takings, paid, outstanding, tickets, items, express), the pipeline by state, items due and overdue, top garments and actions; head quarters also per shop",
       access: ADMIN,
       response: HomeStatistics,
       handler: async ({ caller }): Promise<HomeStatistics> => {

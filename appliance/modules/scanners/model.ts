@@ -3,9 +3,16 @@
 import { z } from "zod";
 import { SettingsInvalid } from "../printing/model";
 
-const path = z.string().max(200).regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
+const path = z
+  .string()
+  .max(200)
+  .regex(/^\/[\w./:+-]+$/, "must be an absolute device path");
 /** Every gun: an id, a name, and the shop it is kept for (its scans go to that shop's tablets only); none: every shop on the box. */
-const common = { id: z.string().regex(/^[a-z0-9-]{1,30}$/), name: z.string().trim().min(1).max(60), agent_id: z.number().int().positive().nullable().default(null) };
+const common = {
+  id: z.string().regex(/^[a-z0-9-]{1,30}$/),
+  name: z.string().trim().min(1).max(60),
+  agent_id: z.number().int().positive().nullable().default(null),
+};
 export const GunConfig = z.discriminatedUnion("kind", [
   z.object({ ...common, kind: z.literal("serial"), path, baud: z.number().int().min(1200).max(921600).default(9600) }),
   z.object({ ...common, kind: z.literal("evdev"), path }),
@@ -31,7 +38,15 @@ export type GunSettings = z.infer<typeof GunSettings>;
 export const AttachedDevices = z.object({
   serial: z.array(z.object({ path: z.string(), name: z.string() })),
   keyboards: z.array(z.object({ path: z.string(), name: z.string() })),
-  hid: z.array(z.object({ vendorId: z.number().int(), productId: z.number().int(), product: z.string().optional(), manufacturer: z.string().optional(), serialNumber: z.string().optional() })),
+  hid: z.array(
+    z.object({
+      vendorId: z.number().int(),
+      productId: z.number().int(),
+      product: z.string().optional(),
+      manufacturer: z.string().optional(),
+      serialNumber: z.string().optional(),
+    }),
+  ),
   hid_error: z.string().optional(),
 });
 export type AttachedDevices = z.infer<typeof AttachedDevices>;

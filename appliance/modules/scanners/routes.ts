@@ -24,7 +24,8 @@ export function scannerRoutes(
       method: "GET",
       path: "/scanners/",
       tag: "scanners",
-      summary: "Barcode guns wired to the box, with their state: admins see all (they set the box up), others the guns their shop may use (none while the stored settings are invalid)",
+      summary:
+        "Barcode guns wired to the box, with their state: admins see all (they set the box up), others the guns their shop may use (none while the stored settings are invalid)",
       access: staff,
       response: z.array(GunState),
       handler: ({ caller }) => scanners.list(caller),
@@ -33,7 +34,8 @@ export function scannerRoutes(
       method: "GET",
       path: "/scanners/settings",
       tag: "scanners",
-      summary: "The guns screen's list: the guns with their state, and `invalid` with what is wrong when the stored settings no longer validate (saving a good list replaces them)",
+      summary:
+        "The guns screen's list: the guns with their state, and `invalid` with what is wrong when the stored settings no longer validate (saving a good list replaces them)",
       access: { roles: ["admin"] },
       response: GunSettings,
       handler: ({ caller }) => scanners.settings(caller),
@@ -48,7 +50,15 @@ export function scannerRoutes(
       response: z.array(GunState),
       handler: ({ caller, body }) => scanners.save(caller, body),
     }),
-    route({ method: "GET", path: "/scanners/devices", tag: "scanners", summary: "Serial and HID devices attached to the box", access: { roles: ["admin"] }, response: AttachedDevices, handler: () => scanners.devices() }),
+    route({
+      method: "GET",
+      path: "/scanners/devices",
+      tag: "scanners",
+      summary: "Serial and HID devices attached to the box",
+      access: { roles: ["admin"] },
+      response: AttachedDevices,
+      handler: () => scanners.devices(),
+    }),
     route({
       method: "GET",
       path: "/events",
@@ -79,7 +89,7 @@ export function scannerRoutes(
             const check = setInterval(async () => {
               if (await deps.sessionLive(header, caller.jti)) return;
               try {
-                controller.enqueue(enc.encode("event: end\ndata: {\"reason\":\"session ended\"}\n\n"));
+                controller.enqueue(enc.encode('event: end\ndata: {"reason":"session ended"}\n\n'));
                 controller.close();
               } catch {}
               stop();
@@ -100,7 +110,9 @@ export function scannerRoutes(
             stop();
           },
         });
-        return new Response(stream, { headers: { ...SECURITY_HEADERS, "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" } });
+        return new Response(stream, {
+          headers: { ...SECURITY_HEADERS, "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" },
+        });
       },
     }),
   ];

@@ -193,7 +193,10 @@ test("events: a stream ends when its session is logged out or revoked; a live on
 test("stored gun settings that no longer validate read as 'settings invalid' with what is wrong, and saving a good list replaces them", async () => {
   const hqAdmin = await box.employeeToken(ADMIN.pin);
   const corrupt = JSON.stringify([{ id: "counter-gun", name: "Counter gun", kind: "serial", path: "ttyACM0", baud: 9600 }]);
-  await box.database.client.execute({ sql: "INSERT INTO box_settings (key, value) VALUES ('scanners', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", args: [corrupt] });
+  await box.database.client.execute({
+    sql: "INSERT INTO box_settings (key, value) VALUES ('scanners', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    args: [corrupt],
+  });
   const settings = await box.call("GET", "/api/v1/scanners/settings", { token: hqAdmin });
   expect(settings.json.data).toEqual({ guns: [], invalid: { message: "#1 path: must be an absolute device path" } });
   expect((await box.call("GET", "/api/v1/scanners/", { token: hqAdmin })).json.data).toEqual([]);

@@ -44,7 +44,14 @@ export function createScannerService({
   devices,
   log = console.error,
   drivers = realDrivers(devices),
-}: { db: Db; clock: Clock; bus: EventBus; devices: DeviceAccess; log?: (m: string) => void; drivers?: DriverFactory }) {
+}: {
+  db: Db;
+  clock: Clock;
+  bus: EventBus;
+  devices: DeviceAccess;
+  log?: (m: string) => void;
+  drivers?: DriverFactory;
+}) {
   const running = new Map<string, { stop(): void }>();
   const status = new Map<string, { status: "online" | "offline" | "unknown"; detail?: string }>();
   const now = () => clock.now().toISOString();
@@ -106,10 +113,14 @@ export function createScannerService({
         // another shop may stay so. Another shop answers as if it did not exist.
         const unchanged = before.some((b) => b.id === g.id && b.agent_id === g.agent_id);
         const mayName = caller.agent.is_hq || g.agent_id === caller.agent.id || unchanged;
-        if (!mayName || !(await db.query.agents.findFirst({ where: eq(agents.id, g.agent_id), columns: { id: true } }))) throw unprocessable("agent_id: no such shop");
+        if (!mayName || !(await db.query.agents.findFirst({ where: eq(agents.id, g.agent_id), columns: { id: true } })))
+          throw unprocessable("agent_id: no such shop");
       }
       await db.transaction(async (tx) => {
-        await tx.insert(boxSettings).values({ key: KEY, value: JSON.stringify(guns) }).onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(guns) } });
+        await tx
+          .insert(boxSettings)
+          .values({ key: KEY, value: JSON.stringify(guns) })
+          .onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(guns) } });
         await audit(tx, clock.now(), caller, "configure", "scanners", null, listChanges(before, guns));
       });
       startAll(guns);
@@ -130,7 +141,9 @@ export function createScannerService({
       let hidError: string | undefined;
       try {
         const mod = (await import("node-hid")) as unknown as { devices(): typeof hid };
-        hid = mod.devices().map((d) => ({ vendorId: d.vendorId, productId: d.productId, product: d.product, manufacturer: d.manufacturer, serialNumber: d.serialNumber }));
+        hid = mod
+          .devices()
+          .map((d) => ({ vendorId: d.vendorId, productId: d.productId, product: d.product, manufacturer: d.manufacturer, serialNumber: d.serialNumber }));
       } catch (e) {
         hidError = e instanceof Error ? e.message : String(e);
       }

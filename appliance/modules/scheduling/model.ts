@@ -20,21 +20,24 @@ const amount = z
   .transform((n) => Math.min(MAX_AMOUNT, Math.max(0, Math.round(n))));
 
 /** Seven amounts Sunday..Saturday: an array, or spec §3's text "1,2,3,4,5,6,7". */
-export const Amounts = z.union([
-  z.array(amount).length(7),
-  z
-    .string()
-    .max(200)
-    .transform((s, ctx) => {
-      const parts = s.split(",").map((p) => p.trim());
-      const nums = parts.map(Number);
-      if (parts.length !== 7 || parts.some((p) => p === "") || nums.some((n) => !Number.isFinite(n))) {
-        ctx.addIssue({ code: "custom", message: "must be seven comma-separated numbers, Sunday to Saturday" });
-        return z.NEVER;
-      }
-      return nums.map((n) => Math.min(MAX_AMOUNT, Math.max(0, Math.round(n))));
-    }),
-], { error: "must be seven numbers, Sunday to Saturday (an array, or text separated by commas)" });
+export const Amounts = z.union(
+  [
+    z.array(amount).length(7),
+    z
+      .string()
+      .max(200)
+      .transform((s, ctx) => {
+        const parts = s.split(",").map((p) => p.trim());
+        const nums = parts.map(Number);
+        if (parts.length !== 7 || parts.some((p) => p === "") || nums.some((n) => !Number.isFinite(n))) {
+          ctx.addIssue({ code: "custom", message: "must be seven comma-separated numbers, Sunday to Saturday" });
+          return z.NEVER;
+        }
+        return nums.map((n) => Math.min(MAX_AMOUNT, Math.max(0, Math.round(n))));
+      }),
+  ],
+  { error: "must be seven numbers, Sunday to Saturday (an array, or text separated by commas)" },
+);
 
 export const ConfigurationBody = z.object({
   month: Month,
@@ -62,24 +65,35 @@ const MonthDay = z
   .string()
   .trim()
   .regex(/^(\d{2}-\d{2})?$/, "must be a month-day MM-DD")
-  .refine((s) => !s || (+s.slice(0, 2) >= 1 && +s.slice(0, 2) <= 12 && +s.slice(3) >= 1 && +s.slice(3) <= [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][+s.slice(0, 2) - 1]!), "must be a real month-day")
+  .refine(
+    (s) =>
+      !s ||
+      (+s.slice(0, 2) >= 1 && +s.slice(0, 2) <= 12 && +s.slice(3) >= 1 && +s.slice(3) <= [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][+s.slice(0, 2) - 1]!),
+    "must be a real month-day",
+  )
   .transform((s) => s || null);
 
 /** Locality ids: an array, or text separated by ';' or ',' (spec §3 shows both). */
-export const LocalityIds = z.union([
-  z.array(z.number().int().positive()).max(500),
-  z
-    .string()
-    .max(4000)
-    .transform((s, ctx) => {
-      const parts = s.split(/[;,]/).map((p) => p.trim()).filter(Boolean);
-      if (parts.some((p) => !/^\d{1,12}$/.test(p) || +p <= 0)) {
-        ctx.addIssue({ code: "custom", message: "must be locality ids separated by ';' or ','" });
-        return z.NEVER;
-      }
-      return parts.map(Number);
-    }),
-], { error: "must be locality ids (an array, or text separated by ';' or ',')" });
+export const LocalityIds = z.union(
+  [
+    z.array(z.number().int().positive()).max(500),
+    z
+      .string()
+      .max(4000)
+      .transform((s, ctx) => {
+        const parts = s
+          .split(/[;,]/)
+          .map((p) => p.trim())
+          .filter(Boolean);
+        if (parts.some((p) => !/^\d{1,12}$/.test(p) || +p <= 0)) {
+          ctx.addIssue({ code: "custom", message: "must be locality ids separated by ';' or ','" });
+          return z.NEVER;
+        }
+        return parts.map(Number);
+      }),
+  ],
+  { error: "must be locality ids (an array, or text separated by ';' or ',')" },
+);
 
 export const PickupDeliveryInput = z.object({
   /** Ignored: saving replaces every setting. */
@@ -123,7 +137,10 @@ export const WeekParams = z
     year: z.coerce.number().int().min(2000).max(2100),
   })
   // zod still runs this when a field failed: only a valid year has a number of weeks.
-  .refine((p) => !Number.isInteger(p.year) || p.year < 2000 || p.year > 2100 || p.week <= weeksInYear(p.year), { message: "this year has 52 weeks", path: ["week"] });
+  .refine((p) => !Number.isInteger(p.year) || p.year < 2000 || p.year > 2100 || p.week <= weeksInYear(p.year), {
+    message: "this year has 52 weeks",
+    path: ["week"],
+  });
 
 /** Spec §9: the scheduler asks 10 tickets a day, 20 from the week button, 9999999999 in day views. */
 export const ScheduleQuery = z.object({

@@ -36,7 +36,10 @@ const runReaders = { roles: ["admin", "manager", "driver"] } as const;
 const tag = "scheduling";
 
 const actionIds = z.object({
-  actions: z.union([z.coerce.number().int().positive(), z.array(z.coerce.number().int().positive()).max(100)]).transform((v) => [v].flat()).optional(),
+  actions: z
+    .union([z.coerce.number().int().positive(), z.array(z.coerce.number().int().positive()).max(100)])
+    .transform((v) => [v].flat())
+    .optional(),
 });
 
 /** Cents → euros for the ticket lists and the run (the service speaks cents). */
@@ -45,8 +48,25 @@ const runEuros = <T extends { stops: { amount_due: number }[] }>(r: T) => ({ ...
 
 export function schedulingRoutes(s: SchedulingService) {
   return [
-    route({ method: "GET", path: "/configurations/", tag, summary: "Workload configurations by month", access: admins, response: z.array(Configuration), handler: () => s.listConfigurations() }),
-    route({ method: "GET", path: "/configurations/:id", tag, summary: "One workload configuration", access: admins, params: IdParams, response: Configuration, handler: ({ params }) => s.getConfiguration(params.id) }),
+    route({
+      method: "GET",
+      path: "/configurations/",
+      tag,
+      summary: "Workload configurations by month",
+      access: admins,
+      response: z.array(Configuration),
+      handler: () => s.listConfigurations(),
+    }),
+    route({
+      method: "GET",
+      path: "/configurations/:id",
+      tag,
+      summary: "One workload configuration",
+      access: admins,
+      params: IdParams,
+      response: Configuration,
+      handler: ({ params }) => s.getConfiguration(params.id),
+    }),
     route({
       method: "POST",
       path: "/configurations/",
@@ -69,9 +89,26 @@ export function schedulingRoutes(s: SchedulingService) {
       response: Configuration,
       handler: ({ caller, params, body }) => s.updateConfiguration(caller, params.id, body),
     }),
-    route({ method: "DELETE", path: "/configurations/:id", tag, summary: "Removes a workload configuration", access: HQ_STAFF, params: IdParams, response: z.object({ id: z.number() }), handler: ({ caller, params }) => s.removeConfiguration(caller, params.id) }),
+    route({
+      method: "DELETE",
+      path: "/configurations/:id",
+      tag,
+      summary: "Removes a workload configuration",
+      access: HQ_STAFF,
+      params: IdParams,
+      response: z.object({ id: z.number() }),
+      handler: ({ caller, params }) => s.removeConfiguration(caller, params.id),
+    }),
 
-    route({ method: "GET", path: "/pickupDeliveries/", tag, summary: "Pickup/delivery capacity settings", access: admins, response: z.array(PickupDelivery), handler: () => s.listPickupDeliveries() }),
+    route({
+      method: "GET",
+      path: "/pickupDeliveries/",
+      tag,
+      summary: "Pickup/delivery capacity settings",
+      access: admins,
+      response: z.array(PickupDelivery),
+      handler: () => s.listPickupDeliveries(),
+    }),
     route({
       method: "POST",
       path: "/pickupDeliveries/",
@@ -87,12 +124,14 @@ export function schedulingRoutes(s: SchedulingService) {
       method: "GET",
       path: "/statistics/schedule/week/:week/year/:year",
       tag,
-      summary: "The scheduler's week: each day's capacity, booked pickups and deliveries per locality, and tickets (limit a day; date and type narrow the list)",
+      summary:
+        "The scheduler's week: each day's capacity, booked pickups and deliveries per locality, and tickets (limit a day; date and type narrow the list)",
       access: scheduler,
       params: WeekParams,
       query: ScheduleQuery,
       response: ScheduleWeek,
-      handler: async ({ caller, params, query }) => (await s.scheduleWeek(caller, params.year, params.week, query)).map((d) => ({ ...d, tickets: d.tickets.map(ticketEuros) })),
+      handler: async ({ caller, params, query }) =>
+        (await s.scheduleWeek(caller, params.year, params.week, query)).map((d) => ({ ...d, tickets: d.tickets.map(ticketEuros) })),
     }),
     route({
       method: "GET",

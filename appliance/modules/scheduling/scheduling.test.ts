@@ -15,15 +15,40 @@ let bkCustomer: { id: number; address_id: number };
 let mostaCustomer: { id: number; address_id: number };
 let ids: { hq: number; bk: number; mosta: number; hqAdmin: number; bkClerk: number; mostaManager: number; hqDriver: number; mostaDriver: number };
 
-const rows = async (sql: string, args: (number | string | null)[] = []) => (await box.database.client.execute({ sql, args })).rows as unknown as Record<string, any>[];
+const rows = async (sql: string, args: (number | string | null)[] = []) =>
+  (await box.database.client.execute({ sql, args })).rows as unknown as Record<string, any>[];
 const get = (path: string, token?: string) => box.call("GET", `/api/v1${path}`, { token });
 
 /** A confirmed ticket to collect and/or deliver (straight into the database: these tests are about counting). */
-async function ticket(o: { agent: number; employee: number; customer: { id: number; address_id: number }; pickup?: string; delivery?: string; total?: number; paid?: number; confirmed?: boolean; comment?: string }) {
+async function ticket(o: {
+  agent: number;
+  employee: number;
+  customer: { id: number; address_id: number };
+  pickup?: string;
+  delivery?: string;
+  total?: number;
+  paid?: number;
+  confirmed?: boolean;
+  comment?: string;
+}) {
   const [r] = await rows(
     `INSERT INTO tickets (agent_id, employee_id, customer_id, pickup_date, delivery_date, pickup_from_client, delivery_to_client, state, total, total_paid, pickup_address_id, delivery_address_id, confirmed_at, pickup_comment)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'AWAITING PICKUP', ?, ?, ?, ?, ?, ?) RETURNING id`,
-    [o.agent, o.employee, o.customer.id, o.pickup ?? null, o.delivery ?? null, o.pickup ? 1 : 0, o.delivery ? 1 : 0, o.total ?? 2500, o.paid ?? 0, o.pickup ? o.customer.address_id : null, o.delivery ? o.customer.address_id : null, o.confirmed === false ? null : "2026-11-20T10:00:00.000Z", o.comment ?? ""],
+    [
+      o.agent,
+      o.employee,
+      o.customer.id,
+      o.pickup ?? null,
+      o.delivery ?? null,
+      o.pickup ? 1 : 0,
+      o.delivery ? 1 : 0,
+      o.total ?? 2500,
+      o.paid ?? 0,
+      o.pickup ? o.customer.address_id : null,
+      o.delivery ? o.customer.address_id : null,
+      o.confirmed === false ? null : "2026-11-20T10:00:00.000Z",
+      o.comment ?? "",
+    ],
   );
   const [g] = await rows("SELECT id FROM garment_sub_categories LIMIT 1");
   await rows("INSERT INTO ticket_sub_categories (ticket_id, garment_sub_category_id, description, quantity) VALUES (?, ?, 'Suit', 2)", [r!.id, g!.id]);
@@ -58,7 +83,10 @@ beforeAll(async () => {
     mostaDriver: await emp("Daniel Micallef"),
   };
   const customerIn = async (agent: number, locality: string) => {
-    const [c] = await rows("SELECT c.id, c.address_id FROM customers c JOIN addresses a ON a.id = c.address_id WHERE c.agent_id = ? AND a.locality_id = ? ORDER BY c.id LIMIT 1", [agent, loc[locality]!]);
+    const [c] = await rows(
+      "SELECT c.id, c.address_id FROM customers c JOIN addresses a ON a.id = c.address_id WHERE c.agent_id = ? AND a.locality_id = ? ORDER BY c.id LIMIT 1",
+      [agent, loc[locality]!],
+    );
     return { id: Number(c!.id), address_id: Number(c!.address_id) };
   };
   bkCustomer = await customerIn(ids.bk, "Birkirkara");
@@ -144,7 +172,8 @@ describe("the scheduler's week (/statistics/schedule/week/{week}/year/{year})", 
   test("HQ admins and HQ drivers only", async () => {
     expect((await get("/statistics/schedule/week/49/year/2026", t.hqAdmin)).status).toBe(200);
     expect((await get("/statistics/schedule/week/49/year/2026", t.hqDriver)).status).toBe(200);
-    for (const who of ["hqManager", "hqEmployee", "bkAdmin", "mostaDriver", "mostaManager"]) expect((await get("/statistics/schedule/week/49/year/2026", t[who])).status).toBe(403);
+    for (const who of ["hqManager", "hqEmployee", "bkAdmin", "mostaDriver", "mostaManager"])
+      expect((await get("/statistics/schedule/week/49/year/2026", t[who])).status).toBe(403);
   });
 
   test("bad weeks and years answer 422", async () => {
@@ -170,7 +199,15 @@ describe("the scheduler's week (/statistics/schedule/week/{week}/year/{year})", 
     await ticket({ agent: ids.bk, employee: ids.bkClerk, customer: bkCustomer, pickup: MONDAY, confirmed: false }); // a draft holds no room
     await ticket({ agent: ids.mosta, employee: ids.mostaManager, customer: mostaCustomer, pickup: TUESDAY });
     const week = (await get("/statistics/schedule/week/49/year/2026", t.hqAdmin)).json.data;
-    expect(week.map((d: { date: string }) => d.date)).toEqual(["2026-11-29", "2026-11-30", "2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-05"]);
+    expect(week.map((d: { date: string }) => d.date)).toEqual([
+      "2026-11-29",
+      "2026-11-30",
+      "2026-12-01",
+      "2026-12-02",
+      "2026-12-03",
+      "2026-12-04",
+      "2026-12-05",
+    ]);
     expect(week.map((d: { day_of_week: number }) => d.day_of_week)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     const monday = week[1];
     expect(monday).toMatchObject({ capacity: 8 * 20, assigned_pickups: 1, assigned_deliveries: 10, colour: "green", ticket_count: 11 });
@@ -178,7 +215,16 @@ describe("the scheduler's week (/statistics/schedule/week/{week}/year/{year})", 
     expect(bkara).toEqual({ id: loc.Birkirkara, name: "Birkirkara", capacity: 20, assigned_pickups: 1, assigned_deliveries: 10, colour: "orange" });
     expect(monday.tickets).toHaveLength(10); // spec §9 default limit
     const first = monday.tickets.find((x: { id: number }) => x.id === base);
-    expect(first).toMatchObject({ customer_id: bkCustomer.id, state: "AWAITING PICKUP", pickup_date: MONDAY, pickup_comment: "Gate code 12", agent_name: expect.any(String), total: 42.5, total_paid: 10, detail: "2 × Suit" });
+    expect(first).toMatchObject({
+      customer_id: bkCustomer.id,
+      state: "AWAITING PICKUP",
+      pickup_date: MONDAY,
+      pickup_comment: "Gate code 12",
+      agent_name: expect.any(String),
+      total: 42.5,
+      total_paid: 10,
+      detail: "2 × Suit",
+    });
     expect(first.pickup_address.locality).toBe("Birkirkara");
     expect(week[0]).toMatchObject({ capacity: 0, colour: "red", tickets: [] }); // Sunday: no round
     expect(week[2]).toMatchObject({ assigned_pickups: 1, assigned_deliveries: 0 });
@@ -211,7 +257,10 @@ describe("plant workload", () => {
       const tid = await ticket({ agent, employee, customer });
       const [item] = await rows("SELECT id FROM ticket_sub_categories WHERE ticket_id = ?", [tid]);
       await rows("UPDATE ticket_sub_categories SET process_date = ?, detail = 'rush' WHERE id = ?", [at, item!.id]);
-      await rows("INSERT INTO ticket_sub_category_actions (ticket_sub_category_id, action_id, name, quantity, price) VALUES (?, ?, 'Dry Cleaning', 1, 500)", [item!.id, dcId]);
+      await rows("INSERT INTO ticket_sub_category_actions (ticket_sub_category_id, action_id, name, quantity, price) VALUES (?, ?, 'Dry Cleaning', 1, 500)", [
+        item!.id,
+        dcId,
+      ]);
       return Number(item!.id);
     };
     await mk(ids.bk, ids.bkClerk, bkCustomer, "2026-11-30T08:00:00.000Z");
@@ -247,7 +296,17 @@ describe("plant workload", () => {
       for (const token of [clerk, driver]) expect((await get("/weeklyStats/thisWeek", token)).status).toBe(200);
       const rowsOut = (await get(`/weeklyStats/thisWeek?actions=${dcId}`, clerk)).json.data;
       expect(rowsOut).toHaveLength(7);
-      expect(rowsOut[1]).toEqual({ month: "NOVEMBER", action_id: dcId, action: "Dry Cleaning", date: MONDAY, day_of_week: 1, amount_left: 34, amount_accepted: 6, total_amount: 40, colour: "green" });
+      expect(rowsOut[1]).toEqual({
+        month: "NOVEMBER",
+        action_id: dcId,
+        action: "Dry Cleaning",
+        date: MONDAY,
+        day_of_week: 1,
+        amount_left: 34,
+        amount_accepted: 6,
+        total_amount: 40,
+        colour: "green",
+      });
       expect(rowsOut[2].month).toBe("DECEMBER");
       expect((await get("/weeklyStats/thisWeek?actions=x", clerk)).status).toBe(422);
       expect((await get("/weeklyStats/thisWeek", t.agentOnly)).status).toBe(401);
@@ -261,7 +320,9 @@ describe("availability and the date proposal (/schedule/availability)", () => {
   test("every role sees a locality's room per day; the proposal skips full days and days the plant cannot take", async () => {
     const [naxxar] = [loc.Naxxar!];
     // Tuesday 1 December: Naxxar takes 20; book them all.
-    const naxxarCustomer = (await rows("SELECT c.id, c.address_id FROM customers c JOIN addresses a ON a.id = c.address_id WHERE a.locality_id = ? LIMIT 1", [naxxar]))[0];
+    const naxxarCustomer = (
+      await rows("SELECT c.id, c.address_id FROM customers c JOIN addresses a ON a.id = c.address_id WHERE a.locality_id = ? LIMIT 1", [naxxar])
+    )[0];
     const cust = { id: Number(naxxarCustomer!.id), address_id: Number(naxxarCustomer!.address_id) };
     // Booked by Birkirkara: the van's room is every shop's.
     for (let i = 0; i < 20; i++) await ticket({ agent: ids.bk, employee: ids.bkClerk, customer: cust, pickup: TUESDAY });
@@ -275,11 +336,14 @@ describe("availability and the date proposal (/schedule/availability)", () => {
     // With an action the plant takes none of on Fridays, the next Tuesday is proposed.
     const [a] = await rows("SELECT id FROM actions WHERE name = 'Carpets'");
     await rows("INSERT INTO configurations (month, action_id, amounts) VALUES ('DECEMBER', ?, '5,5,5,5,5,0,5')", [a!.id]);
-    const withPlant = (await get(`/schedule/availability?locality=${naxxar}&from=${MONDAY}&days=7&default_date=${MONDAY}&actions=${a!.id}`, t.bkClerk)).json.data;
+    const withPlant = (await get(`/schedule/availability?locality=${naxxar}&from=${MONDAY}&days=7&default_date=${MONDAY}&actions=${a!.id}`, t.bkClerk)).json
+      .data;
     expect(withPlant.days[4].plant).toEqual([{ action_id: Number(a!.id), capacity: 0, assigned: 0, left: 0 }]);
     expect(withPlant.proposed).toBe("2026-12-08");
     // A default date past the listed days is searched further ahead.
-    expect((await get(`/schedule/availability?locality=${naxxar}&from=${MONDAY}&days=1&default_date=2026-12-20`, t.bkClerk)).json.data.proposed).toBe("2026-12-22");
+    expect((await get(`/schedule/availability?locality=${naxxar}&from=${MONDAY}&days=1&default_date=2026-12-20`, t.bkClerk)).json.data.proposed).toBe(
+      "2026-12-22",
+    );
   });
 
   test("bad input answers 4xx", async () => {
@@ -299,7 +363,13 @@ describe("a driver's run (/schedule/run)", () => {
     expect(run.driver).toMatchObject({ id: ids.hqDriver, full_name: "Mark Farrugia" });
     expect(run.stops.length).toBe(11);
     const pickup = run.stops.find((s: { kind: string }) => s.kind === "pickup");
-    expect(pickup).toMatchObject({ locality: "Birkirkara", comments: "Gate code 12", amount_due: 32.5, customer_id: bkCustomer.id, items: [{ description: "Suit", quantity: 2 }] });
+    expect(pickup).toMatchObject({
+      locality: "Birkirkara",
+      comments: "Gate code 12",
+      amount_due: 32.5,
+      customer_id: bkCustomer.id,
+      items: [{ description: "Suit", quantity: 2 }],
+    });
     expect(pickup.address).toContain("Birkirkara");
     const keys = run.stops.map((s: { locality: string; street: string }) => `${s.locality}|${s.street}`);
     expect(keys).toEqual([...keys].sort((a: string, b: string) => a.localeCompare(b)));
@@ -319,7 +389,9 @@ describe("a driver's run (/schedule/run)", () => {
   });
 
   test("the run sheet is a PDF", async () => {
-    const res = await box.app.handle(new Request(`http://localhost/api/v1/schedule/run/pdf?date=${MONDAY}&preview=true`, { headers: { authorization: `token ${t.hqDriver}` } }));
+    const res = await box.app.handle(
+      new Request(`http://localhost/api/v1/schedule/run/pdf?date=${MONDAY}&preview=true`, { headers: { authorization: `token ${t.hqDriver}` } }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/pdf");
     expect(res.headers.get("content-disposition")).toContain("inline");

@@ -10,7 +10,20 @@
 import { and, asc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../../db/client";
-import { actions, addresses, agents, configurations, customers, employees, localities, pickupDeliveries, streets, ticketSubCategories, ticketSubCategoryActions, tickets } from "../../../db/schema";
+import {
+  actions,
+  addresses,
+  agents,
+  configurations,
+  customers,
+  employees,
+  localities,
+  pickupDeliveries,
+  streets,
+  ticketSubCategories,
+  ticketSubCategoryActions,
+  tickets,
+} from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
 import {
   type CapacitySetting,
@@ -75,8 +88,10 @@ const homeLoc = alias(localities, "home_loc");
  * room). The flags are written as literals, as in the partial indexes of migration 0007: a
  * bound parameter would keep SQLite from using them.
  */
-const isPickupOn = (from: string, to: string) => and(sql`${tickets.pickup_from_client} = 1 AND ${tickets.confirmed_at} IS NOT NULL`, gte(tickets.pickup_date, from), lte(tickets.pickup_date, to));
-const isDeliveryOn = (from: string, to: string) => and(sql`${tickets.delivery_to_client} = 1 AND ${tickets.confirmed_at} IS NOT NULL`, gte(tickets.delivery_date, from), lte(tickets.delivery_date, to));
+const isPickupOn = (from: string, to: string) =>
+  and(sql`${tickets.pickup_from_client} = 1 AND ${tickets.confirmed_at} IS NOT NULL`, gte(tickets.pickup_date, from), lte(tickets.pickup_date, to));
+const isDeliveryOn = (from: string, to: string) =>
+  and(sql`${tickets.delivery_to_client} = 1 AND ${tickets.confirmed_at} IS NOT NULL`, gte(tickets.delivery_date, from), lte(tickets.delivery_date, to));
 const scoped = (caller: AgentCaller): SQL | undefined => {
   const s = agentScope(caller);
   return s ? inArray(tickets.agent_id, s) : undefined;
@@ -89,7 +104,13 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
 
   async function getConfiguration(id: number, q: Pick<Db, "select"> = db) {
     const [c] = await q
-      .select({ id: configurations.id, month: configurations.month, action_id: configurations.action_id, action: actions.name, amounts: configurations.amounts })
+      .select({
+        id: configurations.id,
+        month: configurations.month,
+        action_id: configurations.action_id,
+        action: actions.name,
+        amounts: configurations.amounts,
+      })
       .from(configurations)
       .innerJoin(actions, eq(actions.id, configurations.action_id))
       .where(eq(configurations.id, id));
@@ -150,7 +171,11 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
   async function plantLoad(from: string, to: string, actionIds?: number[]) {
     const hour = sql<string>`substr(${ticketSubCategories.process_date}, 1, 13)`;
     const rows = await db
-      .select({ action_id: ticketSubCategoryActions.action_id, hour, n: sql<number>`sum(${ticketSubCategories.quantity} * ${ticketSubCategoryActions.quantity})` })
+      .select({
+        action_id: ticketSubCategoryActions.action_id,
+        hour,
+        n: sql<number>`sum(${ticketSubCategories.quantity} * ${ticketSubCategoryActions.quantity})`,
+      })
       .from(ticketSubCategories)
       .innerJoin(ticketSubCategoryActions, eq(ticketSubCategoryActions.ticket_sub_category_id, ticketSubCategories.id))
       .where(
@@ -227,12 +252,21 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
   }
   type TicketRow = Awaited<ReturnType<typeof ticketQuery>>[number];
   type AddrCols = TicketRow["p"];
-  const addr = (a: AddrCols) => (a.locality_id == null ? null : { name: a.name ?? "", number: a.number ?? "", street: a.street ?? "", locality: a.locality ?? "", locality_id: a.locality_id });
+  const addr = (a: AddrCols) =>
+    a.locality_id == null
+      ? null
+      : { name: a.name ?? "", number: a.number ?? "", street: a.street ?? "", locality: a.locality ?? "", locality_id: a.locality_id };
 
   async function itemsOf(ticketIds: number[]) {
     if (!ticketIds.length) return new Map<number, { id: number; description: string; quantity: number; pieces: string }[]>();
     const rows = await db
-      .select({ id: ticketSubCategories.id, ticket_id: ticketSubCategories.ticket_id, description: ticketSubCategories.description, quantity: ticketSubCategories.quantity, pieces: ticketSubCategories.pieces })
+      .select({
+        id: ticketSubCategories.id,
+        ticket_id: ticketSubCategories.ticket_id,
+        description: ticketSubCategories.description,
+        quantity: ticketSubCategories.quantity,
+        pieces: ticketSubCategories.pieces,
+      })
       .from(ticketSubCategories)
       .where(inArray(ticketSubCategories.ticket_id, ticketIds))
       .orderBy(asc(ticketSubCategories.id));
@@ -283,7 +317,13 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
   /** The caller's shop's items processed on a day, with their actions (for the workload lists). */
   async function dayItems(caller: EmployeeCaller, day: string, limit: number) {
     const rows = await db
-      .select({ TicketID: ticketSubCategories.ticket_id, ItemID: ticketSubCategories.id, Detail: sql<string>`coalesce(${ticketSubCategories.detail}, '')`, Description: ticketSubCategories.description, action_id: ticketSubCategoryActions.action_id })
+      .select({
+        TicketID: ticketSubCategories.ticket_id,
+        ItemID: ticketSubCategories.id,
+        Detail: sql<string>`coalesce(${ticketSubCategories.detail}, '')`,
+        Description: ticketSubCategories.description,
+        action_id: ticketSubCategoryActions.action_id,
+      })
       .from(ticketSubCategories)
       .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
       .innerJoin(ticketSubCategoryActions, eq(ticketSubCategoryActions.ticket_sub_category_id, ticketSubCategories.id))
@@ -298,7 +338,13 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
     // -------------------------------------------------------- configurations
     async listConfigurations() {
       const rows = await db
-        .select({ id: configurations.id, month: configurations.month, action_id: configurations.action_id, action: actions.name, amounts: configurations.amounts })
+        .select({
+          id: configurations.id,
+          month: configurations.month,
+          action_id: configurations.action_id,
+          action: actions.name,
+          amounts: configurations.amounts,
+        })
         .from(configurations)
         .innerJoin(actions, eq(actions.id, configurations.action_id));
       const monthIndex = (m: string) => MONTHS.indexOf(m as MonthName);
@@ -320,7 +366,11 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
       return db.transaction(async (tx) => {
         const [before] = await tx.select().from(configurations).where(eq(configurations.id, id));
         if (!before) throw notFound("Configuration");
-        const next = { month: input.month ?? before.month, action_id: input.action_id ?? before.action_id, amounts: input.amounts ? formatAmounts(input.amounts) : before.amounts };
+        const next = {
+          month: input.month ?? before.month,
+          action_id: input.action_id ?? before.action_id,
+          amounts: input.amounts ? formatAmounts(input.amounts) : before.amounts,
+        };
         await checkConfiguration(tx, next, id);
         await tx.update(configurations).set(next).where(eq(configurations.id, id));
         await audit(tx, clock.now(), caller, "update", "configuration", id, { changes: changes(before, next) });
@@ -353,7 +403,14 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
         await tx.delete(pickupDeliveries);
         if (list.length) {
           await tx.insert(pickupDeliveries).values(
-            list.map((s) => ({ season: s.season, from: s.from ?? null, to: s.to ?? null, day_of_week: s.day_of_week, quantity: s.quantity, localities: [...new Set(s.localities)].join(";") })),
+            list.map((s) => ({
+              season: s.season,
+              from: s.from ?? null,
+              to: s.to ?? null,
+              day_of_week: s.day_of_week,
+              quantity: s.quantity,
+              localities: [...new Set(s.localities)].join(";"),
+            })),
           );
         }
         await audit(tx, clock.now(), caller, "replace", "pickup_deliveries", null, { before: before.length, after: list.length });
@@ -365,7 +422,11 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
     /** Spec §3 Schedule statistics per day for a week; tickets at most `limit` a day (only `date`'s when given). */
     async scheduleWeek(caller: EmployeeCaller, year: number, week: number, opts: { limit: number; date?: string; type?: "pickups" | "deliveries" }) {
       const days = weekDates(year, week);
-      const [all, booked, names] = await Promise.all([settings(), bookedStops(days[0]!, days[6]!), db.select({ id: localities.id, name: localities.name }).from(localities)]);
+      const [all, booked, names] = await Promise.all([
+        settings(),
+        bookedStops(days[0]!, days[6]!),
+        db.select({ id: localities.id, name: localities.name }).from(localities),
+      ]);
       const nameOf = new Map(names.map((l) => [l.id, l.name]));
       return Promise.all(
         days.map(async (date) => {
@@ -376,13 +437,30 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
           for (const r of booked.deliveries) if (r.date === date && r.locality != null) at(r.locality).d += Number(r.n);
           for (const l of caps.keys()) at(l);
           const locs = [...per.entries()]
-            .map(([id, v]) => ({ id, name: nameOf.get(id) ?? `#${id}`, capacity: caps.get(id) ?? 0, assigned_pickups: v.p, assigned_deliveries: v.d, colour: loadColour(v.p + v.d, caps.get(id) ?? 0) }))
+            .map(([id, v]) => ({
+              id,
+              name: nameOf.get(id) ?? `#${id}`,
+              capacity: caps.get(id) ?? 0,
+              assigned_pickups: v.p,
+              assigned_deliveries: v.d,
+              colour: loadColour(v.p + v.d, caps.get(id) ?? 0),
+            }))
             .sort((a, b) => a.name.localeCompare(b.name));
           const capacity = locs.reduce((s, l) => s + l.capacity, 0);
           const assigned_pickups = locs.reduce((s, l) => s + l.assigned_pickups, 0);
           const assigned_deliveries = locs.reduce((s, l) => s + l.assigned_deliveries, 0);
           const listed = !opts.date || opts.date === date ? await dayTickets(caller, date, opts.limit, opts.type) : { count: 0, tickets: [] };
-          return { date, day_of_week: dayOfWeek(date), capacity, assigned_deliveries, assigned_pickups, colour: loadColour(assigned_pickups + assigned_deliveries, capacity), localities: locs, tickets: listed.tickets, ticket_count: listed.count };
+          return {
+            date,
+            day_of_week: dayOfWeek(date),
+            capacity,
+            assigned_deliveries,
+            assigned_pickups,
+            colour: loadColour(assigned_pickups + assigned_deliveries, capacity),
+            localities: locs,
+            tickets: listed.tickets,
+            ticket_count: listed.count,
+          };
         }),
       );
     },
@@ -403,7 +481,14 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
           days: days.map((date, i) => {
             const capacity = cap.of(a.id, date) ?? 0;
             const assigned = load.of(a.id, date);
-            return { date, day_of_week: i, capacity, assigned, colour: loadColour(assigned, capacity), ticket_sub_categories: lists[i]!.filter((it) => it.action_id === a.id).map(({ action_id, ...it }) => it) };
+            return {
+              date,
+              day_of_week: i,
+              capacity,
+              assigned,
+              colour: loadColour(assigned, capacity),
+              ticket_sub_categories: lists[i]!.filter((it) => it.action_id === a.id).map(({ action_id, ...it }) => it),
+            };
           }),
         }));
     },
@@ -422,7 +507,17 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
         for (const date of days) {
           const total_amount = cap.of(action_id, date) ?? 0;
           const amount_accepted = load.of(action_id, date);
-          out.push({ month: monthOf(date), action_id, action, date, day_of_week: dayOfWeek(date), amount_left: capacityLeft(total_amount, amount_accepted), amount_accepted, total_amount, colour: loadColour(amount_accepted, total_amount) });
+          out.push({
+            month: monthOf(date),
+            action_id,
+            action,
+            date,
+            day_of_week: dayOfWeek(date),
+            amount_left: capacityLeft(total_amount, amount_accepted),
+            amount_accepted,
+            total_amount,
+            colour: loadColour(amount_accepted, total_amount),
+          });
         }
       }
       return out;
@@ -456,7 +551,17 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
             return { action_id, capacity: c, assigned: used, left: c === null ? null : capacityLeft(c, used) };
           });
           const room: DayRoom = { date, left: capacityLeft(capacity, assigned), plantLeft: plant.map((p) => p.left) };
-          return { date, day_of_week: dayOfWeek(date), capacity, assigned, left: room.left, colour: loadColour(assigned, capacity), plant, ok: dayFits(room), room };
+          return {
+            date,
+            day_of_week: dayOfWeek(date),
+            capacity,
+            assigned,
+            left: room.left,
+            colour: loadColour(assigned, capacity),
+            plant,
+            ok: dayFits(room),
+            room,
+          };
         });
       };
       const from = q.from ?? today();
@@ -488,7 +593,10 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
     async run(caller: EmployeeCaller, date: string, driverId?: number) {
       const id = driverId ?? caller.employee.id;
       if (caller.employee.role === "driver" && id !== caller.employee.id) throw forbidden("A driver sees only their own run");
-      const [driver] = await db.select({ id: employees.id, full_name: employees.full_name, agent_id: employees.agent_id, role: employees.role, localities: employees.localities }).from(employees).where(eq(employees.id, id));
+      const [driver] = await db
+        .select({ id: employees.id, full_name: employees.full_name, agent_id: employees.agent_id, role: employees.role, localities: employees.localities })
+        .from(employees)
+        .where(eq(employees.id, id));
       if (!driver) throw notFound("Driver");
       assertSameAgent(caller, driver.agent_id, "Driver");
       const locality_ids = parseLocalityIds(driver.localities);
@@ -500,18 +608,37 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
       const stops = [];
       for (const t of rows) {
         const s = simpleTicket(t, items.get(t.id) ?? []);
-        const contact = { ticket_id: t.id, state: t.state, customer_id: t.customer_id, customer_full_name: t.customer_full_name, mobile: t.mobile, landline: t.landline, amount_due: Math.max(0, t.total - t.total_paid), items: items.get(t.id) ?? [] };
+        const contact = {
+          ticket_id: t.id,
+          state: t.state,
+          customer_id: t.customer_id,
+          customer_full_name: t.customer_full_name,
+          mobile: t.mobile,
+          landline: t.landline,
+          amount_due: Math.max(0, t.total - t.total_paid),
+          items: items.get(t.id) ?? [],
+        };
         const legs = [
           { kind: "pickup" as const, on: t.pickup_from_client && t.pickup_date === date, a: s.pickup_address, comments: t.pickup_comment },
           { kind: "delivery" as const, on: t.delivery_to_client && t.delivery_date === date, a: s.delivery_address, comments: t.delivery_comment },
         ];
         for (const l of legs) {
           if (!l.on || !l.a || !locality_ids.includes(l.a.locality_id)) continue;
-          stops.push({ kind: l.kind, ...contact, address: [l.a.number, l.a.name, l.a.street, l.a.locality].filter(Boolean).join(", "), locality: l.a.locality, street: l.a.street, number: l.a.number, comments: l.comments });
+          stops.push({
+            kind: l.kind,
+            ...contact,
+            address: [l.a.number, l.a.name, l.a.street, l.a.locality].filter(Boolean).join(", "),
+            locality: l.a.locality,
+            street: l.a.street,
+            number: l.a.number,
+            comments: l.comments,
+          });
         }
       }
       const num = (s: string) => Number.parseInt(s, 10) || 0;
-      stops.sort((a, b) => a.locality.localeCompare(b.locality) || a.street.localeCompare(b.street) || num(a.number) - num(b.number) || a.ticket_id - b.ticket_id);
+      stops.sort(
+        (a, b) => a.locality.localeCompare(b.locality) || a.street.localeCompare(b.street) || num(a.number) - num(b.number) || a.ticket_id - b.ticket_id,
+      );
       return { date, driver: { id: driver.id, full_name: driver.full_name, locality_ids }, stops: stops.map(({ number, ...s }) => s) };
     },
   };

@@ -22,10 +22,28 @@ async function freshDb(): Promise<Database> {
 }
 
 const TABLES = [
-  "localities", "streets", "addresses", "preferences", "agents", "employees", "customers", "customer_preferences",
-  "actions", "garment_categories", "garment_sub_categories", "action_garment_sub_categories", "modifiers",
-  "configurations", "pickup_deliveries", "ticket_states", "tickets", "ticket_sub_categories",
-  "ticket_sub_category_actions", "ticket_sub_category_modifiers", "item_log_states", "ticket_log_states",
+  "localities",
+  "streets",
+  "addresses",
+  "preferences",
+  "agents",
+  "employees",
+  "customers",
+  "customer_preferences",
+  "actions",
+  "garment_categories",
+  "garment_sub_categories",
+  "action_garment_sub_categories",
+  "modifiers",
+  "configurations",
+  "pickup_deliveries",
+  "ticket_states",
+  "tickets",
+  "ticket_sub_categories",
+  "ticket_sub_category_actions",
+  "ticket_sub_category_modifiers",
+  "item_log_states",
+  "ticket_log_states",
 ];
 
 let database: Database;
@@ -68,13 +86,35 @@ test("Maltese localities with streets", async () => {
 test("ticket states follow spec §4, in order", async () => {
   const states = await rows("SELECT * FROM ticket_states ORDER BY position");
   expect(states.map((s) => s.name)).toEqual([
-    "CREATED", "", "AWAITING PICKUP", "PICKED UP", "TECNOWASH", "MARKED", "IN PROGRESS", "AWAITING DELIVERY",
-    "OUT FOR DELIVERY", "B Kara", "Mosta", "San Gwann", "DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAID", "CLOSED",
+    "CREATED",
+    "",
+    "AWAITING PICKUP",
+    "PICKED UP",
+    "TECNOWASH",
+    "MARKED",
+    "IN PROGRESS",
+    "AWAITING DELIVERY",
+    "OUT FOR DELIVERY",
+    "B Kara",
+    "Mosta",
+    "San Gwann",
+    "DELIVERED",
+    "DELIVERED AND PAID",
+    "DELIVERED NOT PAID",
+    "CLOSED",
   ]);
   expect(states.map((s) => s.position)).toEqual(states.map((_, i) => i + 1));
   expect(states.filter((s) => s.is_locality_delivery).map((s) => s.name)).toEqual(["B Kara", "Mosta", "San Gwann"]);
   expect(states.filter((s) => s.hidden_in_lists).map((s) => s.name)).toEqual(["CREATED"]);
-  expect(states.filter((s) => !s.prices_on_receipt).map((s) => s.name)).toEqual(["CREATED", "", "AWAITING PICKUP", "PICKED UP", "TECNOWASH", "MARKED", "IN PROGRESS"]);
+  expect(states.filter((s) => !s.prices_on_receipt).map((s) => s.name)).toEqual([
+    "CREATED",
+    "",
+    "AWAITING PICKUP",
+    "PICKED UP",
+    "TECNOWASH",
+    "MARKED",
+    "IN PROGRESS",
+  ]);
 });
 
 test("modifiers: all seven types, the six EXPRESS days, swatches and sub-modifiers", async () => {
@@ -91,7 +131,9 @@ test("modifiers: all seven types, the six EXPRESS days, swatches and sub-modifie
   const children = await rows(`SELECT type FROM modifiers WHERE parent_id = ${wine.id}`);
   expect(children.length).toBeGreaterThan(0);
   expect(children.every((c) => c.type === "STAIN")).toBe(true);
-  expect(await rows("SELECT id FROM modifiers m WHERE parent_id <> 0 AND NOT EXISTS (SELECT 1 FROM modifiers p WHERE p.id = m.parent_id AND p.parent_id = 0)")).toEqual([]);
+  expect(
+    await rows("SELECT id FROM modifiers m WHERE parent_id <> 0 AND NOT EXISTS (SELECT 1 FROM modifiers p WHERE p.id = m.parent_id AND p.parent_id = 0)"),
+  ).toEqual([]);
 });
 
 test("catalogue: categories with default actions, suits with pieces, percentage prices", async () => {
@@ -113,7 +155,11 @@ test("catalogue: categories with default actions, suits with pieces, percentage 
     FROM action_garment_sub_categories x JOIN action_garment_sub_categories base ON base.id = x.is_percentage_of
     JOIN actions a ON a.id = x.action_id WHERE x.garment_sub_category_id = ${suit.id} AND a.name = 'Pressing'`);
   expect(press).toMatchObject({ price: 6000, g: suit.id, base_g: suit.id, base_price: 1500 });
-  expect(await rows("SELECT x.id FROM action_garment_sub_categories x JOIN action_garment_sub_categories b ON b.id = x.is_percentage_of WHERE b.garment_sub_category_id <> x.garment_sub_category_id")).toEqual([]);
+  expect(
+    await rows(
+      "SELECT x.id FROM action_garment_sub_categories x JOIN action_garment_sub_categories b ON b.id = x.is_percentage_of WHERE b.garment_sub_category_id <> x.garment_sub_category_id",
+    ),
+  ).toEqual([]);
 });
 
 test("workload configuration for every month and pickup/delivery seasons", async () => {
@@ -142,7 +188,9 @@ test("re-pricing every seeded ticket with the pricing engine changes nothing", a
 });
 
 test("every item has an action; tickets are paid in full, in part or not at all", async () => {
-  expect(await rows("SELECT id FROM ticket_sub_categories i WHERE NOT EXISTS (SELECT 1 FROM ticket_sub_category_actions a WHERE a.ticket_sub_category_id = i.id)")).toEqual([]);
+  expect(
+    await rows("SELECT id FROM ticket_sub_categories i WHERE NOT EXISTS (SELECT 1 FROM ticket_sub_category_actions a WHERE a.ticket_sub_category_id = i.id)"),
+  ).toEqual([]);
   const perTicket = await rows("SELECT count(*) AS n FROM ticket_sub_categories GROUP BY ticket_id");
   expect(perTicket.every((r) => r.n >= 1 && r.n <= 5)).toBe(true);
   expect(await rows("SELECT id FROM tickets WHERE total_paid > total OR total_paid < 0")).toEqual([]);
@@ -154,8 +202,16 @@ test("express items flag their ticket", async () => {
   const express = await rows(`SELECT DISTINCT i.ticket_id FROM ticket_sub_categories i JOIN ticket_sub_category_modifiers m
     ON m.ticket_sub_category_id = i.id WHERE m.modifier_type = 'EXPRESS'`);
   expect(express.length).toBeGreaterThan(0);
-  expect(await rows("SELECT i.id FROM ticket_sub_categories i WHERE has_express <> EXISTS (SELECT 1 FROM ticket_sub_category_modifiers m WHERE m.ticket_sub_category_id = i.id AND m.modifier_type = 'EXPRESS')")).toEqual([]);
-  expect(await rows("SELECT t.id FROM tickets t WHERE has_express_item <> EXISTS (SELECT 1 FROM ticket_sub_categories i WHERE i.ticket_id = t.id AND i.has_express)")).toEqual([]);
+  expect(
+    await rows(
+      "SELECT i.id FROM ticket_sub_categories i WHERE has_express <> EXISTS (SELECT 1 FROM ticket_sub_category_modifiers m WHERE m.ticket_sub_category_id = i.id AND m.modifier_type = 'EXPRESS')",
+    ),
+  ).toEqual([]);
+  expect(
+    await rows(
+      "SELECT t.id FROM tickets t WHERE has_express_item <> EXISTS (SELECT 1 FROM ticket_sub_categories i WHERE i.ticket_id = t.id AND i.has_express)",
+    ),
+  ).toEqual([]);
 });
 
 test("tickets across states, confirmed unless CREATED, logs ending in their state", async () => {
@@ -167,16 +223,30 @@ test("tickets across states, confirmed unless CREATED, logs ending in their stat
     expect(t.pickup_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(new Date(t.created_at).getTime()).toBeLessThanOrEqual(NOW.getTime());
   }
-  const lastLogs = await rows(`SELECT t.state, (SELECT l.state FROM ticket_log_states l WHERE l.ticket_id = t.id ORDER BY l.logged_at DESC, l.id DESC LIMIT 1) AS last FROM tickets t`);
+  const lastLogs = await rows(
+    `SELECT t.state, (SELECT l.state FROM ticket_log_states l WHERE l.ticket_id = t.id ORDER BY l.logged_at DESC, l.id DESC LIMIT 1) AS last FROM tickets t`,
+  );
   for (const l of lastLogs) expect(l.last).toBe(l.state);
-  const itemLast = await rows(`SELECT i.state, (SELECT l.state FROM item_log_states l WHERE l.ticket_sub_category_id = i.id ORDER BY l.logged_at DESC, l.id DESC LIMIT 1) AS last FROM ticket_sub_categories i`);
+  const itemLast = await rows(
+    `SELECT i.state, (SELECT l.state FROM item_log_states l WHERE l.ticket_sub_category_id = i.id ORDER BY l.logged_at DESC, l.id DESC LIMIT 1) AS last FROM ticket_sub_categories i`,
+  );
   for (const l of itemLast) expect(l.last).toBe(l.state);
   const future = await rows(`SELECT id FROM item_log_states WHERE logged_at > '${NOW.toISOString()}'`);
   expect(future).toEqual([]);
 });
 
 test("state paths start at CREATED and skip pickup states for counter drop-offs", () => {
-  expect(statePath("CLOSED", true)).toEqual(["CREATED", "AWAITING PICKUP", "PICKED UP", "MARKED", "IN PROGRESS", "AWAITING DELIVERY", "OUT FOR DELIVERY", "DELIVERED AND PAID", "CLOSED"]);
+  expect(statePath("CLOSED", true)).toEqual([
+    "CREATED",
+    "AWAITING PICKUP",
+    "PICKED UP",
+    "MARKED",
+    "IN PROGRESS",
+    "AWAITING DELIVERY",
+    "OUT FOR DELIVERY",
+    "DELIVERED AND PAID",
+    "CLOSED",
+  ]);
   expect(statePath("IN PROGRESS", false)).toEqual(["CREATED", "MARKED", "IN PROGRESS"]);
   expect(() => statePath("NOPE", true)).toThrow();
 });
@@ -190,9 +260,13 @@ test("employees log in with their PINs; agents with their passwords", async () =
   expect(maria.pin_hash).not.toBe(hashPin(secret, hq.id, 1112));
 
   const expected: [string, number, string, string][] = [
-    ["hq", 2222, "Joseph Borg", "manager"], ["hq", 3333, "Anna Vella", "employee"], ["hq", 4444, "Mark Farrugia", "driver"],
-    ["birkirkara", 5555, "Claire Zammit", "admin"], ["birkirkara", 6666, "Luke Grech", "employee"],
-    ["mosta", 7777, "Sarah Azzopardi", "manager"], ["mosta", 8888, "Daniel Micallef", "driver"],
+    ["hq", 2222, "Joseph Borg", "manager"],
+    ["hq", 3333, "Anna Vella", "employee"],
+    ["hq", 4444, "Mark Farrugia", "driver"],
+    ["birkirkara", 5555, "Claire Zammit", "admin"],
+    ["birkirkara", 6666, "Luke Grech", "employee"],
+    ["mosta", 7777, "Sarah Azzopardi", "manager"],
+    ["mosta", 8888, "Daniel Micallef", "driver"],
   ];
   const all = await database.db.select().from(employees);
   const ags = await database.db.select().from(agents);
@@ -209,8 +283,13 @@ describe("on a box set up by first-run", () => {
   test("reuses the HQ agent and skips an employee whose PIN is taken", async () => {
     const db = await freshDb();
     const secret = await getBoxSecret(db.db);
-    const [admin] = await db.db.insert(agents).values({ name: "Head Quarters", user_name: "admin", is_hq: true, type: "HQ", password_hash: await hashPassword("x") }).returning();
-    await db.db.insert(employees).values({ agent_id: admin!.id, full_name: "Administrator", role: "admin", hq: true, pin_hash: hashPin(secret, admin!.id, 1111) });
+    const [admin] = await db.db
+      .insert(agents)
+      .values({ name: "Head Quarters", user_name: "admin", is_hq: true, type: "HQ", password_hash: await hashPassword("x") })
+      .returning();
+    await db.db
+      .insert(employees)
+      .values({ agent_id: admin!.id, full_name: "Administrator", role: "admin", hq: true, pin_hash: hashPin(secret, admin!.id, 1111) });
     await seedDemo(db.db, clock);
     const ags = (await db.client.execute("SELECT user_name, is_hq FROM agents ORDER BY id")).rows.map((r) => r.user_name);
     expect(ags).toEqual(["admin", "birkirkara", "mosta"]);
@@ -227,7 +306,9 @@ test("the same clock gives the same demo data", async () => {
   const dump = async (d: Database) =>
     JSON.stringify(
       await Promise.all(
-        ["customers", "tickets", "ticket_sub_categories", "ticket_sub_category_actions", "item_log_states"].map(async (t) => (await d.client.execute(`SELECT * FROM ${t} ORDER BY id`)).rows),
+        ["customers", "tickets", "ticket_sub_categories", "ticket_sub_category_actions", "item_log_states"].map(
+          async (t) => (await d.client.execute(`SELECT * FROM ${t} ORDER BY id`)).rows,
+        ),
       ),
     );
   expect(await dump(db)).toBe(await dump(database));

@@ -30,7 +30,37 @@ import {
   tickets,
 } from "../../../db/schema";
 import { seedTicketStates, type Tx } from "../../../db/seed/states";
-import { type ActionKey, ACTIONS, CATEGORIES, DAY_MS, DELIVERY_CHARGE, DEMO_SEED, DEMO_TICKET_STATES, EMAIL_DOMAINS, EMPLOYEES, FEMALE_NAMES, isoDay, isSortedState, LOCALITIES, MALE_NAMES, type ModDef, MODIFIER_TYPES, MODIFIERS, type ModType, MONTHS, OCCUPATIONS, PEAK_MONTHS, pickTitle, PICKUP_CHARGE, PREFERENCES, type Price, prng, splitName, statePath, SURNAMES } from "./demoData";
+import {
+  type ActionKey,
+  ACTIONS,
+  CATEGORIES,
+  DAY_MS,
+  DELIVERY_CHARGE,
+  DEMO_SEED,
+  DEMO_TICKET_STATES,
+  EMAIL_DOMAINS,
+  EMPLOYEES,
+  FEMALE_NAMES,
+  isoDay,
+  isSortedState,
+  LOCALITIES,
+  MALE_NAMES,
+  type ModDef,
+  MODIFIER_TYPES,
+  MODIFIERS,
+  type ModType,
+  MONTHS,
+  OCCUPATIONS,
+  PEAK_MONTHS,
+  pickTitle,
+  PICKUP_CHARGE,
+  PREFERENCES,
+  type Price,
+  prng,
+  splitName,
+  statePath,
+  SURNAMES,
+} from "./demoData";
 
 /**
  * Loads the demo data (idempotent: does nothing once any customer exists). Reuses an existing
@@ -51,7 +81,10 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
 
     // --- places --------------------------------------------------------------------------
     const locNames = Object.keys(LOCALITIES);
-    await tx.insert(localities).values(locNames.map((name) => ({ name }))).onConflictDoNothing({ target: localities.name });
+    await tx
+      .insert(localities)
+      .values(locNames.map((name) => ({ name })))
+      .onConflictDoNothing({ target: localities.name });
     const locRows = await tx.select().from(localities).where(inArray(localities.name, locNames));
     const locId = new Map(locRows.map((l) => [l.name, l.id]));
     const streetIds = new Map<string, number[]>();
@@ -61,7 +94,10 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
       const missing = names.filter((n) => !have.some((s) => s.name === n));
       if (missing.length) await tx.insert(streets).values(missing.map((name) => ({ locality_id: lid, name })));
       const all = await tx.select().from(streets).where(eq(streets.locality_id, lid));
-      streetIds.set(loc, names.map((n) => all.find((s) => s.name === n)!.id));
+      streetIds.set(
+        loc,
+        names.map((n) => all.find((s) => s.name === n)!.id),
+      );
     }
     const addAddress = async (loc: string, name = "") => {
       const [a] = await tx
@@ -71,7 +107,10 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
       return a!.id;
     };
 
-    await tx.insert(preferences).values(PREFERENCES.map((name) => ({ name }))).onConflictDoNothing({ target: preferences.name });
+    await tx
+      .insert(preferences)
+      .values(PREFERENCES.map((name) => ({ name })))
+      .onConflictDoNothing({ target: preferences.name });
     const prefIds = (await tx.select().from(preferences).where(inArray(preferences.name, PREFERENCES))).map((p) => p.id);
 
     // --- agents ----------------------------------------------------------------------------
@@ -81,7 +120,10 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
       const found = await tx.query.agents.findFirst({ where: eq(agents.user_name, user_name) });
       if (found) return found.id;
       const address_id = await addAddress(locality, user_name === "hq" ? "Ironbox House" : "");
-      const [a] = await tx.insert(agents).values({ ...values, address_id, user_name, created_at: agentCreated }).returning({ id: agents.id });
+      const [a] = await tx
+        .insert(agents)
+        .values({ ...values, address_id, user_name, created_at: agentCreated })
+        .returning({ id: agents.id });
       return a!.id;
     };
     const agentIds = {
@@ -134,7 +176,10 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
         created_at: agentCreated,
       });
     }
-    const staff = await tx.select().from(employees).where(inArray(employees.agent_id, Object.values(agentIds)));
+    const staff = await tx
+      .select()
+      .from(employees)
+      .where(inArray(employees.agent_id, Object.values(agentIds)));
     if (staff.length === 0) throw new Error("demo seed: no employee to stamp tickets with");
     const counterStaff = (agentId: number) => {
       const own = staff.filter((e) => e.agent_id === agentId);
@@ -190,7 +235,12 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
         for (const [key, price] of entries) {
           const pctOf = Array.isArray(price) ? rowIds.get(price[0]) : undefined;
           if (Array.isArray(price) && pctOf === undefined) throw new Error(`${g.name}: ${key} is a percentage of an unpriced action`);
-          const values = { garment_sub_category_id: sub!.id, action_id: actionIds[key], price: Array.isArray(price) ? price[1] : price, is_percentage_of: pctOf ?? null };
+          const values = {
+            garment_sub_category_id: sub!.id,
+            action_id: actionIds[key],
+            price: Array.isArray(price) ? price[1] : price,
+            is_percentage_of: pctOf ?? null,
+          };
           const [row] = await tx.insert(actionGarmentSubCategories).values(values).returning({ id: actionGarmentSubCategories.id });
           rowIds.set(key, row!.id);
           byId.set(row!.id, { id: row!.id, ...values });
@@ -332,7 +382,12 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
         if (r.chance(0.08)) itemMods.push(r.pick(mods.TAILOR));
         if (withExpress && k === 0) itemMods.push(r.pick(mods.EXPRESS));
         // The seed sets no item, garment or ticket discounts (all "PERCENTAGE 0"); some customers have one.
-        const priced = itemTotals({ actions: acts, quantity: qty, modifiers: itemMods, discounts: { item: 0, garment: 0, customer: parseDiscount(customer.discount), ticket: 0 } });
+        const priced = itemTotals({
+          actions: acts,
+          quantity: qty,
+          modifiers: itemMods,
+          discounts: { item: 0, garment: 0, customer: parseDiscount(customer.discount), ticket: 0 },
+        });
         const color = itemMods.find((m) => m.type === "COLOR");
         const sorted = isSortedState(p.state);
         const processAt = p.path.indexOf("IN PROGRESS");
@@ -362,7 +417,11 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
       items.forEach((it, k) => (it.row.total_paid = fullyPaid || (partlyPaid && k === 0) ? it.row.total! : 0));
       const pickup_charge = p.pickedUp ? PICKUP_CHARGE : 0;
       const delivery_charge = deliverToClient ? DELIVERY_CHARGE : 0;
-      const total = ticketTotal(items.map((it) => it.row.total!), pickup_charge, delivery_charge);
+      const total = ticketTotal(
+        items.map((it) => it.row.total!),
+        pickup_charge,
+        delivery_charge,
+      );
       const itemsPaid = items.reduce((s, it) => s + it.row.total_paid!, 0);
 
       const [t] = await tx
@@ -408,7 +467,9 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
           .returning({ id: ticketSubCategories.id });
         await tx.insert(ticketSubCategoryActions).values(it.acts.map((a) => ({ ...a, ticket_sub_category_id: item!.id })));
         if (it.mods.length) {
-          await tx.insert(ticketSubCategoryModifiers).values(it.mods.map((m) => ({ ticket_sub_category_id: item!.id, modifier_id: m.id, modifier_type: m.type })));
+          await tx
+            .insert(ticketSubCategoryModifiers)
+            .values(it.mods.map((m) => ({ ticket_sub_category_id: item!.id, modifier_id: m.id, modifier_type: m.type })));
         }
         await tx.insert(itemLogStates).values(
           p.path.map((state, k) => ({

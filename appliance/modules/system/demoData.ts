@@ -89,10 +89,107 @@ export const LOCALITIES: Record<string, readonly string[]> = {
 
 export const PREFERENCES = ["No starch", "Light starch", "Hanger", "Folded", "Eco wash", "Hypoallergenic detergent", "Call before delivery"];
 
-export const MALE_NAMES = ["Joseph", "Carmel", "Anthony", "Mario", "Charles", "Paul", "Raymond", "Kevin", "Matthew", "Luke", "Daniel", "Mark", "Kurt", "Clayton", "Ryan", "Nicholas", "George", "Emanuel", "Saviour", "Alan"];
-export const FEMALE_NAMES = ["Maria", "Rita", "Doris", "Josephine", "Carmen", "Marthese", "Antoinette", "Roberta", "Graziella", "Nicole", "Claire", "Sarah", "Anna", "Rebecca", "Francesca", "Elaine", "Stephanie", "Rachel", "Christine", "Miriam"];
-export const SURNAMES = ["Camilleri", "Borg", "Vella", "Farrugia", "Zammit", "Galea", "Grech", "Attard", "Spiteri", "Azzopardi", "Micallef", "Caruana", "Cassar", "Pace", "Mifsud", "Sammut", "Debono", "Agius", "Fenech", "Bonnici", "Xuereb", "Schembri", "Muscat", "Mizzi", "Cutajar", "Said", "Abela", "Gauci", "Bugeja", "Buttigieg", "Briffa", "Calleja", "Ellul", "Formosa", "Tabone", "Zerafa", "Saliba", "Portelli", "Psaila", "Chetcuti"];
-export const OCCUPATIONS = ["Teacher", "Nurse", "Accountant", "Lawyer", "Engineer", "Pharmacist", "Clerk", "Retired", "Architect", "Doctor", "Manager", "Self-employed", ""];
+export const MALE_NAMES = [
+  "Joseph",
+  "Carmel",
+  "Anthony",
+  "Mario",
+  "Charles",
+  "Paul",
+  "Raymond",
+  "Kevin",
+  "Matthew",
+  "Luke",
+  "Daniel",
+  "Mark",
+  "Kurt",
+  "Clayton",
+  "Ryan",
+  "Nicholas",
+  "George",
+  "Emanuel",
+  "Saviour",
+  "Alan",
+];
+export const FEMALE_NAMES = [
+  "Maria",
+  "Rita",
+  "Doris",
+  "Josephine",
+  "Carmen",
+  "Marthese",
+  "Antoinette",
+  "Roberta",
+  "Graziella",
+  "Nicole",
+  "Claire",
+  "Sarah",
+  "Anna",
+  "Rebecca",
+  "Francesca",
+  "Elaine",
+  "Stephanie",
+  "Rachel",
+  "Christine",
+  "Miriam",
+];
+export const SURNAMES = [
+  "Camilleri",
+  "Borg",
+  "Vella",
+  "Farrugia",
+  "Zammit",
+  "Galea",
+  "Grech",
+  "Attard",
+  "Spiteri",
+  "Azzopardi",
+  "Micallef",
+  "Caruana",
+  "Cassar",
+  "Pace",
+  "Mifsud",
+  "Sammut",
+  "Debono",
+  "Agius",
+  "Fenech",
+  "Bonnici",
+  "Xuereb",
+  "Schembri",
+  "Muscat",
+  "Mizzi",
+  "Cutajar",
+  "Said",
+  "Abela",
+  "Gauci",
+  "Bugeja",
+  "Buttigieg",
+  "Briffa",
+  "Calleja",
+  "Ellul",
+  "Formosa",
+  "Tabone",
+  "Zerafa",
+  "Saliba",
+  "Portelli",
+  "Psaila",
+  "Chetcuti",
+];
+export const OCCUPATIONS = [
+  "Teacher",
+  "Nurse",
+  "Accountant",
+  "Lawyer",
+  "Engineer",
+  "Pharmacist",
+  "Clerk",
+  "Retired",
+  "Architect",
+  "Doctor",
+  "Manager",
+  "Self-employed",
+  "",
+];
 export const EMAIL_DOMAINS = ["gmail.com", "maltanet.net", "melita.com", "yahoo.com", "go.net.mt"];
 
 /** Title from gender and a deterministic draw: mostly Mr./Mrs., some Dr., Ing. and Profs. */
@@ -219,19 +316,62 @@ export const MODIFIERS: Record<ModType, ModDef[]> = {
     { name: "Brown", image: "color:#78350f" },
   ],
   DESIGN: [{ name: "Plain" }, { name: "Striped" }, { name: "Checked" }, { name: "Floral" }, { name: "Pleated", up: 200 }, { name: "Sequinned", up: 300 }],
-  MATERIAL: [{ name: "Cotton" }, { name: "Wool" }, { name: "Linen" }, { name: "Polyester" }, { name: "Silk", up: 500 }, { name: "Cashmere", up: 500 }, { name: "Velvet", up: 400 }, { name: "Leather", up: 1500 }],
+  MATERIAL: [
+    { name: "Cotton" },
+    { name: "Wool" },
+    { name: "Linen" },
+    { name: "Polyester" },
+    { name: "Silk", up: 500 },
+    { name: "Cashmere", up: 500 },
+    { name: "Velvet", up: 400 },
+    { name: "Leather", up: 1500 },
+  ],
   STAIN: [
-    { name: "Wine", up: 300, children: [{ name: "Red Wine", up: 400 }, { name: "White Wine", up: 200 }] },
-    { name: "Oil", up: 400, children: [{ name: "Cooking Oil", up: 400 }, { name: "Engine Oil", up: 600 }] },
-    { name: "Ink", up: 500, children: [{ name: "Ballpoint", up: 500 }, { name: "Fountain Pen", up: 600 }] },
+    {
+      name: "Wine",
+      up: 300,
+      children: [
+        { name: "Red Wine", up: 400 },
+        { name: "White Wine", up: 200 },
+      ],
+    },
+    {
+      name: "Oil",
+      up: 400,
+      children: [
+        { name: "Cooking Oil", up: 400 },
+        { name: "Engine Oil", up: 600 },
+      ],
+    },
+    {
+      name: "Ink",
+      up: 500,
+      children: [
+        { name: "Ballpoint", up: 500 },
+        { name: "Fountain Pen", up: 600 },
+      ],
+    },
     { name: "Coffee", up: 250 },
     { name: "Blood", up: 300 },
     { name: "Grass", up: 250 },
     { name: "Make-up", up: 300 },
   ],
   // A 10% designer-care surcharge is a percentage; the others are flat.
-  BRAND: [{ name: "Hugo Boss" }, { name: "Armani", up: 1000, pct: true }, { name: "Zara" }, { name: "Marks & Spencer" }, { name: "Massimo Dutti" }, { name: "Burberry", up: 1000, pct: true }],
-  TAILOR: [{ name: "Hem Trousers", up: 800 }, { name: "Shorten Sleeves", up: 1200 }, { name: "Replace Zip", up: 1000 }, { name: "Take In Waist", up: 1200 }, { name: "Sew Button", up: 200 }],
+  BRAND: [
+    { name: "Hugo Boss" },
+    { name: "Armani", up: 1000, pct: true },
+    { name: "Zara" },
+    { name: "Marks & Spencer" },
+    { name: "Massimo Dutti" },
+    { name: "Burberry", up: 1000, pct: true },
+  ],
+  TAILOR: [
+    { name: "Hem Trousers", up: 800 },
+    { name: "Shorten Sleeves", up: 1200 },
+    { name: "Replace Zip", up: 1000 },
+    { name: "Take In Waist", up: 1200 },
+    { name: "Sew Button", up: 200 },
+  ],
   EXPRESS: [
     { name: "Same Day", up: 10000, pct: true },
     { name: "Next Day", up: 5000, pct: true },
@@ -247,7 +387,14 @@ export const MONTHS = ["JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "
 /** Summer and Christmas are the busy months. */
 export const PEAK_MONTHS = new Set(["JUNE", "JULY", "AUGUST", "SEPTEMBER", "DECEMBER"]);
 
-export const EMPLOYEES: readonly { agent: "hq" | "birkirkara" | "mosta"; full_name: string; role: "admin" | "manager" | "employee" | "driver"; pin: string; hq?: boolean; localities?: string[] }[] = [
+export const EMPLOYEES: readonly {
+  agent: "hq" | "birkirkara" | "mosta";
+  full_name: string;
+  role: "admin" | "manager" | "employee" | "driver";
+  pin: string;
+  hq?: boolean;
+  localities?: string[];
+}[] = [
   { agent: "hq", full_name: "Maria Camilleri", role: "admin", pin: "1111", hq: true },
   { agent: "hq", full_name: "Joseph Borg", role: "manager", pin: "2222" },
   { agent: "hq", full_name: "Anna Vella", role: "employee", pin: "3333" },

@@ -13,13 +13,15 @@ const ok = async (method: string, path: string, token: string, body?: unknown) =
   if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
   return r.json.data;
 };
-const employeeId = async (name: string) => Number((await box.database.client.execute({ sql: "SELECT id FROM employees WHERE full_name = ?", args: [name] })).rows[0]!.id);
+const employeeId = async (name: string) =>
+  Number((await box.database.client.execute({ sql: "SELECT id FROM employees WHERE full_name = ?", args: [name] })).rows[0]!.id);
 const lastAudit = async (action: string) => {
   const r = await box.database.client.execute({ sql: "SELECT employee_id, detail FROM audit_log WHERE action = ? ORDER BY id DESC LIMIT 1", args: [action] });
   const row = r.rows[0]!;
   return { employee_id: Number(row.employee_id), detail: JSON.parse(String(row.detail)) };
 };
-const pinFailures = async () => Number((await box.database.client.execute("SELECT count(*) AS n FROM auth_failures WHERE kind = 'pin' AND cleared_at IS NULL")).rows[0]!.n);
+const pinFailures = async () =>
+  Number((await box.database.client.execute("SELECT count(*) AS n FROM auth_failures WHERE kind = 'pin' AND cleared_at IS NULL")).rows[0]!.n);
 
 /** A ticket of the HQ shop with one €20.00 item (two €10 actions), opened by `token`. */
 async function ticketWithItem(token = t.employee!) {
@@ -31,7 +33,13 @@ async function ticketWithItem(token = t.employee!) {
 beforeAll(async () => {
   box = await testBox({ demo: true, admin: false });
   const hq = await box.agentToken("hq", "hq-demo-2026");
-  for (const [k, pin] of [["admin", 1111], ["manager", 2222], ["employee", 3333], ["driver", 4444]] as const) t[k] = await box.employeeToken(pin, hq);
+  for (const [k, pin] of [
+    ["admin", 1111],
+    ["manager", 2222],
+    ["employee", 3333],
+    ["driver", 4444],
+  ] as const)
+    t[k] = await box.employeeToken(pin, hq);
   t.shopAdmin = await box.employeeToken(5555, await box.agentToken("birkirkara", "shop-demo-2026"));
   const cat = await ok("POST", "/garmentCategories/", t.admin!, { type: "Laundry", name: "Approval tests" });
   ids.garment = (await ok("POST", "/garmentSubCategories/", t.admin!, { garment_category_id: cat.id, name: "Coat" })).id;
@@ -66,7 +74,11 @@ describe("manager approval (M4)", () => {
     expect(approved).toMatchObject({ discount: "PERCENTAGE 100", total: 0 });
     expect(await lastAudit("discount")).toEqual({
       employee_id: await employeeId("Anna Vella"),
-      detail: { before: "PERCENTAGE 10", after: "PERCENTAGE 100", approved_by: { id: await employeeId("Joseph Borg"), full_name: "Joseph Borg", role: "manager" } },
+      detail: {
+        before: "PERCENTAGE 10",
+        after: "PERCENTAGE 100",
+        approved_by: { id: await employeeId("Joseph Borg"), full_name: "Joseph Borg", role: "manager" },
+      },
     });
     // A manager acts on their own session.
     expect((await ok("PUT", `/tickets/${ticket}/discount?discount=50`, t.manager!)).total).toBe(10);
@@ -74,7 +86,9 @@ describe("manager approval (M4)", () => {
 
   test("an item discount above the limit and an override below the computed total need approval; pay in full then takes what was actually paid", async () => {
     const { ticket, item } = await ticketWithItem(t.driver);
-    expect((await api("PUT", `/ticketSubCategory/${item}`, t.driver!, { discount: 50 })).json.message).toBe("Manager approval required: an item discount above 10 %");
+    expect((await api("PUT", `/ticketSubCategory/${item}`, t.driver!, { discount: 50 })).json.message).toBe(
+      "Manager approval required: an item discount above 10 %",
+    );
     const zero = await api("PUT", `/ticketSubCategory/${item}`, t.driver!, { total_override: 0 });
     expect(zero.status).toBe(403);
     expect(zero.json.message).toBe("Manager approval required: a total below the computed €20.00");
@@ -87,7 +101,10 @@ describe("manager approval (M4)", () => {
     const driver = await employeeId("Mark Farrugia");
     const paid = await ok("PUT", `/tickets/paidFor/${ticket}`, t.driver!);
     expect(paid).toMatchObject({ total: 12, total_paid: 12, balance: 0 });
-    const owing = await box.database.client.execute({ sql: "SELECT amount FROM employee_owings WHERE ticket_id = ? AND employee_id = ?", args: [ticket, driver] });
+    const owing = await box.database.client.execute({
+      sql: "SELECT amount FROM employee_owings WHERE ticket_id = ? AND employee_id = ?",
+      args: [ticket, driver],
+    });
     expect(owing.rows.map((r) => Number(r.amount))).toEqual([1200]);
   });
 
@@ -98,7 +115,10 @@ describe("manager approval (M4)", () => {
     expect(del.json.message).toBe("Manager approval required: deleting a ticket with items");
     expect((await ok("GET", `/tickets/${ticket}`, t.driver!)).id).toBe(ticket);
     expect(await ok("DELETE", `/tickets/${ticket}`, t.driver!, { approval: { pin: "1111" } })).toBe(true);
-    expect(await lastAudit("delete")).toMatchObject({ employee_id: await employeeId("Mark Farrugia"), detail: { approved_by: { full_name: "Maria Camilleri", role: "admin" } } });
+    expect(await lastAudit("delete")).toMatchObject({
+      employee_id: await employeeId("Mark Farrugia"),
+      detail: { approved_by: { full_name: "Maria Camilleri", role: "admin" } },
+    });
 
     const empty = await ok("POST", "/tickets/", t.driver!, { customer_id: ids.customer });
     expect(await ok("DELETE", `/tickets/${empty.id}`, t.driver!)).toBe(true);
@@ -111,7 +131,9 @@ describe("manager approval (M4)", () => {
     const [draftItem] = await ok("POST", "/ticketSubCategory/", t.employee!, { ticket_id: ticket, garment_sub_category_id: ids.garment });
     expect(await ok("DELETE", `/ticketSubCategory/${draftItem.id}`, t.employee!)).toBe(true);
     await ok("PUT", `/tickets/${ticket}/confirm`, t.employee!);
-    expect((await api("DELETE", `/ticketSubCategory/${item}`, t.employee!)).json.message).toBe("Manager approval required: removing an item from a confirmed ticket");
+    expect((await api("DELETE", `/ticketSubCategory/${item}`, t.employee!)).json.message).toBe(
+      "Manager approval required: removing an item from a confirmed ticket",
+    );
     expect(await ok("DELETE", `/ticketSubCategory/${item}`, t.employee!, { approval: { pin: "2222" } })).toBe(true);
   });
 
@@ -133,7 +155,9 @@ describe("manager approval (M4)", () => {
     expect(await ok("PUT", "/settings/", t.admin!, { discount_limit: 20 })).toEqual({ discount_limit: 20 });
     const { ticket } = await ticketWithItem();
     expect((await ok("PUT", `/tickets/${ticket}/discount?discount=20`, t.employee!)).discount).toBe("PERCENTAGE 20");
-    expect((await api("PUT", `/tickets/${ticket}/discount?discount=21`, t.employee!)).json.message).toBe("Manager approval required: a ticket discount above 20 %");
+    expect((await api("PUT", `/tickets/${ticket}/discount?discount=21`, t.employee!)).json.message).toBe(
+      "Manager approval required: a ticket discount above 20 %",
+    );
     await ok("PUT", "/settings/", t.admin!, { discount_limit: 10 });
   });
 });
@@ -141,7 +165,8 @@ describe("manager approval (M4)", () => {
 describe("paid states record the payment (M4)", () => {
   test("a driver sets DELIVERED AND PAID on an unpaid ticket: the balance is paid, as an owing on the driver", async () => {
     const driver = await employeeId("Mark Farrugia");
-    const pending = async () => Number((await box.database.client.execute({ sql: "SELECT pending FROM employees WHERE id = ?", args: [driver] })).rows[0]!.pending);
+    const pending = async () =>
+      Number((await box.database.client.execute({ sql: "SELECT pending FROM employees WHERE id = ?", args: [driver] })).rows[0]!.pending);
     const { ticket } = await ticketWithItem();
     await ok("PUT", `/tickets/${ticket}/confirm`, t.employee!);
     await ok("PUT", `/ticketSubCategory/paidFor/${(await ok("GET", `/tickets/${ticket}`, t.employee!)).ticket_sub_categories[0].id}/5`, t.employee!);
@@ -150,7 +175,10 @@ describe("paid states record the payment (M4)", () => {
     const after = await ok("GET", `/tickets/${ticket}`, t.driver!);
     expect(after).toMatchObject({ state: "DELIVERED AND PAID", total: 20, total_paid: 20, balance: 0 });
     expect(await pending()).toBe(before + 1500);
-    const owing = await box.database.client.execute({ sql: "SELECT amount FROM employee_owings WHERE ticket_id = ? AND employee_id = ?", args: [ticket, driver] });
+    const owing = await box.database.client.execute({
+      sql: "SELECT amount FROM employee_owings WHERE ticket_id = ? AND employee_id = ?",
+      args: [ticket, driver],
+    });
     expect(owing.rows.map((r) => Number(r.amount))).toEqual([1500]);
     expect((await lastAudit("payment")).detail).toEqual({ amount_cents: 1500, state: "DELIVERED AND PAID" });
 
@@ -168,7 +196,10 @@ describe("paid states record the payment (M4)", () => {
     await ok("PUT", "/ticketSubCategory/changeState", t.driver!, { Ids: [item], State: "DELIVERED AND PAID" });
     expect(await ok("GET", `/ticketSubCategory/${item}`, t.driver!)).toMatchObject({ state: "DELIVERED AND PAID", total_paid: 20, balance: 0 });
     expect((await ok("GET", `/tickets/${ticket}`, t.driver!)).total_paid).toBe(20);
-    const owing = await box.database.client.execute({ sql: "SELECT amount, ticket_sub_category_id FROM employee_owings WHERE ticket_id = ? AND employee_id = ?", args: [ticket, driver] });
+    const owing = await box.database.client.execute({
+      sql: "SELECT amount, ticket_sub_category_id FROM employee_owings WHERE ticket_id = ? AND employee_id = ?",
+      args: [ticket, driver],
+    });
     expect(owing.rows.map((r) => [Number(r.amount), Number(r.ticket_sub_category_id)])).toEqual([[2000, item]]);
   });
 });
@@ -181,7 +212,9 @@ describe("wrong approval PINs lock the shop like wrong login PINs", () => {
       const employee = await own.employeeToken(3333, hq);
       const tk = (await own.call("GET", "/api/v1/tickets/?limit=1", { token: employee })).json.data[0].id;
       for (let i = 0; i < 5; i++) {
-        expect((await own.call("PUT", `/api/v1/tickets/${tk}/discount?discount=90`, { token: employee, body: { approval: { pin: `90${i}0` } } })).status).toBe(403);
+        expect((await own.call("PUT", `/api/v1/tickets/${tk}/discount?discount=90`, { token: employee, body: { approval: { pin: `90${i}0` } } })).status).toBe(
+          403,
+        );
       }
       const locked = await own.call("PUT", `/api/v1/tickets/${tk}/discount?discount=90`, { token: employee, body: { approval: { pin: "2222" } } });
       expect(locked.status).toBe(429);

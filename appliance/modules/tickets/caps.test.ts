@@ -30,24 +30,39 @@ afterAll(() => box.close());
 describe("caps (L4)", () => {
   test("a percentage of a percentage of a price past €1,000,000 is refused with 422 naming the price, and nothing is stored", async () => {
     const base = await ok("POST", "/actionGarmentSubCategories/", { garment_sub_category_id: ids.garment, action_id: ids.a0, price: 1_000_000 });
-    expect((await api("POST", "/actionGarmentSubCategories/", { garment_sub_category_id: ids.garment, action_id: ids.a1, price: 1001, is_percentage_of: base.id })).json.message).toBe(
-      "price: a percentage may be at most 1000 %",
-    );
+    expect(
+      (await api("POST", "/actionGarmentSubCategories/", { garment_sub_category_id: ids.garment, action_id: ids.a1, price: 1001, is_percentage_of: base.id }))
+        .json.message,
+    ).toBe("price: a percentage may be at most 1000 %");
     const before = await count("action_garment_sub_categories");
     // This used to store a chain worth 10^16 cents (past 2^53) after two more links.
-    const r = await api("POST", "/actionGarmentSubCategories/", { garment_sub_category_id: ids.garment, action_id: ids.a1, price: 1000, is_percentage_of: base.id });
+    const r = await api("POST", "/actionGarmentSubCategories/", {
+      garment_sub_category_id: ids.garment,
+      action_id: ids.a1,
+      price: 1000,
+      is_percentage_of: base.id,
+    });
     expect(r.status).toBe(422);
     expect(r.json.message).toBe("price: this percentage of a percentage would come to more than €1,000,000.00");
     expect(await count("action_garment_sub_categories")).toBe(before);
     // Legitimate percentages still work: 150 % of €8.00.
     const pressing = await ok("PUT", `/actionGarmentSubCategories/${base.id}`, { price: 8 });
-    expect((await ok("POST", "/actionGarmentSubCategories/", { garment_sub_category_id: ids.garment, action_id: ids.a1, price: 150, is_percentage_of: pressing.id })).effective_price).toBe(12);
+    expect(
+      (await ok("POST", "/actionGarmentSubCategories/", { garment_sub_category_id: ids.garment, action_id: ids.a1, price: 150, is_percentage_of: pressing.id }))
+        .effective_price,
+    ).toBe(12);
     // Raising the base now would take the 150 % past the cap: refused too.
-    expect((await api("PUT", `/actionGarmentSubCategories/${base.id}`, { price: 1_000_000 })).json.message).toBe("price: this percentage of a percentage would come to more than €1,000,000.00");
+    expect((await api("PUT", `/actionGarmentSubCategories/${base.id}`, { price: 1_000_000 })).json.message).toBe(
+      "price: this percentage of a percentage would come to more than €1,000,000.00",
+    );
     // Actions and modifiers share the engine's caps.
     const flat = await ok("POST", "/actions/", { name: "Big", up_charge: 1_000_000 });
-    expect((await api("POST", "/actions/", { name: "Bigger", is_percentage: true, is_percentage_of: flat.id, up_charge: 200 })).json.message).toContain("up_charge: this percentage of a percentage");
-    expect((await api("POST", "/modifiers/", { type: "STAIN", name: "Huge", up_charge: 5000, is_percentage: true })).json.message).toBe("up_charge: a percentage may be at most 1000 %");
+    expect((await api("POST", "/actions/", { name: "Bigger", is_percentage: true, is_percentage_of: flat.id, up_charge: 200 })).json.message).toContain(
+      "up_charge: this percentage of a percentage",
+    );
+    expect((await api("POST", "/modifiers/", { type: "STAIN", name: "Huge", up_charge: 5000, is_percentage: true })).json.message).toBe(
+      "up_charge: a percentage may be at most 1000 %",
+    );
   });
 
   test("an item past €1,000,000 and a ticket past €10,000,000 are refused (422), never stored", async () => {

@@ -1,6 +1,17 @@
 import { and, count, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { actions, employeeOwings, garmentCategories, garmentSubCategories, images as imagesTable, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
+import {
+  actions,
+  employeeOwings,
+  garmentCategories,
+  garmentSubCategories,
+  images as imagesTable,
+  modifiers,
+  ticketSubCategories,
+  ticketSubCategoryActions,
+  ticketSubCategoryModifiers,
+  tickets,
+} from "../../../db/schema";
 import { expressDeliveryDate } from "../../domain/express";
 import { DONE_STATES } from "../../domain/states";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
@@ -21,7 +32,11 @@ export type ItemInput = ItemBody;
 /** An item's changes as the route passes them: total_override in cents (null removes it). */
 export type ItemUpdate = ItemUpdateBody;
 
-const splitPieces = (s: string) => s.split(",").map((p) => p.trim()).filter(Boolean);
+const splitPieces = (s: string) =>
+  s
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
 /** Spec §5: pieces with no entries count as one piece (the garment itself). */
 export const pieceList = (pieces: string, description: string) => {
   const list = splitPieces(pieces);
@@ -81,16 +96,24 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
       if (found.length !== new Set(images).size) throw unprocessable("images: unknown image id");
     }
     const price = await unitPrice(q, garmentId, actionId);
-    const [row] = await q.insert(ticketSubCategoryActions).values({ ticket_sub_category_id: itemId, action_id: actionId, name: a.name, quantity, price, images: JSON.stringify(images) }).returning();
+    const [row] = await q
+      .insert(ticketSubCategoryActions)
+      .values({ ticket_sub_category_id: itemId, action_id: actionId, name: a.name, quantity, price, images: JSON.stringify(images) })
+      .returning();
     return row!;
   }
 
   async function addModifierRow(q: Exec, itemId: number, modifierId: number) {
     const m = await q.query.modifiers.findFirst({ where: eq(modifiers.id, modifierId) });
     if (!m) throw unprocessable("modifier_id: no such modifier");
-    const dup = await q.query.ticketSubCategoryModifiers.findFirst({ where: and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, itemId), eq(ticketSubCategoryModifiers.modifier_id, modifierId)) });
+    const dup = await q.query.ticketSubCategoryModifiers.findFirst({
+      where: and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, itemId), eq(ticketSubCategoryModifiers.modifier_id, modifierId)),
+    });
     if (dup) throw conflict("This modifier is already on the item");
-    const [row] = await q.insert(ticketSubCategoryModifiers).values({ ticket_sub_category_id: itemId, modifier_id: modifierId, modifier_type: m.type }).returning();
+    const [row] = await q
+      .insert(ticketSubCategoryModifiers)
+      .values({ ticket_sub_category_id: itemId, modifier_id: modifierId, modifier_type: m.type })
+      .returning();
     return row!;
   }
 
@@ -102,7 +125,8 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
       const t = await ledger.ticketRow(db, caller, input.ticket_id);
       const g = await garment(db, input.garment_sub_category_id);
       const pieces = input.pieces ?? g.g.pieces;
-      if (g.g.show_choose_pieces && input.pieces !== undefined && splitPieces(input.pieces).length === 0) throw unprocessable("At least one piece must be selected!");
+      if (g.g.show_choose_pieces && input.pieces !== undefined && splitPieces(input.pieces).length === 0)
+        throw unprocessable("At least one piece must be selected!");
       // Spec §6 can_see_action: a shop limited to some actions neither sends a hidden one nor gets
       // the category's default when that one is hidden.
       if (input.actions) await assertActionsAllowed(db, caller, input.actions);
@@ -146,7 +170,10 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
         const made: number[] = [];
         for (let c = 0; c < n; c++) {
           const { id: _id, total_paid, sorted, sorted_items, created_at, process_date, ...copy } = src;
-          const [row] = await tx.insert(ticketSubCategories).values({ ...copy, created_at: now() }).returning({ id: ticketSubCategories.id });
+          const [row] = await tx
+            .insert(ticketSubCategories)
+            .values({ ...copy, created_at: now() })
+            .returning({ id: ticketSubCategories.id });
           if (acts.length) await tx.insert(ticketSubCategoryActions).values(acts.map(({ id: _a, ...a }) => ({ ...a, ticket_sub_category_id: row!.id })));
           if (mods.length) await tx.insert(ticketSubCategoryModifiers).values(mods.map(({ id: _m, ...m }) => ({ ...m, ticket_sub_category_id: row!.id })));
           made.push(row!.id);
@@ -165,7 +192,8 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
       const cur = await item(caller, id);
       const g = await garment(db, cur.garment_sub_category_id);
       const set: Partial<typeof ticketSubCategories.$inferInsert> = {};
-      for (const k of ["description", "comments", "location", "detail", "discount"] as const) if (input[k] !== undefined) (set as Record<string, unknown>)[k] = input[k];
+      for (const k of ["description", "comments", "location", "detail", "discount"] as const)
+        if (input[k] !== undefined) (set as Record<string, unknown>)[k] = input[k];
       if (input.pieces !== undefined) {
         if (g.g.show_choose_pieces && splitPieces(input.pieces).length === 0) throw unprocessable("At least one piece must be selected!");
         if (splitPieces(cur.pieces).length > 0 && splitPieces(input.pieces).length === 0) throw unprocessable("Must have at least 1 piece");
@@ -236,7 +264,10 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
       const sorted = new Set(splitPieces(cur.sorted_items));
       sorted.has(piece) ? sorted.delete(piece) : sorted.add(piece);
       const list = all.filter((p) => sorted.has(p));
-      await db.update(ticketSubCategories).set({ sorted_items: list.join(","), sorted: list.length === all.length }).where(eq(ticketSubCategories.id, id));
+      await db
+        .update(ticketSubCategories)
+        .set({ sorted_items: list.join(","), sorted: list.length === all.length })
+        .where(eq(ticketSubCategories.id, id));
       return one(id);
     },
 
@@ -269,11 +300,16 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
       await tx.update(ticketSubCategories).set({ process_date: processDate }).where(inArray(ticketSubCategories.id, ids));
     },
 
-    async addAction(caller: EmployeeCaller, input: { ticket_sub_category_id: number; action_id: number; quantity?: number; images?: number[]; override_images?: boolean }) {
+    async addAction(
+      caller: EmployeeCaller,
+      input: { ticket_sub_category_id: number; action_id: number; quantity?: number; images?: number[]; override_images?: boolean },
+    ) {
       const cur = await item(caller, input.ticket_sub_category_id);
       await assertImagesVisible(db, caller, input.images ?? []);
       await assertActionsAllowed(db, caller, [input.action_id]);
-      return reprice(cur, (tx) => addActionRow(tx, cur.id, cur.garment_sub_category_id, input.action_id, input.quantity ?? 1, input.images ?? [], input.override_images ?? false));
+      return reprice(cur, (tx) =>
+        addActionRow(tx, cur.id, cur.garment_sub_category_id, input.action_id, input.quantity ?? 1, input.images ?? [], input.override_images ?? false),
+      );
     },
     async removeAction(caller: EmployeeCaller, actionRowId: number) {
       const a = await db.query.ticketSubCategoryActions.findFirst({ where: eq(ticketSubCategoryActions.id, actionRowId) });
@@ -296,14 +332,38 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
     async express(caller: EmployeeCaller) {
       const scope = agentScope(caller);
       const rows = await db
-        .select({ id: ticketSubCategories.id, ticket_id: ticketSubCategories.ticket_id, description: ticketSubCategories.description, pickup_date: tickets.pickup_date, confirmed_at: tickets.confirmed_at, express: modifiers.name })
+        .select({
+          id: ticketSubCategories.id,
+          ticket_id: ticketSubCategories.ticket_id,
+          description: ticketSubCategories.description,
+          pickup_date: tickets.pickup_date,
+          confirmed_at: tickets.confirmed_at,
+          express: modifiers.name,
+        })
         .from(ticketSubCategories)
         .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
-        .innerJoin(ticketSubCategoryModifiers, and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, ticketSubCategories.id), eq(ticketSubCategoryModifiers.modifier_type, "EXPRESS")))
+        .innerJoin(
+          ticketSubCategoryModifiers,
+          and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, ticketSubCategories.id), eq(ticketSubCategoryModifiers.modifier_type, "EXPRESS")),
+        )
         .innerJoin(modifiers, eq(modifiers.id, ticketSubCategoryModifiers.modifier_id))
-        .where(and(eq(ticketSubCategories.has_express, true), notInArray(ticketSubCategories.state, [...DONE_STATES]), isNotNull(tickets.confirmed_at), scope ? inArray(tickets.agent_id, scope) : undefined));
+        .where(
+          and(
+            eq(ticketSubCategories.has_express, true),
+            notInArray(ticketSubCategories.state, [...DONE_STATES]),
+            isNotNull(tickets.confirmed_at),
+            scope ? inArray(tickets.agent_id, scope) : undefined,
+          ),
+        );
       return rows
-        .map((r) => ({ id: r.id, ticket_id: r.ticket_id, description: r.description, pickup_date: r.pickup_date, express: r.express, due_date: expressDeliveryDate(r.confirmed_at, r.express) }))
+        .map((r) => ({
+          id: r.id,
+          ticket_id: r.ticket_id,
+          description: r.description,
+          pickup_date: r.pickup_date,
+          express: r.express,
+          due_date: expressDeliveryDate(r.confirmed_at, r.express),
+        }))
         .sort((a, b) => (a.due_date ?? "9999").localeCompare(b.due_date ?? "9999") || a.id - b.id);
     },
   };

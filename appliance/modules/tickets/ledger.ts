@@ -27,7 +27,8 @@ export function createLedger(clock: Clock) {
 
   /** A state must be one of the ticket states (data, spec §4). */
   async function assertState(q: Exec, state: string) {
-    if (!(await q.query.ticketStates.findFirst({ where: eq(ticketStates.name, state), columns: { id: true } }))) throw unprocessable("State: no such ticket state");
+    if (!(await q.query.ticketStates.findFirst({ where: eq(ticketStates.name, state), columns: { id: true } })))
+      throw unprocessable("State: no such ticket state");
   }
 
   /** A signature is stored once per change and referenced by every log row of it. */
@@ -39,7 +40,9 @@ export function createLedger(clock: Clock) {
   }
 
   async function logTicket(q: Exec, caller: EmployeeCaller, ticketId: number, state: string, log: string, signatureId: number | null = null) {
-    await q.insert(ticketLogStates).values({ ticket_id: ticketId, state, logged_at: now(), log, employee_id: caller.employee.id, agent_id: caller.agent.id, signature_id: signatureId });
+    await q
+      .insert(ticketLogStates)
+      .values({ ticket_id: ticketId, state, logged_at: now(), log, employee_id: caller.employee.id, agent_id: caller.agent.id, signature_id: signatureId });
   }
 
   /**
@@ -48,8 +51,19 @@ export function createLedger(clock: Clock) {
    */
   async function recordOwing(q: Exec, caller: EmployeeCaller, ticketId: number, itemId: number | null, cents: number) {
     if (cents <= 0 || (caller.employee.role !== "employee" && caller.employee.role !== "driver")) return;
-    await q.insert(employeeOwings).values({ ticket_id: ticketId, employee_id: caller.employee.id, ticket_sub_category_id: itemId, amount: cents, percentage: 100, payment_date: now(), state: "OPEN" });
-    await q.update(employees).set({ pending: sql`${employees.pending} + ${cents}` }).where(eq(employees.id, caller.employee.id));
+    await q.insert(employeeOwings).values({
+      ticket_id: ticketId,
+      employee_id: caller.employee.id,
+      ticket_sub_category_id: itemId,
+      amount: cents,
+      percentage: 100,
+      payment_date: now(),
+      state: "OPEN",
+    });
+    await q
+      .update(employees)
+      .set({ pending: sql`${employees.pending} + ${cents}` })
+      .where(eq(employees.id, caller.employee.id));
   }
 
   /**
@@ -62,9 +76,15 @@ export function createLedger(clock: Clock) {
     const take = cents ?? balance;
     if (take > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
     if (take <= 0) return 0;
-    await q.update(ticketSubCategories).set({ total_paid: i.total_paid + take }).where(eq(ticketSubCategories.id, id));
+    await q
+      .update(ticketSubCategories)
+      .set({ total_paid: i.total_paid + take })
+      .where(eq(ticketSubCategories.id, id));
     const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, i.ticket_id) }))!;
-    await q.update(tickets).set({ total_paid: Math.min(t.total, t.total_paid + take) }).where(eq(tickets.id, i.ticket_id));
+    await q
+      .update(tickets)
+      .set({ total_paid: Math.min(t.total, t.total_paid + take) })
+      .where(eq(tickets.id, i.ticket_id));
     await recordOwing(q, caller, i.ticket_id, id, take);
     return take;
   }
@@ -81,7 +101,10 @@ export function createLedger(clock: Clock) {
     const state = t.state === "CREATED" ? (t.pickup_from_client ? "AWAITING PICKUP" : "") : t.state;
     await q.update(tickets).set({ confirmed_at: now(), state }).where(eq(tickets.id, t.id));
     if (state !== t.state) {
-      await q.update(ticketSubCategories).set({ state }).where(and(eq(ticketSubCategories.ticket_id, t.id), eq(ticketSubCategories.state, "CREATED")));
+      await q
+        .update(ticketSubCategories)
+        .set({ state })
+        .where(and(eq(ticketSubCategories.ticket_id, t.id), eq(ticketSubCategories.state, "CREATED")));
       await logTicket(q, caller, t.id, state, "Ticket confirmed");
     }
   }
@@ -98,7 +121,9 @@ export function createLedger(clock: Clock) {
     const sig = await storeSignature(q, signature);
     const at = now();
     await q.update(ticketSubCategories).set({ state }).where(inArray(ticketSubCategories.id, ids));
-    await q.insert(itemLogStates).values(ids.map((i) => ({ ticket_sub_category_id: i, state, logged_at: at, log: "State changed", employee_id: caller.employee.id, signature_id: sig })));
+    await q
+      .insert(itemLogStates)
+      .values(ids.map((i) => ({ ticket_sub_category_id: i, state, logged_at: at, log: "State changed", employee_id: caller.employee.id, signature_id: sig })));
     const perTicket = new Map<number, number>();
     for (const f of found) perTicket.set(f.ticket_id, (perTicket.get(f.ticket_id) ?? 0) + 1);
     for (const [ticketId, n] of perTicket) await logTicket(q, caller, ticketId, state, `${n} item${n === 1 ? "" : "s"} set to ${state || "(none)"}`, sig);

@@ -11,12 +11,18 @@ beforeAll(async () => {
   const customer = Number((await c.execute("SELECT id FROM customers ORDER BY id LIMIT 1")).rows[0]!.id);
   // 40 more tickets in a mix of states, DELIVERED ones among the newest too.
   const states = ["DELIVERED", "IN PROGRESS", "CLOSED", "DELIVERED", "CREATED", "MARKED", "DELIVERED AND PAID"];
-  for (let i = 0; i < 40; i++) await c.execute({ sql: "INSERT INTO tickets (agent_id, employee_id, customer_id, state) VALUES (1, 1, ?, ?)", args: [customer, states[i % states.length]!] });
+  for (let i = 0; i < 40; i++)
+    await c.execute({
+      sql: "INSERT INTO tickets (agent_id, employee_id, customer_id, state) VALUES (1, 1, ?, ?)",
+      args: [customer, states[i % states.length]!],
+    });
 });
 afterAll(() => box.close());
 
 async function expected(where = "") {
-  const rows = await box.database.client.execute(`SELECT t.id FROM tickets t JOIN customers c ON c.id = t.customer_id WHERE t.state <> 'CREATED' ${where} ORDER BY t.state = 'DELIVERED', t.id DESC`);
+  const rows = await box.database.client.execute(
+    `SELECT t.id FROM tickets t JOIN customers c ON c.id = t.customer_id WHERE t.state <> 'CREATED' ${where} ORDER BY t.state = 'DELIVERED', t.id DESC`,
+  );
   return rows.rows.map((r) => Number(r.id));
 }
 async function paged(query: string, size: number) {
@@ -47,6 +53,6 @@ test("filters and search keep the order: notState, a customer's name, a ticket n
   const word = name.split(" ").at(-1)!;
   expect(await paged(`&term=${encodeURIComponent(word)}`, 6)).toEqual(await expected(`AND c.full_name LIKE '%${word.replace(/'/g, "''")}%'`));
   const some = (await expected())[5]!;
-  expect((await paged(`&term=${some}`, 10))).toContain(some);
+  expect(await paged(`&term=${some}`, 10)).toContain(some);
   expect(await paged("&term=nobody-by-this-name", 10)).toEqual([]);
 });

@@ -13,7 +13,11 @@ import { Address } from "../places/model";
 const money = z.number().finite().min(0).max(1_000_000);
 
 /** Spec §4: a state set on tickets or items, with one optional drawn signature (a data URL). */
-export const StateChange = z.object({ Ids: z.array(z.number().int().positive()).min(1).max(2000), State: z.string().max(60), Signature: z.string().max(2_000_000).nullish() });
+export const StateChange = z.object({
+  Ids: z.array(z.number().int().positive()).min(1).max(2000),
+  State: z.string().max(60),
+  Signature: z.string().max(2_000_000).nullish(),
+});
 export type StateChange = z.infer<typeof StateChange>;
 
 export const TicketBody = z.object({
@@ -132,13 +136,36 @@ export const TicketSummary = z.object({
 export type TicketSummary = z.infer<typeof TicketSummary>;
 
 /** An action on an item: its price is the snapshot taken when it was added (euros). */
-export const ItemAction = z.object({ id: z.number(), ticket_sub_category_id: z.number(), actionID: z.number(), quantity: z.number(), price: z.number(), images: z.array(z.number()), name: z.string() });
+export const ItemAction = z.object({
+  id: z.number(),
+  ticket_sub_category_id: z.number(),
+  actionID: z.number(),
+  quantity: z.number(),
+  price: z.number(),
+  images: z.array(z.number()),
+  name: z.string(),
+});
 export type ItemAction = z.infer<typeof ItemAction>;
 
-export const ItemModifier = z.object({ id: z.number(), ticket_sub_category_id: z.number(), modifier_id: z.number(), modifier_type: z.string(), name: z.string(), image: z.string().nullable() });
+export const ItemModifier = z.object({
+  id: z.number(),
+  ticket_sub_category_id: z.number(),
+  modifier_id: z.number(),
+  modifier_type: z.string(),
+  name: z.string(),
+  image: z.string().nullable(),
+});
 export type ItemModifier = z.infer<typeof ItemModifier>;
 
-export const ItemLogState = z.object({ id: z.number(), ticket_sub_category_id: z.number(), state: z.string(), logged_at: z.string(), log: z.string(), employee_id: z.number().nullable(), signature_id: z.number().nullable() });
+export const ItemLogState = z.object({
+  id: z.number(),
+  ticket_sub_category_id: z.number(),
+  state: z.string(),
+  logged_at: z.string(),
+  log: z.string(),
+  employee_id: z.number().nullable(),
+  signature_id: z.number().nullable(),
+});
 export type ItemLogState = z.infer<typeof ItemLogState>;
 
 /** The item's garment, as the item editor needs it. */
@@ -208,7 +235,15 @@ export const TicketLog = z.object({
 export type TicketLog = z.infer<typeof TicketLog>;
 
 /** The ticket's customer; `address` is their home when the caller's shop may see it (else null). */
-export const TicketCustomer = z.object({ id: z.number(), full_name: z.string(), mobile: z.string(), landline: z.string(), address_id: z.number().nullable(), discount: z.number(), address: Address.nullable() });
+export const TicketCustomer = z.object({
+  id: z.number(),
+  full_name: z.string(),
+  mobile: z.string(),
+  landline: z.string(),
+  address_id: z.number().nullable(),
+  discount: z.number(),
+  address: Address.nullable(),
+});
 export type TicketCustomer = z.infer<typeof TicketCustomer>;
 
 /**
@@ -229,18 +264,35 @@ export const Ticket = TicketSummary.extend({
 export type Ticket = z.infer<typeof Ticket>;
 
 /** A row of the ticket list: the ticket, its customer's name and phone, with withChildren its items. */
-export const TicketListRow = TicketSummary.extend({ customer: z.object({ full_name: z.string(), mobile: z.string() }), ticket_sub_categories: z.array(Item).optional() });
+export const TicketListRow = TicketSummary.extend({
+  customer: z.object({ full_name: z.string(), mobile: z.string() }),
+  ticket_sub_categories: z.array(Item).optional(),
+});
 export type TicketListRow = z.infer<typeof TicketListRow>;
 
 /** A ticket state (data, spec §4), in its order. */
-export const TicketState = z.object({ id: z.number(), name: z.string(), position: z.number(), is_locality_delivery: z.boolean(), prices_on_receipt: z.boolean(), hidden_in_lists: z.boolean() });
+export const TicketState = z.object({
+  id: z.number(),
+  name: z.string(),
+  position: z.number(),
+  is_locality_delivery: z.boolean(),
+  prices_on_receipt: z.boolean(),
+  hidden_in_lists: z.boolean(),
+});
 export type TicketState = z.infer<typeof TicketState>;
 
 export const StateChangeResult = z.object({ success: z.literal(true), count: z.number() });
 export type StateChangeResult = z.infer<typeof StateChangeResult>;
 
 /** Spec §2 Express: an express item not yet delivered and the day it is due. */
-export const ExpressItem = z.object({ id: z.number(), ticket_id: z.number(), description: z.string(), pickup_date: z.string().nullable(), express: z.string(), due_date: z.string().nullable() });
+export const ExpressItem = z.object({
+  id: z.number(),
+  ticket_id: z.number(),
+  description: z.string(),
+  pickup_date: z.string().nullable(),
+  express: z.string(),
+  due_date: z.string().nullable(),
+});
 export type ExpressItem = z.infer<typeof ExpressItem>;
 
 // ---- cents → euros, for the routes

@@ -18,11 +18,17 @@ const ok = async (method: string, path: string, token: string, body?: unknown) =
   return r.json.data;
 };
 const audits = async (ticketId: number) =>
-  (await box.database.client.execute({ sql: "SELECT employee_id, detail FROM audit_log WHERE action = 'book_full_day' AND entity_id = ? ORDER BY id", args: [ticketId] })).rows.map((r) => ({
+  (
+    await box.database.client.execute({
+      sql: "SELECT employee_id, detail FROM audit_log WHERE action = 'book_full_day' AND entity_id = ? ORDER BY id",
+      args: [ticketId],
+    })
+  ).rows.map((r) => ({
     employee_id: Number(r.employee_id),
     detail: JSON.parse(String(r.detail)),
   }));
-const employeeId = async (name: string) => Number((await box.database.client.execute({ sql: "SELECT id FROM employees WHERE full_name = ?", args: [name] })).rows[0]!.id);
+const employeeId = async (name: string) =>
+  Number((await box.database.client.execute({ sql: "SELECT id FROM employees WHERE full_name = ?", args: [name] })).rows[0]!.id);
 
 /** A ticket of the Testville customer with one item, opened by `token`. */
 async function ticketWithItem(token = t.employee!) {
@@ -34,14 +40,28 @@ async function ticketWithItem(token = t.employee!) {
 beforeAll(async () => {
   box = await testBox({ demo: true, admin: false });
   const hq = await box.agentToken("hq", "hq-demo-2026");
-  for (const [k, pin] of [["admin", 1111], ["manager", 2222], ["employee", 3333]] as const) t[k] = await box.employeeToken(pin, hq);
+  for (const [k, pin] of [
+    ["admin", 1111],
+    ["manager", 2222],
+    ["employee", 3333],
+  ] as const)
+    t[k] = await box.employeeToken(pin, hq);
   t.shop = await box.employeeToken(5555, await box.agentToken("birkirkara", "shop-demo-2026"));
   ids.locality = (await ok("POST", "/localities/", t.admin!, { name: "Testville" })).id;
   ids.street = (await ok("POST", "/streets/", t.admin!, { locality_id: ids.locality, name: "Triq il-Prova" })).id;
   ids.otherStreet = (await ok("POST", "/streets/", t.admin!, { locality_id: ids.locality, name: "Triq l-Ohra" })).id;
   const settings = await ok("GET", "/pickupDeliveries/", t.admin!);
-  await ok("POST", "/pickupDeliveries/", t.admin!, [...settings.map((s: { localities: string }) => ({ ...s, localities: s.localities })), { season: "OFFSEASON", day_of_week: 2, quantity: 1, localities: [ids.locality] }]);
-  ids.customer = (await ok("POST", "/customers/", t.employee!, { full_name: "Tessa Testville", mobile: "79000222", address: { number: "12", locality_id: ids.locality, street_id: ids.street } })).id;
+  await ok("POST", "/pickupDeliveries/", t.admin!, [
+    ...settings.map((s: { localities: string }) => ({ ...s, localities: s.localities })),
+    { season: "OFFSEASON", day_of_week: 2, quantity: 1, localities: [ids.locality] },
+  ]);
+  ids.customer = (
+    await ok("POST", "/customers/", t.employee!, {
+      full_name: "Tessa Testville",
+      mobile: "79000222",
+      address: { number: "12", locality_id: ids.locality, street_id: ids.street },
+    })
+  ).id;
   ids.home = (await ok("GET", `/customers/${ids.customer}`, t.employee!)).address_id;
   ids.office = (await ok("POST", "/address/", t.employee!, { name: "Office", number: "3", locality_id: ids.locality, street_id: ids.otherStreet })).id;
   const cat = await ok("POST", "/garmentCategories/", t.admin!, { type: "Laundry", name: "Pickup tests" });
@@ -54,7 +74,14 @@ describe("address objects on the ticket", () => {
     const ticket = await ok("POST", "/tickets/", t.employee!, { customer_id: ids.customer });
     // Sunday 29th has no van in Testville; Tuesday 1st has one stop free.
     expect(ticket).toMatchObject({ pickup_date: TUESDAY, delivery_date: TUESDAY, pickup_address_id: ids.home, delivery_address_id: ids.home });
-    const home = { id: ids.home, number: "12", locality_id: ids.locality, locality: "Testville", street: "Triq il-Prova", line: "12, Triq il-Prova, Testville" };
+    const home = {
+      id: ids.home,
+      number: "12",
+      locality_id: ids.locality,
+      locality: "Testville",
+      street: "Triq il-Prova",
+      line: "12, Triq il-Prova, Testville",
+    };
     expect(ticket.customer.address).toMatchObject(home);
     expect(ticket.pickup_address).toMatchObject(home);
     expect(ticket.delivery_address).toMatchObject(home);
@@ -64,7 +91,13 @@ describe("address objects on the ticket", () => {
   test("a customer without an address, or a locality without van settings, keeps the spec's 7 days", async () => {
     const plain = await ok("POST", "/customers/", t.employee!, { full_name: "No Address", mobile: "79000223" });
     const ticket = await ok("POST", "/tickets/", t.employee!, { customer_id: plain.id });
-    expect(ticket).toMatchObject({ pickup_date: "2026-11-29", delivery_date: "2026-11-29", pickup_address: null, delivery_address: null, customer: { address: null } });
+    expect(ticket).toMatchObject({
+      pickup_date: "2026-11-29",
+      delivery_date: "2026-11-29",
+      pickup_address: null,
+      delivery_address: null,
+      customer: { address: null },
+    });
   });
 
   test("an address of another shop is never shown, nor accepted", async () => {
@@ -96,15 +129,35 @@ describe("pickup and delivery options", () => {
       pickup_charge: 5,
       delivery_charge: 2.5,
     });
-    expect(r).toMatchObject({ pickup_from_client: true, pickup_comment: "Ring twice", delivery_address_id: ids.office, pickup_charge: 5, delivery_charge: 2.5, delivery_address: { id: ids.office, name: "Office" } });
+    expect(r).toMatchObject({
+      pickup_from_client: true,
+      pickup_comment: "Ring twice",
+      delivery_address_id: ids.office,
+      pickup_charge: 5,
+      delivery_charge: 2.5,
+      delivery_address: { id: ids.office, name: "Office" },
+    });
     expect(r.total).toBe(before.total + 7.5);
     // The spec's query: date is the delivery date.
-    const q = await ok("PUT", `/tickets/${id}/deliveryPickupOptions?date=2026-12-29&delivery=true&pickupComment=Gate&deliveryComment=Leave%20at%20door`, t.employee!);
-    expect(q).toMatchObject({ delivery_date: "2026-12-29", delivery_to_client: true, pickup_comment: "Gate", delivery_comment: "Leave at door", pickup_charge: 5 });
+    const q = await ok(
+      "PUT",
+      `/tickets/${id}/deliveryPickupOptions?date=2026-12-29&delivery=true&pickupComment=Gate&deliveryComment=Leave%20at%20door`,
+      t.employee!,
+    );
+    expect(q).toMatchObject({
+      delivery_date: "2026-12-29",
+      delivery_to_client: true,
+      pickup_comment: "Gate",
+      delivery_comment: "Leave at door",
+      pickup_charge: 5,
+    });
     // The customer's addresses: home first, then the others their tickets used.
     expect((await ok("GET", `/tickets/${id}/addresses`, t.employee!)).map((a: { id: number }) => a.id)).toEqual([ids.home, ids.office]);
     // null goes back to the customer's home.
-    expect(await ok("PUT", `/tickets/${id}/deliveryPickupOptions`, t.employee!, { delivery_address_id: null })).toMatchObject({ delivery_address_id: null, delivery_address: { id: ids.home } });
+    expect(await ok("PUT", `/tickets/${id}/deliveryPickupOptions`, t.employee!, { delivery_address_id: null })).toMatchObject({
+      delivery_address_id: null,
+      delivery_address: { id: ids.home },
+    });
     // Charges are money: audited.
     const charges = (await box.database.client.execute({ sql: "SELECT detail FROM audit_log WHERE action = 'charges' AND entity_id = ?", args: [id] })).rows;
     expect(JSON.parse(String(charges[0]!.detail))).toEqual({ pickup_charge: [0, 500], delivery_charge: [0, 250] });
@@ -124,14 +177,23 @@ describe("pickup and delivery options", () => {
     expect((await put("/deliveryPickupOptions?pickupComment=a", { pickup_comment: "b" })).status).toBe(422);
     expect((await put("/deliveryPickupOptions", { approval: { pin: "12" } })).status).toBe(422);
     expect((await api("PUT", "/tickets/999999/deliveryPickupOptions?pickup=true", t.employee!)).status).toBe(404);
-    expect(await ok("GET", `/tickets/${id}`, t.employee!)).toMatchObject({ pickup_from_client: false, pickup_charge: 0, pickup_comment: "", pickup_address_id: ids.home });
+    expect(await ok("GET", `/tickets/${id}`, t.employee!)).toMatchObject({
+      pickup_from_client: false,
+      pickup_charge: 0,
+      pickup_comment: "",
+      pickup_address_id: ids.home,
+    });
   });
 });
 
 describe("confirmation", () => {
   test("confirming a ticket to be collected makes it AWAITING PICKUP with its pickup address; others not", async () => {
     const pickup = await ticketWithItem();
-    await ok("PUT", `/tickets/${pickup}/deliveryPickupOptions`, t.employee!, { pickup_from_client: true, pickup_address_id: ids.office, pickup_date: "2026-12-22" });
+    await ok("PUT", `/tickets/${pickup}/deliveryPickupOptions`, t.employee!, {
+      pickup_from_client: true,
+      pickup_address_id: ids.office,
+      pickup_date: "2026-12-22",
+    });
     const confirmed = await ok("PUT", `/tickets/${pickup}/confirm`, t.employee!);
     expect(confirmed).toMatchObject({ state: "AWAITING PICKUP", pickup_address: { id: ids.office, line: "3, Office, Triq l-Ohra, Testville" } });
     expect(confirmed.ticket_log_states[0]).toMatchObject({ state: "AWAITING PICKUP", log: "Ticket confirmed" });
@@ -178,7 +240,10 @@ describe("full days", () => {
     expect(await audits(id)).toEqual([
       {
         employee_id: await employeeId("Anna Vella"),
-        detail: { stops: [{ leg: "pickup", date: TUESDAY, locality_id: ids.locality, locality: "Testville" }], approved_by: { id: await employeeId("Joseph Borg"), full_name: "Joseph Borg", role: "manager" } },
+        detail: {
+          stops: [{ leg: "pickup", date: TUESDAY, locality_id: ids.locality, locality: "Testville" }],
+          approved_by: { id: await employeeId("Joseph Borg"), full_name: "Joseph Borg", role: "manager" },
+        },
       },
     ]);
     // Saving the same day again adds no stop: no approval asked.
@@ -197,7 +262,12 @@ describe("full days", () => {
     expect(deliveryOn.status).toBe(403);
     // A manager books it alone; the audit row is theirs.
     await ok("PUT", `/tickets/${id}/deliveryPickupOptions?pickup=true&delivery=true`, t.manager!);
-    expect(await audits(id)).toEqual([{ employee_id: await employeeId("Joseph Borg"), detail: { stops: [expect.objectContaining({ leg: "pickup" }), expect.objectContaining({ leg: "delivery" })] } }]);
+    expect(await audits(id)).toEqual([
+      {
+        employee_id: await employeeId("Joseph Borg"),
+        detail: { stops: [expect.objectContaining({ leg: "pickup" }), expect.objectContaining({ leg: "delivery" })] },
+      },
+    ]);
   });
 
   test("a full day at creation needs the approval in the body", async () => {

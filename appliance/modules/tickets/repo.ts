@@ -47,7 +47,11 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
   const ids = items.map((i) => i.id);
   // Sequential on purpose: inside a transaction the queries share one connection.
   const [acts, mods, garments, logs] = [
-    await q.select().from(ticketSubCategoryActions).where(inArray(ticketSubCategoryActions.ticket_sub_category_id, ids)).orderBy(asc(ticketSubCategoryActions.id)),
+    await q
+      .select()
+      .from(ticketSubCategoryActions)
+      .where(inArray(ticketSubCategoryActions.ticket_sub_category_id, ids))
+      .orderBy(asc(ticketSubCategoryActions.id)),
     await q
       .select({ m: ticketSubCategoryModifiers, name: modifiers.name, image: modifiers.image })
       .from(ticketSubCategoryModifiers)
@@ -55,7 +59,16 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
       .where(inArray(ticketSubCategoryModifiers.ticket_sub_category_id, ids))
       .orderBy(asc(ticketSubCategoryModifiers.id)),
     await q
-      .select({ id: garmentSubCategories.id, name: garmentSubCategories.name, pieces: garmentSubCategories.pieces, allow_quantity: garmentSubCategories.allow_quantity, show_choose_pieces: garmentSubCategories.show_choose_pieces, images_required: garmentSubCategories.images_required, category: garmentCategories.name, category_type: garmentCategories.type })
+      .select({
+        id: garmentSubCategories.id,
+        name: garmentSubCategories.name,
+        pieces: garmentSubCategories.pieces,
+        allow_quantity: garmentSubCategories.allow_quantity,
+        show_choose_pieces: garmentSubCategories.show_choose_pieces,
+        images_required: garmentSubCategories.images_required,
+        category: garmentCategories.name,
+        category_type: garmentCategories.type,
+      })
       .from(garmentSubCategories)
       .innerJoin(garmentCategories, eq(garmentCategories.id, garmentSubCategories.garment_category_id))
       .where(inArray(garmentSubCategories.id, [...new Set(items.map((i) => i.garment_sub_category_id))])),
@@ -72,7 +85,15 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
     sub_category: g.get(i.garment_sub_category_id) ?? null,
     actions: acts
       .filter((a) => a.ticket_sub_category_id === i.id)
-      .map((a) => ({ id: a.id, ticket_sub_category_id: a.ticket_sub_category_id, actionID: a.action_id, quantity: a.quantity, price: a.price, images: JSON.parse(a.images) as number[], name: a.name })),
+      .map((a) => ({
+        id: a.id,
+        ticket_sub_category_id: a.ticket_sub_category_id,
+        actionID: a.action_id,
+        quantity: a.quantity,
+        price: a.price,
+        images: JSON.parse(a.images) as number[],
+        name: a.name,
+      })),
     modifiers: mods.filter((m) => m.m.ticket_sub_category_id === i.id).map((m) => ({ ...m.m, name: m.name, image: m.image })),
     log_states: logs.filter((l) => l.ticket_sub_category_id === i.id),
     image_urls: acts
@@ -104,7 +125,19 @@ export type TicketRecord = Omit<Ticket, "pickup_address" | "delivery_address" | 
 /** One ticket in the spec's shape (§3 Ticket), with its items and state history; amounts in cents. */
 export async function loadTicket(q: Exec, id: number): Promise<TicketRecord | null> {
   const rows = await q
-    .select({ t: tickets, agent: agents.name, employee: employees.full_name, customer: { id: customers.id, full_name: customers.full_name, mobile: customers.mobile, landline: customers.landline, address_id: customers.address_id, discount: customers.discount } })
+    .select({
+      t: tickets,
+      agent: agents.name,
+      employee: employees.full_name,
+      customer: {
+        id: customers.id,
+        full_name: customers.full_name,
+        mobile: customers.mobile,
+        landline: customers.landline,
+        address_id: customers.address_id,
+        discount: customers.discount,
+      },
+    })
     .from(tickets)
     .innerJoin(agents, eq(agents.id, tickets.agent_id))
     .innerJoin(employees, eq(employees.id, tickets.employee_id))

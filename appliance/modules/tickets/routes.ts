@@ -56,31 +56,128 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
         tab: z.string().max(40).optional(),
       }),
       handler: async ({ caller, query }) =>
-        (await tickets.list(caller, { limit: query.limit, offset: query.offset, notState: query.notState ?? [], confirmed: query.confirmed_at, date: query.date, term: query.term, withChildren: query.withChildren ?? false })).map(listRowOut),
+        (
+          await tickets.list(caller, {
+            limit: query.limit,
+            offset: query.offset,
+            notState: query.notState ?? [],
+            confirmed: query.confirmed_at,
+            date: query.date,
+            term: query.term,
+            withChildren: query.withChildren ?? false,
+          })
+        ).map(listRowOut),
     }),
-    route({ method: "GET", path: "/ticketLogStates/:id", response: z.array(TicketLog), tag: "tickets", summary: "A ticket's state history (logged at, log, agent, employee, signature)", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.logs(caller, params.id) }),
-    route({ method: "GET", path: "/ticketStates/", response: z.array(TicketState), tag: "tickets", summary: "Ticket states in order", access: staff, handler: () => tickets.states() }),
-    route({ method: "PUT", path: "/tickets/changeState", response: StateChangeResult, tag: "tickets", summary: "Sets a state on tickets and all their lines, with an optional signature", access: staff, body: StateChange, handler: ({ caller, body }) => tickets.changeState(caller, body) }),
-    route({ method: "PUT", path: "/tickets/paidFor/:id", response: Ticket, tag: "tickets", summary: "Pays the ticket in full", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.payInFull(caller, params.id)) }),
-    route({ method: "GET", path: "/tickets/children/:id", response: z.array(Item), tag: "tickets", summary: "A ticket's items", access: staff, params: IdParams, handler: async ({ caller, params }) => (await tickets.children(caller, params.id)).map(itemOut) }),
-    route({ method: "GET", path: "/tickets/customer/:id", response: z.array(TicketSummary), tag: "tickets", summary: "A customer's tickets, newest first", access: staff, params: IdParams, handler: async ({ caller, params }) => (await tickets.byCustomer(caller, params.id)).map(summaryOut) }),
-    route({ method: "GET", path: "/tickets/lastnonconfirmed/:id", response: Ticket, tag: "tickets", summary: "The customer's last unconfirmed ticket, or 404", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.lastNonConfirmed(caller, params.id)) }),
-    route({ method: "GET", path: "/tickets/:id", response: Ticket, tag: "tickets", summary: "One ticket with items and state history", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.view(caller, params.id)) }),
+    route({
+      method: "GET",
+      path: "/ticketLogStates/:id",
+      response: z.array(TicketLog),
+      tag: "tickets",
+      summary: "A ticket's state history (logged at, log, agent, employee, signature)",
+      access: staff,
+      params: IdParams,
+      handler: ({ caller, params }) => tickets.logs(caller, params.id),
+    }),
+    route({
+      method: "GET",
+      path: "/ticketStates/",
+      response: z.array(TicketState),
+      tag: "tickets",
+      summary: "Ticket states in order",
+      access: staff,
+      handler: () => tickets.states(),
+    }),
+    route({
+      method: "PUT",
+      path: "/tickets/changeState",
+      response: StateChangeResult,
+      tag: "tickets",
+      summary: "Sets a state on tickets and all their lines, with an optional signature",
+      access: staff,
+      body: StateChange,
+      handler: ({ caller, body }) => tickets.changeState(caller, body),
+    }),
+    route({
+      method: "PUT",
+      path: "/tickets/paidFor/:id",
+      response: Ticket,
+      tag: "tickets",
+      summary: "Pays the ticket in full",
+      access: staff,
+      params: IdParams,
+      handler: async ({ caller, params }) => ticketOut(await tickets.payInFull(caller, params.id)),
+    }),
+    route({
+      method: "GET",
+      path: "/tickets/children/:id",
+      response: z.array(Item),
+      tag: "tickets",
+      summary: "A ticket's items",
+      access: staff,
+      params: IdParams,
+      handler: async ({ caller, params }) => (await tickets.children(caller, params.id)).map(itemOut),
+    }),
+    route({
+      method: "GET",
+      path: "/tickets/customer/:id",
+      response: z.array(TicketSummary),
+      tag: "tickets",
+      summary: "A customer's tickets, newest first",
+      access: staff,
+      params: IdParams,
+      handler: async ({ caller, params }) => (await tickets.byCustomer(caller, params.id)).map(summaryOut),
+    }),
+    route({
+      method: "GET",
+      path: "/tickets/lastnonconfirmed/:id",
+      response: Ticket,
+      tag: "tickets",
+      summary: "The customer's last unconfirmed ticket, or 404",
+      access: staff,
+      params: IdParams,
+      handler: async ({ caller, params }) => ticketOut(await tickets.lastNonConfirmed(caller, params.id)),
+    }),
+    route({
+      method: "GET",
+      path: "/tickets/:id",
+      response: Ticket,
+      tag: "tickets",
+      summary: "One ticket with items and state history",
+      access: staff,
+      params: IdParams,
+      handler: async ({ caller, params }) => ticketOut(await tickets.view(caller, params.id)),
+    }),
     route({
       method: "POST",
       path: "/tickets/",
       response: Ticket,
       tag: "tickets",
-      summary: "Opens a ticket (pickup and delivery default to 7 days ahead, moved to the first day with room in the customer's locality); a stop on a full day needs a manager's approval",
+      summary:
+        "Opens a ticket (pickup and delivery default to 7 days ahead, moved to the first day with room in the customer's locality); a stop on a full day needs a manager's approval",
       access: staff,
       body: TicketBody.extend(WithApproval.shape),
       idempotent: true,
       handler: async ({ caller, body, client }) => {
         const { approval, ...input } = body;
-        return ticketOut(await tickets.create(caller, { ...input, pickup_charge: toCents(input.pickup_charge ?? 0), delivery_charge: toCents(input.delivery_charge ?? 0) }, approvalOf(body, client)));
+        return ticketOut(
+          await tickets.create(
+            caller,
+            { ...input, pickup_charge: toCents(input.pickup_charge ?? 0), delivery_charge: toCents(input.delivery_charge ?? 0) },
+            approvalOf(body, client),
+          ),
+        );
       },
     }),
-    route({ method: "GET", path: "/tickets/:id/addresses", response: z.array(Address), tag: "tickets", summary: "Addresses the ticket's customer may be visited at: home first, then those of their tickets", access: staff, params: IdParams, handler: ({ caller, params }) => tickets.customerAddresses(caller, params.id) }),
+    route({
+      method: "GET",
+      path: "/tickets/:id/addresses",
+      response: z.array(Address),
+      tag: "tickets",
+      summary: "Addresses the ticket's customer may be visited at: home first, then those of their tickets",
+      access: staff,
+      params: IdParams,
+      handler: ({ caller, params }) => tickets.customerAddresses(caller, params.id),
+    }),
     route({
       method: "DELETE",
       path: "/tickets/:id",
@@ -92,7 +189,16 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       body: WithApproval,
       handler: ({ caller, params, body, client }) => tickets.remove(caller, params.id, approvalOf(body, client)),
     }),
-    route({ method: "PUT", path: "/tickets/:id/confirm", response: Ticket, tag: "tickets", summary: "Confirms a ticket", access: staff, params: IdParams, handler: async ({ caller, params }) => ticketOut(await tickets.confirm(caller, params.id)) }),
+    route({
+      method: "PUT",
+      path: "/tickets/:id/confirm",
+      response: Ticket,
+      tag: "tickets",
+      summary: "Confirms a ticket",
+      access: staff,
+      params: IdParams,
+      handler: async ({ caller, params }) => ticketOut(await tickets.confirm(caller, params.id)),
+    }),
     route({
       method: "PUT",
       path: "/tickets/:id/pickup",
@@ -103,7 +209,8 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       params: IdParams,
       query: z.object({ date: z.union([IsoDate, z.literal("")]) }),
       body: WithApproval,
-      handler: async ({ caller, params, query, body, client }) => ticketOut(await tickets.setOptions(caller, params.id, { pickup_date: query.date || null }, approvalOf(body, client))),
+      handler: async ({ caller, params, query, body, client }) =>
+        ticketOut(await tickets.setOptions(caller, params.id, { pickup_date: query.date || null }, approvalOf(body, client))),
     }),
     route({
       method: "PUT",
@@ -115,7 +222,8 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       params: IdParams,
       query: z.object({ date: z.union([IsoDate, z.literal("")]).default("") }),
       body: WithApproval,
-      handler: async ({ caller, params, query, body, client }) => ticketOut(await tickets.setOptions(caller, params.id, { delivery_date: query.date || null }, approvalOf(body, client))),
+      handler: async ({ caller, params, query, body, client }) =>
+        ticketOut(await tickets.setOptions(caller, params.id, { delivery_date: query.date || null }, approvalOf(body, client))),
     }),
     route({
       method: "PUT",
@@ -126,7 +234,8 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       access: staff,
       params: z.object({ id: IdParams.shape.id, value: bool }),
       body: WithApproval,
-      handler: async ({ caller, params, body, client }) => ticketOut(await tickets.setOptions(caller, params.id, { delivery_to_client: params.value }, approvalOf(body, client))),
+      handler: async ({ caller, params, body, client }) =>
+        ticketOut(await tickets.setOptions(caller, params.id, { delivery_to_client: params.value }, approvalOf(body, client))),
     }),
     route({
       method: "PUT",
@@ -138,7 +247,8 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       params: IdParams,
       query: z.object({ discount: z.coerce.number().finite() }),
       body: WithApproval,
-      handler: async ({ caller, params, query, body, client }) => ticketOut(await tickets.setDiscount(caller, params.id, query.discount, approvalOf(body, client))),
+      handler: async ({ caller, params, query, body, client }) =>
+        ticketOut(await tickets.setDiscount(caller, params.id, query.discount, approvalOf(body, client))),
     }),
     route({
       method: "PUT",
@@ -149,7 +259,13 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
         "Pickup and delivery options: the spec's query (date = delivery date, delivery, pickup, pickupComment, deliveryComment) and/or a body with the days, addresses (null: the customer's home) and charges in euros; a van stop on a full day needs a manager's approval",
       access: staff,
       params: IdParams,
-      query: z.object({ date: IsoDate.optional(), delivery: bool.optional(), pickup: bool.optional(), pickupComment: z.string().max(500).optional(), deliveryComment: z.string().max(500).optional() }),
+      query: z.object({
+        date: IsoDate.optional(),
+        delivery: bool.optional(),
+        pickup: bool.optional(),
+        pickupComment: z.string().max(500).optional(),
+        deliveryComment: z.string().max(500).optional(),
+      }),
       body: TicketOptionsBody,
       handler: async ({ caller, params, query, body, client }) => {
         const { approval, pickup_charge, delivery_charge, ...options } = body;
@@ -160,18 +276,40 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
           pickup_comment: query.pickupComment,
           delivery_comment: query.deliveryComment,
         };
-        const fromBody: TicketOptionsInput = { ...options, pickup_charge: pickup_charge === undefined ? undefined : toCents(pickup_charge), delivery_charge: delivery_charge === undefined ? undefined : toCents(delivery_charge) };
+        const fromBody: TicketOptionsInput = {
+          ...options,
+          pickup_charge: pickup_charge === undefined ? undefined : toCents(pickup_charge),
+          delivery_charge: delivery_charge === undefined ? undefined : toCents(delivery_charge),
+        };
         const set = definedOnly({ ...fromQuery, ...definedOnly(fromBody) });
         for (const k of Object.keys(set) as (keyof TicketOptionsInput)[]) {
-          if (fromQuery[k] !== undefined && fromBody[k] !== undefined && fromQuery[k] !== fromBody[k]) throw unprocessable(`${k}: given twice (query and body) with different values`);
+          if (fromQuery[k] !== undefined && fromBody[k] !== undefined && fromQuery[k] !== fromBody[k])
+            throw unprocessable(`${k}: given twice (query and body) with different values`);
         }
         return ticketOut(await tickets.setOptions(caller, params.id, set, approvalOf(body, client)));
       },
     }),
 
     // ---- items
-    route({ method: "GET", path: "/ticketSubCategory/express/", response: z.array(ExpressItem), tag: "items", summary: "Express items not yet delivered", access: { roles: ["admin", "manager", "employee"] }, handler: ({ caller }) => items.express(caller) }),
-    route({ method: "PUT", path: "/ticketSubCategory/changeState", response: StateChangeResult, tag: "items", summary: "Sets a state on items, with an optional signature", access: staff, body: StateChange, handler: ({ caller, body }) => items.changeState(caller, body) }),
+    route({
+      method: "GET",
+      path: "/ticketSubCategory/express/",
+      response: z.array(ExpressItem),
+      tag: "items",
+      summary: "Express items not yet delivered",
+      access: { roles: ["admin", "manager", "employee"] },
+      handler: ({ caller }) => items.express(caller),
+    }),
+    route({
+      method: "PUT",
+      path: "/ticketSubCategory/changeState",
+      response: StateChangeResult,
+      tag: "items",
+      summary: "Sets a state on items, with an optional signature",
+      access: staff,
+      body: StateChange,
+      handler: ({ caller, body }) => items.changeState(caller, body),
+    }),
     route({
       method: "POST",
       path: "/ticketSubCategory/duplicate/:id/quantity/:n",
@@ -211,10 +349,25 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       tag: "items",
       summary: "Sets an item's process date",
       access: staff,
-      params: z.object({ id: IdParams.shape.id, datetime: z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), "must be a date and time") }),
+      params: z.object({
+        id: IdParams.shape.id,
+        datetime: z
+          .string()
+          .max(40)
+          .refine((s) => !Number.isNaN(Date.parse(s)), "must be a date and time"),
+      }),
       handler: async ({ caller, params }) => itemOut(await items.setProcessDate(caller, params.id, new Date(params.datetime).toISOString())),
     }),
-    route({ method: "GET", path: "/ticketSubCategory/:id", response: Item, tag: "items", summary: "One item", access: staff, params: IdParams, handler: async ({ caller, params }) => itemOut(await items.get(caller, params.id)) }),
+    route({
+      method: "GET",
+      path: "/ticketSubCategory/:id",
+      response: Item,
+      tag: "items",
+      summary: "One item",
+      access: staff,
+      params: IdParams,
+      handler: async ({ caller, params }) => itemOut(await items.get(caller, params.id)),
+    }),
     route({
       method: "POST",
       path: "/ticketSubCategory/",
@@ -237,7 +390,14 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       params: IdParams,
       body: ItemUpdate.extend(WithApproval.shape),
       handler: async ({ caller, params, body, client }) =>
-        itemOut(await items.update(caller, params.id, { ...body, total_override: body.total_override == null ? body.total_override : toCents(body.total_override) }, approvalOf(body, client))),
+        itemOut(
+          await items.update(
+            caller,
+            params.id,
+            { ...body, total_override: body.total_override == null ? body.total_override : toCents(body.total_override) },
+            approvalOf(body, client),
+          ),
+        ),
     }),
     route({
       method: "DELETE",
@@ -261,7 +421,17 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       idempotent: true,
       handler: async ({ caller, body }) => itemOut(await items.addAction(caller, { ...body, action_id: (body.action_id ?? body.actionID)! })),
     }),
-    route({ method: "DELETE", path: "/ticketSubCategoryActions/", response: Item, tag: "items", summary: "Removes an action from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: async ({ caller, query, body }) => itemOut(await items.removeAction(caller, need(query.id ?? body.id))) }),
+    route({
+      method: "DELETE",
+      path: "/ticketSubCategoryActions/",
+      response: Item,
+      tag: "items",
+      summary: "Removes an action from an item (?id= or body {id})",
+      access: staff,
+      query: IdBody.partial(),
+      body: IdBody.partial(),
+      handler: async ({ caller, query, body }) => itemOut(await items.removeAction(caller, need(query.id ?? body.id))),
+    }),
     route({
       method: "POST",
       path: "/ticketSubCategoryModifier/",
@@ -273,7 +443,17 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       idempotent: true,
       handler: async ({ caller, body }) => itemOut(await items.addModifier(caller, body)),
     }),
-    route({ method: "DELETE", path: "/ticketSubCategoryModifier/", response: Item, tag: "items", summary: "Removes a modifier from an item (?id= or body {id})", access: staff, query: IdBody.partial(), body: IdBody.partial(), handler: async ({ caller, query, body }) => itemOut(await items.removeModifier(caller, need(query.id ?? body.id))) }),
+    route({
+      method: "DELETE",
+      path: "/ticketSubCategoryModifier/",
+      response: Item,
+      tag: "items",
+      summary: "Removes a modifier from an item (?id= or body {id})",
+      access: staff,
+      query: IdBody.partial(),
+      body: IdBody.partial(),
+      handler: async ({ caller, query, body }) => itemOut(await items.removeModifier(caller, need(query.id ?? body.id))),
+    }),
   ];
 }
 

@@ -26,14 +26,29 @@ export type TicketInput = TicketBody;
 
 /** The counter's pickup and delivery options as the routes pass them (charges in cents; null address: the customer's home). */
 export type TicketOptionsInput = Partial<
-  Pick<typeof tickets.$inferInsert, "pickup_from_client" | "delivery_to_client" | "pickup_date" | "delivery_date" | "pickup_comment" | "delivery_comment" | "pickup_address_id" | "delivery_address_id" | "pickup_charge" | "delivery_charge">
+  Pick<
+    typeof tickets.$inferInsert,
+    | "pickup_from_client"
+    | "delivery_to_client"
+    | "pickup_date"
+    | "delivery_date"
+    | "pickup_comment"
+    | "delivery_comment"
+    | "pickup_address_id"
+    | "delivery_address_id"
+    | "pickup_charge"
+    | "delivery_charge"
+  >
 >;
 
 /** What the counter asks the scheduling module: the vans' settings and a locality's room per day. */
 export type VanCapacity = Pick<SchedulingService, "listPickupDeliveries" | "availability">;
 
 type TicketRow = typeof tickets.$inferSelect;
-type StopFields = Pick<TicketRow, "customer_id" | "pickup_from_client" | "delivery_to_client" | "pickup_date" | "delivery_date" | "pickup_address_id" | "delivery_address_id">;
+type StopFields = Pick<
+  TicketRow,
+  "customer_id" | "pickup_from_client" | "delivery_to_client" | "pickup_date" | "delivery_date" | "pickup_address_id" | "delivery_address_id"
+>;
 const LEGS = ["pickup", "delivery"] as const;
 type Leg = (typeof LEGS)[number];
 /** A van stop: a leg to or from the client on a day, in a locality. */
@@ -43,7 +58,19 @@ interface Stop {
   locality_id: number;
 }
 
-export function createTicketService({ db, clock, approvals, places, scheduling }: { db: Db; clock: Clock; approvals: ApprovalService; places: Pick<PlaceService, "listAddresses">; scheduling: VanCapacity }) {
+export function createTicketService({
+  db,
+  clock,
+  approvals,
+  places,
+  scheduling,
+}: {
+  db: Db;
+  clock: Clock;
+  approvals: ApprovalService;
+  places: Pick<PlaceService, "listAddresses">;
+  scheduling: VanCapacity;
+}) {
   const now = () => clock.now().toISOString();
 
   const ledger = createLedger(clock);
@@ -156,7 +183,15 @@ export function createTicketService({ db, clock, approvals, places, scheduling }
     const numeric = /^\d+$/.test(term);
     const byCustomer = numeric ? like(customers.mobile, pattern) : like(customers.full_name, pattern);
     const found = await db.select({ id: customers.id }).from(customers).where(byCustomer).limit(501);
-    const matched = found.length > 500 ? byCustomer : found.length ? inArray(tickets.customer_id, found.map((c) => c.id)) : sql`0`;
+    const matched =
+      found.length > 500
+        ? byCustomer
+        : found.length
+          ? inArray(
+              tickets.customer_id,
+              found.map((c) => c.id),
+            )
+          : sql`0`;
     return numeric ? or(eq(tickets.id, Number(term)), matched) : matched;
   }
 
@@ -168,7 +203,10 @@ export function createTicketService({ db, clock, approvals, places, scheduling }
      * first day with room in the customer's locality; a stop booked on a full day needs a manager.
      */
     async create(caller: EmployeeCaller, input: TicketInput, approval: ApprovalInput) {
-      const customer = await db.query.customers.findFirst({ where: eq(customers.id, input.customer_id), columns: { id: true, agent_id: true, address_id: true } });
+      const customer = await db.query.customers.findFirst({
+        where: eq(customers.id, input.customer_id),
+        columns: { id: true, agent_id: true, address_id: true },
+      });
       if (!customer) throw unprocessable("customer_id: no such customer");
       assertSameAgent(caller, customer.agent_id, "Customer");
       for (const a of [input.pickup_address_id, input.delivery_address_id]) await assertAddressVisible(db, caller, a);
@@ -251,13 +289,21 @@ export function createTicketService({ db, clock, approvals, places, scheduling }
      * that are not DELIVERED, then, when those run out, the DELIVERED ones. A search term is
      * first resolved to its customers, so the tickets come from the customer index.
      */
-    async list(caller: EmployeeCaller, q: { limit: number; offset: number; notState: string[]; confirmed?: boolean; date?: string; term?: string; withChildren: boolean }) {
+    async list(
+      caller: EmployeeCaller,
+      q: { limit: number; offset: number; notState: string[]; confirmed?: boolean; date?: string; term?: string; withChildren: boolean },
+    ) {
       const scope = agentScope(caller);
       const termWhere = await termFilter(q.term?.trim());
       const base = and(
         scope ? inArray(tickets.agent_id, scope) : undefined,
         ne(tickets.state, "CREATED"),
-        q.notState.length ? sql`${tickets.state} NOT IN (${sql.join(q.notState.map((s) => sql`${s}`), sql`, `)})` : undefined,
+        q.notState.length
+          ? sql`${tickets.state} NOT IN (${sql.join(
+              q.notState.map((s) => sql`${s}`),
+              sql`, `,
+            )})`
+          : undefined,
         q.confirmed === true ? sql`${tickets.confirmed_at} IS NOT NULL` : q.confirmed === false ? isNull(tickets.confirmed_at) : undefined,
         q.date ? or(eq(tickets.pickup_date, q.date), eq(tickets.delivery_date, q.date)) : undefined,
         termWhere,
@@ -278,16 +324,24 @@ export function createTicketService({ db, clock, approvals, places, scheduling }
         const before = rows.length
           ? q.offset + rows.length
           : Number(
-              (await db.select({ n: count() }).from(tickets).innerJoin(customers, eq(customers.id, tickets.customer_id)).where(and(base, ne(tickets.state, "DELIVERED"))))[0]?.n ?? 0,
+              (
+                await db
+                  .select({ n: count() })
+                  .from(tickets)
+                  .innerJoin(customers, eq(customers.id, tickets.customer_id))
+                  .where(and(base, ne(tickets.state, "DELIVERED")))
+              )[0]?.n ?? 0,
             );
         rows = rows.concat(await page(true, q.limit - rows.length, Math.max(0, q.offset - before)));
       }
       const items = q.withChildren && rows.length ? await loadItems(db, { ticketIds: rows.map((r) => r.t.id) }) : [];
-      return rows.map((r): TicketListRow => ({
-        ...summary(r.t),
-        customer: { full_name: r.customer, mobile: r.mobile },
-        ...(q.withChildren ? { ticket_sub_categories: items.filter((i) => i.ticket_id === r.t.id) } : {}),
-      }));
+      return rows.map(
+        (r): TicketListRow => ({
+          ...summary(r.t),
+          customer: { full_name: r.customer, mobile: r.mobile },
+          ...(q.withChildren ? { ticket_sub_categories: items.filter((i) => i.ticket_id === r.t.id) } : {}),
+        }),
+      );
     },
 
     /**
@@ -330,7 +384,10 @@ export function createTicketService({ db, clock, approvals, places, scheduling }
           await tx.update(tickets).set(set).where(eq(tickets.id, id));
           if (set.pickup_charge !== undefined || set.delivery_charge !== undefined) {
             await recomputeTicket(tx, id);
-            const charges = { pickup_charge: [t.pickup_charge, set.pickup_charge ?? t.pickup_charge], delivery_charge: [t.delivery_charge, set.delivery_charge ?? t.delivery_charge] };
+            const charges = {
+              pickup_charge: [t.pickup_charge, set.pickup_charge ?? t.pickup_charge],
+              delivery_charge: [t.delivery_charge, set.delivery_charge ?? t.delivery_charge],
+            };
             await audit(tx, clock.now(), caller, "charges", "ticket", id, charges);
           }
           if (full.length) await audit(tx, clock.now(), caller, "book_full_day", "ticket", id, { stops: full, ...approvedBy(approver) });
@@ -397,7 +454,16 @@ export function createTicketService({ db, clock, approvals, places, scheduling }
         const items = await tx.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(inArray(ticketSubCategories.ticket_id, ids));
         if (items.length) {
           await tx.update(ticketSubCategories).set({ state: change.State }).where(inArray(ticketSubCategories.ticket_id, ids));
-          await tx.insert(itemLogStates).values(items.map((i) => ({ ticket_sub_category_id: i.id, state: change.State, logged_at: at, log: "State changed with the ticket", employee_id: caller.employee.id, signature_id: sig })));
+          await tx.insert(itemLogStates).values(
+            items.map((i) => ({
+              ticket_sub_category_id: i.id,
+              state: change.State,
+              logged_at: at,
+              log: "State changed with the ticket",
+              employee_id: caller.employee.id,
+              signature_id: sig,
+            })),
+          );
         }
         for (const id of ids) await ledger.logTicket(tx, caller, id, change.State, "State changed", sig);
         await audit(tx, clock.now(), caller, "change_state", "ticket", null, { ids, state: change.State });

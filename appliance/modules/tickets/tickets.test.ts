@@ -26,7 +26,9 @@ beforeAll(async () => {
   ids.pr = (await ok("POST", "/actions/", { name: "Pressing", up_charge: 4 })).id;
   ids.photo = (await ok("POST", "/actions/", { name: "Repair", up_charge: 15, images_required: true })).id;
   ids.cat = (await ok("POST", "/garmentCategories/", { type: "Dry Clean", name: "Suits", default_action_id: ids.dc })).id;
-  ids.suit = (await ok("POST", "/garmentSubCategories/", { garment_category_id: ids.cat, name: "Suit 2pc", pieces: "Jacket,Trousers", show_choose_pieces: true })).id;
+  ids.suit = (
+    await ok("POST", "/garmentSubCategories/", { garment_category_id: ids.cat, name: "Suit 2pc", pieces: "Jacket,Trousers", show_choose_pieces: true })
+  ).id;
   ids.shirt = (await ok("POST", "/garmentSubCategories/", { garment_category_id: ids.cat, name: "Shirt", allow_quantity: true })).id;
   const dcSuit = await ok("POST", "/actionGarmentSubCategories/", { garment_sub_category_id: ids.suit, action_id: ids.dc, price: 12.5 });
   await ok("POST", "/actionGarmentSubCategories/", { garment_sub_category_id: ids.suit, action_id: ids.pr, price: 60, is_percentage_of: dcSuit.id });
@@ -41,7 +43,13 @@ describe("the counter flow", () => {
   test("open, add items with actions and modifiers, price exactly, confirm, pay", async () => {
     expect((await api("GET", `/tickets/lastnonconfirmed/${ids.customer}`)).status).toBe(404);
     const t = await ok("POST", "/tickets/", { customer_id: ids.customer });
-    expect(t).toMatchObject({ state: "CREATED", pickup_date: "2026-11-29", delivery_date: "2026-11-29", total: 0, customer: { full_name: "Joseph Camilleri" } });
+    expect(t).toMatchObject({
+      state: "CREATED",
+      pickup_date: "2026-11-29",
+      delivery_date: "2026-11-29",
+      total: 0,
+      customer: { full_name: "Joseph Camilleri" },
+    });
     expect((await ok("GET", `/tickets/lastnonconfirmed/${ids.customer}`)).id).toBe(t.id);
 
     // A suit gets its category's default action at the garment price: €12.50.
@@ -56,7 +64,10 @@ describe("the counter flow", () => {
     expect(withExpress.pre_discount_total).toBe(25);
 
     // Three shirts in one go; quantity 2 on one: 3.00 × 2 less 10 % = 5.40
-    const shirts = await box.call("POST", "/api/v1/ticketSubCategory/?copies=3", { token: admin, body: { ticket_id: t.id, garment_sub_category_id: ids.shirt } });
+    const shirts = await box.call("POST", "/api/v1/ticketSubCategory/?copies=3", {
+      token: admin,
+      body: { ticket_id: t.id, garment_sub_category_id: ids.shirt },
+    });
     expect(shirts.json.data).toHaveLength(3);
     const q2 = await ok("PUT", `/ticketSubCategory/${shirts.json.data[0].id}`, { quantity: 2, comments: "Starch" });
     expect(q2.total).toBe(5.4);
@@ -98,10 +109,16 @@ describe("the counter flow", () => {
     const t = await ok("POST", "/tickets/", { customer_id: ids.customer });
     const [suit] = await ok("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: ids.suit });
     expect((await api("PUT", `/ticketSubCategory/${suit.id}`, { pieces: "" })).json.message).toBe("At least one piece must be selected!");
-    expect((await api("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: ids.suit, pieces: " , " })).json.message).toBe("At least one piece must be selected!");
+    expect((await api("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: ids.suit, pieces: " , " })).json.message).toBe(
+      "At least one piece must be selected!",
+    );
     expect((await api("PUT", `/ticketSubCategory/${suit.id}`, { quantity: 3 })).status).toBe(422);
-    expect((await api("POST", "/ticketSubCategoryActions/", { ticket_sub_category_id: suit.id, action_id: ids.photo })).json.message).toBe("Need to select image!");
-    expect((await api("POST", "/ticketSubCategoryActions/", { ticket_sub_category_id: suit.id, action_id: ids.photo, override_images: true })).status).toBe(200);
+    expect((await api("POST", "/ticketSubCategoryActions/", { ticket_sub_category_id: suit.id, action_id: ids.photo })).json.message).toBe(
+      "Need to select image!",
+    );
+    expect((await api("POST", "/ticketSubCategoryActions/", { ticket_sub_category_id: suit.id, action_id: ids.photo, override_images: true })).status).toBe(
+      200,
+    );
     expect((await api("POST", `/ticketSubCategory/duplicate/${suit.id}/quantity/0`)).json.message).toBe("Quantity cannot be less than 1");
     const copies = await ok("POST", `/ticketSubCategory/duplicate/${suit.id}/quantity/2`);
     expect(copies.map((c: { actions: unknown[] }) => c.actions.length)).toEqual([2, 2]);

@@ -1,6 +1,15 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { boxSettings, customers, garmentSubCategories, modifiers, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
+import {
+  boxSettings,
+  customers,
+  garmentSubCategories,
+  modifiers,
+  ticketSubCategories,
+  ticketSubCategoryActions,
+  ticketSubCategoryModifiers,
+  tickets,
+} from "../../../db/schema";
 import { capMessage, itemTotals, MAX_LINE_CENTS, MAX_TICKET_CENTS, ticketOverCap, ticketTotal } from "../../domain/pricing";
 import { parseDiscount } from "../../domain/money";
 import { unprocessable } from "../../platform/errors";
@@ -22,14 +31,22 @@ export async function recomputeTicket(q: Exec, ticketId: number): Promise<void> 
   const acts = ids.length ? await q.select().from(ticketSubCategoryActions).where(inArray(ticketSubCategoryActions.ticket_sub_category_id, ids)) : [];
   const mods = ids.length
     ? await q
-        .select({ item: ticketSubCategoryModifiers.ticket_sub_category_id, type: modifiers.type, up_charge: modifiers.up_charge, is_percentage: modifiers.is_percentage })
+        .select({
+          item: ticketSubCategoryModifiers.ticket_sub_category_id,
+          type: modifiers.type,
+          up_charge: modifiers.up_charge,
+          is_percentage: modifiers.is_percentage,
+        })
         .from(ticketSubCategoryModifiers)
         .innerJoin(modifiers, eq(modifiers.id, ticketSubCategoryModifiers.modifier_id))
         .where(inArray(ticketSubCategoryModifiers.ticket_sub_category_id, ids))
     : [];
   const garmentIds = [...new Set(items.map((i) => i.garment_sub_category_id))];
   const garments = garmentIds.length
-    ? await q.select({ id: garmentSubCategories.id, discount: garmentSubCategories.discount, allow_quantity: garmentSubCategories.allow_quantity }).from(garmentSubCategories).where(inArray(garmentSubCategories.id, garmentIds))
+    ? await q
+        .select({ id: garmentSubCategories.id, discount: garmentSubCategories.discount, allow_quantity: garmentSubCategories.allow_quantity })
+        .from(garmentSubCategories)
+        .where(inArray(garmentSubCategories.id, garmentIds))
     : [];
   const g = new Map(garments.map((x) => [x.id, x]));
 
@@ -42,7 +59,12 @@ export async function recomputeTicket(q: Exec, ticketId: number): Promise<void> 
       actions: acts.filter((a) => a.ticket_sub_category_id === item.id),
       quantity: garment?.allow_quantity ? item.quantity : 1,
       modifiers: itemMods,
-      discounts: { item: parseDiscount(item.discount), garment: parseDiscount(garment?.discount), customer: customer?.discount ?? 0, ticket: parseDiscount(t.discount) },
+      discounts: {
+        item: parseDiscount(item.discount),
+        garment: parseDiscount(garment?.discount),
+        customer: customer?.discount ?? 0,
+        ticket: parseDiscount(t.discount),
+      },
     });
     if (r.over_cap) throw unprocessable(capMessage.item("total"));
     const hasExpress = itemMods.some((m) => m.type === "EXPRESS");
@@ -50,7 +72,10 @@ export async function recomputeTicket(q: Exec, ticketId: number): Promise<void> 
     // `total` keeps the computed price; an override replaces it in what is owed (spec §3).
     totals.push(item.total_override ?? r.total);
     if (r.total !== item.total || r.pre_discount_total !== item.pre_discount_total || hasExpress !== item.has_express) {
-      await q.update(ticketSubCategories).set({ total: r.total, pre_discount_total: r.pre_discount_total, has_express: hasExpress }).where(eq(ticketSubCategories.id, item.id));
+      await q
+        .update(ticketSubCategories)
+        .set({ total: r.total, pre_discount_total: r.pre_discount_total, has_express: hasExpress })
+        .where(eq(ticketSubCategories.id, item.id));
     }
   }
   if (ticketOverCap(totals, t.pickup_charge, t.delivery_charge)) throw unprocessable(capMessage.ticket("total"));

@@ -18,7 +18,8 @@ beforeAll(async () => {
 
   const shirt = (await ok(clerk, "GET", "/garmentSubCategories/")).find((g: { name: string }) => g.name === "Shirt").id;
   const customer = await ok(clerk, "POST", "/customers/", { full_name: "Desc Search" });
-  const item = async (ticket: number, description: string) => (await ok(clerk, "POST", "/ticketSubCategory/", { ticket_id: ticket, garment_sub_category_id: shirt, description }))[0].id as number;
+  const item = async (ticket: number, description: string) =>
+    (await ok(clerk, "POST", "/ticketSubCategory/", { ticket_id: ticket, garment_sub_category_id: shirt, description }))[0].id as number;
   const t = (await ok(clerk, "POST", "/tickets/", { customer_id: customer.id })).id;
   const silk = await item(t, "Blue 100%_Silk zebrine");
   const wool = await item(t, "Grey wool zebrine");
@@ -36,13 +37,20 @@ async function ok(token: string, method: string, path: string, body?: unknown) {
   if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
   return r.json.data;
 }
-const found = async (token: string, desc: string) => ((await ok(token, "GET", `/tracking/search?desc=${encodeURIComponent(desc)}`)) as { id: number }[]).map((i) => i.id);
+const found = async (token: string, desc: string) =>
+  ((await ok(token, "GET", `/tracking/search?desc=${encodeURIComponent(desc)}`)) as { id: number }[]).map((i) => i.id);
 
 test("any case, anywhere in the description; newest first; delivered, closed and unconfirmed items left out", async () => {
   expect(await found(clerk, "ZEBRINE")).toEqual([ids.wool, ids.silk]);
   expect(await found(clerk, "silk zeb")).toEqual([ids.silk]);
   const [row] = await ok(clerk, "GET", "/tracking/search?desc=silk%20zeb");
-  expect(row).toMatchObject({ id: ids.silk, ticket_id: ids.ticket, customer_name: "Desc Search", agent_name: "Ironbox Birkirkara", description: "Blue 100%_Silk zebrine" });
+  expect(row).toMatchObject({
+    id: ids.silk,
+    ticket_id: ids.ticket,
+    customer_name: "Desc Search",
+    agent_name: "Ironbox Birkirkara",
+    description: "Blue 100%_Silk zebrine",
+  });
   expect(typeof row.total).toBe("number");
 });
 

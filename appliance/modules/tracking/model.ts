@@ -63,4 +63,8 @@ export type Journey = z.infer<typeof Journey>;
 export const trackedOut = (i: TrackedItem): TrackedItem => ({ ...itemOut(i), customer_name: i.customer_name, agent_name: i.agent_name });
 export const scanOut = (a: ScanAnswer): ScanAnswer => ({ ...a, items: a.items.map(trackedOut) });
 
-export const journeyOut = (j: Journey): Journey => ({ ...j, data: j.data.map((r) => ({ ...r, total: toEuros(r.total) })), grand_total: toEuros(j.grand_total) });
+export const journeyOut = (j: Journey): Journey => ({
+  ...j,
+  data: j.data.map((r) => ({ ...r, total: toEuros(r.total) })),
+  grand_total: toEuros(j.grand_total),
+});

@@ -58,7 +58,10 @@ describe("state logs", () => {
     expect(r.data.filter((x: { state: string }) => x.state === "IN PROGRESS")).toHaveLength(3);
     expect(r.data[0]).toMatchObject({ ticket_id: ticket.id, employee: "Administrator", agent: "Head Quarters" });
     const t = await ok("GET", `/tickets/${ticket.id}`);
-    expect(r.grand_total).toBeCloseTo(t.ticket_sub_categories.reduce((s: number, i: { total: number }) => s + i.total, 0), 2);
+    expect(r.grand_total).toBeCloseTo(
+      t.ticket_sub_categories.reduce((s: number, i: { total: number }) => s + i.total, 0),
+      2,
+    );
     const byState = await ok("GET", `/ticketLogStates/logStateJourney/query?tid=${ticket.id}&s=MARKED&df=2026-11-22&dt=2026-11-22`);
     expect(byState.data).toHaveLength(3);
     expect((await ok("GET", `/ticketLogStates/logStateJourney/query?tid=${ticket.id}&df=2026-11-23&dt=2026-11-30`)).data).toEqual([]);

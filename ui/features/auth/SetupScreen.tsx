@@ -10,7 +10,8 @@ import { api } from "../../lib/api";
 export function SetupScreen({ onDone }: { onDone: () => void }) {
   const [f, setF] = useState({ setup_code: "", agent_name: "", user_name: "", password: "", full_name: "", pin: "" });
   const [busy, setBusy] = useState(false);
-  const set = (k: keyof typeof f) => (e: React.ChangeEvent<HTMLInputElement>) => setF({ ...f, [k]: k === "pin" ? e.target.value.replace(/\D/g, "").slice(0, 8) : e.target.value });
+  const set = (k: keyof typeof f) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setF({ ...f, [k]: k === "pin" ? e.target.value.replace(/\D/g, "").slice(0, 8) : e.target.value });
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -34,7 +35,15 @@ export function SetupScreen({ onDone }: { onDone: () => void }) {
         <p className="muted">Set up this box: the head-quarters shop login and its first administrator.</p>
         <label>
           Setup code
-          <input name="setup_code" autoCapitalize="characters" autoComplete="off" spellCheck={false} value={f.setup_code} onChange={set("setup_code")} autoFocus />
+          <input
+            name="setup_code"
+            autoCapitalize="characters"
+            autoComplete="off"
+            spellCheck={false}
+            value={f.setup_code}
+            onChange={set("setup_code")}
+            autoFocus
+          />
           <small className="muted">Shown on the box's console when it starts, and kept in the file setup-code in its data directory.</small>
         </label>
         <label>

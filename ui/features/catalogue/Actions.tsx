@@ -49,7 +49,18 @@ export function ActionsList() {
   );
 }
 
-const blank: Action = { id: 0, name: "", image: null, visible: true, is_percentage: false, is_percentage_of: null, up_charge: 0, images_required: false, discount: "PERCENTAGE 0", price: 0 };
+const blank: Action = {
+  id: 0,
+  name: "",
+  image: null,
+  visible: true,
+  is_percentage: false,
+  is_percentage_of: null,
+  up_charge: 0,
+  images_required: false,
+  discount: "PERCENTAGE 0",
+  price: 0,
+};
 
 export function ActionDetail({ params }: { params: Record<string, string | undefined> }) {
   const id = idOf(params);
@@ -85,7 +96,14 @@ export function ActionDetail({ params }: { params: Record<string, string | undef
               <input name="name" value={a.name} onChange={(e) => set({ name: e.target.value })} />
             </Field>
             <Field label="Discount %" hint="0 to 100">
-              <input name="discount" type="number" min={0} max={100} value={discountValue(a.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
+              <input
+                name="discount"
+                type="number"
+                min={0}
+                max={100}
+                value={discountValue(a.discount)}
+                onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
+              />
             </Field>
             <Toggle label="Visible" checked={a.visible} onChange={(visible) => set({ visible })} />
             <Toggle label="Images required" checked={a.images_required} onChange={(images_required) => set({ images_required })} />

@@ -46,7 +46,15 @@ export function GarmentsList() {
   return (
     <div className="stack">
       <div className="toolbar">
-        <input className="search" type="search" placeholder="Search garments" aria-label="Search garments" value={query} disabled={reorder} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          className="search"
+          type="search"
+          placeholder="Search garments"
+          aria-label="Search garments"
+          value={query}
+          disabled={reorder}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         {hq && (
           <>
             <button type="button" className={`btn ${reorder ? "btn-primary" : ""}`} onClick={toggleReorder}>
@@ -75,7 +83,13 @@ export function GarmentsList() {
                   <button type="button" className="btn btn-small" aria-label={`Move ${c.name} up`} onClick={() => move(i, -1)} disabled={i === 0}>
                     ↑
                   </button>
-                  <button type="button" className="btn btn-small" aria-label={`Move ${c.name} down`} onClick={() => move(i, 1)} disabled={i === cats.length - 1}>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-label={`Move ${c.name} down`}
+                    onClick={() => move(i, 1)}
+                    disabled={i === cats.length - 1}
+                  >
                     ↓
                   </button>
                 </span>
@@ -180,13 +194,31 @@ export function CategoryDetail({ params }: { params: Record<string, string | und
   );
 }
 
-const blankSub: SubCategory = { id: 0, garment_category_id: 0, name: "", visible: true, image: null, discount: "PERCENTAGE 0", pieces: "", images_required: false, show_choose_pieces: false, order: 0, allow_quantity: false };
+const blankSub: SubCategory = {
+  id: 0,
+  garment_category_id: 0,
+  name: "",
+  visible: true,
+  image: null,
+  discount: "PERCENTAGE 0",
+  pieces: "",
+  images_required: false,
+  show_choose_pieces: false,
+  order: 0,
+  allow_quantity: false,
+};
 
 export function SubCategoryDetail({ params }: { params: Record<string, string | undefined> }) {
   const id = idOf(params);
   const search = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
-  const { record: s, set, setRecord: setS, save, remove: removeRecord } = useRecord<SubCategory>({ path: "/garmentSubCategories/", id, blank: { ...blankSub, garment_category_id: Number(search.get("category")) || 0 } });
+  const {
+    record: s,
+    set,
+    setRecord: setS,
+    save,
+    remove: removeRecord,
+  } = useRecord<SubCategory>({ path: "/garmentSubCategories/", id, blank: { ...blankSub, garment_category_id: Number(search.get("category")) || 0 } });
   const [cats, setCats] = useState<Category[]>([]);
   const [actions, setActions] = useState<Action[]>([]);
   const [prices, setPrices] = useState<Price[]>([]);
@@ -196,7 +228,8 @@ export function SubCategoryDetail({ params }: { params: Record<string, string | 
     if (id) listPrices({ garment_sub_category_id: id }).then(setPrices);
   }, [id]);
   const hq = useHqStaff();
-  const remove = async () => (await removeRecord("Garment Sub Category Removed")) && navigate(s.garment_category_id ? `/garments/${s.garment_category_id}` : "/garments");
+  const remove = async () =>
+    (await removeRecord("Garment Sub Category Removed")) && navigate(s.garment_category_id ? `/garments/${s.garment_category_id}` : "/garments");
 
   async function submit() {
     if (!s.name.trim()) return toast("Name is required", "warning");
@@ -228,7 +261,14 @@ export function SubCategoryDetail({ params }: { params: Record<string, string | 
               <input name="pieces" value={s.pieces} onChange={(e) => set({ pieces: e.target.value })} />
             </Field>
             <Field label="Discount %" hint="0 to 100">
-              <input name="discount" type="number" min={0} max={100} value={discountValue(s.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
+              <input
+                name="discount"
+                type="number"
+                min={0}
+                max={100}
+                value={discountValue(s.discount)}
+                onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
+              />
             </Field>
             <Toggle label="Visible" checked={s.visible} onChange={(visible) => set({ visible })} />
             <Toggle label="Choose pieces at the counter" checked={s.show_choose_pieces} onChange={(show_choose_pieces) => set({ show_choose_pieces })} />

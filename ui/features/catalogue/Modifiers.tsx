@@ -82,7 +82,18 @@ export function ModifiersList() {
   );
 }
 
-const blank: Modifier = { id: 0, parent_id: 0, type: "COLOR", name: "", image: null, discount: "PERCENTAGE 0", visible: true, up_charge: 0, order: 0, is_percentage: false };
+const blank: Modifier = {
+  id: 0,
+  parent_id: 0,
+  type: "COLOR",
+  name: "",
+  image: null,
+  discount: "PERCENTAGE 0",
+  visible: true,
+  up_charge: 0,
+  order: 0,
+  is_percentage: false,
+};
 
 export function ModifierDetail({ params }: { params: Record<string, string | undefined> }) {
   const id = idOf(params);
@@ -98,7 +109,16 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
 
   async function submit() {
     if (!m.name.trim()) return toast("Name is required", "warning");
-    const body = { parent_id: m.parent_id, type: m.type, name: m.name, image: m.image, discount: discountValue(m.discount), visible: m.visible, up_charge: Number(m.up_charge) || 0, is_percentage: m.is_percentage };
+    const body = {
+      parent_id: m.parent_id,
+      type: m.type,
+      name: m.name,
+      image: m.image,
+      discount: discountValue(m.discount),
+      visible: m.visible,
+      up_charge: Number(m.up_charge) || 0,
+      is_percentage: m.is_percentage,
+    };
     const saved = await save(body);
     if (saved) navigate("/modifiers");
   }
@@ -134,13 +154,25 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
           </Field>
           <Toggle label="Up-charge is a percentage" checked={m.is_percentage} onChange={(is_percentage) => set({ is_percentage })} />
           <Field label="Discount %" hint="0 to 100">
-            <input name="discount" type="number" min={0} max={100} value={discountValue(m.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
+            <input
+              name="discount"
+              type="number"
+              min={0}
+              max={100}
+              value={discountValue(m.discount)}
+              onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
+            />
           </Field>
           <Toggle label="Visible" checked={m.visible} onChange={(visible) => set({ visible })} />
           <Toggle label="Colour swatch instead of an image" checked={isSwatch} onChange={(on) => set({ image: on ? "color:#1e3a8a" : null })} />
           {isSwatch ? (
             <Field label="Colour">
-              <input name="colour" type="color" value={/^#[0-9a-f]{6}$/i.test(m.image!.slice(6)) ? m.image!.slice(6) : "#000000"} onChange={(e) => set({ image: `color:${e.target.value}` })} />
+              <input
+                name="colour"
+                type="color"
+                value={/^#[0-9a-f]{6}$/i.test(m.image!.slice(6)) ? m.image!.slice(6) : "#000000"}
+                onChange={(e) => set({ image: `color:${e.target.value}` })}
+              />
             </Field>
           ) : (
             <Field label="Image">

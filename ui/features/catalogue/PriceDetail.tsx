@@ -17,7 +17,15 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
   const id = idOf(params);
   const search = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
-  const blank: Price = { id: 0, garment_sub_category_id: Number(search.get("subGarment")) || 0, action_id: Number(search.get("action")) || 0, price: 0, discount: null, is_percentage_of: null, effective_price: 0 };
+  const blank: Price = {
+    id: 0,
+    garment_sub_category_id: Number(search.get("subGarment")) || 0,
+    action_id: Number(search.get("action")) || 0,
+    price: 0,
+    discount: null,
+    is_percentage_of: null,
+    effective_price: 0,
+  };
   const { record: p, set, loaded, save, remove: removeRecord } = useRecord<Price>({ path: "/actionGarmentSubCategories/", id, blank });
   const [actions, setActions] = useState<Action[]>([]);
   const [siblings, setSiblings] = useState<Price[]>([]);
@@ -35,7 +43,13 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
 
   async function submit() {
     if (!p.action_id || !p.garment_sub_category_id) return toast("Choose the action and the garment", "warning");
-    const body = { garment_sub_category_id: p.garment_sub_category_id, action_id: p.action_id, price: Number(p.price) || 0, discount: p.discount, is_percentage_of: p.is_percentage_of };
+    const body = {
+      garment_sub_category_id: p.garment_sub_category_id,
+      action_id: p.action_id,
+      price: Number(p.price) || 0,
+      discount: p.discount,
+      is_percentage_of: p.is_percentage_of,
+    };
     const saved = await save(body);
     if (saved) navigate(back);
   }
@@ -54,7 +68,11 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
               ))}
             </select>
           </Field>
-          <Toggle label="Percentage of another price of this garment" checked={p.is_percentage_of != null} onChange={(on) => set({ is_percentage_of: on ? (siblings.find((x) => x.id !== id)?.id ?? null) : null })} />
+          <Toggle
+            label="Percentage of another price of this garment"
+            checked={p.is_percentage_of != null}
+            onChange={(on) => set({ is_percentage_of: on ? (siblings.find((x) => x.id !== id)?.id ?? null) : null })}
+          />
           {p.is_percentage_of != null && (
             <Field label="Percentage of">
               <select name="is_percentage_of" value={p.is_percentage_of ?? ""} onChange={(e) => set({ is_percentage_of: Number(e.target.value) || null })}>
@@ -72,7 +90,14 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
             <input name="price" type="number" min={0} step="0.01" value={p.price} onChange={(e) => set({ price: Number(e.target.value) })} />
           </Field>
           <Field label="Discount %" hint="0 to 100">
-            <input name="discount" type="number" min={0} max={100} value={discountValue(p.discount)} onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })} />
+            <input
+              name="discount"
+              type="number"
+              min={0}
+              max={100}
+              value={discountValue(p.discount)}
+              onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
+            />
           </Field>
           {id > 0 && <p className="muted">Effective price: {euroFromEuros(p.effective_price)}</p>}
         </div>

@@ -23,7 +23,7 @@ export function QuickGarments() {
 
   const byCell = useMemo(() => new Map(prices.map((p) => [key(p.garment_sub_category_id, p.action_id), p])), [prices]);
   const rows = cats.flatMap((c) => c.sub_categories.map((s) => ({ cat: c.name, g: s })));
-  const shownValue = (g: number, a: number) => edits[key(g, a)] ?? (byCell.get(key(g, a))?.effective_price.toFixed(2) ?? "");
+  const shownValue = (g: number, a: number) => edits[key(g, a)] ?? byCell.get(key(g, a))?.effective_price.toFixed(2) ?? "";
   const changed = Object.keys(edits).filter((k) => {
     const before = byCell.get(k)?.effective_price.toFixed(2) ?? "";
     return edits[k]!.trim() !== before;

@@ -16,7 +16,13 @@ export function ImagePicker({ value, onChange }: { value: string | null; onChang
   return (
     <div className="image-picker">
       {value && !value.startsWith("color:") && <img src={value} alt="" className="thumb" />}
-      <input type="file" accept="image/png,image/jpeg,image/webp,image/gif" aria-label="Image" disabled={busy} onChange={(e) => e.target.files?.[0] && upload(e.target.files[0])} />
+      <input
+        type="file"
+        accept="image/png,image/jpeg,image/webp,image/gif"
+        aria-label="Image"
+        disabled={busy}
+        onChange={(e) => e.target.files?.[0] && upload(e.target.files[0])}
+      />
       {value && (
         <button type="button" className="btn btn-small" onClick={() => onChange(null)}>
           Remove image

@@ -25,7 +25,15 @@ export function BarChart({
   stacked,
   format = String,
   tick = format,
-}: { title: string; labels: string[]; series: Series[]; horizontal?: boolean; stacked?: boolean; format?: (v: number) => string; tick?: (v: number) => string }) {
+}: {
+  title: string;
+  labels: string[];
+  series: Series[];
+  horizontal?: boolean;
+  stacked?: boolean;
+  format?: (v: number) => string;
+  tick?: (v: number) => string;
+}) {
   const canvas = useRef<HTMLCanvasElement>(null);
   // Rebuilt only when what it shows changes, not on every render of the parent.
   const content = JSON.stringify([labels, series, horizontal, stacked]);

@@ -24,7 +24,12 @@ export const TILES: { label: string; to: string; access: Access; color: string }
 ];
 
 /** Badges instead of emoji: they look the same on every tablet, fonts or not. */
-const initials = (label: string) => label.split(" ").map((w) => w[0]).join("").slice(0, 2);
+const initials = (label: string) =>
+  label
+    .split(" ")
+    .map((w) => w[0])
+    .join("")
+    .slice(0, 2);
 
 export function Home() {
   useSignals();
@@ -43,11 +48,7 @@ export function Home() {
           </Link>
         ))}
         {e && (
-          <button
-            type="button"
-            className="tile tile-logout"
-            onClick={() => logoutEmployee()}
-          >
+          <button type="button" className="tile tile-logout" onClick={() => logoutEmployee()}>
             <span className="tile-icon" aria-hidden="true" style={{ background: "#c0392b" }}>
               →
             </span>

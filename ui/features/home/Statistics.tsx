@@ -62,7 +62,14 @@ export function Statistics() {
     const shops = stats.shops;
     return (
       <div className="stats-charts">
-        <BarChart title="Takings: paid and outstanding" labels={PERIODS.map((p) => p.label)} series={moneySeries(PERIODS.map((p) => stats.periods[p.key]))} stacked format={euroFromEuros} tick={euroTick} />
+        <BarChart
+          title="Takings: paid and outstanding"
+          labels={PERIODS.map((p) => p.label)}
+          series={moneySeries(PERIODS.map((p) => stats.periods[p.key]))}
+          stacked
+          format={euroFromEuros}
+          tick={euroTick}
+        />
         <BarChart
           title="Tickets by state (open now)"
           labels={stats.tickets_by_state.map((s) => s.state || "(none)")}
@@ -99,7 +106,13 @@ export function Statistics() {
         </div>
         <fieldset className="stats-periods" aria-label="Period">
           {PERIODS.map((x) => (
-            <button key={x.key} type="button" className={`btn ${period === x.key ? "btn-primary" : ""}`} aria-pressed={period === x.key} onClick={() => setPeriod(x.key)}>
+            <button
+              key={x.key}
+              type="button"
+              className={`btn ${period === x.key ? "btn-primary" : ""}`}
+              aria-pressed={period === x.key}
+              onClick={() => setPeriod(x.key)}
+            >
               {x.label}
             </button>
           ))}

@@ -7,7 +7,18 @@ import { toast } from "../../components/toast";
 import { useHqAgent } from "../../app/access";
 import { api, ApiError } from "../../lib/api";
 import { useRecord } from "../../lib/useRecord";
-import { type AddressDraft, AddressFields, addressTouched, addressValid, blankAddress, draftOf, generatePassword, idOf, type Params, PhoneInput } from "./fields";
+import {
+  type AddressDraft,
+  AddressFields,
+  addressTouched,
+  addressValid,
+  blankAddress,
+  draftOf,
+  generatePassword,
+  idOf,
+  type Params,
+  PhoneInput,
+} from "./fields";
 
 /** Spec §5: agents are searched on name, landline, mobile and e-mail. */
 const matches = (a: AgentListRow, q: string) => {
@@ -24,23 +35,23 @@ export function AgentsList() {
       newHref="/agents/0"
       matches={matches}
       render={(a) => (
-          <Link href={`/agents/${a.id}`} className="row-link">
-            <span className="row-main">
-              <strong>{a.name}</strong>
-              <span className="muted people-sub">
-                {a.user_name}
-                {[a.landline, a.mobile].filter(Boolean).length ? ` · ${[a.landline, a.mobile].filter(Boolean).join(" · ")}` : ""}
-              </span>
+        <Link href={`/agents/${a.id}`} className="row-link">
+          <span className="row-main">
+            <strong>{a.name}</strong>
+            <span className="muted people-sub">
+              {a.user_name}
+              {[a.landline, a.mobile].filter(Boolean).length ? ` · ${[a.landline, a.mobile].filter(Boolean).join(" · ")}` : ""}
             </span>
-            <span className="people-row-meta">
-              {a.is_hq && <span className="badge">HQ</span>}
-              {a.enabled === false && <span className="badge badge-hidden">disabled</span>}
-              {a.locality && <span className="badge">{a.locality}</span>}
-              <span className="people-chevron" aria-hidden="true">
-                ›
-              </span>
+          </span>
+          <span className="people-row-meta">
+            {a.is_hq && <span className="badge">HQ</span>}
+            {a.enabled === false && <span className="badge badge-hidden">disabled</span>}
+            {a.locality && <span className="badge">{a.locality}</span>}
+            <span className="people-chevron" aria-hidden="true">
+              ›
             </span>
-          </Link>
+          </span>
+        </Link>
       )}
     />
   );
@@ -70,7 +81,16 @@ export function AgentDetail({ params }: { params: Params }) {
   const id = idOf(params);
   const [, navigate] = useLocation();
   const [address, setAddress] = useState<AddressDraft>(blankAddress);
-  const { record: a, set, setRecord: setA, loaded, error, saving, save: saveRecord, remove: removeRecord } = useRecord<Agent>({ path: "/agents/", id, blank, onLoad: (r) => setAddress(draftOf(r?.address)) });
+  const {
+    record: a,
+    set,
+    setRecord: setA,
+    loaded,
+    error,
+    saving,
+    save: saveRecord,
+    remove: removeRecord,
+  } = useRecord<Agent>({ path: "/agents/", id, blank, onLoad: (r) => setAddress(draftOf(r?.address)) });
   const [password, setPassword] = useState("");
   const [showPassword, setShowPassword] = useState(false);
   // Type, user name and commission are the terms head quarters sets; a shop's admin sees them.
@@ -146,7 +166,15 @@ export function AgentDetail({ params }: { params: Params }) {
             <input name="type" value={a.type} list="agent-types" autoComplete="off" readOnly={!!terms} onChange={(e) => set({ type: e.target.value })} />
           </Field>
           <Field label="User name" hint={terms ?? "Used with the password to log the shop in"}>
-            <input name="user_name" value={a.user_name} autoComplete="off" autoCapitalize="none" spellCheck={false} readOnly={!!terms} onChange={(e) => set({ user_name: e.target.value })} />
+            <input
+              name="user_name"
+              value={a.user_name}
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              readOnly={!!terms}
+              onChange={(e) => set({ user_name: e.target.value })}
+            />
           </Field>
           <Field label="Landline">
             <PhoneInput name="landline" value={a.landline} onChange={(landline) => set({ landline })} />
@@ -176,7 +204,16 @@ export function AgentDetail({ params }: { params: Params }) {
             <input name="email_address" type="email" autoComplete="off" value={a.email_address} onChange={(e) => set({ email_address: e.target.value })} />
           </Field>
           <Field label="Commission %" hint={terms ?? "0 to 100"}>
-            <input name="commission" type="number" inputMode="numeric" min={0} max={100} value={a.commission} readOnly={!!terms} onChange={(e) => set({ commission: clamp100(e.target.value) })} />
+            <input
+              name="commission"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={100}
+              value={a.commission}
+              readOnly={!!terms}
+              onChange={(e) => set({ commission: clamp100(e.target.value) })}
+            />
           </Field>
         </div>
       </Section>
@@ -208,7 +245,12 @@ export function AgentDetail({ params }: { params: Params }) {
             {showPassword ? "Hide" : "Show"}
           </button>
           {id > 0 && (
-            <button type="button" className="btn btn-primary" disabled={!password} onClick={() => (password.length < 8 ? toast("The password needs at least 8 characters", "warning") : setAgentPassword(id))}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={!password}
+              onClick={() => (password.length < 8 ? toast("The password needs at least 8 characters", "warning") : setAgentPassword(id))}
+            >
               Set password
             </button>
           )}

@@ -92,7 +92,9 @@ export function CustomersList() {
   return (
     <div className="stack people-list">
       <div className="toolbar">
-        <span className="muted people-hint">{typed ? (searched === typed ? `${rows.length}${more ? "+" : ""} found` : "Searching…") : "Type a name, phone, ID card or e-mail"}</span>
+        <span className="muted people-hint">
+          {typed ? (searched === typed ? `${rows.length}${more ? "+" : ""} found` : "Searching…") : "Type a name, phone, ID card or e-mail"}
+        </span>
         <Link href="/customers/0" className="btn btn-primary">
           + New customer
         </Link>
@@ -182,7 +184,12 @@ const blank: CustomerRecord = {
 };
 
 /** Spec §5: the fields checked for an existing customer on blur, with their labels. */
-const LOOKUP: Record<"mobile" | "landline" | "id_card" | "email_address", string> = { mobile: "mobile", landline: "landline", id_card: "id_card", email_address: "email_address" };
+const LOOKUP: Record<"mobile" | "landline" | "id_card" | "email_address", string> = {
+  mobile: "mobile",
+  landline: "landline",
+  id_card: "id_card",
+  email_address: "email_address",
+};
 
 const rank = (n: number | undefined) => (n === undefined || n < 0 ? "N/A" : String(n));
 
@@ -194,7 +201,16 @@ export function CustomerDetail({ params }: { params: Params }) {
   const [prefs, setPrefs] = useState<Set<number>>(new Set());
   const [allPrefs, setAllPrefs] = useState<Preference[]>([]);
   // The customer with its statistics and last tickets; the address and preferences are edited beside it.
-  const { record: c, set, loaded, error, saving, reload, save: saveRecord, remove: removeRecord } = useRecord<CustomerRecord>({
+  const {
+    record: c,
+    set,
+    loaded,
+    error,
+    saving,
+    reload,
+    save: saveRecord,
+    remove: removeRecord,
+  } = useRecord<CustomerRecord>({
     path: "/customers/",
     id,
     blank,
@@ -216,7 +232,10 @@ export function CustomerDetail({ params }: { params: Params }) {
     try {
       const found = await api<Customer>("GET", "/customers/", { query: { [field]: value }, quiet: true });
       if (!found?.id) return;
-      const load = await confirmDialog({ title: "Customer Exists", message: `A Customer with matching "${LOOKUP[field]}" field already exists, Load Customer?` });
+      const load = await confirmDialog({
+        title: "Customer Exists",
+        message: `A Customer with matching "${LOOKUP[field]}" field already exists, Load Customer?`,
+      });
       if (load) navigate(`/customers/${found.id}`);
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) return;
@@ -234,7 +253,9 @@ export function CustomerDetail({ params }: { params: Params }) {
       full_name: c.full_name.trim(),
       // A valid address is saved with the customer (its own one edited, or a new one when it has
       // none the shop may see); otherwise the reference it has is kept.
-      ...(addressValid(address) ? { address: { number: address.number, name: address.name, locality_id: address.locality_id, street_id: address.street_id } } : { address_id: c.address_id ?? null }),
+      ...(addressValid(address)
+        ? { address: { number: address.number, name: address.name, locality_id: address.locality_id, street_id: address.street_id } }
+        : { address_id: c.address_id ?? null }),
       mobile: c.mobile,
       landline: c.landline,
       email_address: c.email_address.trim(),
@@ -257,7 +278,10 @@ export function CustomerDetail({ params }: { params: Params }) {
   }
 
   async function remove() {
-    const done = await removeRecord("Customer Removed", { serverMessage: true, confirm: { title: "Remove customer", message: `Remove ${c.full_name}? This cannot be undone.` } });
+    const done = await removeRecord("Customer Removed", {
+      serverMessage: true,
+      confirm: { title: "Remove customer", message: `Remove ${c.full_name}? This cannot be undone.` },
+    });
     if (done) navigate("/customers");
   }
 
@@ -316,13 +340,27 @@ export function CustomerDetail({ params }: { params: Params }) {
             <input name="date_of_birth" type="date" value={c.date_of_birth ?? ""} onChange={(e) => set({ date_of_birth: e.target.value || null })} />
           </Field>
           <Field label="ID card">
-            <input name="id_card" value={c.id_card} autoComplete="off" onChange={(e) => set({ id_card: e.target.value.toUpperCase() })} onBlur={() => checkExists("id_card")} />
+            <input
+              name="id_card"
+              value={c.id_card}
+              autoComplete="off"
+              onChange={(e) => set({ id_card: e.target.value.toUpperCase() })}
+              onBlur={() => checkExists("id_card")}
+            />
           </Field>
           <Field label="Occupation">
             <input name="occupation" value={c.occupation} onChange={(e) => set({ occupation: e.target.value })} />
           </Field>
           <Field label="Discount %" hint="0 to 100">
-            <input name="discount" type="number" inputMode="numeric" min={0} max={100} value={c.discount} onChange={(e) => set({ discount: clamp100(e.target.value) })} />
+            <input
+              name="discount"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={100}
+              value={c.discount}
+              onChange={(e) => set({ discount: clamp100(e.target.value) })}
+            />
           </Field>
         </div>
       </Section>
@@ -336,7 +374,14 @@ export function CustomerDetail({ params }: { params: Params }) {
             <PhoneInput name="landline" value={c.landline} onChange={(landline) => set({ landline })} onBlur={() => checkExists("landline")} />
           </Field>
           <Field label="E-mail">
-            <input name="email_address" type="email" autoComplete="off" value={c.email_address} onChange={(e) => set({ email_address: e.target.value })} onBlur={() => checkExists("email_address")} />
+            <input
+              name="email_address"
+              type="email"
+              autoComplete="off"
+              value={c.email_address}
+              onChange={(e) => set({ email_address: e.target.value })}
+              onBlur={() => checkExists("email_address")}
+            />
           </Field>
         </div>
       </Section>
@@ -367,4 +412,3 @@ export function CustomerDetail({ params }: { params: Params }) {
     </div>
   );
 }
-

@@ -30,26 +30,39 @@ export function EmployeesList() {
       newHref="/employees/0"
       matches={matches}
       render={(e) => (
-          <Link href={`/employees/${e.id}`} className="row-link">
-            <span className="row-main">
-              <strong>{e.full_name}</strong>
-              <span className="muted people-sub">{[e.mobile || "No mobile", e.agent?.name].filter(Boolean).join(" · ")}</span>
+        <Link href={`/employees/${e.id}`} className="row-link">
+          <span className="row-main">
+            <strong>{e.full_name}</strong>
+            <span className="muted people-sub">{[e.mobile || "No mobile", e.agent?.name].filter(Boolean).join(" · ")}</span>
+          </span>
+          <span className="people-row-meta">
+            {!e.enable_login && <span className="badge badge-hidden">no login</span>}
+            {e.hq && <span className="badge">HQ</span>}
+            <span className="badge">{ROLE_LABEL[e.role]}</span>
+            <span className="people-chevron" aria-hidden="true">
+              ›
             </span>
-            <span className="people-row-meta">
-              {!e.enable_login && <span className="badge badge-hidden">no login</span>}
-              {e.hq && <span className="badge">HQ</span>}
-              <span className="badge">{ROLE_LABEL[e.role]}</span>
-              <span className="people-chevron" aria-hidden="true">
-                ›
-              </span>
-            </span>
-          </Link>
+          </span>
+        </Link>
       )}
     />
   );
 }
 
-const blank: Employee = { id: 0, agent_id: 0, full_name: "", mobile: "", landline: "", role: "employee", pin_legacy: false, enable_login: true, hq: false, localities: "", accumulated: 0, pending: 0 };
+const blank: Employee = {
+  id: 0,
+  agent_id: 0,
+  full_name: "",
+  mobile: "",
+  landline: "",
+  role: "employee",
+  pin_legacy: false,
+  enable_login: true,
+  hq: false,
+  localities: "",
+  accumulated: 0,
+  pending: 0,
+};
 const localitySet = (s: string) => new Set(s.split(",").filter(Boolean).map(Number));
 
 export function EmployeeDetail({ params }: { params: Params }) {
@@ -57,7 +70,16 @@ export function EmployeeDetail({ params }: { params: Params }) {
   const id = idOf(params);
   const [, navigate] = useLocation();
   // A new employee joins the caller's agent unless HQ chooses another.
-  const { record: e, set, loaded, error, saving, reload, save: saveRecord, remove: removeRecord } = useRecord<Employee>({ path: "/employees/", id, blank: { ...blank, agent_id: me.value?.agent_id ?? 0 } });
+  const {
+    record: e,
+    set,
+    loaded,
+    error,
+    saving,
+    reload,
+    save: saveRecord,
+    remove: removeRecord,
+  } = useRecord<Employee>({ path: "/employees/", id, blank: { ...blank, agent_id: me.value?.agent_id ?? 0 } });
   const [pin, setPin] = useState("");
   const [agents, setAgents] = useState<AgentListRow[]>([]);
   const localities = useLocalities();
@@ -96,7 +118,10 @@ export function EmployeeDetail({ params }: { params: Params }) {
   }
 
   async function remove() {
-    const done = await removeRecord("Employee Removed", { serverMessage: true, confirm: { title: "Remove employee", message: `Remove ${e.full_name}? This cannot be undone.` } });
+    const done = await removeRecord("Employee Removed", {
+      serverMessage: true,
+      confirm: { title: "Remove employee", message: `Remove ${e.full_name}? This cannot be undone.` },
+    });
     if (done) navigate("/employees");
   }
 

@@ -21,7 +21,8 @@ export function PlacesScreen() {
   const [newPref, setNewPref] = useState("");
   const [states, setStates] = useState<{ id: number; name: string; is_locality_delivery: boolean }[]>([]);
   const [newState, setNewState] = useState("");
-  const loadStates = () => apiList<{ id: number; name: string; is_locality_delivery: boolean }>("/ticketStates/").then((s) => setStates(s.filter((x) => x.is_locality_delivery)));
+  const loadStates = () =>
+    apiList<{ id: number; name: string; is_locality_delivery: boolean }>("/ticketStates/").then((s) => setStates(s.filter((x) => x.is_locality_delivery)));
 
   const hq = useHqStaff();
   const loadLocalities = () => apiList<Locality>("/localities/").then(setLocalities);
@@ -67,7 +68,12 @@ export function PlacesScreen() {
         <ul className="list pick-list" aria-label="Localities">
           {localities.map((l) => (
             <li key={l.id}>
-              <button type="button" className={`row-link pick ${selected === l.id ? "picked" : ""}`} aria-pressed={selected === l.id} onClick={() => setSelected(l.id)}>
+              <button
+                type="button"
+                className={`row-link pick ${selected === l.id ? "picked" : ""}`}
+                aria-pressed={selected === l.id}
+                onClick={() => setSelected(l.id)}
+              >
                 {l.name}
               </button>
             </li>
@@ -83,7 +89,12 @@ export function PlacesScreen() {
                   className="toolbar"
                   onSubmit={(e) => {
                     e.preventDefault();
-                    if (newStreet.trim()) add("/streets/", { locality_id: selected, name: newStreet.trim() }, () => (setNewStreet(""), apiList<Street>(`/streets/locality/${selected}`).then(setStreets)));
+                    if (newStreet.trim())
+                      add(
+                        "/streets/",
+                        { locality_id: selected, name: newStreet.trim() },
+                        () => (setNewStreet(""), apiList<Street>(`/streets/locality/${selected}`).then(setStreets)),
+                      );
                   }}
                 >
                   <input aria-label="New street" placeholder="New street" value={newStreet} onChange={(e) => setNewStreet(e.target.value)} />
@@ -105,7 +116,9 @@ export function PlacesScreen() {
           )}
         </Section>
         <Section title="Delivery states by locality">
-          <p className="muted small">Tickets out for delivery in a locality (spec: B Kara, Mosta, San Gwann). Renaming moves the tickets in that state with it.</p>
+          <p className="muted small">
+            Tickets out for delivery in a locality (spec: B Kara, Mosta, San Gwann). Renaming moves the tickets in that state with it.
+          </p>
           {hq && (
             <form
               className="toolbar"

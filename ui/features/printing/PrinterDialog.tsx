@@ -4,7 +4,21 @@ import { toast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { bleAvailable, bleUnavailableReason } from "../../lib/ble";
 import { agentToken, employeeToken } from "../../lib/session";
-import { blePrinters, choice, rawbtLink, type Device, type Encoding, labelEncoding, pairBle, type Port, type PrinterChoice, printTicket, progress, reprintFromHere, saveChoice } from "./printer";
+import {
+  blePrinters,
+  choice,
+  rawbtLink,
+  type Device,
+  type Encoding,
+  labelEncoding,
+  pairBle,
+  type Port,
+  type PrinterChoice,
+  printTicket,
+  progress,
+  reprintFromHere,
+  saveChoice,
+} from "./printer";
 
 type Channel = Port | "pdf";
 const CHANNELS: { id: Channel; label: string }[] = [
@@ -30,7 +44,19 @@ export const ticketPdfUrl = (ticketId: number, preview: boolean, itemIds?: numbe
  * chosen printer and the encoding, then picks the single USB or BLE device it finds. PPLZ
  * and PPLA print the item labels, ESC/POS the receipt.
  */
-export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: { ticketId: number; empty: boolean; itemIds?: number[]; onClose: () => void; onPrinted?: () => void }) {
+export function PrinterDialog({
+  ticketId,
+  empty,
+  itemIds,
+  onClose,
+  onPrinted,
+}: {
+  ticketId: number;
+  empty: boolean;
+  itemIds?: number[];
+  onClose: () => void;
+  onPrinted?: () => void;
+}) {
   useSignals();
   const c = choice.value;
   const [channel, setChannel] = useState<Channel>(c.port);
@@ -75,7 +101,11 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
         setChannel("ble");
       }
       toast(`Found ${usb[0]?.name ?? ble[0]!.name}`);
-    } else toast(usb.length + ble.length ? `Found ${usb.length + ble.length} printers: choose one` : "No printer found", usb.length + ble.length ? "success" : "warning");
+    } else
+      toast(
+        usb.length + ble.length ? `Found ${usb.length + ble.length} printers: choose one` : "No printer found",
+        usb.length + ble.length ? "success" : "warning",
+      );
   }
 
   function pick(ch: Channel) {
@@ -125,11 +155,26 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
     // biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes the dialog from the keyboard (window listener above)
     <div className="overlay" onClick={onClose}>
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: only stops a click inside the dialog from reaching the backdrop */}
-      <div ref={box} tabIndex={-1} className="dialog printer-dialog" role="dialog" aria-modal="true" aria-labelledby="printer-title" onClick={(e) => e.stopPropagation()}>
+      <div
+        ref={box}
+        tabIndex={-1}
+        className="dialog printer-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="printer-title"
+        onClick={(e) => e.stopPropagation()}
+      >
         <h2 id="printer-title">Print ticket #{ticketId}</h2>
         <div className="tabs" role="tablist" aria-label="Channel">
           {CHANNELS.map((ch) => (
-            <button key={ch.id} type="button" role="tab" aria-selected={channel === ch.id} className={`tab ${channel === ch.id ? "tab-on" : ""}`} onClick={() => pick(ch.id)}>
+            <button
+              key={ch.id}
+              type="button"
+              role="tab"
+              aria-selected={channel === ch.id}
+              className={`tab ${channel === ch.id ? "tab-on" : ""}`}
+              onClick={() => pick(ch.id)}
+            >
               {ch.label}
             </button>
           ))}
@@ -148,12 +193,21 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
             {devices === null ? (
               <p className="muted">Looking for printers…</p>
             ) : list.length === 0 ? (
-              <p className="muted">{channel === "u" ? "No printer on the box's USB or network. Plug one in and search, or set one up under Configuration → Printers." : "No Bluetooth printer is bound on the box (rfcomm). See Configuration → Printers."}</p>
+              <p className="muted">
+                {channel === "u"
+                  ? "No printer on the box's USB or network. Plug one in and search, or set one up under Configuration → Printers."
+                  : "No Bluetooth printer is bound on the box (rfcomm). See Configuration → Printers."}
+              </p>
             ) : (
               <div role="radiogroup" aria-label="Devices" className="device-list">
                 {list.map((d) => (
                   <label key={d.id} className={`device ${c.printer === d.id ? "device-on" : ""}`}>
-                    <input type="radio" name="printer" checked={c.printer === d.id} onChange={() => set({ port: channel, printer: d.id, encoding: d.encoding })} />
+                    <input
+                      type="radio"
+                      name="printer"
+                      checked={c.printer === d.id}
+                      onChange={() => set({ port: channel, printer: d.id, encoding: d.encoding })}
+                    />
                     <span className="row-main">
                       <strong>{d.name}</strong>
                       <span className="muted small">
@@ -172,7 +226,13 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
           (bleAvailable() ? (
             <>
               <div className="toolbar">
-                <button type="button" className="btn btn-small" onClick={async () => (await pairBle()) && set({ port: "ble", device: blePrinters.value.at(-1)!.name, encoding: choice.value.encoding || "ESCPOS" })}>
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  onClick={async () =>
+                    (await pairBle()) && set({ port: "ble", device: blePrinters.value.at(-1)!.name, encoding: choice.value.encoding || "ESCPOS" })
+                  }
+                >
                   Pair a printer
                 </button>
                 <button type="button" className="btn btn-small" onClick={search}>
@@ -272,7 +332,13 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
                 Close
               </button>
               <button type="button" className="btn btn-primary" disabled={busy} onClick={print}>
-                {labelEncoding(c.encoding) ? (itemIds?.length ? "Print labels of this item" : "Print labels") : c.encoding === "ESCPOS" ? "Print receipt" : "Print"}
+                {labelEncoding(c.encoding)
+                  ? itemIds?.length
+                    ? "Print labels of this item"
+                    : "Print labels"
+                  : c.encoding === "ESCPOS"
+                    ? "Print receipt"
+                    : "Print"}
               </button>
             </div>
           </>
@@ -283,7 +349,19 @@ export function PrinterDialog({ ticketId, empty, itemIds, onClose, onPrinted }: 
 }
 
 /** A print button that opens the printer dialog for a ticket (or some of its items). */
-export function PrintButton({ ticketId, empty, itemIds, onPrinted, label = "Print" }: { ticketId: number; empty: boolean; itemIds?: number[]; onPrinted?: () => void; label?: string }) {
+export function PrintButton({
+  ticketId,
+  empty,
+  itemIds,
+  onPrinted,
+  label = "Print",
+}: {
+  ticketId: number;
+  empty: boolean;
+  itemIds?: number[];
+  onPrinted?: () => void;
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>

@@ -10,7 +10,12 @@ const LANGUAGES: { id: Encoding; label: string }[] = [
   { id: "PPLA", label: "PPLA (labels)" },
   { id: "ESCPOS", label: "ESC/POS (receipts)" },
 ];
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "printer";
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40) || "printer";
 
 /**
  * The box's printers (Configuration → Printers): what is set up with its honest state, what
@@ -89,7 +94,11 @@ export function PrintersScreen() {
                       ))}
                     </select>
                     {p.language === "ESCPOS" && (
-                      <select aria-label={`Paper of ${p.name}`} value={p.paper} onChange={(e) => update(p.id, { paper: e.target.value as PrinterConfig["paper"] })}>
+                      <select
+                        aria-label={`Paper of ${p.name}`}
+                        value={p.paper}
+                        onChange={(e) => update(p.id, { paper: e.target.value as PrinterConfig["paper"] })}
+                      >
                         <option value="80mm">80 mm</option>
                         <option value="58mm">58 mm</option>
                       </select>
@@ -119,7 +128,9 @@ export function PrintersScreen() {
         {rows === null ? (
           <p className="muted">Looking…</p>
         ) : attached.length === 0 ? (
-          <p className="muted">Nothing attached that is not set up already. USB printers, USB-serial printers and Bluetooth printers bound with rfcomm show here.</p>
+          <p className="muted">
+            Nothing attached that is not set up already. USB printers, USB-serial printers and Bluetooth printers bound with rfcomm show here.
+          </p>
         ) : (
           <ul className="list" aria-label="Attached printers">
             {attached.map((d) => (
@@ -127,7 +138,8 @@ export function PrintersScreen() {
                 <span className="row-main">
                   <strong>{d.name}</strong>
                   <span className="muted">
-                    {[d.manufacturerName, d.productName, d.serialNumber && `S/N ${d.serialNumber}`].filter(Boolean).join(" · ")} · {d.where} · {d.class === "unknown" ? "label or receipt: choose the language after adding" : `${d.class} printer`}
+                    {[d.manufacturerName, d.productName, d.serialNumber && `S/N ${d.serialNumber}`].filter(Boolean).join(" · ")} · {d.where} ·{" "}
+                    {d.class === "unknown" ? "label or receipt: choose the language after adding" : `${d.class} printer`}
                   </span>
                 </span>
                 <button type="button" className="btn btn-small btn-primary" onClick={() => add(d.setup!)}>
@@ -164,7 +176,11 @@ export function PrintersScreen() {
                 <span className="toolbar">
                   <span className={`badge job-${j.status}`}>{j.status}</span>
                   {j.status === "failed" && !/^(ble|rbt):/.test(j.printer) && (
-                    <button type="button" className="btn btn-small" onClick={async () => (await api("POST", `/printJobs/${j.id}/retry`).catch(() => null)) && setTimeout(load, 500)}>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={async () => (await api("POST", `/printJobs/${j.id}/retry`).catch(() => null)) && setTimeout(load, 500)}
+                    >
                       Reprint from here
                     </button>
                   )}
@@ -180,7 +196,12 @@ export function PrintersScreen() {
             <input aria-label="Network printer name" placeholder="Till printer" value={net.name} onChange={(e) => setNet({ ...net, name: e.target.value })} />
           </Field>
           <Field label="Address">
-            <input aria-label="Network printer address" placeholder="192.168.1.50" value={net.host} onChange={(e) => setNet({ ...net, host: e.target.value })} />
+            <input
+              aria-label="Network printer address"
+              placeholder="192.168.1.50"
+              value={net.host}
+              onChange={(e) => setNet({ ...net, host: e.target.value })}
+            />
           </Field>
           <Field label="Port">
             <input aria-label="Network printer port" inputMode="numeric" value={net.port} onChange={(e) => setNet({ ...net, port: e.target.value })} />
@@ -210,7 +231,8 @@ export function PrintersScreen() {
 export function SettingsInvalidBanner({ what, invalid }: { what: "printer" | "gun"; invalid: SettingsInvalid }) {
   return (
     <p className="form-error" role="alert">
-      <strong>Stored {what} settings invalid:</strong> {invalid.message}. The box uses none of them until a list is saved: adding or removing a {what} replaces them.
+      <strong>Stored {what} settings invalid:</strong> {invalid.message}. The box uses none of them until a list is saved: adding or removing a {what} replaces
+      them.
     </p>
   );
 }

@@ -79,7 +79,6 @@ export const rawbtLink = signal<string | null>(null);
 
 export const labelEncoding = (e: Encoding | "") => e === "PPLZ" || e === "PPLA";
 
-
 const fromBase64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 
 /**
@@ -88,7 +87,11 @@ const fromBase64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCode
  * through the box's journal (progress over /api/v1/events); BLE and RawBT jobs are journaled
  * on the box and sent from this tablet, which reports each one back.
  */
-export async function printTicket(ticketId: number, opts: { itemIds?: number[]; kind?: "labels" | "receipt" } = {}, c: PrinterChoice = choice.value): Promise<boolean> {
+export async function printTicket(
+  ticketId: number,
+  opts: { itemIds?: number[]; kind?: "labels" | "receipt" } = {},
+  c: PrinterChoice = choice.value,
+): Promise<boolean> {
   const kind = opts.kind ?? (c.encoding === "ESCPOS" ? "receipt" : "labels");
   const needsDevice = (c.port === "u" || c.port === "b") && !c.printer;
   const ble = c.port === "ble" ? blePrinters.value.find((p) => p.name === c.device) : undefined;
@@ -163,8 +166,14 @@ export async function reprintFromHere(c: PrinterChoice = choice.value): Promise<
     const r = await api<{ jobs: number[] }>("POST", `/printJobs/${p.failed.job}/retry`);
     progress.value = { ...p, failed: undefined };
     if (watch) return await watch.until(r.jobs, p.done);
-    const payloads = await Promise.all(r.jobs.map((id) => api<{ id: number; data: string }>("GET", `/printJobs/${id}/payload`).then((x) => ({ job: x.id, data: x.data }))));
-    return await sendFromTablet(c, blePrinters.value.find((b) => b.name === c.device), payloads);
+    const payloads = await Promise.all(
+      r.jobs.map((id) => api<{ id: number; data: string }>("GET", `/printJobs/${id}/payload`).then((x) => ({ job: x.id, data: x.data }))),
+    );
+    return await sendFromTablet(
+      c,
+      blePrinters.value.find((b) => b.name === c.device),
+      payloads,
+    );
   } catch {
     return false;
   } finally {
@@ -215,7 +224,10 @@ function watchJobs(ticketId: number) {
         });
         if (Date.now() - poll >= 2000) {
           poll = Date.now();
-          const rows = await api<{ id: number; status: JobEvent["status"]; error: string | null }[]>("GET", "/printJobs/", { query: { ticket_id: ticketId, limit: 500 }, quiet: true }).catch(() => []);
+          const rows = await api<{ id: number; status: JobEvent["status"]; error: string | null }[]>("GET", "/printJobs/", {
+            query: { ticket_id: ticketId, limit: 500 },
+            quiet: true,
+          }).catch(() => []);
           for (const r of rows) if (ids.includes(r.id)) seen.set(r.id, { job: r.id, status: r.status, error: r.error });
         }
       }

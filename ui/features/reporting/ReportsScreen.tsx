@@ -101,9 +101,27 @@ interface Filters {
   actions: [Pick, (p: Pick) => void];
 }
 
-type Status = { kind: "idle" } | { kind: "waiting"; format: ReportFormat } | { kind: "running"; format: ReportFormat; progress: Progress } | { kind: "done"; text: string } | { kind: "empty" } | { kind: "error"; text: string };
+type Status =
+  | { kind: "idle" }
+  | { kind: "waiting"; format: ReportFormat }
+  | { kind: "running"; format: ReportFormat; progress: Progress }
+  | { kind: "done"; text: string }
+  | { kind: "empty" }
+  | { kind: "error"; text: string };
 
-function ReportSection({ name, title, button, commission: hasCommission, children }: { name: ReportName; title: string; button: string; commission?: boolean; children: (f: Filters) => React.ReactNode }) {
+function ReportSection({
+  name,
+  title,
+  button,
+  commission: hasCommission,
+  children,
+}: {
+  name: ReportName;
+  title: string;
+  button: string;
+  commission?: boolean;
+  children: (f: Filters) => React.ReactNode;
+}) {
   const today = businessDay(new Date());
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
@@ -129,8 +147,10 @@ function ReportSection({ name, title, button, commission: hasCommission, childre
     running.current = ctrl;
     setStatus({ kind: "running", format, progress: { rows: 0, bytes: 0 } });
     try {
-      const out = await withTurn(ctrl.signal, () => setStatus({ kind: "waiting", format }), () =>
-        downloadReport(name, query(), format, { signal: ctrl.signal, onProgress: (progress) => setStatus({ kind: "running", format, progress }) }),
+      const out = await withTurn(
+        ctrl.signal,
+        () => setStatus({ kind: "waiting", format }),
+        () => downloadReport(name, query(), format, { signal: ctrl.signal, onProgress: (progress) => setStatus({ kind: "running", format, progress }) }),
       );
       if (out.kind === "saved") setStatus({ kind: "done", text: `Saved ${out.fileName}${format === "csv" ? `: ${rows(out.rows)}` : ""}` });
       else if (out.kind === "empty") setStatus({ kind: "empty" });

@@ -140,7 +140,12 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
     if (!rows.length) return toast("No items to submit", "warning");
     if (!state) return toast("Select a state first", "warning");
     try {
-      const r = await setItemsState(rows.map((x) => x.id), state, sig.current?.value() ?? undefined, true);
+      const r = await setItemsState(
+        rows.map((x) => x.id),
+        state,
+        sig.current?.value() ?? undefined,
+        true,
+      );
       if (!r.success) throw new Error();
       toast(`Saved ${rows.length} items successfully`);
       setRows([]);
@@ -155,7 +160,14 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
       <section className="card section">
         <div className="tabs" role="tablist" aria-label="Find items by">
           {MODES.map((m) => (
-            <button key={m.label} type="button" role="tab" aria-selected={byDesc === m.desc} className={`tab ${byDesc === m.desc ? "tab-on" : ""}`} onClick={() => (setFound(null), navigate(m.href))}>
+            <button
+              key={m.label}
+              type="button"
+              role="tab"
+              aria-selected={byDesc === m.desc}
+              className={`tab ${byDesc === m.desc ? "tab-on" : ""}`}
+              onClick={() => (setFound(null), navigate(m.href))}
+            >
               {m.label}
             </button>
           ))}
@@ -249,7 +261,13 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
                 {pieces(r).map((p) => {
                   const on = r.sorted_items.split(",").includes(p);
                   return (
-                    <button key={p} type="button" className={`chip ${on ? "chip-on" : ""}`} aria-pressed={on} onClick={() => refresh(r.id, toggleSorted(r.id, p))}>
+                    <button
+                      key={p}
+                      type="button"
+                      className={`chip ${on ? "chip-on" : ""}`}
+                      aria-pressed={on}
+                      onClick={() => refresh(r.id, toggleSorted(r.id, p))}
+                    >
                       {p}
                     </button>
                   );
@@ -257,7 +275,16 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
               </span>
             </div>
             <div className="track-side">
-              <select aria-label={`State of item ${r.id}`} value={r.state} onChange={(e) => refresh(r.id, setItemsState([r.id], e.target.value).then(() => getItem(r.id)))}>
+              <select
+                aria-label={`State of item ${r.id}`}
+                value={r.state}
+                onChange={(e) =>
+                  refresh(
+                    r.id,
+                    setItemsState([r.id], e.target.value).then(() => getItem(r.id)),
+                  )
+                }
+              >
                 {/* An item still in CREATED shows its real state (CREATED is not offered otherwise). */}
                 {!states.some((s) => s.name === r.state) && <option value={r.state}>{r.state || "(none)"}</option>}
                 {states.map((s) => (
@@ -266,10 +293,20 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
                   </option>
                 ))}
               </select>
-              <input type="date" aria-label={`Process date of item ${r.id}`} value={(r.process_date ?? "").slice(0, 10)} onChange={(e) => e.target.value && refresh(r.id, setProcessDate(r.id, e.target.value))} />
+              <input
+                type="date"
+                aria-label={`Process date of item ${r.id}`}
+                value={(r.process_date ?? "").slice(0, 10)}
+                onChange={(e) => e.target.value && refresh(r.id, setProcessDate(r.id, e.target.value))}
+              />
               {r.image_urls.length > 0 && <PhotoViewer urls={r.image_urls} />}
               <label className="toggle">
-                <input type="checkbox" aria-label={`Print label of item ${r.id}`} checked={toPrint.has(r.id)} onChange={(e) => setToPrint((s) => (e.target.checked ? new Set(s).add(r.id) : new Set([...s].filter((x) => x !== r.id))))} />
+                <input
+                  type="checkbox"
+                  aria-label={`Print label of item ${r.id}`}
+                  checked={toPrint.has(r.id)}
+                  onChange={(e) => setToPrint((s) => (e.target.checked ? new Set(s).add(r.id) : new Set([...s].filter((x) => x !== r.id))))}
+                />
                 Print
               </label>
               <button type="button" className="btn btn-small" onClick={() => printLabels([r])}>
@@ -315,8 +352,11 @@ function CameraScanner({ onCode, onClose }: { onCode: (c: string) => void; onClo
   const video = useRef<HTMLVideoElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
-    if (!window.isSecureContext) return setProblem("The camera needs a secure connection (HTTPS). Open Ironbox over HTTPS, or use a barcode gun or the code box.");
-    const Detector = (window as unknown as { BarcodeDetector?: new (o: { formats: string[] }) => { detect(v: HTMLVideoElement): Promise<{ rawValue: string }[]> } }).BarcodeDetector;
+    if (!window.isSecureContext)
+      return setProblem("The camera needs a secure connection (HTTPS). Open Ironbox over HTTPS, or use a barcode gun or the code box.");
+    const Detector = (
+      window as unknown as { BarcodeDetector?: new (o: { formats: string[] }) => { detect(v: HTMLVideoElement): Promise<{ rawValue: string }[]> } }
+    ).BarcodeDetector;
     let stream: MediaStream | null = null;
     let timer: ReturnType<typeof setInterval> | undefined;
     let lastCode = "";

@@ -21,4 +21,5 @@ export const setProcessDate = (id: number, day: string) => api<Item>("PUT", `/ti
 export const listExpress = () => apiList<ExpressItem>("/ticketSubCategory/express/");
 /** The State Logs employee filter: the shop's staff (HQ: every shop's), for every role that sees the screen. */
 export const listEmployeeNames = () => apiList<EmployeeName>("/employees/names");
-export const stateJourney = (query: { tid?: string; eid?: string; df: string; dt: string; s?: string }) => api<Journey>("GET", "/ticketLogStates/logStateJourney/query", { query });
+export const stateJourney = (query: { tid?: string; eid?: string; df: string; dt: string; s?: string }) =>
+  api<Journey>("GET", "/ticketLogStates/logStateJourney/query", { query });

@@ -7,7 +7,12 @@ import { api, ApiError } from "../../lib/api";
 import { SettingsInvalidBanner } from "../printing/PrintersScreen";
 
 const hex = (n: number) => n.toString(16).padStart(4, "0");
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 30) || "gun";
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 30) || "gun";
 
 /**
  * Barcode guns wired to the box (issue 6: the device is chosen in settings). Lists what is
@@ -54,7 +59,13 @@ export function ScannersScreen() {
               <li key={g.id} className="row-link">
                 <span className="row-main">
                   <strong>{g.name}</strong>
-                  <span className="muted">{g.kind === "serial" ? `${g.path} · ${g.baud} baud` : g.kind === "evdev" ? `keyboard · ${g.path}` : `USB ${hex(g.vendorId)}:${hex(g.productId)}`}</span>
+                  <span className="muted">
+                    {g.kind === "serial"
+                      ? `${g.path} · ${g.baud} baud`
+                      : g.kind === "evdev"
+                        ? `keyboard · ${g.path}`
+                        : `USB ${hex(g.vendorId)}:${hex(g.productId)}`}
+                  </span>
                 </span>
                 <span className="toolbar">
                   <span className={`badge gun-${g.status}`} title={g.detail}>
@@ -69,7 +80,14 @@ export function ScannersScreen() {
           </ul>
         )}
       </Section>
-      <Section title="Attached devices" actions={<button type="button" className="btn btn-small" onClick={() => load()}>Refresh</button>}>
+      <Section
+        title="Attached devices"
+        actions={
+          <button type="button" className="btn btn-small" onClick={() => load()}>
+            Refresh
+          </button>
+        }
+      >
         <Field label="Name for the gun you add">
           <input aria-label="Gun name" placeholder="Counter gun" value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
@@ -80,7 +98,11 @@ export function ScannersScreen() {
                 <strong>{d.name}</strong>
                 <span className="muted">USB-serial · {d.path}</span>
               </span>
-              <button type="button" className="btn btn-small btn-primary" onClick={() => add({ id: slug(name || d.name), name: name || d.name, kind: "serial", path: d.path, baud: 9600 })}>
+              <button
+                type="button"
+                className="btn btn-small btn-primary"
+                onClick={() => add({ id: slug(name || d.name), name: name || d.name, kind: "serial", path: d.path, baud: 9600 })}
+              >
                 Add
               </button>
             </li>
@@ -91,7 +113,11 @@ export function ScannersScreen() {
                 <strong>{d.name}</strong>
                 <span className="muted">keyboard-wedge · {d.path}</span>
               </span>
-              <button type="button" className="btn btn-small btn-primary" onClick={() => add({ id: slug(name || d.name), name: name || d.name, kind: "evdev", path: d.path })}>
+              <button
+                type="button"
+                className="btn btn-small btn-primary"
+                onClick={() => add({ id: slug(name || d.name), name: name || d.name, kind: "evdev", path: d.path })}
+              >
                 Add
               </button>
             </li>
@@ -104,13 +130,21 @@ export function ScannersScreen() {
                   {d.manufacturer ?? ""} USB {hex(d.vendorId)}:{hex(d.productId)}
                 </span>
               </span>
-              <button type="button" className="btn btn-small btn-primary" onClick={() => add({ id: slug(name || d.product || "hid"), name: name || d.product || "HID gun", kind: "hid", vendorId: d.vendorId, productId: d.productId })}>
+              <button
+                type="button"
+                className="btn btn-small btn-primary"
+                onClick={() =>
+                  add({ id: slug(name || d.product || "hid"), name: name || d.product || "HID gun", kind: "hid", vendorId: d.vendorId, productId: d.productId })
+                }
+              >
                 Add
               </button>
             </li>
           ))}
         </ul>
-        {devices && devices.serial.length + devices.keyboards.length + devices.hid.length === 0 && <p className="muted">Nothing attached that looks like a gun.</p>}
+        {devices && devices.serial.length + devices.keyboards.length + devices.hid.length === 0 && (
+          <p className="muted">Nothing attached that looks like a gun.</p>
+        )}
         {devices?.hid_error && <p className="muted small">HID devices cannot be listed on this box: {devices.hid_error}</p>}
       </Section>
     </div>

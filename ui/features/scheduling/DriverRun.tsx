@@ -47,7 +47,9 @@ export function DriverRun({ date }: { date: string }) {
     // The run sheet route reads the token from the header, so it is fetched and shown as a blob.
     const tab = window.open("", "_blank");
     try {
-      const res = await fetch(`${BASE}/schedule/run/pdf${queryString({ date, driver: isDriver ? undefined : driver, preview: "true" })}`, { headers: { authorization: `token ${currentToken()}` } });
+      const res = await fetch(`${BASE}/schedule/run/pdf${queryString({ date, driver: isDriver ? undefined : driver, preview: "true" })}`, {
+        headers: { authorization: `token ${currentToken()}` },
+      });
       if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? "Something went wrong");
       const url = URL.createObjectURL(await res.blob());
       if (tab) tab.location.href = url;
@@ -82,7 +84,9 @@ export function DriverRun({ date }: { date: string }) {
       {!run ? (
         <p className="muted">{driver ? "Loading the run…" : "Choose a driver."}</p>
       ) : run.stops.length === 0 ? (
-        <p className="empty">{run.driver.locality_ids.length ? "No stops this day." : `${run.driver.full_name} has no localities: set them on the employee.`}</p>
+        <p className="empty">
+          {run.driver.locality_ids.length ? "No stops this day." : `${run.driver.full_name} has no localities: set them on the employee.`}
+        </p>
       ) : (
         <ol className="run-stops" aria-label="Stops">
           {run.stops.map((s) => (
@@ -155,7 +159,9 @@ function SignDialog({ stop, state, onClose, onDone }: { stop: RunStop; state: st
     const signature = sig.current?.value();
     if (!signature) return toast("The customer's signature is needed", "warning");
     setBusy(true);
-    const r = await api<{ success: boolean }>("PUT", "/tickets/changeState", { body: { Ids: [stop.ticket_id], State: state, Signature: signature } }).catch(() => null);
+    const r = await api<{ success: boolean }>("PUT", "/tickets/changeState", { body: { Ids: [stop.ticket_id], State: state, Signature: signature } }).catch(
+      () => null,
+    );
     setBusy(false);
     if (!r?.success) return;
     toast(state === "DELIVERED AND PAID" ? `${state}: ${euroFromEuros(stop.amount_due)} taken` : state);

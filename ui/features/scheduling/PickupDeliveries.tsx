@@ -36,7 +36,15 @@ export function PickupDeliveriesScreen() {
     listPickupDeliveries().then((list) =>
       setRows(
         list
-          .map((p) => ({ key: nextKey++, season: p.season, from: p.from ?? "", to: p.to ?? "", day_of_week: p.day_of_week, quantity: p.quantity, localities: p.locality_ids }))
+          .map((p) => ({
+            key: nextKey++,
+            season: p.season,
+            from: p.from ?? "",
+            to: p.to ?? "",
+            day_of_week: p.day_of_week,
+            quantity: p.quantity,
+            localities: p.locality_ids,
+          }))
           // Season by season (spec §9 order), then by weekday and start.
           .sort((a, b) => SEASONS.indexOf(a.season) - SEASONS.indexOf(b.season) || a.day_of_week - b.day_of_week || a.from.localeCompare(b.from)),
       ),
@@ -54,7 +62,16 @@ export function PickupDeliveriesScreen() {
     if (rows.some((r) => !r.localities.length)) return toast("Choose at least one locality for every setting", "warning");
     setSaving(true);
     try {
-      await savePickupDeliveries(rows.map((r) => ({ season: r.season, from: r.from.trim() || null, to: r.to.trim() || null, day_of_week: r.day_of_week, quantity: r.quantity, localities: r.localities })));
+      await savePickupDeliveries(
+        rows.map((r) => ({
+          season: r.season,
+          from: r.from.trim() || null,
+          to: r.to.trim() || null,
+          day_of_week: r.day_of_week,
+          quantity: r.quantity,
+          localities: r.localities,
+        })),
+      );
       toast("Settings saved.");
       await load();
     } catch (e) {

@@ -60,13 +60,23 @@ export function SchedulerScreen() {
   const dates = weekDates(year, week);
   const stepper = (
     <div className="toolbar sched-week-nav">
-      <button type="button" className="btn" aria-label="Previous week" onClick={() => go({ ...stepWeek(year, week, -1), limit: q.has("limit") ? limit : undefined })}>
+      <button
+        type="button"
+        className="btn"
+        aria-label="Previous week"
+        onClick={() => go({ ...stepWeek(year, week, -1), limit: q.has("limit") ? limit : undefined })}
+      >
         ‹
       </button>
       <strong className="sched-week-title" data-testid="week-title">
         Week {week}, {year} <span className="muted">{`${short(dates[0]!)} – ${short(dates[6]!)}`}</span>
       </strong>
-      <button type="button" className="btn" aria-label="Next week" onClick={() => go({ ...stepWeek(year, week, 1), limit: q.has("limit") ? limit : undefined })}>
+      <button
+        type="button"
+        className="btn"
+        aria-label="Next week"
+        onClick={() => go({ ...stepWeek(year, week, 1), limit: q.has("limit") ? limit : undefined })}
+      >
         ›
       </button>
       {(year !== now.year || week !== now.week) && (
@@ -102,7 +112,13 @@ export function SchedulerScreen() {
           Week
         </button>
         {VIEWS.map((v) => (
-          <button key={v.id} type="button" className={`btn ${view === v.id ? "btn-primary" : ""}`} aria-pressed={view === v.id} onClick={() => go({ year, week, day, view: view === v.id ? "day" : v.id })}>
+          <button
+            key={v.id}
+            type="button"
+            className={`btn ${view === v.id ? "btn-primary" : ""}`}
+            aria-pressed={view === v.id}
+            onClick={() => go({ year, week, day, view: view === v.id ? "day" : v.id })}
+          >
             {v.label}
           </button>
         ))}
@@ -119,7 +135,9 @@ export function SchedulerScreen() {
           <DayLoad day={current} />
           <section className="stack" aria-label={view === "day" ? "Tickets" : view === "pickups" ? "Pickups" : "Deliveries"}>
             {current.tickets.length === 0 ? (
-              <p className="empty">{view === "pickups" ? "No pickups this day." : view === "deliveries" ? "No deliveries this day." : "Nothing booked this day."}</p>
+              <p className="empty">
+                {view === "pickups" ? "No pickups this day." : view === "deliveries" ? "No deliveries this day." : "Nothing booked this day."}
+              </p>
             ) : (
               current.tickets.map((t) => <TicketCard key={t.id} ticket={t} day={day} states={states} onState={setState} />)
             )}
@@ -134,17 +152,27 @@ export function SchedulerScreen() {
 function Load({ booked, capacity, label }: { booked: number; capacity: number; label: string }) {
   const colour = loadColour(booked, capacity);
   return (
-    <span className={`sched-load load-${colour}`} data-colour={colour} aria-label={`${label}: ${booked} of ${capacity}${booked > capacity ? ", over-booked" : ""}`}>
+    <span
+      className={`sched-load load-${colour}`}
+      data-colour={colour}
+      aria-label={`${label}: ${booked} of ${capacity}${booked > capacity ? ", over-booked" : ""}`}
+    >
       {booked} / {capacity}
     </span>
   );
 }
-const OverBooked = ({ booked, capacity }: { booked: number; capacity: number }) => (booked > capacity ? <span className="badge badge-hidden">over-booked</span> : null);
+const OverBooked = ({ booked, capacity }: { booked: number; capacity: number }) =>
+  booked > capacity ? <span className="badge badge-hidden">over-booked</span> : null;
 
 function DayCard({ day, today, onOpen }: { day: ScheduleDay; today: boolean; onOpen: () => void }) {
   const booked = assigned(day);
   return (
-    <article className={`card sched-day load-edge-${day.colour}${today ? " sched-today" : ""}`} aria-label={`${weekday(day)} ${displayDate(day.date)}`} data-testid="sched-day" data-colour={day.colour}>
+    <article
+      className={`card sched-day load-edge-${day.colour}${today ? " sched-today" : ""}`}
+      aria-label={`${weekday(day)} ${displayDate(day.date)}`}
+      data-testid="sched-day"
+      data-colour={day.colour}
+    >
       <button type="button" className="sched-day-head" onClick={onOpen} aria-label={`Open ${weekday(day)} ${displayDate(day.date)}`}>
         <span>
           <strong>{weekday(day)}</strong> <span className="muted">{short(day.date)}</span>

@@ -24,7 +24,9 @@ export function WorkloadList() {
   const [configs, setConfigs] = useState<Configuration[] | null>(null);
   const hq = useHqStaff();
   useEffect(() => void listConfigurations().then(setConfigs), []);
-  const byMonth = MONTHS.map((m) => ({ month: m, rows: (configs ?? []).filter((c) => c.month === m).sort((a, b) => a.action.localeCompare(b.action)) })).filter((g) => g.rows.length);
+  const byMonth = MONTHS.map((m) => ({ month: m, rows: (configs ?? []).filter((c) => c.month === m).sort((a, b) => a.action.localeCompare(b.action)) })).filter(
+    (g) => g.rows.length,
+  );
   return (
     <Section
       title="Workload settings by month"
@@ -87,7 +89,14 @@ interface Draft {
 export function WorkloadDetail({ params }: { params: Record<string, string | undefined> }) {
   const id = idOf(params);
   const [, navigate] = useLocation();
-  const blank: Configuration = { id: 0, month: monthOf(apiDate(new Date())), action_id: 0, action: "", amounts: "0,0,0,0,0,0,0", per_day: [0, 0, 0, 0, 0, 0, 0] };
+  const blank: Configuration = {
+    id: 0,
+    month: monthOf(apiDate(new Date())),
+    action_id: 0,
+    action: "",
+    amounts: "0,0,0,0,0,0,0",
+    per_day: [0, 0, 0, 0, 0, 0, 0],
+  };
   const { record: loaded, setRecord: setLoaded } = useRecord<Configuration>({ path: "/configurations/", id, blank });
   const [draft, setDraft] = useState<Draft>({ month: blank.month, action_id: 0, per_day: blank.per_day });
   const [actions, setActions] = useState<Named[]>([]);

@@ -28,4 +28,8 @@ export const scheduleWeek = (week: number, year: number, query: { limit: number;
 export const driverRun = (date: string, driver?: number) => api<Run>("GET", "/schedule/run", { query: { date, driver } });
 
 /** Spec §4: any state can be set from the scheduler, through the ticket state endpoint. */
-export const setTicketState = (id: number, state: string) => api<{ success: boolean }>("PUT", "/tickets/changeState", { body: { Ids: [id], State: state } }).then((r) => r.success, () => false);
+export const setTicketState = (id: number, state: string) =>
+  api<{ success: boolean }>("PUT", "/tickets/changeState", { body: { Ids: [id], State: state } }).then(
+    (r) => r.success,
+    () => false,
+  );

@@ -33,7 +33,10 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
   async function pay(r: Row) {
     if (r.balance <= 0) return;
     if (!(await confirmDialog({ title: "Pay in full", message: `Take ${euroFromEuros(r.balance)} for ticket #${r.id}?` }))) return;
-    await payTicket(r.id).then(() => toast("Information Saved"), () => null);
+    await payTicket(r.id).then(
+      () => toast("Information Saved"),
+      () => null,
+    );
     await load();
   }
   async function showHistory(id: number) {
@@ -105,7 +108,13 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
       )}
       {history && (
         <div className="overlay" onClick={() => setHistory(null)}>
-          <div className="dialog history-dialog" role="dialog" aria-modal="true" aria-label={`History of ticket ${history.id}`} onClick={(e) => e.stopPropagation()}>
+          <div
+            className="dialog history-dialog"
+            role="dialog"
+            aria-modal="true"
+            aria-label={`History of ticket ${history.id}`}
+            onClick={(e) => e.stopPropagation()}
+          >
             <h2>Ticket #{history.id}</h2>
             <HistoryTable logs={history.logs} />
             <div className="dialog-buttons">

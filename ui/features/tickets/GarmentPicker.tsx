@@ -28,16 +28,37 @@ export function GarmentPicker({ categories, onAdd }: { categories: Category[]; o
       {open && (
         <>
           <div className="toolbar">
-            <input className="search" type="search" aria-label="Search garments" placeholder="Search garments" value={search} onChange={(e) => setSearch(e.target.value)} />
+            <input
+              className="search"
+              type="search"
+              aria-label="Search garments"
+              placeholder="Search garments"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
             <label className="copies">
               Copies
-              <input type="number" min={1} max={100} aria-label="Copies" value={copies} onChange={(e) => setCopies(Math.max(1, Math.min(100, Number(e.target.value) || 1)))} />
+              <input
+                type="number"
+                min={1}
+                max={100}
+                aria-label="Copies"
+                value={copies}
+                onChange={(e) => setCopies(Math.max(1, Math.min(100, Number(e.target.value) || 1)))}
+              />
             </label>
           </div>
           {!search && (
             <div className="tabs" role="tablist">
               {categories.map((c) => (
-                <button key={c.id} type="button" role="tab" aria-selected={c.id === catId} className={`tab ${c.id === catId ? "tab-on" : ""}`} onClick={() => setCatId(c.id)}>
+                <button
+                  key={c.id}
+                  type="button"
+                  role="tab"
+                  aria-selected={c.id === catId}
+                  className={`tab ${c.id === catId ? "tab-on" : ""}`}
+                  onClick={() => setCatId(c.id)}
+                >
                   {c.name}
                 </button>
               ))}

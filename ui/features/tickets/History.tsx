@@ -18,29 +18,29 @@ export function History({ logs }: { logs: TicketLog[] }) {
 /** The history rows themselves, shared by the ticket view and the customer's ticket list. */
 export function HistoryTable({ logs }: { logs: TicketLog[] }) {
   return (
-        <table className="history">
-          <thead>
-            <tr>
-              <th>Logged at</th>
-              <th>Log</th>
-              <th>Agent</th>
-              <th>Employee</th>
-              <th>Signature</th>
-            </tr>
-          </thead>
-          <tbody>
-            {logs.map((l) => (
-              <tr key={l.id}>
-                <td>{displayDateTime(l.logged_at)}</td>
-                <td>
-                  {l.log} {l.state && <span className="badge">{l.state}</span>}
-                </td>
-                <td>{l.agent}</td>
-                <td>{l.employee}</td>
-                <td>{l.signature && <img className="signature" src={l.signature} alt="Signature" />}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+    <table className="history">
+      <thead>
+        <tr>
+          <th>Logged at</th>
+          <th>Log</th>
+          <th>Agent</th>
+          <th>Employee</th>
+          <th>Signature</th>
+        </tr>
+      </thead>
+      <tbody>
+        {logs.map((l) => (
+          <tr key={l.id}>
+            <td>{displayDateTime(l.logged_at)}</td>
+            <td>
+              {l.log} {l.state && <span className="badge">{l.state}</span>}
+            </td>
+            <td>{l.agent}</td>
+            <td>{l.employee}</td>
+            <td>{l.signature && <img className="signature" src={l.signature} alt="Signature" />}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -17,7 +17,21 @@ export const QUANTITY_DEBOUNCE_MS = 1000;
  * override (a manager's approval when below the computed price), payments, duplicates and
  * removal. Each save reloads the ticket through `onChanged`.
  */
-export function ItemEditor({ item, mods, busy, onToggleModifier, onChanged, onDeleted }: { item: Item; mods: Modifier[]; busy: boolean; onToggleModifier: (m: Modifier) => void; onChanged: () => void; onDeleted: () => void }) {
+export function ItemEditor({
+  item,
+  mods,
+  busy,
+  onToggleModifier,
+  onChanged,
+  onDeleted,
+}: {
+  item: Item;
+  mods: Modifier[];
+  busy: boolean;
+  onToggleModifier: (m: Modifier) => void;
+  onChanged: () => void;
+  onDeleted: () => void;
+}) {
   const [qty, setQty] = useState(String(item.quantity));
   const [comments, setComments] = useState(item.comments);
   const [override, setOverride] = useState(item.total_override != null ? String(item.total_override) : "");
@@ -91,7 +105,9 @@ export function ItemEditor({ item, mods, busy, onToggleModifier, onChanged, onDe
     <section className="card item-editor" aria-label="Selected item">
       <div className="section-head">
         <h2>{item.sub_category?.name}</h2>
-        <span className="price">Paid {euroFromEuros(item.total_paid)} · Due {payLabel(item.balance, euroFromEuros)}</span>
+        <span className="price">
+          Paid {euroFromEuros(item.total_paid)} · Due {payLabel(item.balance, euroFromEuros)}
+        </span>
       </div>
       {allPieces.length > 0 && (
         <div className="chips" aria-label="Pieces">
@@ -115,7 +131,14 @@ export function ItemEditor({ item, mods, busy, onToggleModifier, onChanged, onDe
               const on = item.modifiers.some((x) => x.modifier_id === m.id);
               const sw = m.image?.startsWith("color:") ? m.image.slice(6) : null;
               return (
-                <button key={m.id} type="button" className={`chip ${on ? "chip-on" : ""}`} aria-pressed={on} disabled={busy} onClick={() => onToggleModifier(m)}>
+                <button
+                  key={m.id}
+                  type="button"
+                  className={`chip ${on ? "chip-on" : ""}`}
+                  aria-pressed={on}
+                  disabled={busy}
+                  onClick={() => onToggleModifier(m)}
+                >
                   {sw && <span className="swatch" style={{ background: sw }} />} {m.name}
                 </button>
               );
@@ -132,11 +155,24 @@ export function ItemEditor({ item, mods, busy, onToggleModifier, onChanged, onDe
         )}
         <label className="field">
           <span>Comments</span>
-          <input aria-label="Comments" value={comments} onChange={(e) => setComments(e.target.value)} onBlur={async () => comments !== item.comments && (await putItem(item.id, { comments }).catch(() => null), onChanged())} />
+          <input
+            aria-label="Comments"
+            value={comments}
+            onChange={(e) => setComments(e.target.value)}
+            onBlur={async () => comments !== item.comments && (await putItem(item.id, { comments }).catch(() => null), onChanged())}
+          />
         </label>
         <label className="field">
           <span>Price override (€)</span>
-          <input aria-label="Price override" inputMode="decimal" placeholder={item.total.toFixed(2)} value={override} onChange={(e) => setOverride(e.target.value)} onBlur={saveOverride} onKeyDown={(e) => e.key === "Enter" && saveOverride()} />
+          <input
+            aria-label="Price override"
+            inputMode="decimal"
+            placeholder={item.total.toFixed(2)}
+            value={override}
+            onChange={(e) => setOverride(e.target.value)}
+            onBlur={saveOverride}
+            onKeyDown={(e) => e.key === "Enter" && saveOverride()}
+          />
         </label>
         <label className="field">
           <span>Take a payment (€)</span>

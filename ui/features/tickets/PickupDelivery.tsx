@@ -23,7 +23,9 @@ const LEGS: Record<Leg, { title: string; switchLabel: string; flag: "pickup_from
 
 /** Where the proposal starts: 7 days out, or sooner when an item is express (its modifier's day offset). */
 export function defaultDay(ticket: Ticket, today: string): string {
-  const offsets = ticket.ticket_sub_categories.flatMap((i) => i.modifiers.filter((m) => m.modifier_type === "EXPRESS").map((m) => expressOffset(m.name))).filter((n) => n >= 0);
+  const offsets = ticket.ticket_sub_categories
+    .flatMap((i) => i.modifiers.filter((m) => m.modifier_type === "EXPRESS").map((m) => expressOffset(m.name)))
+    .filter((n) => n >= 0);
   return addDays(today, offsets.length ? Math.min(...offsets) : DEFAULT_DAYS_AHEAD);
 }
 
@@ -34,7 +36,15 @@ export function defaultDay(ticket: Ticket, today: string): string {
  * the spec's colours, and the first day with room and plant capacity for the ticket's actions.
  * The box decides whether a day is full (then a manager approves).
  */
-export function PickupDeliveryPanel({ ticket, onDate, onOptions }: { ticket: Ticket; onDate: (leg: Leg, day: string) => void; onOptions: (o: TicketOptions) => void }) {
+export function PickupDeliveryPanel({
+  ticket,
+  onDate,
+  onOptions,
+}: {
+  ticket: Ticket;
+  onDate: (leg: Leg, day: string) => void;
+  onOptions: (o: TicketOptions) => void;
+}) {
   const [addresses, setAddresses] = useState<Address[]>([]);
   const loadAddresses = () => listTicketAddresses(ticket.id).then(setAddresses, () => {});
   // biome-ignore lint/correctness/useExhaustiveDependencies: the list is the ticket's customer's; reloaded when an address is added
@@ -45,7 +55,18 @@ export function PickupDeliveryPanel({ ticket, onDate, onOptions }: { ticket: Tic
   return (
     <section className="card stops-panel" aria-label="Pickup and delivery">
       {(["pickup", "delivery"] as const).map((leg) => (
-        <LegEditor key={leg} leg={leg} ticket={ticket} addresses={addresses} today={today} start={start} actions={actions} onDate={onDate} onOptions={onOptions} onAddressAdded={loadAddresses} />
+        <LegEditor
+          key={leg}
+          leg={leg}
+          ticket={ticket}
+          addresses={addresses}
+          today={today}
+          start={start}
+          actions={actions}
+          onDate={onDate}
+          onOptions={onOptions}
+          onAddressAdded={loadAddresses}
+        />
       ))}
     </section>
   );
@@ -60,7 +81,10 @@ function useAvailability(locality: number | null, today: string, start: string, 
     setRoom(null);
     if (!locality) return;
     let live = true;
-    getAvailability({ locality, from: today, days: DAYS_SHOWN, default_date: start, actions }).then((a) => live && setRoom(a), () => {});
+    getAvailability({ locality, from: today, days: DAYS_SHOWN, default_date: start, actions }).then(
+      (a) => live && setRoom(a),
+      () => {},
+    );
     return () => {
       live = false;
     };
@@ -68,7 +92,17 @@ function useAvailability(locality: number | null, today: string, start: string, 
   return room;
 }
 
-function LegEditor(props: { leg: Leg; ticket: Ticket; addresses: Address[]; today: string; start: string; actions: number[]; onDate: (leg: Leg, day: string) => void; onOptions: (o: TicketOptions) => void; onAddressAdded: () => void }) {
+function LegEditor(props: {
+  leg: Leg;
+  ticket: Ticket;
+  addresses: Address[];
+  today: string;
+  start: string;
+  actions: number[];
+  onDate: (leg: Leg, day: string) => void;
+  onOptions: (o: TicketOptions) => void;
+  onAddressAdded: () => void;
+}) {
   const { leg, ticket, addresses, onDate, onOptions } = props;
   const { title, switchLabel, flag } = LEGS[leg];
   const on = ticket[flag];
@@ -136,7 +170,9 @@ function LegEditor(props: { leg: Leg; ticket: Ticket; addresses: Address[]; toda
           <Field label={`${title} address`}>
             <select
               value={adding ? "new" : String(address?.id ?? "")}
-              onChange={(e) => (e.target.value === "new" ? setAdding(blankAddress) : (setAdding(null), onOptions({ [`${leg}_address_id`]: Number(e.target.value) })))}
+              onChange={(e) =>
+                e.target.value === "new" ? setAdding(blankAddress) : (setAdding(null), onOptions({ [`${leg}_address_id`]: Number(e.target.value) }))
+              }
             >
               {!address && <option value="">No address</option>}
               {address && !addresses.some((a) => a.id === address.id) && <option value={address.id}>{address.line}</option>}

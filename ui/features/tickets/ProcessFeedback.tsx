@@ -71,7 +71,12 @@ export function ProcessFeedback({ actionIds }: { actionIds: number[] }) {
                       const colour = loadColour(s.amount_accepted, s.total_amount);
                       return (
                         <td key={id}>
-                          <span role="img" className={`sched-load load-${colour}`} data-colour={colour} aria-label={`${name} ${weekday}: ${s.amount_accepted} of ${s.total_amount}`}>
+                          <span
+                            role="img"
+                            className={`sched-load load-${colour}`}
+                            data-colour={colour}
+                            aria-label={`${name} ${weekday}: ${s.amount_accepted} of ${s.total_amount}`}
+                          >
                             {s.amount_accepted}/{s.total_amount}
                           </span>
                         </td>

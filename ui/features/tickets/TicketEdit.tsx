@@ -66,7 +66,9 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
             {discount !== 0 && <span className="badge">{discount}% off</span>}
           </div>
           <PrintButton ticketId={ticket.id} empty={items.length === 0} onPrinted={c.printed} />
-          {c.printItem !== null && <PrinterDialog ticketId={ticket.id} empty={false} itemIds={[c.printItem]} onClose={() => c.setPrintItem(null)} onPrinted={c.itemPrinted} />}
+          {c.printItem !== null && (
+            <PrinterDialog ticketId={ticket.id} empty={false} itemIds={[c.printItem]} onClose={() => c.setPrintItem(null)} onPrinted={c.itemPrinted} />
+          )}
           <div className="form-buttons">
             <button type="button" className="btn" onClick={c.setDiscount}>
               Discount
@@ -90,13 +92,25 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
       </section>
 
       {c.photoFor && <PhotoPrompt actionName={c.photoFor.name} onPhoto={c.addWithPhoto} onCancel={c.cancelPhoto} />}
-      {selected && <ItemEditor key={selected.id} item={selected} mods={c.modifiers} busy={c.busy} onToggleModifier={c.toggleModifier} onChanged={c.reload} onDeleted={c.itemDeleted} />}
+      {selected && (
+        <ItemEditor
+          key={selected.id}
+          item={selected}
+          mods={c.modifiers}
+          busy={c.busy}
+          onToggleModifier={c.toggleModifier}
+          onChanged={c.reload}
+          onDeleted={c.itemDeleted}
+        />
+      )}
       {!selected && (
         <section className="card muted" aria-label="Modifiers">
           Select an item to set its pieces, modifiers, quantity, comments and price.
         </section>
       )}
-      <p className="muted small">Pickup {displayDate(ticket.pickup_date)} · Delivery {displayDate(ticket.delivery_date)}</p>
+      <p className="muted small">
+        Pickup {displayDate(ticket.pickup_date)} · Delivery {displayDate(ticket.delivery_date)}
+      </p>
     </div>
   );
 }

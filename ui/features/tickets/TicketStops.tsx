@@ -8,8 +8,20 @@ import type { Ticket } from "../../../appliance/modules/tickets/model";
  */
 export function TicketStops({ ticket }: { ticket: Ticket }) {
   const stops = [
-    ticket.pickup_from_client && { key: "pickup", label: "Pickup from the client", date: ticket.pickup_date, address: ticket.pickup_address, comment: ticket.pickup_comment },
-    ticket.delivery_to_client && { key: "delivery", label: "Delivery to the client", date: ticket.delivery_date, address: ticket.delivery_address, comment: ticket.delivery_comment },
+    ticket.pickup_from_client && {
+      key: "pickup",
+      label: "Pickup from the client",
+      date: ticket.pickup_date,
+      address: ticket.pickup_address,
+      comment: ticket.pickup_comment,
+    },
+    ticket.delivery_to_client && {
+      key: "delivery",
+      label: "Delivery to the client",
+      date: ticket.delivery_date,
+      address: ticket.delivery_address,
+      comment: ticket.delivery_comment,
+    },
   ].filter((s) => !!s);
   if (!stops.length) return null;
   return (

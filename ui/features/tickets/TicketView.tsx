@@ -53,7 +53,8 @@ export function TicketView({ params }: { params: Record<string, string | undefin
         <div>
           <h2>Ticket #{t.id}</h2>
           <p>
-            <Link href={`/customers/${t.customer_id}`}>{t.customer.full_name}</Link> · {t.customer.mobile && <a href={`tel:${t.customer.mobile}`}>{t.customer.mobile}</a>}
+            <Link href={`/customers/${t.customer_id}`}>{t.customer.full_name}</Link> ·{" "}
+            {t.customer.mobile && <a href={`tel:${t.customer.mobile}`}>{t.customer.mobile}</a>}
             {t.customer.landline && (
               <>
                 {" "}

@@ -22,7 +22,14 @@ export function TicketsList() {
   }, [term]);
   return (
     <div className="stack">
-      <input className="search" type="search" aria-label="Search tickets" placeholder="Ticket number, customer name or phone" value={term} onChange={(e) => setTerm(e.target.value)} />
+      <input
+        className="search"
+        type="search"
+        aria-label="Search tickets"
+        placeholder="Ticket number, customer name or phone"
+        value={term}
+        onChange={(e) => setTerm(e.target.value)}
+      />
       <ul className="list" aria-label="Tickets">
         {rows.map((r) => (
           <li key={r.id}>

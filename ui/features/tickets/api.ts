@@ -1,7 +1,16 @@
 import type { CustomerDetail, CustomerTicket } from "../../../appliance/modules/customers/model";
 import type { Address, AddressInput } from "../../../appliance/modules/places/model";
 import type { Availability } from "../../../appliance/modules/scheduling/model";
-import type { Item, ItemUpdate, StateChangeResult, Ticket, TicketListRow, TicketLog, TicketOptions, TicketState } from "../../../appliance/modules/tickets/model";
+import type {
+  Item,
+  ItemUpdate,
+  StateChangeResult,
+  Ticket,
+  TicketListRow,
+  TicketLog,
+  TicketOptions,
+  TicketState,
+} from "../../../appliance/modules/tickets/model";
 import type { Approval } from "../../components/approval";
 import { api, apiList } from "../../lib/api";
 
@@ -31,12 +40,14 @@ export const addItems = (ticketId: number, garmentId: number, copies: number) =>
 export const putItem = (id: number, body: ItemUpdate) => api<Item>("PUT", `/ticketSubCategory/${id}`, { body });
 export const duplicateItem = (id: number, quantity: number) => api<Item[]>("POST", `/ticketSubCategory/duplicate/${id}/quantity/${quantity}`);
 /** A payment on one item: `amount` euros, or its whole balance when `full`. */
-export const payItem = (id: number, amount: number, full = false) => api<Item>("PUT", `/ticketSubCategory/paidFor/${id}/${amount}`, { query: full ? { full: "true" } : undefined });
+export const payItem = (id: number, amount: number, full = false) =>
+  api<Item>("PUT", `/ticketSubCategory/paidFor/${id}/${amount}`, { query: full ? { full: "true" } : undefined });
 /** An action on an item; one that needs a photo carries its image ids, or override_images to go without. */
 export const addItemAction = (itemId: number, actionId: number, photo?: { images: number[]; override_images: boolean }) =>
   api<unknown>("POST", "/ticketSubCategoryActions/", { body: { ticket_sub_category_id: itemId, action_id: actionId, ...photo } });
 export const removeItemAction = (rowId: number) => api<unknown>("DELETE", "/ticketSubCategoryActions/", { query: { id: rowId } });
-export const addItemModifier = (itemId: number, modifierId: number) => api<unknown>("POST", "/ticketSubCategoryModifier/", { body: { ticket_sub_category_id: itemId, modifier_id: modifierId } });
+export const addItemModifier = (itemId: number, modifierId: number) =>
+  api<unknown>("POST", "/ticketSubCategoryModifier/", { body: { ticket_sub_category_id: itemId, modifier_id: modifierId } });
 export const removeItemModifier = (rowId: number) => api<unknown>("DELETE", "/ticketSubCategoryModifier/", { query: { id: rowId } });
 
 /**
@@ -47,7 +58,8 @@ export const setTicketDiscount = (id: number, discount: number) => (approval?: A
   api<Ticket>("PUT", `/tickets/${id}/discount`, { query: { discount }, body: approval ? { approval } : undefined, quiet: true });
 export const setItemOverride = (id: number, total_override: number | null) => (approval?: Approval) =>
   api<Item>("PUT", `/ticketSubCategory/${id}`, { body: { total_override, ...(approval ? { approval } : {}) }, quiet: true });
-export const removeItem = (id: number) => (approval?: Approval) => api<boolean>("DELETE", `/ticketSubCategory/${id}`, { body: approval ? { approval } : undefined, quiet: true });
+export const removeItem = (id: number) => (approval?: Approval) =>
+  api<boolean>("DELETE", `/ticketSubCategory/${id}`, { body: approval ? { approval } : undefined, quiet: true });
 /** A pickup or delivery day (spec §7 /pickup, /delivery); a van stop on a full day needs a manager. */
 export const setTicketDate = (id: number, which: "pickup" | "delivery", date: string) => (approval?: Approval) =>
   api<Ticket>("PUT", `/tickets/${id}/${which}`, { query: { date }, body: approval ? { approval } : undefined, quiet: true });

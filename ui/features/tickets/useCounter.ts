@@ -58,7 +58,9 @@ export function useCounter(customerId: number, ticketParam: number) {
   };
 
   useEffect(() => {
-    getCustomer(customerId).then(setCustomer).catch(() => {});
+    getCustomer(customerId)
+      .then(setCustomer)
+      .catch(() => {});
     listCategories().then(setCategories);
     listActions().then(setActions);
     listModifiers().then(setModifiers);
