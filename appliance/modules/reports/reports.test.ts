@@ -66,6 +66,15 @@ describe("item report", () => {
       expect(Math.round(Number(r[col("Commission")]) * 100)).toBe(Math.round((cents * 15) / 100));
       expect(r[col("Date")]).toMatch(/^\d{2}-\d{2}-2026$/);
     }
+    // Each item's actions (in the order they were added), quantity and express flag, read
+    // independently.
+    const perItem = (
+      await box.database.client.execute(
+        "SELECT i.id, (SELECT group_concat(x.name, ', ') FROM (SELECT name FROM ticket_sub_category_actions WHERE ticket_sub_category_id = i.id ORDER BY id) x), i.quantity, i.has_express FROM ticket_sub_categories i",
+      )
+    ).rows;
+    const expected = new Map(perItem.map((r) => [String(r[0]), [String(r[1] ?? ""), String(r[2]), Number(r[3]) ? "Yes" : "No"]]));
+    for (const r of records) expect([r[col("Actions")], r[col("Quantity")], r[col("Express")]]).toEqual(expected.get(r[col("Item ID")]!)!);
   });
 
   test("a shop sees only its own items, without a Shop column", async () => {
