@@ -16,7 +16,6 @@
 import { dlopen, FFIType } from "bun:ffi";
 import { Database } from "bun:sqlite";
 import { Writable } from "node:stream";
-import { createClient } from "@libsql/client";
 import { csvRecord, XLSX_FORMATS, xlsxCell } from "./cells";
 import { type DbTarget, EXIT, type Job } from "./job";
 import { homeStatistics, REPORTS, type Source } from "./queries";
@@ -24,12 +23,15 @@ import { homeStatistics, REPORTS, type Source } from "./queries";
 /** Chunks of about this size go out (CSV per page of rows; xlsx as the zip writer fills them). */
 const CHUNK_BYTES = 256 * 1024;
 
-function openSource(db: DbTarget): Source {
+async function openSource(db: DbTarget): Promise<Source> {
   if (db.url.startsWith("file:")) {
     const sqlite = new Database(db.url.replace(/^file:(\/\/)?/, "").replace(/\?.*$/, ""), { readonly: true });
     sqlite.run("PRAGMA busy_timeout = 5000");
     return { values: async (sql, args) => sqlite.query(sql).values(...args) as unknown[][] };
   }
+  // A remote libSQL server only: loaded on demand, since its native module would add tens of
+  // MB to every report process reading a file.
+  const { createClient } = await import("@libsql/client");
   const client = createClient({ url: db.url, authToken: db.authToken });
   const ready = client.execute("PRAGMA query_only = 1");
   return {
@@ -147,7 +149,7 @@ async function xlsx(job: Extract<Job, { kind: "report" }>, src: Source) {
 async function main(): Promise<number> {
   const job = (await Bun.stdin.json()) as Job;
   lowerPriority();
-  const src = openSource(job.db);
+  const src = await openSource(job.db);
   if (job.kind === "home") {
     await send(new TextEncoder().encode(JSON.stringify(await homeStatistics(src, job.day, job.agents))));
     return EXIT.done;
