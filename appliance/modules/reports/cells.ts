@@ -42,6 +42,12 @@ export const printDay = (day: string) => `${day.slice(8, 10)}-${day.slice(5, 7)}
 // hour: Intl for every one of two million cells would be most of a report's time.
 const offsetFmt = new Intl.DateTimeFormat("en-GB", { timeZone: BUSINESS_TZ, timeZoneName: "longOffset" });
 const offsets = new Map<string, number>();
+/**
+ * Hours remembered by the two caches below. Rows come in about time order (item ids), so a
+ * few days' worth hit nearly always; a cache of every hour of a multi-year report held a
+ * million strings and most of the report process's memory.
+ */
+const HOURS_KEPT = 2_000;
 function offsetMs(iso: string): number {
   const hour = iso.slice(0, 13);
   let off = offsets.get(hour);
@@ -49,7 +55,7 @@ function offsetMs(iso: string): number {
     const name = offsetFmt.formatToParts(new Date(`${hour}:00:00Z`)).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
     const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
     off = m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
-    if (offsets.size > 100_000) offsets.clear();
+    if (offsets.size > HOURS_KEPT) offsets.clear();
     offsets.set(hour, off);
   }
   return off;
@@ -69,7 +75,7 @@ export function maltaDay(iso: string): string {
   let day = days.get(hour);
   if (day === undefined) {
     day = maltaWall(iso).slice(0, 10);
-    if (days.size > 100_000) days.clear();
+    if (days.size > HOURS_KEPT) days.clear();
     days.set(hour, day);
   }
   return day;
