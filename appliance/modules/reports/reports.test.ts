@@ -161,6 +161,19 @@ describe("sales and client reports", () => {
     expect(names).toContain(MALTESE);
   });
 
+  test("the customer screen's statistics agree with the client report over all time", async () => {
+    // Spec §2: customer statistics stay as they are; over every day they tell the same story as
+    // the report: visits are confirmed tickets, owed is the balance of those tickets.
+    const { records, col } = await csv("/tickets/csv/clientReport?from=2000-01-01&to=2030-12-31");
+    expect(records.length).toBeGreaterThan(10);
+    for (const r of records.slice(0, 25)) {
+      const c = (await (await get(`/customers/${r[col("Customer ID")]}`)).json()).data;
+      expect([Number(r[col("Tickets")]), Number(r[col("Owed")])]).toEqual([c.number_of_visits, c.outstanding_balance]);
+      // The screen counts payments on drafts too; the report counts sales (confirmed tickets).
+      expect(Number(r[col("Paid")])).toBeLessThanOrEqual(c.total_spent);
+    }
+  });
+
   test("item state changes: count and state filter match the log", async () => {
     const all = await csv(`/tickets/csv/itemStateReport?from=${FROM}&to=${TO}`);
     const db = await one("SELECT count(*) FROM item_log_states WHERE logged_at >= ? AND logged_at < ?", range);
