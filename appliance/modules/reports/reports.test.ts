@@ -330,6 +330,21 @@ describe("the worker", () => {
   });
 });
 
+test("home statistics asked for at once share one report process and slot", async () => {
+  const reports = createReportService({ db: { url: `file:${box.dir}/ironbox.db` }, clock: box.clock, maxRunning: 1 });
+  const caller = {
+    kind: "employee",
+    jti: "t",
+    agent: { id: 1, name: "HQ", is_hq: true },
+    employee: { id: 1, full_name: "A", role: "admin", hq: true },
+  } as const;
+  const [a, b] = await Promise.all([reports.home(caller), reports.home(caller)]);
+  expect(b).toEqual(a);
+  expect(reports.running()).toBe(0);
+  // Once made, the next ask makes them again (nothing is kept after the answer).
+  expect(await reports.home(caller)).toEqual(a);
+});
+
 describe("cells", () => {
   test("any text survives CSV quoting and a real parser, neutralised when risky (property)", () => {
     const types = ["text", "money", "text"] as const;

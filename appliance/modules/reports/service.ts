@@ -56,6 +56,7 @@ function startChild(job: Job, onStop: () => void) {
 export function createReportService(deps: { db: DbTarget; clock: Clock; maxRunning?: number }) {
   const maxRunning = deps.maxRunning ?? 2;
   let running = 0;
+  const homeInFlight = new Map<string, Promise<HomeCents>>();
 
   function spawn(job: Job) {
     // Two cores: more reports at once would take the counter's CPU.
@@ -121,14 +122,28 @@ export function createReportService(deps: { db: DbTarget; clock: Clock; maxRunni
       return { kind: "file", body, filename, contentType: CONTENT_TYPES[format] };
     },
 
-    /** The admin home's figures (cents), made in a report process: a month of a busy chain is many rows. */
-    async home(caller: EmployeeCaller): Promise<HomeCents> {
-      const w = spawn({ kind: "home", db: deps.db, day: businessDay(deps.clock.now()), agents: agentScope(caller) });
-      const parts: Uint8Array[] = [];
-      for (let c = await w.next(); c; c = await w.next()) parts.push(c);
-      const end = await w.outcome();
-      if (end !== "done") throw new Error(`The statistics failed: ${end === "empty" ? "no output" : end.failed}`);
-      return JSON.parse(Buffer.concat(parts).toString("utf8")) as HomeCents;
+    /**
+     * The admin home's figures (cents), made in a report process: a month of a busy chain is
+     * many rows. Requests for the same figures while they are being made share that one process,
+     * so several admin tablets opening home (or one mounting it twice) take one report slot,
+     * not all of them, and a report asked for meanwhile is not told to wait.
+     */
+    home(caller: EmployeeCaller): Promise<HomeCents> {
+      const day = businessDay(deps.clock.now());
+      const agents = agentScope(caller);
+      const key = `${day}|${agents ? agents.join(",") : "all"}`;
+      const making = homeInFlight.get(key);
+      if (making) return making;
+      const made = (async () => {
+        const w = spawn({ kind: "home", db: deps.db, day, agents });
+        const parts: Uint8Array[] = [];
+        for (let c = await w.next(); c; c = await w.next()) parts.push(c);
+        const end = await w.outcome();
+        if (end !== "done") throw new Error(`The statistics failed: ${end === "empty" ? "no output" : end.failed}`);
+        return JSON.parse(Buffer.concat(parts).toString("utf8")) as HomeCents;
+      })().finally(() => homeInFlight.delete(key));
+      homeInFlight.set(key, made);
+      return made;
     },
   };
 }
