@@ -126,4 +126,10 @@ test("a shop admin edits its own agent but not the terms HQ sets (403, unchanged
     args: [shop.id],
   });
   expect(JSON.parse(String(trail.rows[0]!.detail))).toEqual({ commission: [10, 12], can_see_action: [null, "1,2"] });
+  // Only action ids: names or a typo would silently hide every action from the shop.
+  const named = await box.call("PUT", `/api/v1/agents/${shop.id}`, { token: admin, body: { can_see_action: "Dry Cleaning, Laundry" } });
+  expect(named.status).toBe(422);
+  expect(named.json.message).toContain("can_see_action");
+  const spaced = await box.call("PUT", `/api/v1/agents/${shop.id}`, { token: admin, body: { can_see_action: "1; 2 3" } });
+  expect(spaced.json.data).toMatchObject({ can_see_action: "1; 2 3" });
 });

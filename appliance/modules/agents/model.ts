@@ -16,7 +16,11 @@ export const AgentBody = z.object({
   email_address: Email.optional(),
   queens: z.boolean().optional(),
   detail: text(1000).nullish(),
-  can_see_action: text(1000).nullish(),
+  // Spec §6 can_see_action: action ids separated by commas (';' and spaces read too; README).
+  // Anything else (names, a typo) would silently leave the shop fewer actions than meant.
+  can_see_action: text(1000)
+    .regex(/^[\d\s,;]*$/, "action ids separated by commas, e.g. 1,2,5")
+    .nullish(),
   enabled: z.boolean().optional(),
   address: AddressBody.nullish(),
 });
