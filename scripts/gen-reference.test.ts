@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { hashPin } from "../appliance/modules/auth/secrets";
 import { openDatabase } from "../db/client";
 import { ticketsOffPrice } from "./faults/lib";
-import { generateReference, parseArgs, type RefOptions } from "./gen-reference";
+import { GENERATED_TABLES, generateReference, parseArgs, type RefOptions } from "./gen-reference";
 
 const SMALL = { customers: 200, tickets: 1000, items: 4000, logs: 6000 };
 const NOW = new Date("2026-11-22T00:00:00Z");
@@ -144,16 +144,7 @@ const contentHash = (path: string) => {
   const d = new Database(path, { readonly: true });
   try {
     const h = createHash("sha256");
-    for (const t of [
-      "customers",
-      "addresses",
-      "tickets",
-      "ticket_sub_categories",
-      "ticket_sub_category_actions",
-      "ticket_sub_category_modifiers",
-      "item_log_states",
-      "ticket_log_states",
-    ]) {
+    for (const t of GENERATED_TABLES) {
       for (const row of d.query(`SELECT * FROM ${t} ORDER BY rowid`).values()) h.update(JSON.stringify(row));
     }
     return h.digest("hex");

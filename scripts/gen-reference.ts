@@ -54,6 +54,18 @@ export interface RefOptions {
   log?: (line: string) => void;
 }
 
+/** The tables the generator fills (the rest come from the demo seed). */
+export const GENERATED_TABLES = [
+  "customers",
+  "addresses",
+  "tickets",
+  "ticket_sub_categories",
+  "ticket_sub_category_actions",
+  "ticket_sub_category_modifiers",
+  "item_log_states",
+  "ticket_log_states",
+];
+
 export const DEFAULTS = { customers: 50_000, tickets: 500_000, items: 2_000_000, logs: 3_000_000, seed: 20261122 };
 const YEARS = 10;
 const TARGET_AGENTS = 5;
@@ -210,16 +222,7 @@ export async function generateReference(o: RefOptions): Promise<{ path: string; 
     sq.run("PRAGMA threads=2");
     sq.run("PRAGMA temp_store=MEMORY");
     // Building the secondary indexes once at the end is faster than maintaining them per row.
-    const big = [
-      "customers",
-      "addresses",
-      "tickets",
-      "ticket_sub_categories",
-      "ticket_sub_category_actions",
-      "ticket_sub_category_modifiers",
-      "item_log_states",
-      "ticket_log_states",
-    ];
+    const big = GENERATED_TABLES;
     const indexes = sq
       .query(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${big.map(() => "?").join(",")})`)
       .all(...big) as { name: string; sql: string }[];

@@ -31,6 +31,13 @@ beforeAll(async () => {
 });
 afterAll(() => box.close());
 
+/** The head-quarters admin, for tests that call the report service directly. */
+const HQ_CALLER = {
+  kind: "employee",
+  jti: "t",
+  agent: { id: 1, name: "HQ", is_hq: true },
+  employee: { id: 1, full_name: "A", role: "admin", hq: true },
+} as const;
 const get = (path: string, token = hq, signal?: AbortSignal) =>
   box.app.handle(new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `token ${token}` }, signal }));
 
@@ -290,13 +297,7 @@ describe("the worker", () => {
        SELECT (SELECT min(id) FROM ticket_sub_categories), 'MARKED', '2026-06-01T10:00:00.000Z', 'load ' || k FROM n`,
     );
     const reports = createReportService({ db: { url: `file:${box.dir}/ironbox.db` }, clock: box.clock });
-    const caller = {
-      kind: "employee",
-      jti: "t",
-      agent: { id: 1, name: "HQ", is_hq: true },
-      employee: { id: 1, full_name: "A", role: "admin", hq: true },
-    } as const;
-    const file = await reports.report(caller, "itemStateReport", { from: FROM, to: TO, format: "csv" });
+    const file = await reports.report(HQ_CALLER, "itemStateReport", { from: FROM, to: TO, format: "csv" });
     if (file.kind !== "file") throw new Error("expected a file");
     expect(reports.running()).toBe(1);
     const reader = file.body.getReader();
@@ -317,14 +318,8 @@ describe("the worker", () => {
 
   test("two reports at once at most; a third is told to wait (429)", async () => {
     const reports = createReportService({ db: { url: `file:${box.dir}/ironbox.db` }, clock: box.clock, maxRunning: 1 });
-    const caller = {
-      kind: "employee",
-      jti: "t",
-      agent: { id: 1, name: "HQ", is_hq: true },
-      employee: { id: 1, full_name: "A", role: "admin", hq: true },
-    } as const;
-    const first = await reports.report(caller, "itemStateReport", { from: FROM, to: TO, format: "csv" });
-    await expect(reports.report(caller, "itemStateReport", { from: FROM, to: TO, format: "csv" })).rejects.toThrow("Other reports");
+    const first = await reports.report(HQ_CALLER, "itemStateReport", { from: FROM, to: TO, format: "csv" });
+    await expect(reports.report(HQ_CALLER, "itemStateReport", { from: FROM, to: TO, format: "csv" })).rejects.toThrow("Other reports");
     if (first.kind === "file") await first.body.cancel();
     expect(reports.running()).toBe(0);
   });
@@ -332,17 +327,11 @@ describe("the worker", () => {
 
 test("home statistics asked for at once share one report process and slot", async () => {
   const reports = createReportService({ db: { url: `file:${box.dir}/ironbox.db` }, clock: box.clock, maxRunning: 1 });
-  const caller = {
-    kind: "employee",
-    jti: "t",
-    agent: { id: 1, name: "HQ", is_hq: true },
-    employee: { id: 1, full_name: "A", role: "admin", hq: true },
-  } as const;
-  const [a, b] = await Promise.all([reports.home(caller), reports.home(caller)]);
+  const [a, b] = await Promise.all([reports.home(HQ_CALLER), reports.home(HQ_CALLER)]);
   expect(b).toEqual(a);
   expect(reports.running()).toBe(0);
   // Once made, the next ask makes them again (nothing is kept after the answer).
-  expect(await reports.home(caller)).toEqual(a);
+  expect(await reports.home(HQ_CALLER)).toEqual(a);
 });
 
 describe("cells", () => {

@@ -102,8 +102,9 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
 
   // ------------------------------------------------------------ configurations
 
-  async function getConfiguration(id: number, q: Pick<Db, "select"> = db) {
-    const [c] = await q
+  /** Configurations with their action's name: the one read both the list and a single one use. */
+  const configurationRows = (q: Pick<Db, "select"> = db) =>
+    q
       .select({
         id: configurations.id,
         month: configurations.month,
@@ -112,8 +113,10 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
         amounts: configurations.amounts,
       })
       .from(configurations)
-      .innerJoin(actions, eq(actions.id, configurations.action_id))
-      .where(eq(configurations.id, id));
+      .innerJoin(actions, eq(actions.id, configurations.action_id));
+
+  async function getConfiguration(id: number, q: Pick<Db, "select"> = db) {
+    const [c] = await configurationRows(q).where(eq(configurations.id, id));
     if (!c) throw notFound("Configuration");
     return confOut(c);
   }
@@ -337,16 +340,7 @@ export function createSchedulingService({ db, clock }: { db: Db; clock: Clock })
   return {
     // -------------------------------------------------------- configurations
     async listConfigurations() {
-      const rows = await db
-        .select({
-          id: configurations.id,
-          month: configurations.month,
-          action_id: configurations.action_id,
-          action: actions.name,
-          amounts: configurations.amounts,
-        })
-        .from(configurations)
-        .innerJoin(actions, eq(actions.id, configurations.action_id));
+      const rows = await configurationRows();
       const monthIndex = (m: string) => MONTHS.indexOf(m as MonthName);
       return rows.map(confOut).sort((a, b) => monthIndex(a.month) - monthIndex(b.month) || a.action.localeCompare(b.action) || a.id - b.id);
     },
