@@ -2,7 +2,8 @@
 # Installs what the project needs on a fresh machine of this kind (Debian, Node 20 + npm,
 # root, apt; no Bun). Safe to run again: each step is skipped when already done.
 #   ensure-deps.sh          JavaScript dependencies (Bun comes from npm)
-#   ensure-deps.sh --test   also the apt packages the tests drive (chromium, socat, poppler, zbar)
+#   ensure-deps.sh --test   also the apt packages the tests drive (chromium, socat, poppler, zbar,
+#                           openssh-server, certutil, avahi-browse)
 set -eu
 cd "$(dirname "$0")/.."
 BUN_VERSION=1.4.5
@@ -23,6 +24,9 @@ if [ "${1:-}" = "--test" ]; then
   command -v pdftotext >/dev/null 2>&1 || missing="$missing poppler-utils"
   command -v zbarimg >/dev/null 2>&1 || missing="$missing zbar-tools"
   command -v ip >/dev/null 2>&1 || missing="$missing iproute2"
+  [ -x /usr/sbin/sshd ] || missing="$missing openssh-server"
+  command -v certutil >/dev/null 2>&1 || missing="$missing libnss3-tools"
+  command -v avahi-browse >/dev/null 2>&1 || missing="$missing avahi-utils"
   if [ -n "$missing" ]; then
     if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
       echo "ironbox: the tests need:$missing (install them with apt as root)" >&2; exit 1
