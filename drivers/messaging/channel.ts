@@ -1,0 +1,58 @@
+/**
+ * How a message leaves the shop. The outbox (appliance/modules/messaging) owns the rows and
+ * their states; a channel only carries one message to one recipient. Real channels: the
+ * Android phone running SMS Gateway for Android, a GSM modem on the box, SMTP. Tests and the
+ * fault scripts use the same channels against stand-in peers (a gateway stand-in, a socat
+ * modem simulator, a local SMTP server), never a fake of this interface.
+ */
+export type ChannelKind = "sms" | "email";
+
+export interface OutgoingMessage {
+  /**
+   * The outbox row's stable key (a UUID written with the row). It is the same on every
+   * attempt, so a gateway that takes a message id can refuse a second copy, and a lookup
+   * after a crash can ask what became of it.
+   */
+  key: string;
+  /** E.164-ish phone number for SMS, an address for e-mail (checked before the row is written). */
+  to: string;
+  text: string;
+  /** E-mail only. */
+  subject?: string;
+}
+
+/** What the gateway said: its own id of the message, when it has one. */
+export interface SendResult {
+  gatewayId?: string;
+}
+
+/** What a channel can tell about a message it may have sent before a crash. */
+export type LookupResult = "sent" | "pending" | "failed" | "unknown";
+
+/** A send that failed. `permanent` failures are not retried (a bad number, a refused address). */
+export class ChannelError extends Error {
+  constructor(
+    message: string,
+    readonly permanent = false,
+  ) {
+    super(message);
+    this.name = "ChannelError";
+  }
+}
+
+export interface Channel {
+  kind: ChannelKind;
+  /** A name people read on the settings screen: "SMS via Android phone 192.168.1.40". */
+  label: string;
+  /** Sends one message; throws ChannelError (or any error: treated as transient). */
+  send(msg: OutgoingMessage, signal?: AbortSignal): Promise<SendResult>;
+  /**
+   * After a crash between "sending" and "recorded": what became of the message with this key.
+   * Absent when the peer cannot be asked (SMTP, a modem): the outbox then flags the row for a
+   * person instead of sending it again.
+   */
+  lookup?(key: string, signal?: AbortSignal): Promise<LookupResult>;
+  /** Checks the channel without sending to a customer (reachable, logged in, modem registered). */
+  check(signal?: AbortSignal): Promise<void>;
+  close?(): Promise<void>;
+}
