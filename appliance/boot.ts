@@ -73,7 +73,9 @@ export async function bootAppliance(
 ): Promise<Appliance> {
   const clock = opts.clock ?? systemClock;
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
-  await migrateDatabase(database);
+  // Pending migrations on a database with data: a copy first (<data dir>/backups), then all in one transaction.
+  const migrated = await migrateDatabase(database, { backup: { version: config.version, now: clock.now() } });
+  if (migrated.backup) (opts.log ?? console.log)(`Ironbox ${config.version}: copied the database to ${migrated.backup.file} before ${migrated.applied} migration(s)`);
   const { db } = database;
   await seedTicketStates(db);
   await repairOverflowedMoney(db);

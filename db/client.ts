@@ -3,6 +3,8 @@ import { dirname, resolve } from "node:path";
 import { type Client, createClient, type InStatement, type Transaction, type TransactionMode } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
+import { type Backup, backupDatabase } from "./backups";
 import * as schema from "./schema";
 
 export type Db = LibSQLDatabase<typeof schema>;
@@ -10,6 +12,8 @@ export interface Database {
   db: Db;
   client: Client;
   close(): void;
+  /** The database file, for a local `file:` database. */
+  file?: string;
   /** Local files only: when writes happened, and a checkpoint that waits for in-process writers (see startCheckpointer). */
   activity?: WriteActivity;
   checkpoint?: () => Promise<{ busy: boolean; log: number; checkpointed: number }>;
@@ -168,7 +172,7 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
       release();
     }
   };
-  return { db, client, close: () => client.close(), activity, checkpoint };
+  return { db, client, close: () => client.close(), file: url.slice("file:".length), activity, checkpoint };
 }
 
 /**
@@ -209,7 +213,30 @@ export function startCheckpointer(
   return () => clearInterval(timer);
 }
 
-/** Applies the committed SQL migrations in order (idempotent). */
-export async function migrateDatabase(database: Database): Promise<void> {
-  await migrate(database.db, { migrationsFolder });
+/** Migrations in `folder` that this database has not applied yet (drizzle's rule: newer than the last one applied). */
+export async function pendingMigrations(database: Database, folder = migrationsFolder): Promise<number> {
+  const exists = await database.client.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'");
+  const last = exists.rows.length ? Number((await database.client.execute("SELECT max(created_at) AS at FROM __drizzle_migrations")).rows[0]?.at ?? 0) : 0;
+  return readMigrationFiles({ migrationsFolder: folder }).filter((m) => m.folderMillis > last).length;
+}
+
+/**
+ * Applies the committed SQL migrations in order (idempotent). drizzle's libSQL migrator runs
+ * every pending migration in one transaction (`client.migrate`: BEGIN … COMMIT, ROLLBACK on
+ * any error; db/migrations.test.ts proves it), so a failed upgrade leaves the database as it
+ * was. With `backup`, a database that has data and pending migrations is first copied to
+ * `<data dir>/backups` (db/backups.ts): the way back if the new release must be rolled back.
+ */
+export async function migrateDatabase(
+  database: Database,
+  opts: { backup?: { version: string; now: Date }; folder?: string } = {},
+): Promise<{ applied: number; backup: Backup | null }> {
+  const folder = opts.folder ?? migrationsFolder;
+  const applied = await pendingMigrations(database, folder);
+  if (!applied) return { applied, backup: null };
+  // A fresh database (nothing applied yet) has nothing to keep.
+  const hasData = applied < readMigrationFiles({ migrationsFolder: folder }).length;
+  const backup = opts.backup && database.file && hasData ? await backupDatabase(database.client, database.file, opts.backup.version, opts.backup.now) : null;
+  await migrate(database.db, { migrationsFolder: folder });
+  return { applied, backup };
 }
