@@ -16,7 +16,15 @@ describe("API foundation", () => {
   test("health answers the envelope with version and database ok", async () => {
     const r = await box.call("GET", "/api/v1/health");
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ success: true, data: { version: "1.0.6", database: "ok", setup_required: false } });
+    expect(r.json).toEqual({
+      success: true,
+      data: {
+        version: "1.0.6",
+        database: "ok",
+        setup_required: false,
+        link: { state: "off", lag_seconds: null, last_shipped_at: null, last_error: null, warn_after_seconds: 300 },
+      },
+    });
   });
 
   test("every response carries the security headers, errors and 404s included", async () => {

@@ -1,8 +1,14 @@
 // The system module's contract: the ready check and first-run setup.
 import { z } from "zod";
 import { Pin } from "../auth/model";
+import { LinkHealth } from "../hqlink/model";
 
-export const Health = z.object({ version: z.string(), database: z.literal("ok"), setup_required: z.boolean() });
+export const Health = z.object({
+  version: z.string(),
+  database: z.literal("ok"),
+  setup_required: z.boolean(),
+  link: LinkHealth.describe("Replication to HQ: state, lag, last error (the home screen warns when lagging or down)"),
+});
 export type Health = z.infer<typeof Health>;
 
 export const SetupBody = z.object({

@@ -6,9 +6,20 @@ import { type RouteDef, route } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
 import type { AuthService } from "../auth/service";
 import type { SetupGate } from "../auth/setupCode";
+import type { LinkHealth } from "../hqlink/model";
 import { Health, SetupBody } from "./model";
 
-export function systemRoutes(deps: { db: Db; auth: AuthService; setup: SetupGate; version: string; openapi: () => unknown }): RouteDef[] {
+const LINK_OFF: LinkHealth = { state: "off", lag_seconds: null, last_shipped_at: null, last_error: null, warn_after_seconds: 300 };
+
+export function systemRoutes(deps: {
+  db: Db;
+  auth: AuthService;
+  setup: SetupGate;
+  version: string;
+  openapi: () => unknown;
+  /** The HQ link's state (modules/hqlink); off when the box has no link. */
+  link?: () => LinkHealth;
+}): RouteDef[] {
   return [
     route({
       method: "GET",
@@ -19,7 +30,12 @@ export function systemRoutes(deps: { db: Db; auth: AuthService; setup: SetupGate
       response: Health,
       handler: async () => {
         await deps.db.run(sql`SELECT 1`);
-        return { version: deps.version, database: "ok" as const, setup_required: await deps.auth.setupRequired() };
+        return {
+          version: deps.version,
+          database: "ok" as const,
+          setup_required: await deps.auth.setupRequired(),
+          link: deps.link?.() ?? LINK_OFF,
+        };
       },
     }),
     route({
