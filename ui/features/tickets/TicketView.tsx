@@ -14,12 +14,16 @@ import { History } from "./History";
 import { ItemRow } from "./ItemRow";
 import { ProcessFeedback } from "./ProcessFeedback";
 import { TicketStops } from "./TicketStops";
+import { MessageList } from "../messaging/MessageList";
+import { sendStatusMessage } from "../messaging/api";
 
 /** Spec §2 ticket view; back goes to the ticket's customer. */
 export function TicketView({ params }: { params: Record<string, string | undefined> }) {
   const id = Number(params.id);
   const [t, setT] = useState<Ticket | null>(null);
   const [states, setStates] = useState<TicketState[]>([]);
+  const [messaging, setMessaging] = useState(false);
+  const [sent, setSent] = useState(0);
   useEffect(() => {
     getTicket(id).then(setT, () => {});
     listTicketStates().then(setStates);
@@ -45,6 +49,19 @@ export function TicketView({ params }: { params: Record<string, string | undefin
   async function discount() {
     const changed = await askTicketDiscount(t!);
     if (changed) setT(changed);
+  }
+  /** Spec §2/§8: the ticket's status message to its customer, any staff role; the list below follows it. */
+  async function messageStatus() {
+    setMessaging(true);
+    try {
+      await sendStatusMessage(t!.id);
+      toast("message/s on their way");
+      setSent((n) => n + 1);
+    } catch {
+      // The red toast already said why (no mobile or e-mail, no channel set up...).
+    } finally {
+      setMessaging(false);
+    }
   }
   const split = vatSplit(toCents(t.total));
   return (
@@ -92,7 +109,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
           <button type="button" className="btn" onClick={discount}>
             Discount
           </button>
-          <button type="button" className="btn" disabled title="Messages come with the messaging release">
+          <button type="button" className="btn" disabled={messaging} onClick={messageStatus}>
             Message status
           </button>
           <Link href={`/customers/${t.customer_id}/new-ticket/${t.id}`} className="btn">
@@ -106,6 +123,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
       </section>
       <ProcessFeedback actionIds={t.ticket_sub_categories.flatMap((i) => i.actions.map((a) => a.actionID))} />
       <History logs={t.ticket_log_states} />
+      <MessageList query={{ ticket_id: t.id }} reload={sent} />
     </div>
   );
 }

@@ -1,0 +1,43 @@
+import { useEffect, useRef, useState } from "react";
+import { currentToken } from "../../lib/session";
+import type { MessageStatus } from "./api";
+
+/** What /api/v1/events says when an outbox row changes state. */
+export interface MessageEvent {
+  type: "message";
+  id: number;
+  batch_id: number | null;
+  ticket_id: number | null;
+  customer_id: number | null;
+  status: MessageStatus;
+  at: string;
+}
+
+/**
+ * Follows outbox rows over /api/v1/events (the stream the print jobs and guns use; its
+ * events are named by type, so these arrive as "message"). `onEvent` gets the events
+ * `match` keeps; the answer says whether the stream is open, so a screen can poll
+ * while it is not.
+ */
+export function useMessageEvents(match: (e: MessageEvent) => boolean, onEvent: (e: MessageEvent) => void, enabled = true): boolean {
+  const [live, setLive] = useState(false);
+  // The latest callbacks, so an event always reaches the screen as it is now.
+  const handlers = useRef({ match, onEvent });
+  handlers.current = { match, onEvent };
+  useEffect(() => {
+    if (!enabled) return;
+    // EventSource cannot send headers: the token travels in the query (README).
+    const es = new EventSource(`/api/v1/events?token=${encodeURIComponent(currentToken() ?? "")}`);
+    es.addEventListener("open", () => setLive(true));
+    es.addEventListener("message", (m) => {
+      const e = JSON.parse((m as globalThis.MessageEvent).data) as MessageEvent;
+      if (e.type === "message" && handlers.current.match(e)) handlers.current.onEvent(e);
+    });
+    es.onerror = () => setLive(false);
+    return () => {
+      es.close();
+      setLive(false);
+    };
+  }, [enabled]);
+  return live;
+}
