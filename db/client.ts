@@ -122,7 +122,18 @@ export function serializeWrites(
             return new Proxy(tx, {
               get(t, p, r) {
                 if (p === "commit") return end(() => t.commit());
-                if (p === "rollback") return end(() => t.rollback());
+                // SQLite rolls a transaction back by itself when the disk is full or an I/O
+                // error strikes (SQLITE_FULL, SQLITE_IOERR); libSQL's rollback then throws
+                // TRANSACTION_CLOSED, which would hide the real cause from the caller. Nothing is
+                // left to roll back, so that is not an error.
+                if (p === "rollback")
+                  return end(async () => {
+                    try {
+                      await t.rollback();
+                    } catch (e) {
+                      if ((e as { code?: string }).code !== "TRANSACTION_CLOSED") throw e;
+                    }
+                  });
                 if (p === "close") return () => (t.close(), release());
                 const v = Reflect.get(t, p, r);
                 return typeof v === "function" ? v.bind(t) : v;

@@ -4,7 +4,7 @@ import type { AuthService } from "../modules/auth/service";
 import type { Clock } from "../platform/clock";
 import { fail, jsonResponse, ok } from "./envelope";
 import { AppError, unsupportedMedia } from "../platform/errors";
-import { statusOf } from "./errors";
+import { statusOf, storageFailure } from "./errors";
 import { authorize } from "./guard";
 import { withIdempotency } from "./idempotency";
 import type { Caller, RouteDef } from "./route";
@@ -79,6 +79,12 @@ export function createApp(deps: AppDeps) {
         // net for history it did not foresee: still a 409, never a 500 (logged to be given a reason).
         log(`DELETE refused by a foreign key on ${path}`, error);
         return jsonResponse(409, fail("This record has history (other records refer to it); it cannot be removed"), SECURITY_HEADERS);
+      }
+      const storage = storageFailure(error);
+      if (storage) {
+        // Logged without the failed statement (it may carry a customer's details).
+        log(`${request.method} ${path}: ${storage.status === 507 ? "disk full" : "disk I/O error"}`);
+        return jsonResponse(storage.status, fail(storage.message), SECURITY_HEADERS);
       }
       log(`Unhandled error on ${request.method} ${path}`, error);
       return jsonResponse(500, fail("Something went wrong on the box; the request was not completed"), SECURITY_HEADERS);
