@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import type { AuthService } from "../modules/auth/service";
 import type { Clock } from "../platform/clock";
 import { fail, jsonResponse, ok } from "./envelope";
-import { AppError, unsupportedMedia } from "../platform/errors";
+import { AppError, conflict, unsupportedMedia } from "../platform/errors";
 import { statusOf, storageFailure } from "./errors";
 import { authorize } from "./guard";
 import { withIdempotency } from "./idempotency";
@@ -13,6 +13,8 @@ import { uiResponder } from "./static";
 import { parsePart } from "./validation";
 
 export const API = "/api/v1";
+/** What a write of HQ-owned data answers on a shop box HQ manages (409). */
+export const MANAGED_BY_HQ = "managed by head quarters";
 
 export interface AppDeps {
   db: Db;
@@ -22,6 +24,8 @@ export interface AppDeps {
   /** The built UI (ui/dist); absent in API-only tests. */
   uiDir?: string;
   log?: (msg: string, err?: unknown) => void;
+  /** True on a shop box enrolled with HQ: routes marked `hqOwned` refuse (modules/reference). */
+  managed?: () => boolean;
 }
 
 /** Repeated keys become arrays (spec §7: arrays as repeated keys without brackets). */
@@ -95,8 +99,11 @@ export function createApp(deps: AppDeps) {
       const url = new URL(request.url);
       const client = server?.requestIP(request)?.address ?? "local";
       const fromQuery = def.queryToken ? url.searchParams.get(def.queryToken) : null;
-      const caller = await deps.auth.authenticate(request.headers.get("authorization") ?? (fromQuery ? `token ${fromQuery}` : null));
+      const caller: Caller = def.peerAuth
+        ? { kind: "none" }
+        : await deps.auth.authenticate(request.headers.get("authorization") ?? (fromQuery ? `token ${fromQuery}` : null));
       authorize(def.access, caller);
+      if (def.hqOwned && deps.managed?.()) throw conflict(MANAGED_BY_HQ);
       if (def.body) checkContentType(def, request);
       const input = {
         caller,

@@ -29,6 +29,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string) {
       summary: r.summary,
       tags: [r.tag],
       "x-access": access,
+      ...(r.hqOwned ? { "x-hq-owned": true } : {}),
       ...("public" in r.access ? {} : { security: [{ token: [] }] }),
       ...(parameters.length ? { parameters } : {}),
       ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: toJson(r.body) } } } } : {}),

@@ -50,6 +50,16 @@ export interface RouteDef<A extends Access = Access, B = unknown, Q = unknown, P
   /** The body is multipart/form-data (uploads); every other body must be JSON. */
   multipart?: boolean;
   /**
+   * Writes HQ-owned reference data (issue 15): on a shop box enrolled with HQ it answers 409
+   * "managed by head quarters" (the data arrives as HQ's signed snapshot instead).
+   */
+  hqOwned?: boolean;
+  /**
+   * Called by another box: Authorization carries a Bearer enrolment token that the handler
+   * checks, not a session token (access stays public).
+   */
+  peerAuth?: boolean;
+  /**
    * `client` says who is on the other end: the peer's IP address, or "local" when the app is
    * called without a server (tests). Lock-outs are kept per client.
    */
