@@ -1,0 +1,133 @@
+// The messaging module's contract with the UI: outbox rows, bulk sends, templates and the
+// channel settings (issue 14).
+import { z } from "zod";
+import { TEMPLATE_MAX } from "../../domain/messageTemplate";
+import { text } from "../../domain/schemas";
+
+/**
+ * An outbox row's state. queued: waiting for the sender (or its next attempt); sending: claimed
+ * by the sender; sent / failed: final; unknown: the box stopped between handing it to a channel
+ * that cannot be asked and recording the answer, so a person decides (retry or leave).
+ */
+export const MESSAGE_STATUSES = ["queued", "sending", "sent", "failed", "unknown"] as const;
+export const MessageStatus = z.enum(MESSAGE_STATUSES);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+/** How many customers one chosen-ids send may name (all=true has no such cap: it is queued in chunks). */
+export const MAX_CUSTOMER_IDS = 1000;
+/** The longest bulk message text (an SMS of about 10 parts). */
+export const MAX_MESSAGE_TEXT = 1500;
+
+export const OutboxRow = z.object({
+  id: z.number(),
+  batch_id: z.number().nullable(),
+  agent_id: z.number(),
+  employee_id: z.number().nullable(),
+  ticket_id: z.number().nullable(),
+  customer_id: z.number().nullable(),
+  channel: z.enum(["sms", "email"]),
+  recipient: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  status: MessageStatus,
+  attempts: z.number(),
+  next_attempt_at: z.string().nullable().describe("When a queued row is tried (again)"),
+  last_error: z.string().nullable().describe("The channel's last error, in plain words"),
+  created_at: z.string(),
+  sent_at: z.string().nullable(),
+  updated_at: z.string(),
+});
+export type OutboxRow = z.infer<typeof OutboxRow>;
+
+export const MessageListQuery = z.object({
+  customer_id: z.coerce.number().int().positive().optional(),
+  ticket_id: z.coerce.number().int().positive().optional(),
+  batch_id: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type MessageListQuery = z.infer<typeof MessageListQuery>;
+
+/** POST /customers/sendMessages?all=true|false. */
+export const SendMessagesQuery = z.object({ all: z.enum(["true", "false"]).optional() });
+export const SendMessagesBody = z.object({
+  customer_ids: z
+    .array(z.number().int().positive())
+    .max(MAX_CUSTOMER_IDS, `customer_ids: at most ${MAX_CUSTOMER_IDS} customers per send; choose All Customers for more`)
+    .default([]),
+  text: text(MAX_MESSAGE_TEXT).min(1, "text: write the message"),
+});
+export type SendMessagesBody = z.infer<typeof SendMessagesBody>;
+
+/** What a bulk send answers: its batch, how many rows were queued and who was skipped and why. */
+export const SendResult = z.object({
+  batch_id: z.number(),
+  queued: z.number(),
+  skipped: z.object({
+    no_messages: z.number().describe("Customers who asked for no messages"),
+    no_address: z.number().describe("Customers with neither a usable mobile (with SMS set up) nor an e-mail address"),
+  }),
+});
+export type SendResult = z.infer<typeof SendResult>;
+
+/** A batch's rows counted per state (live progress of a bulk send). */
+export const BatchCounts = z.object({
+  queued: z.number(),
+  sending: z.number(),
+  sent: z.number(),
+  failed: z.number(),
+  unknown: z.number(),
+  total: z.number(),
+});
+export type BatchCounts = z.infer<typeof BatchCounts>;
+
+export const OutboxIdParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** A ticket state's status message; `is_default` until an admin saved one. */
+export const MessageTemplate = z.object({
+  state_id: z.number(),
+  state: z.string(),
+  text: z.string(),
+  is_default: z.boolean(),
+  updated_at: z.string().nullable(),
+  updated_by: z.number().nullable(),
+});
+export type MessageTemplate = z.infer<typeof MessageTemplate>;
+
+export const StateIdParams = z.object({ state_id: z.coerce.number().int().positive() });
+export const TemplateBody = z.object({ text: text(TEMPLATE_MAX).min(1, "text: write the message") });
+export const PreviewBody = z.object({ text: z.string().max(TEMPLATE_MAX), ticket_id: z.number().int().positive() });
+
+/** The rendered text and what it costs as an SMS. */
+export const Preview = z.object({
+  text: z.string(),
+  sms: z.object({
+    encoding: z.enum(["GSM-7", "UCS-2"]),
+    parts: z.number(),
+    length: z.number().describe("Characters (GSM-7 septets, or UTF-16 units for UCS-2)"),
+  }),
+});
+export type Preview = z.infer<typeof Preview>;
+
+/** The channel settings as typed on the settings screen ("" = not set). */
+export const SettingsValues = z.object({
+  sms_gateway_url: text(500),
+  modem_path: text(200),
+  smtp_url: text(500),
+  smtp_from: text(200),
+});
+export type SettingsValues = z.infer<typeof SettingsValues>;
+
+export const MessagingSettings = z.object({
+  values: SettingsValues.describe("Passwords in URLs are shown as ****; sending **** back keeps the stored one"),
+  presets: z
+    .object({ sms_gateway_url: z.boolean(), modem_path: z.boolean(), smtp_url: z.boolean(), smtp_from: z.boolean() })
+    .describe("Set by the box's environment: read-only here"),
+  channels: z.object({ sms: z.string().nullable(), email: z.string().nullable() }).describe("The channel each kind of message leaves by (null: none set up)"),
+});
+export type MessagingSettings = z.infer<typeof MessagingSettings>;
+
+export const TestChannel = z.enum(["gateway", "modem", "smtp"]);
+export type TestChannel = z.infer<typeof TestChannel>;
+export const TestBody = z.object({ channel: TestChannel, to: text(200).min(1, "to: a phone number or e-mail address") });
+export const TestResult = z.object({ ok: z.boolean(), message: z.string() });
+export type TestResult = z.infer<typeof TestResult>;
