@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
+import { type BoxMode, isSiteName } from "../domain/sites";
 
 const MB = 1024 * 1024;
 
@@ -32,6 +33,89 @@ function uploadLimits(env: Record<string, string | undefined>): UploadLimits {
   };
 }
 
+function lagWarn(v: string | undefined): number | null {
+  if (v === undefined || v === "") return null;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`IRONBOX_LINK_LAG_WARN_SECONDS is not a number of seconds: ${v}`);
+  return n;
+}
+
+/** A site HQ restores: its name and its replica's URL (file://, sftp:// or s3://; may hold a password). */
+export interface SiteReplica {
+  name: string;
+  url: string;
+}
+
+/** Head quarters' box (IRONBOX_MODE=hq): where the sites' replicas are and how often they are restored. */
+export interface HqConfig {
+  /** IRONBOX_SITES="mosta=sftp://…/mosta,birkirkara=file:///srv/ironbox/birkirkara". */
+  sites: SiteReplica[];
+  /** IRONBOX_HQ_STORAGE: a folder with a replica folder per site (found at each restore round). */
+  storage: string | null;
+  /** IRONBOX_HQ_RESTORE_SECONDS (default 60; 0 restores on demand only). */
+  restoreEverySec: number;
+  /** IRONBOX_HQ_SFTP_KEY: the private key for sftp:// replicas without a password. */
+  sftpKey: string | null;
+}
+
+/** IRONBOX_SITES: name=url pairs, comma-separated. Errors name the site, never the URL (it may hold a password). */
+function hqConfig(env: Record<string, string | undefined>): HqConfig {
+  const sites: SiteReplica[] = [];
+  for (const pair of (env.IRONBOX_SITES ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+    const at = pair.indexOf("=");
+    const name = pair.slice(0, Math.max(at, 0)).trim();
+    const url = pair.slice(at + 1).trim();
+    if (!isSiteName(name)) throw new Error(`IRONBOX_SITES: a site name is lower-case letters, digits and dashes (got ${JSON.stringify(name.slice(0, 40))})`);
+    if (sites.some((s) => s.name === name)) throw new Error(`IRONBOX_SITES: site ${name} is listed twice`);
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error(`IRONBOX_SITES: the replica URL of ${name} is not a URL`);
+    }
+    if (!["file:", "sftp:", "s3:"].includes(parsed.protocol)) throw new Error(`IRONBOX_SITES: the replica URL of ${name} must be file://, sftp:// or s3://`);
+    if (parsed.protocol === "file:" && (parsed.host || !parsed.pathname.startsWith("/"))) throw new Error(`IRONBOX_SITES: ${name}: a file:// replica is an absolute path`);
+    sites.push({ name, url });
+  }
+  const every = Number(env.IRONBOX_HQ_RESTORE_SECONDS ?? 60);
+  if (!Number.isFinite(every) || every < 0) throw new Error(`IRONBOX_HQ_RESTORE_SECONDS is not a number of seconds: ${env.IRONBOX_HQ_RESTORE_SECONDS}`);
+  return {
+    sites,
+    storage: env.IRONBOX_HQ_STORAGE ? resolve(env.IRONBOX_HQ_STORAGE) : null,
+    restoreEverySec: every,
+    sftpKey: env.IRONBOX_HQ_SFTP_KEY ? resolve(env.IRONBOX_HQ_SFTP_KEY) : null,
+  };
+}
+
+/**
+ * Enrolment with HQ for reference data (modules/reference). A shop sets IRONBOX_HQ_URL,
+ * IRONBOX_HQ_PUBLIC_KEY and IRONBOX_HQ_TOKEN together; HQ's box sets IRONBOX_HQ_TOKEN alone (the
+ * token shops present). IRONBOX_HQ_SYNC_MINUTES: how often a shop looks for a newer snapshot.
+ */
+export interface ReferenceConfig {
+  hqUrl: string | null;
+  publicKey: string | null;
+  token: string | null;
+  syncEveryMs: number;
+}
+
+function referenceConfig(env: Record<string, string | undefined>): ReferenceConfig {
+  const { IRONBOX_HQ_URL: url, IRONBOX_HQ_PUBLIC_KEY: publicKey, IRONBOX_HQ_TOKEN: token } = env;
+  if ((url || publicKey) && !(url && publicKey && token)) throw new Error("IRONBOX_HQ_URL, IRONBOX_HQ_PUBLIC_KEY and IRONBOX_HQ_TOKEN go together: set all three or none");
+  if (url) {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new Error("IRONBOX_HQ_URL is not a URL");
+    }
+    if (!["http:", "https:"].includes(u.protocol) || u.username || u.password) throw new Error("IRONBOX_HQ_URL must be http:// or https://, without a user or password");
+  }
+  const minutes = Number(env.IRONBOX_HQ_SYNC_MINUTES || 5);
+  if (!Number.isFinite(minutes) || minutes <= 0) throw new Error(`IRONBOX_HQ_SYNC_MINUTES is not a number of minutes: ${env.IRONBOX_HQ_SYNC_MINUTES}`);
+  return { hqUrl: url || null, publicKey: publicKey || null, token: token || null, syncEveryMs: minutes * 60_000 };
+}
+
 /** Everything the appliance reads from the environment, parsed once at boot. */
 export interface Config {
   port: number;
@@ -45,21 +129,40 @@ export interface Config {
   /** mDNS name "Ironbox <site>"; mdns false stops the box advertising itself. */
   site: string;
   mdns: boolean;
+  /** HTTPS beside HTTP with the box's own certificates (platform/tls.ts); null when IRONBOX_HTTPS=0. */
+  https: { port: number } | null;
   /** Where printer discovery looks (sysfs and /dev); tests and the e2e boxes point these at a stand-in tree. */
   devices: { sysRoot: string; devRoot: string };
   /** How often an open /api/v1/events stream looks its session up again (closed once it has ended). */
   eventsRecheckMs: number;
   uploads: UploadLimits;
+  /** IRONBOX_MODE: "shop" (default) or "hq", head quarters' box that publishes reference data and reads every site. */
+  mode: BoxMode;
+  /** HQ mode only: the sites HQ restores and reports on (modules/chain). */
+  hq: HqConfig | null;
+  reference: ReferenceConfig;
+  /**
+   * Replication to HQ (modules/hqlink), when preset by the environment: IRONBOX_REPLICA_URL,
+   * IRONBOX_REPLICA_KEY (path to the SSH private key), IRONBOX_LINK_LAG_WARN_SECONDS. Unset
+   * values can be set on the "Link to HQ" screen.
+   */
+  replica: { url: string | null; keyPath: string | null; lagWarnSeconds: number | null; siteFromEnv: boolean };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const dataDir = resolve(env.IRONBOX_DATA_DIR || "./data");
-  const port = Number(env.IRONBOX_PORT || 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`IRONBOX_PORT is not a port: ${env.IRONBOX_PORT}`);
+  const portOf = (name: string, v: string | number) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} is not a port: ${v}`);
+    return n;
+  };
+  const port = portOf("IRONBOX_PORT", env.IRONBOX_PORT || 8080);
   const { IRONBOX_ADMIN_USER: user, IRONBOX_ADMIN_PASSWORD: password, IRONBOX_ADMIN_PIN: pin } = env;
   if ((user || password || pin) && !(user && password && pin)) {
     throw new Error("IRONBOX_ADMIN_USER, IRONBOX_ADMIN_PASSWORD and IRONBOX_ADMIN_PIN go together: set all three or none");
   }
+  const mode = (env.IRONBOX_MODE || "shop") as BoxMode;
+  if (mode !== "shop" && mode !== "hq") throw new Error(`IRONBOX_MODE is "shop" or "hq": ${env.IRONBOX_MODE}`);
   return {
     port,
     dataDir,
@@ -71,8 +174,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     version: pkg.version,
     site: env.IRONBOX_SITE_NAME || hostname(),
     mdns: env.IRONBOX_MDNS !== "0",
+    https: env.IRONBOX_HTTPS === "0" ? null : { port: portOf("IRONBOX_HTTPS_PORT", env.IRONBOX_HTTPS_PORT || 8443) },
     devices: { sysRoot: resolve(env.IRONBOX_SYSFS_ROOT || "/sys"), devRoot: resolve(env.IRONBOX_DEV_ROOT || "/dev") },
     eventsRecheckMs: Math.max(50, Number(env.IRONBOX_EVENTS_RECHECK_MS) || 20_000),
     uploads: uploadLimits(env),
+    mode,
+    hq: mode === "hq" ? hqConfig(env) : null,
+    reference: referenceConfig(env),
+    replica: {
+      url: env.IRONBOX_REPLICA_URL || null,
+      keyPath: env.IRONBOX_REPLICA_KEY ? resolve(env.IRONBOX_REPLICA_KEY) : null,
+      lagWarnSeconds: lagWarn(env.IRONBOX_LINK_LAG_WARN_SECONDS),
+      siteFromEnv: !!env.IRONBOX_SITE_NAME,
+    },
   };
 }
