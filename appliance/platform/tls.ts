@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
@@ -66,7 +67,7 @@ export interface TlsMaterial {
   /** PEM PKCS#8 private key of the server certificate. */
   key: string;
   /** The CA certificate, DER (what /ca.crt serves) and its SHA-256 fingerprint (AA:BB:…). */
-  caDer: Uint8Array;
+  caDer: Uint8Array<ArrayBuffer>;
   caFingerprint: string;
   /** Why the server certificate was (re)made at this start, or null when the stored one was kept. */
   renewed: string | null;
@@ -149,9 +150,11 @@ async function makeServer(site: string, names: string[], ca: { cert: X509Certifi
   return { cert, key: keys.privateKey };
 }
 
-const fingerprintOf = async (cert: X509Certificate) =>
-  Buffer.from(await cert.getThumbprint("SHA-256"))
-    .toString("hex")
+/** SHA-256 of the DER, as Android and Chromium show it: AA:BB:… */
+const fingerprintOf = (cert: X509Certificate) =>
+  createHash("sha256")
+    .update(new Uint8Array(cert.rawData))
+    .digest("hex")
     .toUpperCase()
     .replace(/(..)(?!$)/g, "$1:");
 
@@ -221,7 +224,7 @@ export async function ensureCertificates(opts: {
     cert: `${serverPem}\n${ca.cert.toString("pem")}\n`,
     key: keyPem,
     caDer: new Uint8Array(ca.cert.rawData),
-    caFingerprint: await fingerprintOf(ca.cert),
+    caFingerprint: fingerprintOf(ca.cert),
     renewed,
   };
 }
@@ -230,4 +233,10 @@ export async function ensureCertificates(opts: {
 export function readCertificateInfo(dataDir: string): { expires_at: string; names: string[] } | null {
   const cert = readCert(files(dataDir).cert);
   return cert ? { expires_at: cert.notAfter.toISOString(), names: sanNames(cert) } : null;
+}
+
+/** The box's CA for tablets (/ca.crt and the set-up page); null before HTTPS has ever started. */
+export function readCaCertificate(dataDir: string): { der: Uint8Array<ArrayBuffer>; fingerprint: string; expires_at: string } | null {
+  const cert = readCert(files(dataDir).caCert);
+  return cert ? { der: new Uint8Array(cert.rawData), fingerprint: fingerprintOf(cert), expires_at: cert.notAfter.toISOString() } : null;
 }
