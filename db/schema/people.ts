@@ -80,6 +80,8 @@ export const customers = sqliteTable(
     discount: integer("discount").notNull().default(0),
     occupation: text("occupation").notNull().default(""),
     comments: text("comments").notNull().default(""),
+    /** The customer asked for no messages: bulk sends skip them (issue 14). */
+    no_messages: flag("no_messages"),
     created_at: createdAt(),
   },
   (t) => [

@@ -1,6 +1,7 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, id } from "./_common";
+import { createdAt, flag, id } from "./_common";
 import { agents, employees } from "./people";
+import { ticketStates } from "./tickets";
 
 /** Per-box settings (the token secret, the first-run flag). */
 export const boxSettings = sqliteTable("box_settings", {
@@ -80,29 +81,79 @@ export const printJobs = sqliteTable(
   (t) => [index("print_jobs_status_idx").on(t.status, t.id)],
 );
 
+/**
+ * The outbox (issue 14): every message to every recipient is a row, written in the same
+ * transaction as the request that asks for it; the sender claims rows (queued -> sending) and
+ * records what the channel said. `key` is handed to the channel on every attempt, so a
+ * gateway that takes a message id can refuse a second copy and be asked after a crash.
+ */
 export const outgoingMessages = sqliteTable(
   "outgoing_messages",
   {
     id: id(),
+    key: text("key").notNull().unique(),
+    /** A bulk send (message_batches); null for a ticket's status message. */
+    batch_id: integer("batch_id").references(() => messageBatches.id),
     agent_id: integer("agent_id")
       .notNull()
       .references(() => agents.id),
+    /** Who asked. */
     employee_id: integer("employee_id").references(() => employees.id),
     customer_id: integer("customer_id"),
     ticket_id: integer("ticket_id"),
     channel: text("channel", { enum: ["sms", "email"] }).notNull(),
     recipient: text("recipient").notNull(),
+    subject: text("subject").notNull().default(""),
     text: text("text").notNull(),
-    status: text("status", { enum: ["queued", "sent", "failed"] })
+    /** unknown: sent to a channel that cannot be asked, and the box stopped before the answer was recorded (a person decides). */
+    status: text("status", { enum: ["queued", "sending", "sent", "failed", "unknown"] })
       .notNull()
       .default("queued"),
-    error: text("error"),
     attempts: integer("attempts").notNull().default(0),
+    /** A queued row is not tried before this (back-off after a transient failure). */
+    next_attempt_at: text("next_attempt_at"),
+    /** When the sender claimed the row (status sending). */
+    claimed_at: text("claimed_at"),
+    last_error: text("last_error"),
+    /** The channel's own id of the message (the Android gateway's message id). */
+    gateway_id: text("gateway_id"),
     created_at: createdAt(),
     sent_at: text("sent_at"),
+    updated_at: text("updated_at").notNull(),
   },
-  (t) => [index("outgoing_messages_status_idx").on(t.status, t.id)],
+  (t) => [
+    index("outgoing_messages_sender_idx").on(t.status, t.next_attempt_at),
+    index("outgoing_messages_customer_idx").on(t.customer_id, t.id),
+    index("outgoing_messages_ticket_idx").on(t.ticket_id, t.id),
+    index("outgoing_messages_batch_idx").on(t.batch_id, t.status),
+    index("outgoing_messages_employee_idx").on(t.employee_id),
+  ],
 );
+
+/** A bulk send: who asked, what, and who was skipped and why (its rows are counted by batch_id). */
+export const messageBatches = sqliteTable("message_batches", {
+  id: id(),
+  agent_id: integer("agent_id")
+    .notNull()
+    .references(() => agents.id),
+  employee_id: integer("employee_id").references(() => employees.id),
+  text: text("text").notNull(),
+  all_customers: flag("all_customers"),
+  queued: integer("queued").notNull().default(0),
+  skipped_no_messages: integer("skipped_no_messages").notNull().default(0),
+  skipped_no_address: integer("skipped_no_address").notNull().default(0),
+  created_at: createdAt(),
+});
+
+/** A ticket state's status message as an admin wrote it (states without a row use the default text). */
+export const messageTemplates = sqliteTable("message_templates", {
+  state_id: integer("state_id")
+    .primaryKey()
+    .references(() => ticketStates.id, { onDelete: "cascade" }),
+  text: text("text").notNull(),
+  updated_at: text("updated_at").notNull(),
+  updated_by: integer("updated_by").references(() => employees.id),
+});
 
 /** Append-only: triggers in the migration refuse UPDATE and DELETE. */
 export const auditLog = sqliteTable(

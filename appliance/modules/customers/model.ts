@@ -26,6 +26,8 @@ export const CustomerFields = z.object({
   discount: z.number().int().min(0).max(100).optional(),
   occupation: text(100).optional(),
   comments: text(2000).optional(),
+  /** The customer asked for no messages: bulk sends skip them (issue 14). */
+  no_messages: z.boolean().optional(),
   agent_id: z.number().int().positive().optional(),
 });
 export type CustomerInput = z.infer<typeof CustomerFields>;
@@ -76,6 +78,7 @@ export const Customer = z.object({
   discount: z.number(),
   occupation: z.string(),
   comments: z.string(),
+  no_messages: z.boolean(),
   created_at: z.string(),
 });
 export type Customer = z.infer<typeof Customer>;

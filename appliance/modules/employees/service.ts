@@ -8,6 +8,8 @@ import {
   images,
   itemLogStates,
   localities,
+  messageBatches,
+  messageTemplates,
   outgoingMessages,
   printJobs,
   sessions,
@@ -48,6 +50,8 @@ const HISTORY = [
   [ticketLogStates, ticketLogStates.employee_id],
   [printJobs, printJobs.employee_id],
   [outgoingMessages, outgoingMessages.employee_id],
+  [messageBatches, messageBatches.employee_id],
+  [messageTemplates, messageTemplates.updated_by],
   [auditLog, auditLog.employee_id],
   [images, images.uploaded_by],
 ] as const;
