@@ -74,7 +74,7 @@ function hqConfig(env: Record<string, string | undefined>): HqConfig {
       throw new Error(`IRONBOX_SITES: the replica URL of ${name} is not a URL`);
     }
     if (!["file:", "sftp:", "s3:"].includes(parsed.protocol)) throw new Error(`IRONBOX_SITES: the replica URL of ${name} must be file://, sftp:// or s3://`);
-    if (parsed.protocol === "file:" && (parsed.host || !parsed.pathname.startsWith("/"))) throw new Error(`IRONBOX_SITES: ${name}: a file:// replica is an absolute path`);
+    if (parsed.protocol === "file:" && (parsed.host || !url.startsWith("file:///"))) throw new Error(`IRONBOX_SITES: ${name}: a file:// replica is an absolute path`);
     sites.push({ name, url });
   }
   const every = Number(env.IRONBOX_HQ_RESTORE_SECONDS ?? 60);

@@ -18,7 +18,7 @@ import { Database } from "bun:sqlite";
 import { Writable } from "node:stream";
 import { csvRecord, XLSX_FORMATS, xlsxCell } from "./cells";
 import { type DbTarget, EXIT, type Job } from "./job";
-import { homeStatistics, REPORTS, type Source } from "./queries";
+import { homeStatistics, type Producer, REPORTS, type Source } from "./queries";
 
 /** Chunks of about this size go out (CSV per page of rows; xlsx as the zip writer fills them). */
 const CHUNK_BYTES = 256 * 1024;
@@ -83,7 +83,18 @@ async function send(data: Uint8Array) {
   await stdout.flush();
 }
 
-async function csv(job: Extract<Job, { kind: "report" }>, src: Source) {
+type ReportJob = Extract<Job, { kind: "report" }>;
+
+/** The report over each database in turn; a site's rows lead with its name (the Site column). */
+async function* batches(job: ReportJob): Producer {
+  for (const db of job.dbs) {
+    const src = await openSource(db);
+    const site = db.site;
+    for await (const batch of REPORTS[job.name](src, job.query, job.scope)) yield site === undefined ? batch : batch.map((r) => [site, ...r]);
+  }
+}
+
+async function csv(job: ReportJob) {
   const encoder = new TextEncoder();
   let rows = 0;
   // UTF-8 with a byte-order mark, so spreadsheets read ċ ġ ħ ż right (spec §9).
@@ -91,7 +102,7 @@ async function csv(job: Extract<Job, { kind: "report" }>, src: Source) {
     job.headers.map(() => "text"),
     job.headers,
   )}`;
-  for await (const batch of REPORTS[job.name](src, job.query, job.scope)) {
+  for await (const batch of batches(job)) {
     for (const r of batch) text += csvRecord(job.types, r);
     rows += batch.length;
     collectNow(batch.length);
@@ -105,7 +116,7 @@ async function csv(job: Extract<Job, { kind: "report" }>, src: Source) {
   return EXIT.done;
 }
 
-async function xlsx(job: Extract<Job, { kind: "report" }>, src: Source) {
+async function xlsx(job: ReportJob) {
   let parts: Uint8Array[] = [];
   let size = 0;
   const sink = new Writable({
@@ -133,7 +144,7 @@ async function xlsx(job: Extract<Job, { kind: "report" }>, src: Source) {
     return { header, width: Math.max(10, header.length + 2), ...(numFmt ? { style: { numFmt } } : {}) };
   });
   let rows = 0;
-  for await (const batch of REPORTS[job.name](src, job.query, job.scope)) {
+  for await (const batch of batches(job)) {
     for (const r of batch) sheet.addRow(job.types.map((t, i) => xlsxCell(t, r[i] ?? null))).commit();
     rows += batch.length;
     collectNow(batch.length);
@@ -149,12 +160,13 @@ async function xlsx(job: Extract<Job, { kind: "report" }>, src: Source) {
 async function main(): Promise<number> {
   const job = (await Bun.stdin.json()) as Job;
   lowerPriority();
-  const src = await openSource(job.db);
   if (job.kind === "home") {
-    await send(new TextEncoder().encode(JSON.stringify(await homeStatistics(src, job.day, job.agents))));
+    const all = [];
+    for (const db of job.dbs) all.push(await homeStatistics(await openSource(db), job.day, job.agents));
+    await send(new TextEncoder().encode(JSON.stringify(all)));
     return EXIT.done;
   }
-  return job.format === "xlsx" ? xlsx(job, src) : csv(job, src);
+  return job.format === "xlsx" ? xlsx(job) : csv(job);
 }
 
 if (import.meta.main) {

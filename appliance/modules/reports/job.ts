@@ -5,11 +5,14 @@ import type { Scope } from "./queries";
 export interface DbTarget {
   url: string;
   authToken?: string;
+  /** A site's copy at head quarters (issue 15): its rows lead with this name, a Site column. */
+  site?: string;
 }
 export type Job =
   | {
       kind: "report";
-      db: DbTarget;
+      /** Read one after the other, into one file. */
+      dbs: DbTarget[];
       name: ReportName;
       query: ReportQuery;
       scope: Scope;
@@ -18,6 +21,7 @@ export type Job =
       headers: string[];
       types: ColumnType[];
     }
-  | { kind: "home"; db: DbTarget; day: string; agents: number[] | null };
+  /** Answers the statistics of each database, in order (a JSON array). */
+  | { kind: "home"; dbs: DbTarget[]; day: string; agents: number[] | null };
 /** Exit codes. */
 export const EXIT = { done: 0, failed: 1, empty: 3 } as const;

@@ -481,3 +481,51 @@ export async function homeStatistics(src: Source, day: string, agents: number[] 
     top_actions: ranked(topActions),
   };
 }
+
+/**
+ * Several sites' home figures added up (head quarters' chain view, issue 15). The pipeline and
+ * the counts add; top garments and actions merge each site's top 10 by name (a garment 11th
+ * everywhere is missed). `byAgent` is left empty: agents are each site's own.
+ */
+export function sumHome(day: string, parts: readonly HomeCents[]): HomeCents {
+  const period = (key: "today" | "week" | "month"): PeriodCents => {
+    const p = { ...(parts[0]?.periods[key] ?? { from: day, to: day }), tickets: 0, items: 0, express_items: 0, takings: 0, paid: 0, outstanding: 0 };
+    for (const x of parts) {
+      const q = x.periods[key];
+      p.tickets += q.tickets;
+      p.items += q.items;
+      p.express_items += q.express_items;
+      p.takings += q.takings;
+      p.paid += q.paid;
+      p.outstanding += q.outstanding;
+    }
+    return p;
+  };
+  const byState = new Map<string, number>();
+  for (const x of parts) for (const s of x.tickets_by_state) byState.set(s.state, (byState.get(s.state) ?? 0) + s.tickets);
+  const top = (pick: (x: HomeCents) => HomeCents["top_garments"]) => {
+    const m = new Map<string, { name: string; items: number; total: number }>();
+    for (const x of parts) {
+      for (const r of pick(x)) {
+        const t = m.get(r.name) ?? { name: r.name, items: 0, total: 0 };
+        t.items += r.items;
+        t.total += r.total;
+        m.set(r.name, t);
+      }
+    }
+    return [...m.values()].sort((a, b) => b.items - a.items || a.name.localeCompare(b.name)).slice(0, 10);
+  };
+  const add = (pick: (x: HomeCents) => number) => parts.reduce((n, x) => n + pick(x), 0);
+  return {
+    day,
+    periods: { today: period("today"), week: period("week"), month: period("month") },
+    byAgent: [],
+    // States keep the first site's order (every site has the same ticket states).
+    tickets_by_state: [...byState].map(([state, tickets]) => ({ state, tickets })),
+    items_due_today: add((x) => x.items_due_today),
+    items_overdue: add((x) => x.items_overdue),
+    express_open: add((x) => x.express_open),
+    top_garments: top((x) => x.top_garments),
+    top_actions: top((x) => x.top_actions),
+  };
+}

@@ -13,18 +13,18 @@ import {
   SalesReportQuery,
 } from "./model";
 import type { HomeCents } from "./queries";
-import type { ReportService } from "./service";
+import type { ReportFile, ReportService } from "./service";
 
 /** Spec §6: reports and home statistics are the admin's. */
 const ADMIN = { roles: ["admin"] } as const;
 
-const QUERIES: Record<ReportName, z.ZodType<ReportQuery>> = {
+export const REPORT_QUERIES: Record<ReportName, z.ZodType<ReportQuery>> = {
   salesReport: SalesReportQuery,
   clientReport: ClientReportQuery,
   itemReport: ItemReportQuery,
   itemStateReport: ItemStateReportQuery,
 };
-const SUMMARIES: Record<ReportName, string> = {
+export const REPORT_SUMMARIES: Record<ReportName, string> = {
   salesReport: "Sales per day, shop and action: items, gross, discounts, net, VAT 18 %, paid, outstanding (CSV, or xlsx with format=xlsx; 204 when empty)",
   clientReport: "Per customer: tickets, items, spent, paid, owed, first and last visit in the range (CSV or xlsx; 204 when empty)",
   itemReport:
@@ -35,6 +35,14 @@ const SUMMARIES: Record<ReportName, string> = {
 /** RFC 6266: a plain ASCII name, and the exact one encoded. */
 const disposition = (name: string) => `attachment; filename="${name.replace(/[^\w .-]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
+/** A report as the answer: the file streaming, or 204 when it has no rows. */
+export function fileResponse(file: ReportFile): Response {
+  if (file.kind === "empty") return new Response(null, { status: 204, headers: SECURITY_HEADERS });
+  return new Response(file.body, {
+    headers: { ...SECURITY_HEADERS, "content-type": file.contentType, "content-disposition": disposition(file.filename), "cache-control": "no-store" },
+  });
+}
+
 const periodEuros = (p: HomeCents["periods"]["today"]): PeriodFigures => ({
   ...p,
   takings: toEuros(p.takings),
@@ -44,24 +52,34 @@ const periodEuros = (p: HomeCents["periods"]["today"]): PeriodFigures => ({
 const periodsEuros = (p: HomeCents["periods"]) => ({ today: periodEuros(p.today), week: periodEuros(p.week), month: periodEuros(p.month) });
 const rankedEuros = (r: HomeCents["top_garments"]) => r.map((x) => ({ ...x, total: toEuros(x.total) }));
 
+/** The home figures in euros; `shops` adds each shop's periods (head quarters' view). */
+export function homeEuros(s: HomeCents, scope: HomeStatistics["scope"], shops: boolean): HomeStatistics {
+  return {
+    day: s.day,
+    scope,
+    periods: periodsEuros(s.periods),
+    tickets_by_state: s.tickets_by_state,
+    items_due_today: s.items_due_today,
+    items_overdue: s.items_overdue,
+    express_open: s.express_open,
+    top_garments: rankedEuros(s.top_garments),
+    top_actions: rankedEuros(s.top_actions),
+    shops: shops ? s.byAgent.map((a) => ({ agent_id: a.agent_id, name: a.name, periods: periodsEuros(a.periods) })) : null,
+  };
+}
+
 export function reportRoutes(reports: ReportService) {
   return [
-    ...(Object.keys(QUERIES) as ReportName[]).map((name) =>
+    ...(Object.keys(REPORT_QUERIES) as ReportName[]).map((name) =>
       route({
         method: "GET",
         path: `/tickets/csv/${name}`,
         tag: "reports",
-        summary: SUMMARIES[name],
+        summary: REPORT_SUMMARIES[name],
         access: ADMIN,
-        query: QUERIES[name],
+        query: REPORT_QUERIES[name],
         raw: true,
-        handler: async ({ caller, query, request }) => {
-          const file = await reports.report(caller, name, query, request.signal);
-          if (file.kind === "empty") return new Response(null, { status: 204, headers: SECURITY_HEADERS });
-          return new Response(file.body, {
-            headers: { ...SECURITY_HEADERS, "content-type": file.contentType, "content-disposition": disposition(file.filename), "cache-control": "no-store" },
-          });
-        },
+        handler: async ({ caller, query, request }) => fileResponse(await reports.report(caller, name, query, request.signal)),
       }),
     ),
     route({
@@ -72,21 +90,7 @@ export function reportRoutes(reports: ReportService) {
         "The admin home: today, this week and this month (takings, paid, outstanding, tickets, items, express), the pipeline by state, items due and overdue, top garments and actions; head quarters also per shop",
       access: ADMIN,
       response: HomeStatistics,
-      handler: async ({ caller }): Promise<HomeStatistics> => {
-        const s = await reports.home(caller);
-        return {
-          day: s.day,
-          scope: caller.agent.is_hq ? "chain" : "shop",
-          periods: periodsEuros(s.periods),
-          tickets_by_state: s.tickets_by_state,
-          items_due_today: s.items_due_today,
-          items_overdue: s.items_overdue,
-          express_open: s.express_open,
-          top_garments: rankedEuros(s.top_garments),
-          top_actions: rankedEuros(s.top_actions),
-          shops: caller.agent.is_hq ? s.byAgent.map((a) => ({ agent_id: a.agent_id, name: a.name, periods: periodsEuros(a.periods) })) : null,
-        };
-      },
+      handler: async ({ caller }): Promise<HomeStatistics> => homeEuros(await reports.home(caller), caller.agent.is_hq ? "chain" : "shop", caller.agent.is_hq),
     }),
   ];
 }

@@ -12,8 +12,8 @@ import { printDate } from "../../domain/format";
 import type { Clock } from "../../platform/clock";
 import { tooMany } from "../../platform/errors";
 import { agentScope, type EmployeeCaller } from "../auth/caller";
-import { REPORT_COLUMNS, REPORT_TITLES, type ReportFormat, type ReportName, type ReportQuery } from "./model";
-import type { HomeCents } from "./queries";
+import { REPORT_COLUMNS, REPORT_TITLES, type ReportColumn, type ReportFormat, type ReportName, type ReportQuery } from "./model";
+import type { HomeCents, Scope } from "./queries";
 import { type DbTarget, EXIT, type Job } from "./job";
 
 export type ReportFile = { kind: "empty" } | { kind: "file"; body: ReadableStream<Uint8Array>; filename: string; contentType: string };
@@ -56,13 +56,80 @@ function startChild(job: Job, onStop: () => void) {
 export function createReportService(deps: { db: DbTarget; clock: Clock; maxRunning?: number }) {
   const maxRunning = deps.maxRunning ?? 2;
   let running = 0;
-  const homeInFlight = new Map<string, Promise<HomeCents>>();
+  const homeInFlight = new Map<string, Promise<HomeCents[]>>();
 
   function spawn(job: Job) {
     // Two cores: more reports at once would take the counter's CPU.
     if (running >= maxRunning) throw tooMany("Other reports are being made; try again when one has finished");
     running++;
     return startChild(job, () => running--);
+  }
+
+  async function stream(
+    r: { dbs: DbTarget[]; name: ReportName; query: ReportQuery; scope: Scope; columns: readonly ReportColumn[] },
+    signal?: AbortSignal,
+  ): Promise<ReportFile> {
+    const format = r.query.format ?? "csv";
+    const w = spawn({
+      kind: "report",
+      dbs: r.dbs,
+      name: r.name,
+      query: r.query,
+      scope: r.scope,
+      format,
+      title: REPORT_TITLES[r.name],
+      headers: r.columns.map((c) => c.header),
+      types: r.columns.map((c) => c.type),
+    });
+    const onAbort = () => w.stop();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const done = () => signal?.removeEventListener("abort", onAbort);
+    let head = await w.next().catch(() => null);
+    if (!head) {
+      const end = await w.outcome();
+      done();
+      if (end === "empty") return { kind: "empty" };
+      if (signal?.aborted) throw new Error("The client went away");
+      throw new Error(`The report failed: ${end === "done" ? "no output" : end.failed}`);
+    }
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(ctrl) {
+          const chunk = head ?? (await w.next());
+          head = null;
+          if (chunk) return ctrl.enqueue(chunk);
+          const end = await w.outcome();
+          done();
+          if (end === "done") ctrl.close();
+          else ctrl.error(new Error(end === "empty" ? "The report ended early" : end.failed));
+        },
+        cancel() {
+          w.stop();
+          done();
+        },
+      },
+      { highWaterMark: 1 },
+    );
+    const filename = `${REPORT_TITLES[r.name]} ${printDate(r.query.from)} ${printDate(r.query.to)}.${format}`;
+    return { kind: "file", body, filename, contentType: CONTENT_TYPES[format] };
+  }
+
+  /** The home figures of each database (one process for all), shared while being made. */
+  function homes(dbs: DbTarget[], agents: number[] | null): Promise<HomeCents[]> {
+    const day = businessDay(deps.clock.now());
+    const key = `${day}|${agents ? agents.join(",") : "all"}|${dbs.map((d) => d.site ?? "").join(",")}`;
+    const making = homeInFlight.get(key);
+    if (making) return making;
+    const made = (async () => {
+      const w = spawn({ kind: "home", dbs, day, agents });
+      const parts: Uint8Array[] = [];
+      for (let c = await w.next(); c; c = await w.next()) parts.push(c);
+      const end = await w.outcome();
+      if (end !== "done") throw new Error(`The statistics failed: ${end === "empty" ? "no output" : end.failed}`);
+      return JSON.parse(Buffer.concat(parts).toString("utf8")) as HomeCents[];
+    })().finally(() => homeInFlight.delete(key));
+    homeInFlight.set(key, made);
+    return made;
   }
 
   return {
@@ -74,52 +141,19 @@ export function createReportService(deps: { db: DbTarget; clock: Clock; maxRunni
      * every shop with a Shop column; a shop's cover its own. `signal` is the request's: its
      * abort (the client went away before the first rows) stops the report.
      */
-    async report(caller: EmployeeCaller, name: ReportName, query: ReportQuery, signal?: AbortSignal): Promise<ReportFile> {
+    report(caller: EmployeeCaller, name: ReportName, query: ReportQuery, signal?: AbortSignal): Promise<ReportFile> {
       const hq = caller.agent.is_hq;
       const columns = REPORT_COLUMNS[name].filter((c) => hq || !c.hqOnly);
-      const format = query.format ?? "csv";
-      const w = spawn({
-        kind: "report",
-        db: deps.db,
-        name,
-        query,
-        scope: { agents: agentScope(caller), hq },
-        format,
-        title: REPORT_TITLES[name],
-        headers: columns.map((c) => c.header),
-        types: columns.map((c) => c.type),
-      });
-      const onAbort = () => w.stop();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      const done = () => signal?.removeEventListener("abort", onAbort);
-      let head = await w.next().catch(() => null);
-      if (!head) {
-        const end = await w.outcome();
-        done();
-        if (end === "empty") return { kind: "empty" };
-        if (signal?.aborted) throw new Error("The client went away");
-        throw new Error(`The report failed: ${end === "done" ? "no output" : end.failed}`);
-      }
-      const body = new ReadableStream<Uint8Array>(
-        {
-          async pull(ctrl) {
-            const chunk = head ?? (await w.next());
-            head = null;
-            if (chunk) return ctrl.enqueue(chunk);
-            const end = await w.outcome();
-            done();
-            if (end === "done") ctrl.close();
-            else ctrl.error(new Error(end === "empty" ? "The report ended early" : end.failed));
-          },
-          cancel() {
-            w.stop();
-            done();
-          },
-        },
-        { highWaterMark: 1 },
-      );
-      const filename = `${REPORT_TITLES[name]} ${printDate(query.from)} ${printDate(query.to)}.${format}`;
-      return { kind: "file", body, filename, contentType: CONTENT_TYPES[format] };
+      return stream({ dbs: [deps.db], name, query, scope: { agents: agentScope(caller), hq }, columns }, signal);
+    },
+
+    /**
+     * A report over sites' copies at head quarters (issue 15): every shop of every site, each
+     * row led by its site's name, the sites one after the other. Ids are the site's own.
+     */
+    siteReport(sites: DbTarget[], name: ReportName, query: ReportQuery, signal?: AbortSignal): Promise<ReportFile> {
+      const columns = [{ header: "Site", type: "text" as const }, ...REPORT_COLUMNS[name]];
+      return stream({ dbs: sites, name, query, scope: { agents: null, hq: true }, columns }, signal);
     },
 
     /**
@@ -128,23 +162,13 @@ export function createReportService(deps: { db: DbTarget; clock: Clock; maxRunni
      * so several admin tablets opening home (or one mounting it twice) take one report slot,
      * not all of them, and a report asked for meanwhile is not told to wait.
      */
-    home(caller: EmployeeCaller): Promise<HomeCents> {
-      const day = businessDay(deps.clock.now());
-      const agents = agentScope(caller);
-      const key = `${day}|${agents ? agents.join(",") : "all"}`;
-      const making = homeInFlight.get(key);
-      if (making) return making;
-      const made = (async () => {
-        const w = spawn({ kind: "home", db: deps.db, day, agents });
-        const parts: Uint8Array[] = [];
-        for (let c = await w.next(); c; c = await w.next()) parts.push(c);
-        const end = await w.outcome();
-        if (end !== "done") throw new Error(`The statistics failed: ${end === "empty" ? "no output" : end.failed}`);
-        return JSON.parse(Buffer.concat(parts).toString("utf8")) as HomeCents;
-      })().finally(() => homeInFlight.delete(key));
-      homeInFlight.set(key, made);
-      return made;
+    async home(caller: EmployeeCaller): Promise<HomeCents> {
+      const [figures] = await homes([deps.db], agentScope(caller));
+      return figures!;
     },
+
+    /** Every shop's home figures in each site's copy (head quarters), one entry per site in order. */
+    siteHome: (sites: DbTarget[]) => homes(sites, null),
   };
 }
 

@@ -1,0 +1,249 @@
+/**
+ * HQ mode (issue 15). Two demo shop boxes (identical demo data, so the same ticket ids) each
+ * take a ticket through their API and ship their database to a file:// replica with a real
+ * `litestream replicate`; HQ's box restores them with the real `litestream restore`. The
+ * scheduler's failure paths run the real Litestream behind a stand-in that fails on cue.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { fixedClock } from "../../platform/clock";
+import { loadConfig } from "../../platform/config";
+import { type TestBox, testBox } from "../../test/harness";
+import { createReportService } from "../reports/service";
+import { createChainService, LITESTREAM } from "./service";
+import { paidTicket, replicate } from "./testSites";
+
+const NOW = "2026-11-22T09:00:00Z";
+const tmp = mkdtempSync(join(tmpdir(), "ironbox-chain-"));
+const storage = join(tmp, "storage");
+/** Ticket id taken at each shop: the same number at both. */
+const ticket: Record<string, number> = {};
+let hq: TestBox;
+let hqStaff: string;
+
+async function shipSite(site: string, customer: string) {
+  const shop = await testBox({ demo: true, now: NOW });
+  try {
+    const token = await shop.employeeToken(1111);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const r = await shop.call(method, `/api/v1${path}`, { token, body });
+      if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
+      return r.json.data;
+    };
+    ticket[site] = await paidTicket(call, customer);
+    const rep = await replicate(join(shop.dir, "ironbox.db"), join(storage, site));
+    await rep.stop();
+  } finally {
+    shop.close();
+  }
+}
+
+beforeAll(async () => {
+  mkdirSync(storage);
+  await shipSite("mosta", "Mosta Customer");
+  await shipSite("birkirkara", "Birkirkara Customer");
+  // Folders that are not sites: a bad name, and a site that has not shipped yet.
+  mkdirSync(join(storage, "Bad_Name"));
+  mkdirSync(join(storage, "qormi"));
+  hq = await testBox({ demo: true, now: NOW, env: { IRONBOX_MODE: "hq", IRONBOX_HQ_STORAGE: storage, IRONBOX_HQ_RESTORE_SECONDS: "0" } });
+  hqStaff = await hq.employeeToken(1111);
+}, 60_000);
+
+afterAll(() => {
+  hq?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("site names", () => {
+  const hqEnv = (sites: string) => ({ IRONBOX_MODE: "hq", IRONBOX_SITES: sites });
+  test("IRONBOX_SITES takes lower-case names and file://, sftp:// or s3:// replicas", () => {
+    const c = loadConfig(hqEnv("mosta=sftp://mosta@hq.example:2222/replica, birkirkara-2=file:///srv/ironbox/birkirkara"));
+    expect(c.hq?.sites).toEqual([
+      { name: "mosta", url: "sftp://mosta@hq.example:2222/replica" },
+      { name: "birkirkara-2", url: "file:///srv/ironbox/birkirkara" },
+    ]);
+    for (const bad of [
+      "../etc=file:///x",
+      "Mosta=file:///x",
+      "mo sta=file:///x",
+      "=file:///x",
+      "mosta=http://x/y",
+      "mosta=file:relative",
+      "a=file:///x,a=file:///y",
+    ]) {
+      expect(() => loadConfig(hqEnv(bad))).toThrow(/IRONBOX_SITES/);
+    }
+    // The error names the site, never the URL (a password may be in it).
+    expect(() => loadConfig(hqEnv("mosta=ftp://u:s3cret@x/y"))).toThrow(/^(?!.*s3cret)/);
+  });
+
+  test("storage folders with other names are not sites; a path in the name is refused", async () => {
+    const r = await hq.call("GET", "/api/v1/chain/sites", { token: hqStaff });
+    expect(r.status).toBe(200);
+    expect(r.json.data.map((s: { site: string }) => s.site)).toEqual(["birkirkara", "mosta", "qormi"]);
+    expect((await hq.call("POST", "/api/v1/chain/sites/..%2Fetc/restore", { token: hqStaff })).status).toBe(422);
+    expect((await hq.call("POST", "/api/v1/chain/sites/Mosta/restore", { token: hqStaff })).status).toBe(422);
+    expect((await hq.call("POST", "/api/v1/chain/sites/nowhere/restore", { token: hqStaff })).status).toBe(404);
+  });
+});
+
+describe("restores and chain reports", () => {
+  test("a restore swaps in a checked, read-only copy and reports its last data and takings", async () => {
+    for (const site of ["mosta", "birkirkara"]) {
+      const r = await hq.call("POST", `/api/v1/chain/sites/${site}/restore`, { token: hqStaff });
+      expect(r.status).toBe(200);
+      expect(r.json.data).toMatchObject({ site, has_copy: true, last_error: null, restores: 1, restoring: false });
+      expect(r.json.data.replica).toBe(`file://${storage}/${site}`);
+      expect(r.json.data.today_takings).toBeGreaterThan(0);
+      expect(r.json.data.last_data_at).toMatch(/^\d{4}-/);
+    }
+    // The copy is a rollback-journal database: nothing beside it for a reader to pair with a newer copy.
+    const copy = readFileSync(join(hq.dir, "sites", "mosta.db"));
+    expect(copy.subarray(0, 16).toString()).toBe("SQLite format 3\0");
+    expect(copy[18]).toBe(1); // file format 1: not WAL
+    const qormi = (await hq.call("POST", "/api/v1/chain/sites/qormi/restore", { token: hqStaff })).json.data;
+    expect(qormi).toMatchObject({ has_copy: false, replica: null });
+    expect(qormi.last_error).toMatch(/No replica of this site has arrived yet/);
+  }, 60_000);
+
+  test("records are keyed by (site, id): one ticket id at two shops is two rows with their site", async () => {
+    expect(ticket.mosta).toBe(ticket.birkirkara!);
+    const r = await hq.call("GET", "/api/v1/chain/reports/itemReport?from=2026-11-01&to=2026-11-30", { token: hqStaff });
+    expect(r.status).toBe(200);
+    const rows = parse(String(r.json).replace(/^\uFEFF/, ""), { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0]!)[0]).toBe("Site");
+    const ours = rows.filter((x) => x["Ticket ID"] === String(ticket.mosta));
+    expect(ours.map((x) => [x.Site, x.Customer]).sort()).toEqual([
+      ["birkirkara", "Birkirkara Customer"],
+      ["mosta", "Mosta Customer"],
+    ]);
+    // ?site= narrows to one site's copy.
+    const one = await hq.call("GET", "/api/v1/chain/reports/itemReport?from=2026-11-01&to=2026-11-30&site=mosta", { token: hqStaff });
+    const oneRows = parse(String(one.json).replace(/^\uFEFF/, ""), { columns: true }) as Record<string, string>[];
+    expect(oneRows.length).toBe(rows.length / 2);
+    expect(new Set(oneRows.map((x) => x.Site))).toEqual(new Set(["mosta"]));
+    // A site without a copy yet is a conflict; an unknown one is not found.
+    expect((await hq.call("GET", "/api/v1/chain/reports/salesReport?from=2026-11-01&to=2026-11-30&site=qormi", { token: hqStaff })).status).toBe(409);
+    expect((await hq.call("GET", "/api/v1/chain/reports/salesReport?from=2026-11-01&to=2026-11-30&site=nowhere", { token: hqStaff })).status).toBe(404);
+    const xlsx = await hq.call("GET", "/api/v1/chain/reports/salesReport?from=2026-11-01&to=2026-11-30&format=xlsx", { token: hqStaff });
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.headers.get("content-type")).toContain("spreadsheetml");
+  }, 60_000);
+
+  test("the statistics: each site's and their sum", async () => {
+    const r = await hq.call("GET", "/api/v1/chain/statistics", { token: hqStaff });
+    expect(r.status).toBe(200);
+    const { chain, sites } = r.json.data;
+    expect(sites.map((s: { site: string }) => s.site)).toEqual(["birkirkara", "mosta"]);
+    const today = sites.map((s: any) => s.statistics.periods.today);
+    expect(today[0].tickets).toBeGreaterThan(0);
+    expect(chain.periods.today.tickets).toBe(today[0].tickets + today[1].tickets);
+    expect(chain.periods.month.takings).toBeCloseTo(sites[0].statistics.periods.month.takings + sites[1].statistics.periods.month.takings, 2);
+    const one = await hq.call("GET", "/api/v1/chain/statistics?site=mosta", { token: hqStaff });
+    expect(one.json.data.sites.map((s: { site: string }) => s.site)).toEqual(["mosta"]);
+  }, 60_000);
+});
+
+describe("roles and modes", () => {
+  test("only HQ staff, and only on an HQ-mode box", async () => {
+    const manager = await hq.employeeToken(2222);
+    const shopAdmin = await hq.employeeToken(5555, await hq.agentToken("birkirkara", "shop-demo-2026"));
+    for (const token of [manager, shopAdmin]) {
+      expect((await hq.call("GET", "/api/v1/chain/sites", { token })).status).toBe(403);
+      expect((await hq.call("POST", "/api/v1/chain/sites/mosta/restore", { token })).status).toBe(403);
+      expect((await hq.call("GET", "/api/v1/chain/statistics", { token })).status).toBe(403);
+    }
+    const shopBox = await testBox({ now: NOW });
+    try {
+      const admin = await shopBox.employeeToken(9999);
+      const r = await shopBox.call("GET", "/api/v1/chain/sites", { token: admin });
+      expect(r.status).toBe(409);
+      expect(r.json.message).toMatch(/IRONBOX_MODE=hq/);
+      expect((await shopBox.call("GET", "/api/v1/chain/reports/itemReport?from=2026-11-01&to=2026-11-30", { token: admin })).status).toBe(409);
+    } finally {
+      shopBox.close();
+    }
+  });
+});
+
+describe("the restore scheduler", () => {
+  // The real Litestream behind a stand-in that counts its runs and, on cue, fails with EOF
+  // first, takes its time, or damages what it restored.
+  const cue = join(tmp, "cue");
+  const stand = join(tmp, "litestream-stand-in.sh");
+  const dataDir = join(tmp, "hq2");
+  const runs = () => readFileSync(join(cue, "runs"), "utf8").split("\n").filter(Boolean).length;
+  let chain: ReturnType<typeof createChainService>;
+
+  beforeAll(() => {
+    mkdirSync(cue);
+    mkdirSync(dataDir);
+    writeFileSync(join(cue, "runs"), "");
+    writeFileSync(
+      stand,
+      `#!/bin/sh
+echo run >> "${cue}/runs"
+out=""; prev=""
+for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
+if [ -e "${cue}/eof" ]; then rm -f "${cue}/eof"; echo "time=x level=ERROR msg=\\"failed to run\\" error=\\"cannot restore wal: unexpected EOF\\"" >&2; exit 1; fi
+[ -e "${cue}/slow" ] && sleep 1
+"${LITESTREAM}" "$@" || exit $?
+if [ -e "${cue}/corrupt" ]; then dd if=/dev/urandom of="$out" bs=4096 seek=2 count=40 conv=notrunc 2>/dev/null; fi
+`,
+    );
+    chmodSync(stand, 0o755);
+    const clock = fixedClock(NOW);
+    chain = createChainService({
+      hq: { sites: [], storage, restoreEverySec: 0, sftpKey: null },
+      dataDir,
+      clock,
+      reports: createReportService({ db: { url: `file:${join(dataDir, "none.db")}` }, clock }),
+      log: () => {},
+      litestream: stand,
+    });
+  });
+
+  test("a restore that meets EOF (an upload under way) is tried again", async () => {
+    writeFileSync(join(cue, "eof"), "");
+    const before = runs();
+    const s = await chain.restoreNow("mosta");
+    expect(runs() - before).toBe(2);
+    expect(s).toMatchObject({ last_error: null, restores: 1, retries: 1, has_copy: true });
+  }, 30_000);
+
+  test("a copy that fails its integrity check is thrown away; the previous copy stays", async () => {
+    const copy = join(dataDir, "sites", "mosta.db");
+    const before = statSync(copy);
+    const bytes = readFileSync(copy);
+    writeFileSync(join(cue, "corrupt"), "");
+    try {
+      const s = await chain.restoreNow("mosta");
+      expect(s.last_error).toMatch(/failed its integrity check.*previous copy stays/);
+      expect(s.restores).toBe(1);
+    } finally {
+      rmSync(join(cue, "corrupt"));
+    }
+    expect(statSync(copy).ino).toBe(before.ino);
+    expect(readFileSync(copy).equals(bytes)).toBe(true);
+    // Nothing of the failed attempt is left beside the copies.
+    expect(readdirSync(join(dataDir, "sites")).filter((f) => f.startsWith(".restoring"))).toEqual([]);
+    // The next good restore clears the error.
+    expect((await chain.restoreNow("mosta")).last_error).toBeNull();
+  }, 30_000);
+
+  test("two restores of one site at once are one restore", async () => {
+    writeFileSync(join(cue, "slow"), "");
+    try {
+      const before = runs();
+      const [a, b] = await Promise.all([chain.restoreNow("birkirkara"), chain.restoreNow("birkirkara")]);
+      expect(runs() - before).toBe(1);
+      expect(a.restores).toBe(1);
+      expect(b.restores).toBe(1);
+    } finally {
+      rmSync(join(cue, "slow"));
+    }
+  }, 30_000);
+});

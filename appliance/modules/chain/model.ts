@@ -1,0 +1,55 @@
+// The chain view's contract with the UI (issue 15): head quarters' box in HQ mode keeps a
+// read-only copy of every site, restored from the site's Litestream replica, and reports over
+// them. HQ staff only; on a shop's box every /chain route answers 409 (the box is in the wrong
+// mode, the route exists). Money is euros here (the route edge), cents in the service.
+// Records are keyed by (site, id): ids are each site's own, so a chain report names the site.
+import { z } from "zod";
+import { SITE_NAME } from "../../domain/sites";
+import { HomeStatistics } from "../reports/model";
+
+export const SiteName = z.string().regex(SITE_NAME, "must be lower-case letters, digits and dashes");
+
+export const SiteParams = z.object({ site: SiteName });
+
+/** One site as head quarters sees it. */
+export const SiteState = z.object({
+  site: SiteName,
+  /** Where its replica is read, without any password; null when no replica has arrived. */
+  replica: z.string().nullable(),
+  /** "config" (IRONBOX_SITES) or "storage" (a folder under IRONBOX_HQ_STORAGE). */
+  source: z.enum(["config", "storage"]),
+  /** Whether HQ holds a copy to report on. */
+  has_copy: z.boolean(),
+  restoring: z.boolean(),
+  /** When the copy in use was swapped in (UTC ISO). */
+  last_restored_at: z.string().nullable(),
+  /** The newest ticket or item state change in the copy (UTC ISO). */
+  last_data_at: z.string().nullable(),
+  /**
+   * Seconds from the copy's newest data to now: how far behind HQ may be. A quiet shop (no
+   * tickets, no scans) shows a growing lag too; the shop's own screen shows what it has shipped.
+   */
+  lag_seconds: z.number().nullable(),
+  /** The last restore's failure in plain words (the copy in use stays), null after a success. */
+  last_error: z.string().nullable(),
+  /** Payments taken today (Malta day) in the copy, euros. */
+  today_takings: z.number(),
+  /** Restores swapped in, and failed attempts retried, since the box started. */
+  restores: z.number(),
+  retries: z.number(),
+});
+export type SiteState = z.infer<typeof SiteState>;
+
+export const SiteList = z.array(SiteState);
+
+/** `?site=` narrows a chain report or the statistics to one site. */
+export const SiteFilter = z.object({ site: SiteName.optional() });
+
+/** GET /chain/statistics: the home statistics of each site, and summed over the chain. */
+export const ChainStatistics = z.object({
+  day: z.string(),
+  /** Every site's figures added up (top garments and actions from each site's top 10). */
+  chain: HomeStatistics,
+  sites: z.array(z.object({ site: SiteName, statistics: HomeStatistics })),
+});
+export type ChainStatistics = z.infer<typeof ChainStatistics>;

@@ -1,0 +1,338 @@
+/**
+ * HQ mode (issue 15): head quarters' box restores each site's Litestream replica into a
+ * read-only copy, `<data>/sites/<site>.db`, on a schedule and on demand, and runs the chain's
+ * reports over the copies.
+ *
+ * A restore: `litestream restore -o <tmp> <replica>` (a child process; one that overlaps an
+ * upload can fail with EOF, so it is tried again), then the check in a process of its own
+ * (check.ts: `PRAGMA integrity_check`, the copy turned to a rollback journal), then a rename
+ * over the copy in use. A copy that fails leaves the one in use as it was. Readers (report
+ * processes) open the copy read-only; one that holds the old file when it is replaced keeps
+ * reading the old file until it finishes. Never two restores of one site at once: asking
+ * while one runs joins it.
+ */
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { addDays, businessDay } from "../../domain/dates";
+import { dayStartUtc } from "../../domain/schedule";
+import { isSiteName } from "../../domain/sites";
+import type { Clock } from "../../platform/clock";
+import type { HqConfig } from "../../platform/config";
+import { conflict, notFound } from "../../platform/errors";
+import type { DbTarget } from "../reports/job";
+import type { ReportName, ReportQuery } from "../reports/model";
+import type { HomeCents } from "../reports/queries";
+import type { ReportService } from "../reports/service";
+import type { CheckResult } from "./check";
+
+export const LITESTREAM = fileURLToPath(new URL("../../../node_modules/@flydotio/litestream-linux-x64/litestream", import.meta.url));
+const CHECK = fileURLToPath(new URL("./check.ts", import.meta.url));
+
+/** Attempts of one restore (the first and its retries), and the wait before each retry. */
+const ATTEMPTS = 4;
+const RETRY_MS = 400;
+/** A restore that takes longer is stopped (a hung SSH connection, say). */
+const RESTORE_TIMEOUT_MS = 10 * 60_000;
+
+interface Site {
+  name: string;
+  url: string | null;
+  source: "config" | "storage";
+}
+
+/** What HQ knows of a site between restores (cents). */
+interface SiteRecord {
+  restoring: Promise<void> | null;
+  lastRestoredAt: string | null;
+  lastDataAt: string | null;
+  lastError: string | null;
+  takings: { day: string; cents: number } | null;
+  restores: number;
+  retries: number;
+}
+
+export interface SiteStateCents {
+  site: string;
+  replica: string | null;
+  source: "config" | "storage";
+  has_copy: boolean;
+  restoring: boolean;
+  last_restored_at: string | null;
+  last_data_at: string | null;
+  lag_seconds: number | null;
+  last_error: string | null;
+  today_takings: number;
+  restores: number;
+  retries: number;
+}
+
+/** The URL without its password, for answers and messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/** Litestream's complaint in plain words; `retry` when another attempt may well succeed. */
+function explain(stderr: string, url: string): { message: string; retry: boolean } {
+  const text = stderr.trim();
+  if (/no matching backups|no generations found|no snapshots available/i.test(text))
+    return { message: "No replica of this site has arrived yet (is its box linked to HQ?)", retry: false };
+  if (/unable to authenticate|handshake failed|permission denied \(publickey/i.test(text))
+    return { message: "HQ's storage refused the SFTP login (check IRONBOX_HQ_SFTP_KEY or the URL's user)", retry: false };
+  if (/connection refused|no route to host|i\/o timeout|dial tcp|no such host/i.test(text))
+    return { message: "HQ's storage could not be reached", retry: true };
+  if (/\bEOF\b/.test(text)) return { message: "The replica changed while it was being read (an upload was under way)", retry: true };
+  // The last line says what failed; a password in the URL never reaches the answer or the log.
+  let last = text.split("\n").filter(Boolean).pop() ?? "no output";
+  const password = (() => {
+    try {
+      return decodeURIComponent(new URL(url).password);
+    } catch {
+      return "";
+    }
+  })();
+  if (password) last = last.replaceAll(password, "***");
+  return { message: `The restore failed: ${last.replace(/^\S+ \S+ /, "").slice(0, 300)}`, retry: true };
+}
+
+export function createChainService(deps: {
+  hq: HqConfig | null;
+  dataDir: string;
+  clock: Clock;
+  reports: ReportService;
+  log: (m: string, e?: unknown) => void;
+  /** The Litestream binary (tests put a stand-in that fails on cue in front of the real one). */
+  litestream?: string;
+}) {
+  const litestream = deps.litestream ?? LITESTREAM;
+  const dir = join(deps.dataDir, "sites");
+  const records = new Map<string, SiteRecord>();
+  let timer: ReturnType<typeof setInterval> | null = null;
+  let round: Promise<void> | null = null;
+
+  function hq(): HqConfig {
+    if (!deps.hq) throw conflict("This is a shop's box: the chain view is on head quarters' box (IRONBOX_MODE=hq)");
+    return deps.hq;
+  }
+  const copyPath = (site: string) => join(dir, `${site}.db`);
+
+  function record(site: string): SiteRecord {
+    let r = records.get(site);
+    if (!r) {
+      const copy = copyPath(site);
+      const at = existsSync(copy) ? statSync(copy).mtime.toISOString() : null;
+      records.set(site, (r = { restoring: null, lastRestoredAt: at, lastDataAt: null, lastError: null, takings: null, restores: 0, retries: 0 }));
+    }
+    return r;
+  }
+
+  /**
+   * A site folder's replica: the folder itself when Litestream writes into it, else the one
+   * folder inside it that holds a replica (an SFTP chroot's root is root's, so the shop writes
+   * one level down). Must stay inside the storage folder (no symbolic link out of it).
+   */
+  function replicaIn(root: string, folder: string): string | null {
+    const candidates = [
+      folder,
+      ...readdirSync(folder, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => join(folder, d.name))
+        .sort(),
+    ];
+    const found = candidates.find((c) => existsSync(join(c, "generations")));
+    if (!found) return null;
+    const real = realpathSync(found);
+    return real.startsWith(realpathSync(root) + sep) ? real : null;
+  }
+
+  /** The sites: those configured, then the folders of the storage (read at each call: a new shop's folder shows up). */
+  function sites(): Site[] {
+    const cfg = hq();
+    const list: Site[] = cfg.sites.map((s) => ({ name: s.name, url: s.url, source: "config" }));
+    if (cfg.storage && existsSync(cfg.storage)) {
+      for (const d of readdirSync(cfg.storage, { withFileTypes: true })) {
+        if (!d.isDirectory() || !isSiteName(d.name) || list.some((s) => s.name === d.name)) continue;
+        const replica = replicaIn(cfg.storage, join(cfg.storage, d.name));
+        list.push({ name: d.name, url: replica ? pathToFileURL(replica).toString() : null, source: "storage" });
+      }
+    }
+    return list.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  function site(name: string): Site {
+    const s = sites().find((x) => x.name === name);
+    if (!s) throw notFound("Site");
+    return s;
+  }
+
+  function clearTmp(tmp: string) {
+    for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`, `${tmp}-journal`, `${tmp}.tmp`, `${tmp}.tmp-wal`, `${tmp}.tmp-shm`]) rmSync(f, { force: true });
+  }
+
+  /** The arguments that name the replica: the URL, or (SFTP with a key) a configuration naming it. */
+  function replicaArgs(s: Site & { url: string }): string[] {
+    const key = hq().sftpKey;
+    if (!s.url.startsWith("sftp:") || !key || new URL(s.url).password) return [s.url];
+    // Litestream 0.3 takes an SSH key only from a configuration file (`key-path`).
+    const cfg = join(dir, `.litestream-${s.name}.yml`);
+    const virtual = `/ironbox-hq/${s.name}.db`;
+    writeFileSync(
+      cfg,
+      `dbs:\n  - path: ${JSON.stringify(virtual)}\n    replicas:\n      - url: ${JSON.stringify(s.url)}\n        key-path: ${JSON.stringify(key)}\n`,
+      {
+        mode: 0o600,
+      },
+    );
+    return ["-config", cfg, "-no-expand-env", virtual];
+  }
+
+  async function run(cmd: string[]): Promise<{ code: number; out: string; err: string }> {
+    const child = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    const timeout = setTimeout(() => child.kill(), RESTORE_TIMEOUT_MS);
+    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    clearTimeout(timeout);
+    return { code, out, err };
+  }
+
+  async function restoreOnce(s: Site, r: SiteRecord): Promise<void> {
+    if (!s.url) {
+      r.lastError = "No replica of this site has arrived yet (is its box linked to HQ?)";
+      return;
+    }
+    mkdirSync(dir, { recursive: true });
+    const tmp = join(dir, `.restoring-${s.name}.db`);
+    let failure: string | null = null;
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      clearTmp(tmp);
+      const res = await run([litestream, "restore", "-o", tmp, ...replicaArgs({ ...s, url: s.url })]);
+      if (res.code === 0 && existsSync(tmp)) {
+        failure = null;
+        break;
+      }
+      const why = explain(res.err || res.out, s.url);
+      failure = why.message;
+      if (!why.retry || attempt === ATTEMPTS) break;
+      r.retries++;
+      await Bun.sleep(RETRY_MS * attempt);
+    }
+    if (failure) {
+      clearTmp(tmp);
+      r.lastError = failure;
+      return;
+    }
+    const day = businessDay(deps.clock.now());
+    const res = await run([process.execPath, CHECK, tmp, dayStartUtc(day), dayStartUtc(addDays(day, 1))]);
+    let check: CheckResult;
+    try {
+      check = JSON.parse(res.out) as CheckResult;
+    } catch {
+      check = { integrity: res.err.slice(0, 300) || `the check ended with ${res.code}`, last_data_at: null, takings_cents: 0 };
+    }
+    if (check.integrity !== "ok") {
+      clearTmp(tmp);
+      r.lastError = `The restored copy failed its integrity check (${check.integrity.slice(0, 200)}); the previous copy stays in use`;
+      return;
+    }
+    // rename(2) replaces the copy in one step: a reader sees the old file or the new, never half.
+    renameSync(tmp, copyPath(s.name));
+    r.lastRestoredAt = deps.clock.now().toISOString();
+    r.lastDataAt = check.last_data_at;
+    r.takings = { day, cents: check.takings_cents };
+    r.lastError = null;
+    r.restores++;
+  }
+
+  /** Restores one site, or joins the restore of it already running. */
+  function restore(name: string): Promise<void> {
+    const s = site(name);
+    const r = record(s.name);
+    if (!r.restoring) {
+      r.restoring = restoreOnce(s, r)
+        .catch((err) => {
+          r.lastError = `The restore failed: ${err instanceof Error ? err.message : String(err)}`;
+          deps.log(`chain: restore of ${s.name} failed`, err);
+        })
+        .finally(() => {
+          r.restoring = null;
+        });
+    }
+    return r.restoring;
+  }
+
+  function state(s: Site): SiteStateCents {
+    const r = record(s.name);
+    const now = deps.clock.now();
+    const today = businessDay(now);
+    return {
+      site: s.name,
+      replica: s.url ? redactUrl(s.url) : null,
+      source: s.source,
+      has_copy: existsSync(copyPath(s.name)),
+      restoring: r.restoring !== null,
+      last_restored_at: r.lastRestoredAt,
+      last_data_at: r.lastDataAt,
+      lag_seconds: r.lastDataAt ? Math.max(0, Math.round((now.getTime() - Date.parse(r.lastDataAt)) / 1000)) : null,
+      last_error: r.lastError,
+      today_takings: r.takings?.day === today ? r.takings.cents : 0,
+      restores: r.restores,
+      retries: r.retries,
+    };
+  }
+
+  /** The copies to read: every site with one, or just `only` (404 if it is not a site, 409 if it has no copy yet). */
+  function copies(only?: string): DbTarget[] {
+    const list = only ? [site(only)] : sites();
+    const have = list.filter((s) => existsSync(copyPath(s.name)));
+    if (only && !have.length) throw conflict(`HQ has no copy of ${only} yet: restore it first`);
+    return have.map((s) => ({ url: `file:${copyPath(s.name)}`, site: s.name }));
+  }
+
+  /** Every site in turn, one at a time (two cores: the counter comes first). */
+  function restoreAll(): Promise<void> {
+    round ??= (async () => {
+      for (const s of sites()) await restore(s.name);
+    })().finally(() => {
+      round = null;
+    });
+    return round;
+  }
+
+  return {
+    enabled: () => deps.hq !== null,
+    list: () => sites().map(state),
+    async restoreNow(name: string): Promise<SiteStateCents> {
+      await restore(name);
+      return state(site(name));
+    },
+    restoreAll,
+    report: (name: ReportName, query: ReportQuery, only: string | undefined, signal?: AbortSignal) =>
+      deps.reports.siteReport(copies(only), name, query, signal),
+    async statistics(only?: string): Promise<{ site: string; figures: HomeCents }[]> {
+      const dbs = copies(only);
+      if (!dbs.length) return [];
+      const figures = await deps.reports.siteHome(dbs);
+      return dbs.map((d, i) => ({ site: d.site!, figures: figures[i]! }));
+    },
+    /** The schedule: a round now and every IRONBOX_HQ_RESTORE_SECONDS (0: on demand only). Returns the stop. */
+    start(): () => void {
+      const every = hq().restoreEverySec;
+      if (every > 0) {
+        const tick = () => void restoreAll().catch((err) => deps.log("chain: restore round failed", err));
+        tick();
+        timer = setInterval(tick, every * 1000);
+      }
+      return () => {
+        if (timer) clearInterval(timer);
+        timer = null;
+      };
+    },
+  };
+}
+
+export type ChainService = ReturnType<typeof createChainService>;

@@ -1,0 +1,54 @@
+/**
+ * For the chain's tests and browser test: shop databases shipped to a file:// replica by a real
+ * `litestream replicate`, as a shop box ships them to HQ, and a ticket written through a box's
+ * API. Not used by the appliance.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { LITESTREAM } from "./service";
+
+/** A snapshot file in the replica (the first full upload of a generation). */
+function hasSnapshot(replica: string): boolean {
+  const gens = join(replica, "generations");
+  if (!existsSync(gens)) return false;
+  return readdirSync(gens).some((g) => existsSync(join(gens, g, "snapshots")) && readdirSync(join(gens, g, "snapshots")).length > 0);
+}
+
+/**
+ * Starts `litestream replicate <db> file://<replica>` and waits for the first snapshot.
+ * `stop()` ends it (SIGTERM: Litestream syncs what it has before it exits).
+ */
+export async function replicate(dbFile: string, replica: string, timeoutMs = 20_000) {
+  const child = Bun.spawn([LITESTREAM, "replicate", dbFile, `file://${replica}`], { stdout: "ignore", stderr: "pipe" });
+  const until = Date.now() + timeoutMs;
+  while (!hasSnapshot(replica)) {
+    if (child.exitCode !== null || Date.now() > until) {
+      child.kill("SIGKILL");
+      throw new Error(`litestream replicate did not ship a snapshot: ${await new Response(child.stderr).text()}`);
+    }
+    await Bun.sleep(100);
+  }
+  return {
+    child,
+    /** Waits out one sync interval (1 s) so the writes so far are in the replica, then stops. */
+    async stop(settleMs = 1500) {
+      await Bun.sleep(settleMs);
+      child.kill("SIGTERM");
+      await child.exited;
+    },
+  };
+}
+
+type Call = (method: string, path: string, body?: unknown) => Promise<any>;
+
+/** A confirmed, paid ticket of one garment for a new customer named `customer`: its id. */
+export async function paidTicket(call: Call, customer: string): Promise<number> {
+  const c = (await call("POST", "/customers/", { full_name: customer })).id as number;
+  const t = (await call("POST", "/tickets/", { customer_id: c })).id as number;
+  const garments = (await call("GET", "/garmentSubCategories/")) as { id: number; name: string }[];
+  const shirt = garments.find((g) => g.name === "Shirt") ?? garments[0]!;
+  await call("POST", "/ticketSubCategory/", { ticket_id: t, garment_sub_category_id: shirt.id });
+  await call("PUT", `/tickets/${t}/confirm`);
+  await call("PUT", `/tickets/paidFor/${t}`);
+  return t;
+}
