@@ -5,10 +5,11 @@ import { TITLES } from "../../../appliance/domain/people";
 import type { Customer, CustomerDetail as CustomerRecord, CustomerSave } from "../../../appliance/modules/customers/model";
 import type { Preference } from "../../../appliance/modules/places/model";
 import { CustomerTickets } from "../tickets/CustomerTickets";
+import { MessageList } from "../messaging/MessageList";
 import { Link, useLocation } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
-import { Field, Section, clamp100 } from "../../components/form";
+import { Field, Section, Toggle, clamp100 } from "../../components/form";
 import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";
@@ -178,6 +179,7 @@ const blank: CustomerRecord = {
   discount: 0,
   occupation: "",
   comments: "",
+  no_messages: false,
   created_at: "",
   preferences: [],
   ticket_total: 0,
@@ -264,6 +266,7 @@ export function CustomerDetail({ params }: { params: Params }) {
       discount: clamp100(String(c.discount)),
       occupation: c.occupation,
       comments: c.comments,
+      no_messages: c.no_messages,
       preferences: [...prefs],
     };
     const send = (approval?: Approval) => {
@@ -384,6 +387,7 @@ export function CustomerDetail({ params }: { params: Params }) {
             />
           </Field>
         </div>
+        <Toggle label="No messages (customer asked)" checked={c.no_messages} onChange={(no_messages) => set({ no_messages })} />
       </Section>
 
       <Section title="Address">
@@ -409,6 +413,7 @@ export function CustomerDetail({ params }: { params: Params }) {
       </div>
 
       {id > 0 && <CustomerTickets customerId={id} />}
+      {id > 0 && <MessageList query={{ customer_id: id }} />}
     </div>
   );
 }

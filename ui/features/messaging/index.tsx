@@ -1,0 +1,4 @@
+/** Messaging screens (issue 14); the route table imports these names. */
+export { MessagingScreen } from "./MessagingScreen";
+export { SettingsScreen } from "./SettingsScreen";
+export { TemplatesScreen } from "./TemplatesScreen";
