@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/** One table of a snapshot: its column names and its rows (values in column order, by id). */
+export const SnapshotTable = z.object({
+  columns: z.array(z.string().regex(/^[a-z_][a-z0-9_]*$/)).min(1),
+  rows: z.array(z.array(z.union([z.string(), z.number(), z.null()]))),
+});
+
+/** What HQ signs (gzip of its canonical JSON): the chain's reference data at one version. */
+export const SnapshotContent = z.object({
+  format: z.literal(1),
+  version: z.number().int().positive(),
+  created_at: z.string(),
+  tables: z.record(z.string(), SnapshotTable),
+});
+export type SnapshotContent = z.infer<typeof SnapshotContent>;
+
+/**
+ * The snapshot as HQ serves it: `payload` is the gzip of the canonical JSON of the content,
+ * base64; `signature` is HQ's Ed25519 signature over those gzip bytes (base64). `version` and
+ * `created_at` repeat the signed content's, for a look before verifying; only the signed ones count.
+ */
+export const SignedSnapshot = z.object({
+  version: z.number().int().positive(),
+  created_at: z.string(),
+  signature: z.string().max(200),
+  payload: z.string(),
+});
+export type SignedSnapshot = z.infer<typeof SignedSnapshot>;
+
+export const SnapshotQuery = z.object({ after: z.coerce.number().int().min(0).optional() });
+
+export const PublishResult = z.object({
+  version: z.number().int(),
+  created_at: z.string(),
+  /** False when nothing changed since the last publish: that version stands. */
+  changed: z.boolean(),
+  rows: z.record(z.string(), z.number().int()),
+  bytes: z.number().int(),
+  public_key: z.string(),
+});
+export type PublishResult = z.infer<typeof PublishResult>;
+
+export const ReferenceStatus = z.object({
+  mode: z.enum(["shop", "hq"]),
+  /** Enrolled with HQ: HQ-owned data is read-only here. */
+  managed: z.boolean(),
+  /** The applied snapshot's version (shop), or the last published one (HQ); null before the first. */
+  version: z.number().int().nullable(),
+  applied_at: z.string().nullable(),
+  hq_url: z.string().nullable(),
+  last_check_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  /** HQ only: the key shop boxes are enrolled with (IRONBOX_HQ_PUBLIC_KEY), once made. */
+  public_key: z.string().nullable(),
+});
+export type ReferenceStatus = z.infer<typeof ReferenceStatus>;
