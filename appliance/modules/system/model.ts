@@ -1,5 +1,6 @@
 // The system module's contract: the ready check and first-run setup.
 import { z } from "zod";
+import { BOX_MODES } from "../../domain/sites";
 import { Pin } from "../auth/model";
 import { LinkHealth } from "../hqlink/model";
 
@@ -8,6 +9,7 @@ export const Health = z.object({
   database: z.literal("ok"),
   setup_required: z.boolean(),
   link: LinkHealth.describe("Replication to HQ: state, lag, last error (the home screen warns when lagging or down)"),
+  mode: z.enum(BOX_MODES).describe('"hq": head quarters\' box, which also keeps a copy of every site (the Sites screen); else "shop"'),
 });
 export type Health = z.infer<typeof Health>;
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
+import type { BoxMode } from "../../domain/sites";
 import { jsonResponse } from "../../http/envelope";
 import { type RouteDef, route } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
@@ -19,6 +20,8 @@ export function systemRoutes(deps: {
   openapi: () => unknown;
   /** The HQ link's state (modules/hqlink); off when the box has no link. */
   link?: () => LinkHealth;
+  /** IRONBOX_MODE (issue 15): the UI offers the Sites screen on head quarters' box. */
+  mode?: BoxMode;
 }): RouteDef[] {
   return [
     route({
@@ -35,6 +38,7 @@ export function systemRoutes(deps: {
           database: "ok" as const,
           setup_required: await deps.auth.setupRequired(),
           link: deps.link?.() ?? LINK_OFF,
+          mode: deps.mode ?? "shop",
         };
       },
     }),
