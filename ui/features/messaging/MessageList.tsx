@@ -5,8 +5,11 @@ import { toast } from "../../components/toast";
 import { listMessages, type MessageQuery, type MessageStatus, type OutboxRow, retryMessage } from "./api";
 import { type MessageEvent, useMessageEvents } from "./events";
 
-/** How often the list asks the box again while a row is still on its way and the event stream is down. */
-export const POLL_MS = 3000;
+/**
+ * How often the list asks the box again while a row is still on its way: often while the event
+ * stream is down, now and then while it is up (an event sent before the stream opened is missed).
+ */
+export const POLL_MS = { down: 2000, live: 5000 };
 const PENDING: MessageStatus[] = ["queued", "sending"];
 
 /** The words a shop's staff read for each state. */
@@ -47,11 +50,15 @@ export function MessageList({ query, title = "Messages", reload = 0 }: { query: 
       ),
     [key],
   );
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `reload` is the trigger (the screen queued more), not a value the effect reads.
   useEffect(() => {
     setRows(null);
     void load();
-  }, [load, reload]);
+  }, [load]);
+  // The screen queued more: read again, keeping the rows on show meanwhile.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reload` is the trigger, not a value the effect reads; `load` changing is the effect above.
+  useEffect(() => {
+    if (reload) void load();
+  }, [reload]);
 
   // Events only say which row changed and its state: the row is patched at once, and the list
   // read again a moment later (after a burst) for attempts, errors and times.
@@ -65,8 +72,8 @@ export function MessageList({ query, title = "Messages", reload = 0 }: { query: 
 
   const pending = rows?.some((r) => PENDING.includes(r.status)) ?? false;
   useEffect(() => {
-    if (live || !pending) return;
-    const t = setInterval(() => void load(), POLL_MS);
+    if (!pending) return;
+    const t = setInterval(() => void load(), live ? POLL_MS.live : POLL_MS.down);
     return () => clearInterval(t);
   }, [live, pending, load]);
 

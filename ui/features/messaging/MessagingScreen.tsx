@@ -8,15 +8,13 @@ import { apiList } from "../../lib/api";
 import { ChipToggles } from "../people/fields";
 import { type BatchCounts, batchCounts, customersByDeliveryDate, type SendResult, sendBulk } from "./api";
 import { useMessageEvents } from "./events";
-import { MessageList } from "./MessageList";
+import { MessageList, POLL_MS } from "./MessageList";
 import { SmsLength } from "./SmsLength";
 
 /** Spec §2: the customer multi-select shows 20 per search. */
 export const SEARCH_LIMIT = 20;
 /** Spec §2: the Message text area's rows. */
 const TEXT_ROWS = 5;
-/** How often the progress asks the box while the event stream is down. */
-const POLL_MS = 2000;
 
 type Pickable = Pick<Customer, "id" | "full_name"> & { no_messages?: boolean };
 const chipName = (c: Pickable) => (c.no_messages ? `${c.full_name} (no messages)` : c.full_name);
@@ -215,7 +213,7 @@ function CustomerPicker({
   );
 }
 
-/** The batch's progress: counts per state, live over the events stream, polled while it is down. */
+/** The batch's progress: counts per state, live over the events stream (and polled, see POLL_MS). */
 function BatchProgress({ batch }: { batch: SendResult }) {
   const [counts, setCounts] = useState<BatchCounts | null>(null);
   const [showRows, setShowRows] = useState(false);
@@ -239,8 +237,8 @@ function BatchProgress({ batch }: { batch: SendResult }) {
 
   const waiting = counts ? counts.queued + counts.sending : batch.queued;
   useEffect(() => {
-    if (live || waiting === 0) return;
-    const t = setInterval(() => void load(), POLL_MS);
+    if (waiting === 0) return;
+    const t = setInterval(() => void load(), live ? POLL_MS.live : POLL_MS.down);
     return () => clearInterval(t);
   }, [live, waiting, load]);
 
