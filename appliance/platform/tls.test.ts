@@ -2,7 +2,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { certificateNames, ensureCertificates, readCertificateInfo, stableHostName } from "./tls";
+import { stableHostName } from "../domain/lanNames";
+import { certificateNames, ensureCertificates, readCertificateInfo } from "./tls";
 
 const dirs: string[] = [];
 const tempDir = () => {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
+import { stableHostName } from "../domain/lanNames";
 import "./reflectMetadata";
 
 /**
@@ -28,18 +29,6 @@ const SERVER_DAYS = 825;
 const RENEW_BEFORE_DAYS = 30;
 const EC = { name: "ECDSA", namedCurve: "P-256" } as const;
 const SIGN = { name: "ECDSA", hash: "SHA-256" } as const;
-
-/** `ironbox-<site>.local`: the box's stable mDNS host name (a DNS label: a-z, 0-9, hyphens). */
-export function stableHostName(site: string): string {
-  const label = site
-    .normalize("NFKD")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 54)
-    .replace(/-+$/, "");
-  return `ironbox${label ? `-${label}` : ""}.local`;
-}
 
 /** The LAN addresses a tablet may type: non-internal IPv4 of every interface, and 127.0.0.1. */
 export function lanAddresses(): string[] {

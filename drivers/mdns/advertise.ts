@@ -1,4 +1,5 @@
 import { Bonjour } from "bonjour-service";
+import { stableHostName } from "../../appliance/domain/lanNames";
 
 /** How long the box listens for other boxes' names before it picks its own. */
 const LISTEN_MS = 1200;
@@ -6,17 +7,24 @@ const LISTEN_MS = 1200;
 const CLAIM_MS = 5000;
 
 /**
- * Advertises the box on the shop LAN (ARCHITECTURE: `_http._tcp`, instance "Ironbox <site>")
- * so tablets find it by name. Binds to all interfaces: bound to 127.0.0.1 alone it would
- * receive nothing (STACK-NOTES).
+ * Advertises the box on the shop LAN so tablets find it by name: `_http._tcp` and, when HTTPS
+ * is served, `_https._tcp`, both under the instance "Ironbox <site>" on the host
+ * `ironbox-<site>.local`, whose A records (the LAN addresses) the box answers itself
+ * (bonjour-service registers them for a service's `host` and answers A queries for them).
+ * Binds to all interfaces: bound to 127.0.0.1 alone it would receive nothing (STACK-NOTES).
  *
  * Two boxes with the same site name on one LAN: the second renames itself "Ironbox <site>
- * (2)", then (3)…, and logs that it did. It first listens for the names already announced;
- * should another box claim the same name at the same moment, bonjour-service's own probe
- * finds the clash and stops that service (logging "Service name is already in use"), and the
- * box tries the next number. `name` resolves to the name in use.
+ * (2)" on host `ironbox-<site>-2.local`, then (3)…, and logs that it did (its certificate
+ * does not carry that name: give each box its own IRONBOX_SITE_NAME). It first listens for
+ * the names already announced; should another box claim the same name at the same moment,
+ * bonjour-service's own probe finds the clash and stops that service (logging "Service name
+ * is already in use"), and the box tries the next number. `name` resolves to the name in use.
  */
-export function advertise(site: string, port: number, log: (message: string) => void = console.log): { name: Promise<string>; stop(): Promise<void> } {
+export function advertise(
+  site: string,
+  ports: { http: number; https: number | null },
+  log: (message: string) => void = console.log,
+): { name: Promise<string>; stop(): Promise<void> } {
   const bonjour = new Bonjour({ interface: "0.0.0.0" } as never);
   const base = `Ironbox ${site}`.replaceAll(".", "-"); // bonjour-service does the same to dots
   let stopped = false;
@@ -25,8 +33,9 @@ export function advertise(site: string, port: number, log: (message: string) => 
     for (let n = 1; !stopped; n++) {
       const candidate = n === 1 ? base : `${base} (${n})`;
       if (taken.has(candidate.toLowerCase())) continue;
-      if (await claim(bonjour, candidate, port)) {
-        if (n > 1) log(`mDNS: another box on this network is already "${base}"; this one advertises itself as "${candidate}"`);
+      const host = stableHostName(n === 1 ? site : `${site} ${n}`);
+      if (await claim(bonjour, candidate, host, ports)) {
+        if (n > 1) log(`mDNS: another box on this network is already "${base}"; this one advertises itself as "${candidate}" (${host})`);
         return candidate;
       }
       taken.add(candidate.toLowerCase());
@@ -54,23 +63,28 @@ function names(bonjour: Bonjour, ms: number): Promise<string[]> {
   );
 }
 
-/** Publishes under `name`; false when the probe found another holder (bonjour-service then stops the service). */
-async function claim(bonjour: Bonjour, name: string, port: number): Promise<boolean> {
-  const service = bonjour.publish({ name, type: "http", port, txt: { path: "/", api: "/api/v1" } });
+/**
+ * Publishes `_http._tcp` under `name`; false when the probe found another holder
+ * (bonjour-service then stops the service). `_https._tcp` follows under the name won.
+ */
+async function claim(bonjour: Bonjour, name: string, host: string, ports: { http: number; https: number | null }): Promise<boolean> {
+  const txt = { path: "/", api: "/api/v1" };
+  const service = bonjour.publish({ name, type: "http", host, port: ports.http, txt, disableIPv6: true });
   for (let waited = 0; waited < CLAIM_MS; waited += 50) {
-    if (service.published) return true;
-    if (!service.activated) return false;
+    if (service.published || !service.activated) break;
     await Bun.sleep(50);
   }
-  return service.activated;
+  if (!service.activated) return false;
+  if (ports.https !== null) bonjour.publish({ name, type: "https", host, port: ports.https, txt, probe: false, disableIPv6: true });
+  return true;
 }
 
-/** Finds Ironbox boxes on the LAN (used by tests and diagnostics). */
-export function browse(ms: number): Promise<{ name: string; port: number }[]> {
+/** Finds Ironbox boxes on the LAN (used by tests and diagnostics): `_http._tcp` or `_https._tcp`. */
+export function browse(ms: number, type: "http" | "https" = "http"): Promise<{ name: string; port: number; host: string }[]> {
   const bonjour = new Bonjour({ interface: "0.0.0.0" } as never);
-  const found: { name: string; port: number }[] = [];
-  const b = bonjour.find({ type: "http" }, (s) => {
-    if (s.name.startsWith("Ironbox ")) found.push({ name: s.name, port: s.port });
+  const found: { name: string; port: number; host: string }[] = [];
+  const b = bonjour.find({ type }, (s) => {
+    if (s.name.startsWith("Ironbox ")) found.push({ name: s.name, port: s.port, host: s.host });
   });
   return new Promise((resolve) =>
     setTimeout(() => {

@@ -1,4 +1,5 @@
-import { readCaCertificate, readCertificateInfo, stableHostName } from "../../platform/tls";
+import { stableHostName } from "../../domain/lanNames";
+import { readCaCertificate, readCertificateInfo } from "../../platform/tls";
 import type { TabletSetup } from "./model";
 
 /** Where a tablet downloads the box's CA (served by main.ts on HTTP and HTTPS alike). */
