@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, max } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { boxSettings, printJobs } from "../../../db/schema";
 import { type DeviceAccess, DevicePathError } from "../../../drivers/devices";
@@ -334,6 +334,24 @@ export function createPrintJournal({
           .where(eq(printJobs.id, j.id));
       const queued = await db.selectDistinct({ printer: printJobs.printer }).from(printJobs).where(eq(printJobs.status, "queued"));
       for (const q of queued) void drain(q.printer);
+    },
+    /** Per printer: when it last printed a job, and the last job's error if that one failed (the box's health panel). */
+    async lastOutcomes(): Promise<Map<string, { last_ok_at: string | null; last_error: string | null }>> {
+      const done = await db
+        .select({ printer: printJobs.printer, at: max(printJobs.finished_at) })
+        .from(printJobs)
+        .where(eq(printJobs.status, "done"))
+        .groupBy(printJobs.printer);
+      const lastIds = db.select({ id: max(printJobs.id) }).from(printJobs).where(inArray(printJobs.status, ["done", "failed"])).groupBy(printJobs.printer);
+      const last = await db
+        .select({ printer: printJobs.printer, status: printJobs.status, error: printJobs.error })
+        .from(printJobs)
+        .where(inArray(printJobs.id, lastIds));
+      const out = new Map<string, { last_ok_at: string | null; last_error: string | null }>();
+      for (const d of done) out.set(d.printer, { last_ok_at: d.at, last_error: null });
+      for (const l of last)
+        if (l.status === "failed") out.set(l.printer, { last_ok_at: out.get(l.printer)?.last_ok_at ?? null, last_error: l.error });
+      return out;
     },
     /** Waits until the box has nothing queued or being sent (tests and shutdown); the tablet's jobs are its own. */
     async idle() {

@@ -54,6 +54,8 @@ export function createScannerService({
 }) {
   const running = new Map<string, { stop(): void }>();
   const status = new Map<string, { status: "online" | "offline" | "unknown"; detail?: string }>();
+  /** When each gun last read a code since the box started (the box's health panel). */
+  const lastScan = new Map<string, string>();
   const now = () => clock.now().toISOString();
 
   const stored = storedList({ db, key: KEY, schema: GunConfig, log });
@@ -74,7 +76,10 @@ export function createScannerService({
       running.set(
         gun.id,
         drivers(gun)({
-          onCode: (code) => bus.publish({ type: "scan", gun: gun.id, agent_id: gun.agent_id, code, at: now() }),
+          onCode: (code) => {
+            lastScan.set(gun.id, now());
+            bus.publish({ type: "scan", gun: gun.id, agent_id: gun.agent_id, code, at: now() });
+          },
           onStatus: (s, detail) => {
             status.set(gun.id, { status: s, detail });
             bus.publish({ type: "gun", gun: gun.id, agent_id: gun.agent_id, status: s, detail, at: now() });
@@ -88,6 +93,9 @@ export function createScannerService({
     start: async () => startAll(await config()),
     stop: () => startAll([]),
     list: async (caller: EmployeeCaller): Promise<GunState[]> => visible(caller, await config()),
+    /** Every gun of the box with its state and its last scan since the box started (the health panel; admins). */
+    health: async () =>
+      (await config()).map((g) => ({ id: g.id, name: g.name, ...(status.get(g.id) ?? { status: "unknown" as const }), last_scan_at: lastScan.get(g.id) ?? null })),
     /** The guns as the settings screen shows them: with `invalid` when the stored list no longer validates. */
     async settings(caller: EmployeeCaller): Promise<GunSettings> {
       const { list, invalid } = await stored();

@@ -1,0 +1,52 @@
+// The box's health panel ("The box", admins): hardware, disk, database, HQ link, backups, certificate.
+import { z } from "zod";
+import { LinkHealth } from "../hqlink/model";
+
+/** A printer or barcode gun of the box: its state now and when it last did its job. */
+export const DeviceHealth = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: z.enum(["online", "offline", "unknown"]).describe("online: attached now; offline: set up but not found; unknown: not probed (network printers)"),
+  last_ok_at: z.string().nullable().describe("A printer's last printed job; a gun's last scan since the box started (UTC ISO)"),
+  last_error: z.string().nullable().describe("A printer's last job's error when that job failed; a gun's reason for being offline"),
+});
+export type DeviceHealth = z.infer<typeof DeviceHealth>;
+
+/** The last database check (`PRAGMA integrity_check`, run in a process of its own at boot and daily). */
+export const IntegrityCheck = z.object({
+  ok: z.boolean(),
+  result: z.string().describe("ok, or SQLite's first findings"),
+  checked_at: z.string(),
+  ms: z.number().int(),
+});
+export type IntegrityCheck = z.infer<typeof IntegrityCheck>;
+
+export const Attention = z.object({
+  what: z.enum(["printer", "gun", "disk", "link", "integrity", "certificate"]),
+  message: z.string(),
+});
+export type Attention = z.infer<typeof Attention>;
+
+export const BoxHealth = z.object({
+  version: z.string(),
+  started_at: z.string(),
+  uptime_seconds: z.number().int(),
+  printers: z.array(DeviceHealth),
+  guns: z.array(DeviceHealth),
+  disk: z.object({ free_bytes: z.number(), total_bytes: z.number(), free_percent: z.number() }).describe("The file system of the data folder"),
+  database: z.object({
+    bytes: z.number().describe("The database file with its write-ahead log"),
+    integrity: IntegrityCheck.nullable().describe("null until the first check has run"),
+  }),
+  link: LinkHealth,
+  backup: z
+    .object({ at: z.string(), version: z.string(), bytes: z.number(), file: z.string() })
+    .nullable()
+    .describe("The newest copy taken before an upgrade migrated the database (<data dir>/backups)"),
+  certificate: z
+    .object({ expires_at: z.string(), names: z.array(z.string()) })
+    .nullable()
+    .describe("The box's HTTPS certificate; null when it has none"),
+  needs_attention: z.array(Attention).describe("What needs a person now; empty when all is well"),
+});
+export type BoxHealth = z.infer<typeof BoxHealth>;
