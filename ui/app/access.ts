@@ -2,6 +2,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
 import type { Role } from "../../appliance/domain/people";
 import type { Me } from "../../appliance/modules/auth/model";
+import { useManaged } from "../features/reference/state";
 import { api } from "../lib/api";
 import { type EmployeeClaims, employee } from "../lib/session";
 
@@ -57,12 +58,14 @@ export function useAgentIsHq(): boolean | undefined {
 /**
  * Chain-wide reference data (catalogue, places and preferences, delivery states) is changed by
  * head-quarters staff only: an admin of the HQ agent, or an admin with the HQ flag. A shop's
- * admin sees those screens read-only.
+ * admin sees those screens read-only; so does everyone on a box HQ manages (issue 15: the data
+ * arrives as HQ's snapshot), and nobody edits until the box has said which it is.
  */
 export function useHqStaff(): boolean {
   const hqAgent = useHqAgent();
+  const managed = useManaged();
   const e = employee.value;
-  return !!e && e.role === "admin" && (e.hq || hqAgent);
+  return managed === false && !!e && e.role === "admin" && (e.hq || hqAgent);
 }
 
 export const ROLE_LABEL: Record<Role, string> = { admin: "Administrator", manager: "Manager", employee: "Employee", driver: "Driver" };

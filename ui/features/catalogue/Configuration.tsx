@@ -1,6 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { Link } from "wouter";
 import { agentToken, employeeToken } from "../../lib/session";
+import { ReferenceVersion } from "../reference";
 import { WorkloadList } from "../scheduling";
 
 /** Spec §2: the configuration menu, and the workload settings listed by month. */
@@ -12,6 +13,7 @@ const TILES = [
   { to: "/configPlaces", label: "Places & preferences", initials: "PP", color: "#7c3aed" },
   { to: "/configScanners", label: "Barcode guns", initials: "BG", color: "#b45309" },
   { to: "/configPrinters", label: "Printers", initials: "PR", color: "#0f766e" },
+  { to: "/configReference", label: "Reference data", initials: "RD", color: "#1d4ed8" },
 ];
 
 export function ConfigurationMenu() {
@@ -36,6 +38,7 @@ export function ConfigurationMenu() {
           <span className="tile-label">Price list</span>
         </a>
       </nav>
+      <ReferenceVersion />
       <WorkloadList />
     </div>
   );

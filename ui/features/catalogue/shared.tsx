@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from "react";
 import { uploadImage } from "../../lib/upload";
 import { useHqStaff } from "../../app/access";
+import { useManaged } from "../reference/state";
 
 export const idOf = (params: Record<string, string | undefined>) => Number(params.id ?? 0) || 0;
 
@@ -32,8 +33,14 @@ export function ImagePicker({ value, onChange }: { value: string | null; onChang
   );
 }
 
-/** Says why a shop's admin cannot change what it sees. */
+/** Says why a shop's admin cannot change what it sees (or that head quarters manages this box's copy). */
 export function SharedDataNote() {
+  if (useManaged())
+    return (
+      <p className="managed-banner" role="note">
+        Reference data managed by head quarters: it changes there and arrives here with each new version.
+      </p>
+    );
   return (
     <p className="muted small" role="note">
       Shared by every shop: only head-quarters staff change it.
