@@ -1,6 +1,8 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
+import { deviceAccess } from "../../drivers/devices";
+import { type ChannelSettings, ChannelSettingsError, checkChannelSettings } from "../../drivers/messaging/settings";
 import { type BoxMode, isSiteName } from "../domain/sites";
 
 const MB = 1024 * 1024;
@@ -116,6 +118,34 @@ function referenceConfig(env: Record<string, string | undefined>): ReferenceConf
   return { hqUrl: url || null, publicKey: publicKey || null, token: token || null, syncEveryMs: minutes * 60_000 };
 }
 
+/**
+ * Messaging channels preset by the environment (drivers/messaging): IRONBOX_SMS_GATEWAY_URL
+ * (http://user:pass@192.168.1.40:8080), IRONBOX_MODEM_PATH (/dev/ttyUSB2), IRONBOX_SMTP_URL
+ * (smtp://user:pass@host:port) and IRONBOX_SMTP_FROM. Errors name the variable, never the URL.
+ */
+function messagingConfig(env: Record<string, string | undefined>, devices: { sysRoot: string; devRoot: string }): ChannelSettings {
+  const names: Record<keyof ChannelSettings, string> = {
+    smsGatewayUrl: "IRONBOX_SMS_GATEWAY_URL",
+    modemPath: "IRONBOX_MODEM_PATH",
+    smtpUrl: "IRONBOX_SMTP_URL",
+    smtpFrom: "IRONBOX_SMTP_FROM",
+  };
+  try {
+    return checkChannelSettings(
+      {
+        smsGatewayUrl: env.IRONBOX_SMS_GATEWAY_URL ?? null,
+        modemPath: env.IRONBOX_MODEM_PATH ?? null,
+        smtpUrl: env.IRONBOX_SMTP_URL ?? null,
+        smtpFrom: env.IRONBOX_SMTP_FROM ?? null,
+      },
+      deviceAccess(devices),
+    );
+  } catch (e) {
+    if (e instanceof ChannelSettingsError) throw new Error(`${names[e.field]}: ${e.message}`);
+    throw e;
+  }
+}
+
 /** Everything the appliance reads from the environment, parsed once at boot. */
 export interface Config {
   port: number;
@@ -147,6 +177,8 @@ export interface Config {
    * values can be set on the "Link to HQ" screen.
    */
   replica: { url: string | null; keyPath: string | null; lagWarnSeconds: number | null; siteFromEnv: boolean };
+  /** Messaging channels preset by the environment; the settings screen fills what is unset. */
+  messaging: ChannelSettings;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -161,6 +193,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((user || password || pin) && !(user && password && pin)) {
     throw new Error("IRONBOX_ADMIN_USER, IRONBOX_ADMIN_PASSWORD and IRONBOX_ADMIN_PIN go together: set all three or none");
   }
+  const devices = { sysRoot: resolve(env.IRONBOX_SYSFS_ROOT || "/sys"), devRoot: resolve(env.IRONBOX_DEV_ROOT || "/dev") };
   const mode = (env.IRONBOX_MODE || "shop") as BoxMode;
   if (mode !== "shop" && mode !== "hq") throw new Error(`IRONBOX_MODE is "shop" or "hq": ${env.IRONBOX_MODE}`);
   return {
@@ -175,7 +208,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     site: env.IRONBOX_SITE_NAME || hostname(),
     mdns: env.IRONBOX_MDNS !== "0",
     https: env.IRONBOX_HTTPS === "0" ? null : { port: portOf("IRONBOX_HTTPS_PORT", env.IRONBOX_HTTPS_PORT || 8443) },
-    devices: { sysRoot: resolve(env.IRONBOX_SYSFS_ROOT || "/sys"), devRoot: resolve(env.IRONBOX_DEV_ROOT || "/dev") },
+    devices,
     eventsRecheckMs: Math.max(50, Number(env.IRONBOX_EVENTS_RECHECK_MS) || 20_000),
     uploads: uploadLimits(env),
     mode,
@@ -187,5 +220,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       lagWarnSeconds: lagWarn(env.IRONBOX_LINK_LAG_WARN_SECONDS),
       siteFromEnv: !!env.IRONBOX_SITE_NAME,
     },
+    messaging: messagingConfig(env, devices),
   };
 }

@@ -1,0 +1,58 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import type { DeviceAccess } from "../devices";
+import { androidGatewayChannel } from "./androidGateway";
+import { type Channel, ChannelError } from "./channel";
+import { gsmModemChannel } from "./gsmModem";
+import { type ChannelSettings, checkChannelSettings } from "./settings";
+import { smtpChannel } from "./smtp";
+
+export { type Channel, ChannelError, type LookupResult, type OutgoingMessage, type SendResult } from "./channel";
+export {
+  type ChannelSettings,
+  ChannelSettingsError,
+  checkChannelSettings,
+  isEmailAddress,
+  maskUrl,
+  NO_CHANNELS,
+  parseFromAddress,
+  parseGatewayUrl,
+  parseSmtpUrl,
+} from "./settings";
+
+/**
+ * The phone must be on the shop's network: every address its name has is a LAN address (the
+ * same rule as network printers; loopback only with a test device root).
+ */
+function lanHostCheck(devices: DeviceAccess) {
+  return async (host: string) => {
+    let ips: string[];
+    if (isIP(host)) ips = [host];
+    else {
+      try {
+        ips = (await lookup(host, { all: true })).map((a) => a.address);
+      } catch {
+        throw new ChannelError(`The phone's name ${host} is not known on this network`);
+      }
+    }
+    if (!ips.length || !ips.every((ip) => devices.lanAddress(ip)))
+      throw new ChannelError("The phone must be on the shop's network (a private LAN address)", true);
+  };
+}
+
+/**
+ * The channels these settings give: SMS through the Android phone when its URL is set,
+ * otherwise through the modem when its path is set (the phone wins when both are: it needs no
+ * hardware on the box and reports each message's state); e-mail when SMTP and From are set.
+ * Settings are checked first (checkChannelSettings).
+ */
+export function createChannels(settings: ChannelSettings, deps: { devices: DeviceAccess; timeoutMs?: number }): { sms: Channel | null; email: Channel | null } {
+  const s = checkChannelSettings(settings, deps.devices);
+  const sms = s.smsGatewayUrl
+    ? androidGatewayChannel({ url: s.smsGatewayUrl, timeoutMs: deps.timeoutMs, checkHost: lanHostCheck(deps.devices) })
+    : s.modemPath
+      ? gsmModemChannel({ path: s.modemPath, devices: deps.devices, timeoutMs: deps.timeoutMs })
+      : null;
+  const email = s.smtpUrl && s.smtpFrom ? smtpChannel({ url: s.smtpUrl, from: s.smtpFrom, timeoutMs: deps.timeoutMs }) : null;
+  return { sms, email };
+}

@@ -1,0 +1,88 @@
+import nodemailer from "nodemailer";
+import { type Channel, ChannelError, type OutgoingMessage, type SendResult } from "./channel";
+
+/**
+ * E-mail over SMTP with nodemailer. smtp:// uses STARTTLS when the server offers it,
+ * smtps:// speaks TLS from the start (port 465). The Message-ID is made from the outbox key,
+ * so a retried send carries the same id and a mailbox (or a person) can tell it is the same
+ * message. SMTP cannot be asked afterwards what became of a message: no lookup().
+ */
+export interface SmtpOptions {
+  /** smtp://user:pass@host:port or smtps://… (checked by parseSmtpUrl). */
+  url: string;
+  /** "shop@example.com" or "Ironbox Mosta <shop@example.com>" (checked by parseFromAddress). */
+  from: string;
+  /** Connection, greeting and socket timeouts (default 15 s each). */
+  timeoutMs?: number;
+}
+
+/** Header text on one line: a subject never carries a line break into the header block. */
+const oneLine = (s: string) => s.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
+
+/** The part of the From address after @, for Message-IDs; "ironbox.local" when unknown. */
+function domainOf(from: string): string {
+  const m = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from);
+  return m?.[1] ?? "ironbox.local";
+}
+
+export function smtpChannel(o: SmtpOptions): Channel {
+  const u = new URL(o.url);
+  const timeout = o.timeoutMs ?? 15_000;
+  const transporter = nodemailer.createTransport({
+    host: u.hostname.replace(/^\[|\]$/g, ""),
+    port: u.port ? Number(u.port) : u.protocol === "smtps:" ? 465 : 587,
+    secure: u.protocol === "smtps:",
+    auth: u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+  });
+  const domain = domainOf(o.from);
+  const fromName = /^([^<]+)</.exec(o.from)?.[1]?.trim().replace(/^"|"$/g, "");
+
+  return {
+    kind: "email",
+    label: `E-mail via ${u.hostname}`,
+
+    async send(msg: OutgoingMessage, signal?: AbortSignal): Promise<SendResult> {
+      if (signal?.aborted) throw new ChannelError("Stopped before the mail was sent");
+      const messageId = `<${msg.key.replace(/[^A-Za-z0-9._-]/g, "")}@${domain}>`;
+      try {
+        const info = await transporter.sendMail({
+          from: o.from,
+          to: msg.to,
+          subject: oneLine(msg.subject ?? fromName ?? "Message"),
+          text: msg.text,
+          messageId,
+          textEncoding: "quoted-printable",
+        });
+        return { gatewayId: info.messageId ?? messageId };
+      } catch (e) {
+        throw mailError(e);
+      }
+    },
+
+    async check(): Promise<void> {
+      try {
+        await transporter.verify();
+      } catch (e) {
+        throw mailError(e);
+      }
+    },
+
+    async close() {
+      transporter.close();
+    },
+  };
+}
+
+/** nodemailer's error in plain words; a refused login or address is not retried. */
+function mailError(e: unknown): ChannelError {
+  const err = e as { code?: string; responseCode?: number; response?: string; message?: string };
+  const said = (err.response ?? err.message ?? "").replace(/\s+/g, " ").slice(0, 160);
+  if (err.code === "EAUTH") return new ChannelError("The mail server refused the user name or password", true);
+  if (err.code === "EENVELOPE" || (err.responseCode && err.responseCode >= 500)) return new ChannelError(`The mail server refused the message: ${said}`, true);
+  if (err.code === "ETIMEDOUT") return new ChannelError("The mail server did not answer in time");
+  if (err.code === "ECONNECTION" || err.code === "ESOCKET" || err.code === "EDNS") return new ChannelError(`Cannot reach the mail server (${said})`);
+  return new ChannelError(`The mail was not sent: ${said}`);
+}
