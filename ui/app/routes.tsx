@@ -1,11 +1,13 @@
 import { PrintersScreen } from "../features/printing/PrintersScreen";
 import type { ComponentType } from "react";
 import * as C from "../features/catalogue";
+import * as Chain from "../features/chain";
 import { Home } from "../features/home/Home";
 import * as M from "../features/messaging";
 import * as P from "../features/people";
 import { PlacesScreen } from "../features/places/PlacesScreen";
 import { ReportsScreen } from "../features/reporting/ReportsScreen";
+import { ReferenceScreen } from "../features/reference";
 import * as T from "../features/tickets";
 import * as S from "../features/scan";
 import * as W from "../features/scheduling";
@@ -55,11 +57,15 @@ export const ROUTES: RouteDef[] = [
   // Not in the spec's list: the barcode guns wired to the box (issue 6, README).
   { path: "/configScanners", title: "Barcode guns", access: "admin", component: ScannersScreen, back: "/configuration" },
   { path: "/configPrinters", title: "Printers", access: "admin", component: PrintersScreen, back: "/configuration" },
+  { path: "/configReference", title: "Reference data", access: "admin", component: ReferenceScreen, back: "/configuration" },
   { path: "/messaging", title: "Messaging", access: "admin", component: M.MessagingScreen, back: "/configuration" },
   // Not in the spec's list: where messages leave the shop, and the status message texts (issue 14, README).
   { path: "/messaging/settings", title: "Messaging settings", access: "admin", component: M.SettingsScreen, back: "/messaging" },
   { path: "/messaging/templates", title: "Status messages", access: "admin", component: M.TemplatesScreen, back: "/messaging" },
   { path: "/reporting", title: "Reporting", access: "admin", component: ReportsScreen, back: "/" },
+  // HQ mode (issue 15): head quarters' view of every site's copy; the server allows HQ staff only.
+  { path: "/sites", title: "Sites", access: "admin", component: Chain.SitesScreen, back: "/home" },
+  { path: "/sites/reports", title: "Chain reports", access: "admin", component: Chain.ChainReportsScreen, back: "/sites" },
   { path: "/tracking", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
   { path: "/tracking/:id", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
   { path: "/scheduling", title: "Scheduler", access: "scheduler", component: W.SchedulerScreen, back: "/home" },

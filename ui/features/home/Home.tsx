@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { type Access, allowed, useAgentIsHq } from "../../app/access";
 import { employee } from "../../lib/session";
 import { logoutEmployee } from "../auth/actions";
+import { useBoxMode } from "../chain/state";
 import { Statistics } from "./Statistics";
 import pkg from "../../../package.json" with { type: "json" };
 
@@ -36,6 +37,8 @@ export function Home() {
   const e = employee.value;
   const hqAgent = useAgentIsHq();
   const tiles = TILES.filter((t) => allowed(t.access, e, hqAgent));
+  // Head quarters' box in HQ mode (issue 15): every site's copy, for HQ staff.
+  const sitesTile = useBoxMode() === "hq" && e?.role === "admin" && (e.hq || hqAgent === true);
   return (
     <section className="home">
       <nav className="tiles" aria-label="Menu">
@@ -47,6 +50,14 @@ export function Home() {
             <span className="tile-label">{t.label}</span>
           </Link>
         ))}
+        {sitesTile && (
+          <Link href="/sites" className="tile">
+            <span className="tile-icon" aria-hidden="true" style={{ background: "#0f5132" }}>
+              Si
+            </span>
+            <span className="tile-label">Sites</span>
+          </Link>
+        )}
         {e && (
           <button type="button" className="tile tile-logout" onClick={() => logoutEmployee()}>
             <span className="tile-icon" aria-hidden="true" style={{ background: "#c0392b" }}>

@@ -10,15 +10,22 @@ import { listActions } from "../catalogue/api";
 import { ChipToggles } from "../people/fields";
 import { listTicketStates } from "../tickets/api";
 import type { ReportFormat, ReportName } from "../../../appliance/modules/reports/model";
+import { listSites } from "../chain/api";
 import { downloadReport, type Outcome, type Progress, ReportError } from "./download";
 
 type Pick = Set<number>;
 const number = new Intl.NumberFormat("en-MT");
 const rows = (n: number) => `${number.format(n)} row${n === 1 ? "" : "s"}`;
 
-/** Spec §2 Reporting: four download sections, each with its own filters. */
-export function ReportsScreen() {
+/**
+ * Spec §2 Reporting: four download sections, each with its own filters. `chain` (head
+ * quarters' box in HQ mode, issue 15): the same reports over every site's copy, a Site column
+ * first, or one site's; agent ids are each site's own, so the Agents filter is left out.
+ */
+export function ReportsScreen({ chain }: { chain?: boolean } = {}) {
   const [agents, setAgents] = useState<AgentListRow[]>([]);
+  const [sites, setSites] = useState<string[]>([]);
+  const [site, setSite] = useState("");
   const [actions, setActions] = useState<Action[]>([]);
   const [states, setStates] = useState<TicketState[]>([]);
   useEffect(() => {
@@ -26,27 +33,43 @@ export function ReportsScreen() {
     apiList<AgentListRow>("/agents/").then(setAgents);
     listActions().then(setActions);
     listTicketStates().then(setStates);
-  }, []);
+    if (chain) listSites().then((list) => setSites(list.filter((x) => x.has_copy).map((x) => x.site)));
+  }, [chain]);
+  const scope = chain ? { site } : undefined;
   const named = (list: { id: number; name: string }[]) => list.map((x) => ({ id: x.id, name: x.name || "(none)" }));
 
   return (
     <div className="stack reports">
-      <ReportSection name="salesReport" title="Sales report" button="Download Sales Report">
+      {chain && (
+        <section className="card section" aria-label="Sites">
+          <Field label="Site" hint="Every site's copy at head quarters, each row naming its site; or one site">
+            <select value={site} onChange={(e) => setSite(e.target.value)}>
+              <option value="">All sites</option>
+              {sites.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </section>
+      )}
+      <ReportSection chain={scope} name="salesReport" title="Sales report" button="Download Sales Report">
         {(f) => <Chips label="Actions" items={named(actions)} pick={f.actions} />}
       </ReportSection>
-      <ReportSection name="clientReport" title="Client report" button="Download Client Report">
+      <ReportSection chain={scope} name="clientReport" title="Client report" button="Download Client Report">
         {() => null}
       </ReportSection>
-      <ReportSection name="itemReport" title="Item report" button="Download Item Report" commission>
+      <ReportSection chain={scope} name="itemReport" title="Item report" button="Download Item Report" commission>
         {(f) => (
           <>
-            <Chips label="Agents" items={agents.map((a) => ({ id: a.id, name: a.name }))} pick={f.agents} />
+            {!chain && <Chips label="Agents" items={agents.map((a) => ({ id: a.id, name: a.name }))} pick={f.agents} />}
             <Chips label="States" items={named(states)} pick={f.states} />
             <Chips label="Actions" items={named(actions)} pick={f.actions} />
           </>
         )}
       </ReportSection>
-      <ReportSection name="itemStateReport" title="Item state report" button="Download Item State Report">
+      <ReportSection chain={scope} name="itemStateReport" title="Item state report" button="Download Item State Report">
         {(f) => (
           <>
             <Chips label="Actions" items={named(actions)} pick={f.actions} />
@@ -110,12 +133,15 @@ type Status =
   | { kind: "error"; text: string };
 
 function ReportSection({
+  chain,
   name,
   title,
   button,
   commission: hasCommission,
   children,
 }: {
+  /** A chain report (HQ mode): over every site, or `site` alone when set. */
+  chain?: { site: string };
   name: ReportName;
   title: string;
   button: string;
@@ -140,6 +166,7 @@ function ReportSection({
     ...(name === "itemReport" || name === "itemStateReport" ? { states: [...f.states[0]] } : {}),
     ...(name !== "clientReport" ? { actions: [...f.actions[0]] } : {}),
     ...(hasCommission ? { commission } : {}),
+    ...(chain?.site ? { site: chain.site } : {}),
   });
 
   async function download(format: ReportFormat) {
@@ -150,7 +177,12 @@ function ReportSection({
       const out = await withTurn(
         ctrl.signal,
         () => setStatus({ kind: "waiting", format }),
-        () => downloadReport(name, query(), format, { signal: ctrl.signal, onProgress: (progress) => setStatus({ kind: "running", format, progress }) }),
+        () =>
+          downloadReport(name, query(), format, {
+            signal: ctrl.signal,
+            onProgress: (progress) => setStatus({ kind: "running", format, progress }),
+            chain: !!chain,
+          }),
       );
       if (out.kind === "saved") setStatus({ kind: "done", text: `Saved ${out.fileName}${format === "csv" ? `: ${rows(out.rows)}` : ""}` });
       else if (out.kind === "empty") setStatus({ kind: "empty" });

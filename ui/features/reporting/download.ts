@@ -80,7 +80,7 @@ export async function downloadReport(
   name: ReportName,
   query: Query,
   format: ReportFormat,
-  opts: { signal: AbortSignal; onProgress: (p: Progress) => void },
+  opts: { signal: AbortSignal; onProgress: (p: Progress) => void; chain?: boolean },
 ): Promise<Outcome> {
   const ctrl = new AbortController();
   const cancel = () => ctrl.abort();
@@ -90,11 +90,15 @@ export async function downloadReport(
   try {
     let res: Response;
     try {
-      res = await fetch(`${BASE}/tickets/csv/${name}${queryString({ ...query, ...(format === "xlsx" ? { format } : {}) })}`, {
-        signal: ctrl.signal,
-        cache: "no-store",
-        headers: token ? { authorization: `token ${token}` } : {},
-      });
+      // Head quarters' chain reports (issue 15) are the same files over every site's copy.
+      res = await fetch(
+        `${BASE}${opts.chain ? "/chain/reports/" : "/tickets/csv/"}${name}${queryString({ ...query, ...(format === "xlsx" ? { format } : {}) })}`,
+        {
+          signal: ctrl.signal,
+          cache: "no-store",
+          headers: token ? { authorization: `token ${token}` } : {},
+        },
+      );
     } catch {
       if (opts.signal.aborted) return { kind: "cancelled" };
       throw new ReportError(0, ctrl.signal.aborted ? "The box did not answer in time; try again" : "Cannot reach the box; check the Wi-Fi");
