@@ -6,3 +6,11 @@ const base = Number(process.env.E2E_PORT) || 8099;
 export const MAIN_PORT = base;
 export const EMPTY_PORT = base - 1;
 export const EMPTY_BOX = `http://localhost:${EMPTY_PORT}`;
+/**
+ * The stand-in of the shop's Android SMS gateway phone that the config starts beside the demo
+ * box (whose environment presets it as IRONBOX_SMS_GATEWAY_URL); messaging.e2e.ts reads what it
+ * received and tells it to refuse a number.
+ */
+export const GATEWAY_PORT = base + 1;
+export const GATEWAY_STAND_IN = `http://127.0.0.1:${GATEWAY_PORT}`;
+export const GATEWAY_AUTH = { user: "ironbox", pass: "e2e-gateway-pass" };

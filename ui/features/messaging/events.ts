@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { currentToken } from "../../lib/session";
 import type { MessageStatus } from "./api";
 
-/** What /api/v1/events says when an outbox row changes state. */
+/** What /api/v1/events says when an outbox row changes state (appliance/platform/events.ts, which the UI may not import). */
 export interface MessageEvent {
   type: "message";
   id: number;

@@ -1,0 +1,162 @@
+import { expect, type APIRequestContext, type Page, test } from "@playwright/test";
+import { AppPage } from "./pages/app";
+import { GATEWAY_STAND_IN } from "./pages/env";
+import { MessagingPage } from "./pages/messaging";
+import { apiLogin } from "./pages/people";
+
+/**
+ * Messaging (issue 14) end to end: the demo box's SMS leaves through the stand-in of the
+ * Android phone's gateway that playwright.config.ts starts and presets
+ * (IRONBOX_SMS_GATEWAY_URL), so "sent" means the stand-in took the message.
+ */
+const stamp = () => Date.now().toString(36).slice(-5);
+/** A mobile number no demo customer has (demo mobiles start 79 or 99). */
+let serial = 0;
+const freshMobile = () => `77${String(Date.now() + serial++).slice(-6)}`;
+
+async function newCustomer(request: APIRequestContext, token: string, full_name: string, extra: Record<string, unknown> = {}) {
+  const r = await request.post("/api/v1/customers/", { headers: { authorization: `token ${token}` }, data: { full_name, ...extra } });
+  expect(r.ok(), await r.text()).toBeTruthy();
+  return (await r.json()).data as { id: number; full_name: string; mobile: string };
+}
+
+/** What the stand-in phone received for a number (its test-only view of the messages it took). */
+async function received(request: APIRequestContext, phone: string): Promise<string[]> {
+  const r = await request.get(`${GATEWAY_STAND_IN}/__received?phone=${encodeURIComponent(phone)}`);
+  return ((await r.json()) as { message: string }[]).map((m) => m.message);
+}
+
+async function openMessaging(page: Page) {
+  await new AppPage(page).loginAs("9999");
+  await page.goto("/configuration");
+  await page.getByRole("link", { name: "Messaging" }).click();
+  await expect(page).toHaveURL(/\/messaging$/);
+  return new MessagingPage(page);
+}
+
+test("a bulk message to chosen customers reaches sent, and says who was skipped and why", async ({ page, request }) => {
+  const { token } = await apiLogin(request, 9999);
+  const tag = `Bulkmsg${stamp()}`;
+  const a = await newCustomer(request, token, `${tag} Abela`, { mobile: freshMobile() });
+  const b = await newCustomer(request, token, `${tag} Borg`, { mobile: freshMobile() });
+  const quiet = await newCustomer(request, token, `${tag} Caruana`, { mobile: freshMobile(), no_messages: true });
+
+  const m = await openMessaging(page);
+  await expect(m.send).toBeDisabled();
+  await m.searchFor(tag);
+  await expect(m.found(`${tag} Abela`)).toBeVisible();
+  await expect(m.found(`${tag} Caruana (no messages)`)).toBeVisible();
+  await m.choose(`${tag} Abela`, `${tag} Borg`, `${tag} Caruana (no messages)`);
+  await expect(m.chosen()).toHaveCount(3);
+
+  // Maltese letters make the text UCS-2: 70 to a single part.
+  await m.message.fill("Il-ħwejjeġ tiegħek lesti. Grazzi!");
+  await expect(page.getByTestId("sms-length")).toContainText("1 SMS part (UCS-2)");
+  await m.message.fill(`Il-ħwejjeġ tiegħek lesti ${tag}. ${"Grazzi! ".repeat(8)}`);
+  await expect(page.getByTestId("sms-length")).toContainText("2 SMS parts (UCS-2)");
+
+  await m.send.click();
+  await expect(m.toast("message/s on their way")).toBeVisible();
+  await expect(m.count("queued")).toHaveText("2");
+  await expect(m.count("skipped")).toHaveText("1");
+  await expect(page.getByText("Skipped: 1 asked for no messages.")).toBeVisible();
+  await expect(m.count("sent")).toHaveText("2", { timeout: 15_000 });
+  await expect(m.count("waiting")).toHaveText("0");
+
+  // The phone got each text once, Maltese letters intact; the customer who asked for none got nothing.
+  expect(await received(request, a.mobile)).toEqual([expect.stringContaining(`Il-ħwejjeġ tiegħek lesti ${tag}.`)]);
+  expect(await received(request, b.mobile)).toHaveLength(1);
+  expect(await received(request, quiet.mobile)).toHaveLength(0);
+
+  // The customer screen lists the message with its state.
+  await page.goto(`/customers/${a.id}`);
+  await expect(m.rows().first()).toHaveAttribute("data-status", "sent");
+});
+
+test("the delivery-date filter lists that day's customers, and Clear restores the search", async ({ page, request }) => {
+  const { token } = await apiLogin(request, 9999);
+  const tag = `Datemsg${stamp()}`;
+  await newCustomer(request, token, `${tag} Zammit`, { mobile: freshMobile() });
+  const m = await openMessaging(page);
+  await m.searchFor(tag);
+  await expect(m.found(`${tag} Zammit`)).toBeVisible();
+  await m.deliveryDate.fill("2001-01-01");
+  await expect(page.getByTestId("picker-count")).toHaveText("0 with a delivery on 01/01/2001");
+  await page.getByRole("button", { name: "Clear", exact: true }).click();
+  await expect(m.found(`${tag} Zammit`)).toBeVisible();
+});
+
+test("All Customers asks 'Are you sure!' and sends nothing when declined", async ({ page }) => {
+  const m = await openMessaging(page);
+  await m.allCustomers.check();
+  await expect(m.search).toBeHidden();
+  await m.message.fill("Closed on Monday for the feast.");
+  let asked = "";
+  page.once("dialog", (d) => {
+    asked = d.message();
+    void d.dismiss();
+  });
+  await m.send.click();
+  await expect.poll(() => asked).toBe("Are you sure!");
+  await expect(page.getByTestId("batch-progress")).toHaveCount(0);
+  await expect(m.message).toHaveValue("Closed on Monday for the feast.");
+});
+
+test("the ticket view's Message status sends the ticket's status message and its row reaches sent", async ({ page, request }) => {
+  const { token } = await apiLogin(request, 9999);
+  const auth = { authorization: `token ${token}` };
+  const c = await newCustomer(request, token, `Statusmsg ${stamp()}`, { mobile: freshMobile() });
+  const t = (await (await request.post("/api/v1/tickets/", { headers: auth, data: { customer_id: c.id } })).json()).data as { id: number };
+
+  await new AppPage(page).loginAs("9999");
+  await page.goto(`/tickets/${t.id}`);
+  const m = new MessagingPage(page);
+  await expect(page.getByText("No messages yet.")).toBeVisible();
+  await page.getByRole("button", { name: "Message status", exact: true }).click();
+  await expect(m.toast("message/s on their way")).toBeVisible();
+  await expect(m.rows()).toHaveCount(1);
+  await expect(m.rows().first()).toHaveAttribute("data-status", "sent", { timeout: 15_000 });
+  await expect(m.rows().first()).toContainText(c.mobile);
+  const texts = await received(request, c.mobile);
+  expect(texts).toHaveLength(1);
+  expect(texts[0]).toContain(String(t.id));
+});
+
+test("a failed message can be retried from the customer screen", async ({ page, request }) => {
+  const { token } = await apiLogin(request, 9999);
+  const mobile = freshMobile();
+  // The stand-in phone refuses this number until told otherwise.
+  await request.post(`${GATEWAY_STAND_IN}/__fail`, { data: { phone: mobile, fail: true } });
+  const c = await newCustomer(request, token, `Retrymsg ${stamp()}`, { mobile });
+  const sent = await request.post("/api/v1/customers/sendMessages?all=false", {
+    headers: { authorization: `token ${token}` },
+    data: { customer_ids: [c.id], text: "Your suit is ready." },
+  });
+  expect(sent.ok(), await sent.text()).toBeTruthy();
+
+  await new AppPage(page).loginAs("9999");
+  await page.goto(`/customers/${c.id}`);
+  const m = new MessagingPage(page);
+  const row = m.rows().first();
+  await expect(row).toHaveAttribute("data-status", "failed", { timeout: 15_000 });
+  await expect(row.locator(".msg-error")).not.toBeEmpty();
+
+  await request.post(`${GATEWAY_STAND_IN}/__fail`, { data: { phone: mobile, fail: false } });
+  await row.getByRole("button", { name: "Retry" }).click();
+  await expect(m.toast("message/s on their way")).toBeVisible();
+  await expect(row).toHaveAttribute("data-status", "sent", { timeout: 15_000 });
+  expect(await received(request, mobile)).toEqual(["Your suit is ready."]);
+});
+
+test("the customer screen keeps the no-messages consent", async ({ page, request }) => {
+  const { token } = await apiLogin(request, 9999);
+  const c = await newCustomer(request, token, `Consent ${stamp()}`, { mobile: freshMobile() });
+  await new AppPage(page).loginAs("9999");
+  await page.goto(`/customers/${c.id}`);
+  const consent = page.getByLabel("No messages (customer asked)", { exact: true });
+  await expect(consent).not.toBeChecked();
+  await consent.check();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await page.reload();
+  await expect(page.getByLabel("No messages (customer asked)", { exact: true })).toBeChecked();
+});
