@@ -2,6 +2,7 @@ import { PrintersScreen } from "../features/printing/PrintersScreen";
 import type { ComponentType } from "react";
 import * as C from "../features/catalogue";
 import * as Chain from "../features/chain";
+import { BoxScreen } from "../features/box";
 import { Home } from "../features/home/Home";
 import * as M from "../features/messaging";
 import * as P from "../features/people";
@@ -58,6 +59,8 @@ export const ROUTES: RouteDef[] = [
   { path: "/configScanners", title: "Barcode guns", access: "admin", component: ScannersScreen, back: "/configuration" },
   { path: "/configPrinters", title: "Printers", access: "admin", component: PrintersScreen, back: "/configuration" },
   { path: "/configReference", title: "Reference data", access: "admin", component: ReferenceScreen, back: "/configuration" },
+  // Not in the spec's list: the box's health panel (issue 16, README).
+  { path: "/box", title: "The box", access: "admin", component: BoxScreen, back: "/configuration" },
   { path: "/messaging", title: "Messaging", access: "admin", component: M.MessagingScreen, back: "/configuration" },
   // Not in the spec's list: where messages leave the shop, and the status message texts (issue 14, README).
   { path: "/messaging/settings", title: "Messaging settings", access: "admin", component: M.SettingsScreen, back: "/messaging" },

@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { type Access, allowed, useAgentIsHq } from "../../app/access";
 import { employee } from "../../lib/session";
 import { logoutEmployee } from "../auth/actions";
+import { BoxWarning } from "../box";
 import { useBoxMode } from "../chain/state";
 import { Statistics } from "./Statistics";
 import pkg from "../../../package.json" with { type: "json" };
@@ -41,6 +42,7 @@ export function Home() {
   const sitesTile = useBoxMode() === "hq" && e?.role === "admin" && (e.hq || hqAgent === true);
   return (
     <section className="home">
+      {e?.role === "admin" && <BoxWarning />}
       <nav className="tiles" aria-label="Menu">
         {tiles.map((t) => (
           <Link key={t.to} href={t.to} className="tile">

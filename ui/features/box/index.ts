@@ -1,0 +1,2 @@
+export { BoxScreen } from "./BoxScreen";
+export { BoxWarning } from "./BoxWarning";
