@@ -17,14 +17,15 @@ export class MessagingPage {
     return this.page.getByLabel("Delivery date", { exact: true });
   }
   get message() {
-    return this.page.getByLabel("Message", { exact: true });
+    // By role: a label's text would include the text area's own once typed in.
+    return this.page.getByRole("textbox", { name: "Message", exact: true });
   }
   get send() {
     return this.page.getByRole("button", { name: "Send", exact: true });
   }
   /** A customer in the picker's list (found by search or delivery date). */
   found(name: string) {
-    return this.page.getByRole("group", { name: "Customers", exact: true }).getByRole("button", { name: new RegExp(`${name}$`) });
+    return this.page.getByRole("group", { name: "Customers", exact: true }).getByRole("button", { name: new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) });
   }
   chosen() {
     return this.page.getByRole("group", { name: "Chosen customers" }).getByRole("button");
