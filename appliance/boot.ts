@@ -35,6 +35,16 @@ import { receiptData } from "./modules/printing/ticketPdf";
 import { scannerRoutes } from "./modules/scanners/routes";
 import { createScannerService, type DriverFactory } from "./modules/scanners/service";
 import { systemRoutes } from "./modules/system/routes";
+import { createChannels } from "../drivers/messaging";
+import { messagingRoutes } from "./modules/messaging/routes";
+import { createMessagingService, type MessagingService } from "./modules/messaging/service";
+import { hqLinkRoutes } from "./modules/hqlink/routes";
+import { createHqLinkService } from "./modules/hqlink/service";
+import { lanRoutes } from "./modules/lan/routes";
+import { createLanService } from "./modules/lan/service";
+import { boxHealthRoutes } from "./modules/boxhealth/routes";
+import { createBoxHealthService } from "./modules/boxhealth/service";
+import { readCertificateInfo } from "./platform/tls";
 import { createEventBus, type EventBus } from "./platform/events";
 import { createItemService } from "./modules/tickets/items";
 import { trackingRoutes } from "./modules/tracking/routes";
@@ -46,6 +56,10 @@ import { repairOverflowedMoney } from "./modules/tickets/totals";
 import { approvalRoutes } from "./modules/approval/routes";
 import { schedulingRoutes } from "./modules/scheduling/routes";
 import { reportRoutes } from "./modules/reports/routes";
+import { referenceRoutes } from "./modules/reference/routes";
+import { createReferenceService } from "./modules/reference/service";
+import { chainRoutes } from "./modules/chain/routes";
+import { createChainService } from "./modules/chain/service";
 import { createReportService } from "./modules/reports/service";
 import { createSchedulingService } from "./modules/scheduling/service";
 import { createApprovalService } from "./modules/approval/service";
@@ -56,6 +70,8 @@ export interface Appliance {
   app: ReturnType<typeof createApp>;
   bus: EventBus;
   journal: ReturnType<typeof createPrintJournal>;
+  /** The outbox and its sender (tests step it: messaging.sender.pause() / tick()). */
+  messaging: MessagingService;
   /** Stops background work (gun readers) before the database closes. */
   stop(): void;
   database: Database;
@@ -69,7 +85,7 @@ export interface Appliance {
  */
 export async function bootAppliance(
   config: Config,
-  opts: { clock?: Clock; log?: (m: string, e?: unknown) => void; scannerDrivers?: DriverFactory; printSender?: Sender } = {},
+  opts: { clock?: Clock; log?: (m: string, e?: unknown) => void; scannerDrivers?: DriverFactory; printSender?: Sender; hqLink?: boolean } = {},
 ): Promise<Appliance> {
   const clock = opts.clock ?? systemClock;
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
@@ -120,11 +136,48 @@ export async function bootAppliance(
   const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[]) => receiptData({ db, clock, tickets, places }, caller, id, itemIds);
   const printing = createPrintService({ journal, tickets, items, clock, receipt, discover });
   const scanners = createScannerService({ db, clock, bus, devices, log, drivers: opts.scannerDrivers });
+  const boxHealth = createBoxHealthService({
+    db,
+    clock,
+    log,
+    version: config.version,
+    dataDir: config.dataDir,
+    dbFile: database.file,
+    printers: () => printing.devices(),
+    printerOutcomes: () => journal.lastOutcomes(),
+    guns: () => scanners.health(),
+    certificate: () => readCertificateInfo(config.dataDir),
+    // The same state as /health's `link` (hqLink is made below; read on each request).
+    link: () => hqLink.health(),
+  });
+  // The outbox: requests queue messages; its sender sends them through the channels of the settings (or env presets).
+  const messaging = createMessagingService({ db, clock, bus, devices, log, presets: config.messaging, makeChannels: (s) => createChannels(s, { devices }) });
   const images = createImageService({ db, clock, dataDir: config.dataDir, limits: config.uploads });
+
+  const reports = createReportService({ db: { url: config.databaseUrl, authToken: config.databaseAuthToken }, clock });
+  // HQ mode (issue 15): the sites' read-only copies; on a shop's box the chain routes answer 409.
+  const chain = createChainService({ hq: config.hq, dataDir: config.dataDir, clock, reports, log });
+
+  // HQ-owned reference data: published by HQ's box, fetched and applied by an enrolled shop's.
+  const { hqUrl, publicKey, token, syncEveryMs } = config.reference;
+  const reference = createReferenceService({
+    db,
+    clock,
+    dataDir: config.dataDir,
+    mode: config.mode,
+    enrolment: config.mode === "shop" && hqUrl && publicKey && token ? { url: hqUrl, publicKey, token } : null,
+    peerToken: config.mode === "hq" ? token : null,
+    syncEveryMs,
+    log,
+  });
+
+  // The link to HQ: Litestream streams this database to HQ's storage (off until a replica URL is set).
+  const hqLink = createHqLinkService({ db, clock, config, log });
 
   const routes: RouteDef[] = [];
   routes.push(
-    ...systemRoutes({ db, auth, setup, version: config.version, openapi: () => buildOpenApi(routes, config.version) }),
+    ...systemRoutes({ db, auth, setup, version: config.version, mode: config.mode, openapi: () => buildOpenApi(routes, config.version), link: hqLink.health }),
+    ...hqLinkRoutes(hqLink),
     ...authRoutes(auth),
     ...agentRoutes(agents),
     ...employeeRoutes(employees),
@@ -150,16 +203,30 @@ export async function bootAppliance(
       () => addDays(businessDay(clock.now()), -7),
     ),
     ...imageRoutes(images),
+    ...messagingRoutes(messaging),
+    ...lanRoutes(createLanService({ dataDir: config.dataDir, site: config.site, httpPort: config.port, httpsPort: config.https?.port ?? null })),
+    ...boxHealthRoutes(boxHealth),
     ...schedulingRoutes(scheduling),
     // Reports run in processes of their own with a read-only connection to the same database.
-    ...reportRoutes(createReportService({ db: { url: config.databaseUrl, authToken: config.databaseAuthToken }, clock })),
+    ...referenceRoutes(reference),
+    ...reportRoutes(reports),
+    ...chainRoutes(chain, clock),
   );
-  const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log });
+  const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed });
   await scanners.start();
   await journal.recover();
+  // Rows a stopped box left `sending` are settled (asked about, or flagged) before sending goes on; not awaited: a phone that does not answer must not hold up boot.
+  void messaging.sender.start().catch((e) => log("messaging: the sender did not start", e));
   // WAL checkpoints when the box is quiet, not inside a counter request (db/client.ts).
-  const stopCheckpointer = startCheckpointer(database, { log: opts.log });
+  // While Litestream runs it checkpoints (a restart of the WAL behind its back would force a new generation).
+  const stopCheckpointer = startCheckpointer(database, { log: opts.log, paused: hqLink.controlsCheckpoints });
+  if (opts.hqLink !== false) await hqLink.start();
   // Uploads nothing references are removed a day on: a sweep now (in the background) and daily.
   const stopSweeper = images.startSweeper(opts.log);
-  return { app, database, routes, clock, bus, journal, stop: () => (stopCheckpointer(), stopSweeper(), scanners.stop()) };
+  // An enrolled shop looks for HQ's newest reference data now and every few minutes, in the background.
+  const stopReference = reference.start();
+  const stopRestores = chain.enabled() ? chain.start() : () => {};
+  // The database check, in a process of its own: a few minutes after boot, then daily.
+  const stopChecks = boxHealth.startChecks();
+  return { app, database, routes, clock, bus, journal, messaging, stop: () => (stopCheckpointer(), void hqLink.stop(), stopSweeper(), stopReference(), stopRestores(), stopChecks(), scanners.stop(), messaging.sender.stop()) };
 }
