@@ -1,9 +1,18 @@
 import { z } from "zod";
 
-/** One table of a snapshot: its column names and its rows (values in column order, by id). */
+const isCell = (v: unknown) => v === null || typeof v === "string" || typeof v === "number";
+
+/**
+ * One table of a snapshot: its column names and its rows (values in column order, by key).
+ * Rows are checked by one plain loop: a schema per cell held the event loop for tens of ms on
+ * a catalogue of 18,000 prices.
+ */
 export const SnapshotTable = z.object({
   columns: z.array(z.string().regex(/^[a-z_][a-z0-9_]*$/)).min(1),
-  rows: z.array(z.array(z.union([z.string(), z.number(), z.null()]))),
+  rows: z.custom<(string | number | null)[][]>(
+    (rows) => Array.isArray(rows) && rows.every((r) => Array.isArray(r) && r.every(isCell)),
+    "rows are arrays of strings, numbers and nulls",
+  ),
 });
 
 /** What HQ signs (gzip of its canonical JSON): the chain's reference data at one version. */

@@ -46,7 +46,7 @@ const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 const MAX_CONTENT_BYTES = 512 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 20_000;
 /** Bound parameters per INSERT (SQLite allows 32,766); smaller statements let requests in between. */
-const PARAMS_PER_STATEMENT = 4000;
+const PARAMS_PER_STATEMENT = 500;
 
 type Row = (string | number | null)[];
 const ident = (name: string) => sql.identifier(name);
