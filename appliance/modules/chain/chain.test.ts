@@ -14,7 +14,7 @@ import { loadConfig } from "../../platform/config";
 import { type TestBox, testBox } from "../../test/harness";
 import { createReportService } from "../reports/service";
 import { createChainService, LITESTREAM } from "./service";
-import { paidTicket, replicate } from "./testSites";
+import { shipSite } from "./testSites";
 
 const NOW = "2026-11-22T09:00:00Z";
 const tmp = mkdtempSync(join(tmpdir(), "ironbox-chain-"));
@@ -24,27 +24,10 @@ const ticket: Record<string, number> = {};
 let hq: TestBox;
 let hqStaff: string;
 
-async function shipSite(site: string, customer: string) {
-  const shop = await testBox({ demo: true, now: NOW });
-  try {
-    const token = await shop.employeeToken(1111);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const r = await shop.call(method, `/api/v1${path}`, { token, body });
-      if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
-      return r.json.data;
-    };
-    ticket[site] = await paidTicket(call, customer);
-    const rep = await replicate(join(shop.dir, "ironbox.db"), join(storage, site));
-    await rep.stop();
-  } finally {
-    shop.close();
-  }
-}
-
 beforeAll(async () => {
   mkdirSync(storage);
-  await shipSite("mosta", "Mosta Customer");
-  await shipSite("birkirkara", "Birkirkara Customer");
+  ticket.mosta = await shipSite(storage, "mosta", "Mosta Customer", NOW);
+  ticket.birkirkara = await shipSite(storage, "birkirkara", "Birkirkara Customer", NOW);
   // Folders that are not sites: a bad name, and a site that has not shipped yet.
   mkdirSync(join(storage, "Bad_Name"));
   mkdirSync(join(storage, "qormi"));

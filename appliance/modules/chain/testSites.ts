@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { testBox } from "../../test/harness";
 import { LITESTREAM } from "./service";
 
 /** A snapshot file in the replica (the first full upload of a generation). */
@@ -51,4 +52,37 @@ export async function paidTicket(call: Call, customer: string): Promise<number> 
   await call("PUT", `/tickets/${t}/confirm`);
   await call("PUT", `/tickets/paidFor/${t}`);
   return t;
+}
+
+/**
+ * A demo shop box that takes one paid ticket for `customer` through its API and ships its
+ * database to `<storage>/<site>` with a real `litestream replicate`. Demo boxes share their
+ * data, so every site's new ticket has the same id: returned.
+ */
+export async function shipSite(storage: string, site: string, customer: string, now?: string): Promise<number> {
+  const shop = await testBox({ demo: true, ...(now ? { now } : {}) });
+  try {
+    const token = await shop.employeeToken(1111);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const r = await shop.call(method, `/api/v1${path}`, { token, body });
+      if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
+      return r.json.data;
+    };
+    const ticket = await paidTicket(call, customer);
+    const rep = await replicate(join(shop.dir, "ironbox.db"), join(storage, site));
+    await rep.stop();
+    return ticket;
+  } finally {
+    shop.close();
+  }
+}
+
+// `bun testSites.ts <storage>`: two sites, mosta and birkirkara, shipped today (the browser test's HQ).
+if (import.meta.main) {
+  const storage = process.argv[2];
+  if (!storage) throw new Error("usage: bun appliance/modules/chain/testSites.ts <storage folder>");
+  const now = new Date().toISOString();
+  const mosta = await shipSite(storage, "mosta", "Mosta Customer", now);
+  const birkirkara = await shipSite(storage, "birkirkara", "Birkirkara Customer", now);
+  console.log(JSON.stringify({ mosta, birkirkara }));
 }

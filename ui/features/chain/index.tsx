@@ -1,6 +1,6 @@
-import { ReportsScreen } from "../reporting/ReportsScreen";
+import { ReportSections } from "../reporting/ReportsScreen";
 
 export { SitesScreen } from "./SitesScreen";
 
 /** The four reports over every site's copy at head quarters (HQ mode). */
-export const ChainReportsScreen = () => <ReportsScreen chain />;
+export const ChainReportsScreen = () => <ReportSections chain />;

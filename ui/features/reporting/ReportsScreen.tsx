@@ -17,12 +17,14 @@ type Pick = Set<number>;
 const number = new Intl.NumberFormat("en-MT");
 const rows = (n: number) => `${number.format(n)} row${n === 1 ? "" : "s"}`;
 
+export const ReportsScreen = () => <ReportSections />;
+
 /**
  * Spec §2 Reporting: four download sections, each with its own filters. `chain` (head
  * quarters' box in HQ mode, issue 15): the same reports over every site's copy, a Site column
  * first, or one site's; agent ids are each site's own, so the Agents filter is left out.
  */
-export function ReportsScreen({ chain }: { chain?: boolean } = {}) {
+export function ReportSections({ chain }: { chain?: boolean }) {
   const [agents, setAgents] = useState<AgentListRow[]>([]);
   const [sites, setSites] = useState<string[]>([]);
   const [site, setSite] = useState("");
