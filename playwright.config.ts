@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { EMPTY_PORT, MAIN_PORT } from "./ui/e2e/pages/env";
+import { EMPTY_PORT, GATEWAY_AUTH, GATEWAY_PORT, GATEWAY_STAND_IN, MAIN_PORT } from "./ui/e2e/pages/env";
 
 /**
  * Browser tests: Debian's Chromium (npx playwright install cannot work here) against the
@@ -11,7 +11,8 @@ const EMPTY = EMPTY_PORT;
 const box = (port: number, dir: string, env: string) =>
   // Each box gets its own data dir per port, so parallel runs never share a database. Printer
   // discovery looks at a stand-in sysfs and /dev inside it, which the printing tests fill.
-  `rm -rf ${dir} && IRONBOX_MDNS=0 IRONBOX_PORT=${port} IRONBOX_DATA_DIR=${dir} IRONBOX_SYSFS_ROOT=${dir}/sys IRONBOX_DEV_ROOT=${dir}/dev ${env} node_modules/.bin/bun appliance/main.ts`;
+  // HTTP only: the HTTPS and offline specs start boxes of their own (ui/e2e/pages/ownBox.ts).
+  `rm -rf ${dir} && IRONBOX_MDNS=0 IRONBOX_HTTPS=0 IRONBOX_PORT=${port} IRONBOX_DATA_DIR=${dir} IRONBOX_SYSFS_ROOT=${dir}/sys IRONBOX_DEV_ROOT=${dir}/dev ${env} node_modules/.bin/bun appliance/main.ts`;
 
 export default defineConfig({
   testDir: "ui/e2e",
@@ -43,13 +44,26 @@ export default defineConfig({
       ],
     },
     trace: "retain-on-failure",
+    // The service worker (ui/sw.ts) stays out of the other specs; offline and https opt in.
+    serviceWorkers: "block",
   },
   webServer: [
     {
-      command: box(MAIN, `.e2e-data/main-${MAIN}`, "IRONBOX_DEMO=1 IRONBOX_ADMIN_USER=admin IRONBOX_ADMIN_PASSWORD=admin-pass-1 IRONBOX_ADMIN_PIN=9999"),
+      // Its SMS leave through the stand-in phone below (messaging.e2e.ts).
+      command: box(
+        MAIN,
+        `.e2e-data/main-${MAIN}`,
+        `IRONBOX_DEMO=1 IRONBOX_ADMIN_USER=admin IRONBOX_ADMIN_PASSWORD=admin-pass-1 IRONBOX_ADMIN_PIN=9999 IRONBOX_SMS_GATEWAY_URL=http://${GATEWAY_AUTH.user}:${GATEWAY_AUTH.pass}@127.0.0.1:${GATEWAY_PORT}`,
+      ),
       url: `http://localhost:${MAIN}/api/v1/health`,
       reuseExistingServer: false,
       timeout: 60_000,
+    },
+    {
+      command: `node_modules/.bin/bun scripts/e2e/gateway-stand-in.ts --port ${GATEWAY_PORT} --user ${GATEWAY_AUTH.user} --pass ${GATEWAY_AUTH.pass}`,
+      url: `${GATEWAY_STAND_IN}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
     {
       command: box(EMPTY, `.e2e-data/empty-${EMPTY}`, ""),
