@@ -160,3 +160,35 @@ test("the customer screen keeps the no-messages consent", async ({ page, request
   await page.reload();
   await expect(page.getByLabel("No messages (customer asked)", { exact: true })).toBeChecked();
 });
+
+test("the template editor inserts placeholders and previews a real ticket with its SMS parts", async ({ page, request }) => {
+  const { token } = await apiLogin(request, 9999);
+  const c = await newCustomer(request, token, `Ġorġ Template${stamp()}`, { mobile: freshMobile() });
+  const t = (await (await request.post("/api/v1/tickets/", { headers: { authorization: `token ${token}` }, data: { customer_id: c.id } })).json()).data as {
+    id: number;
+  };
+  await new AppPage(page).loginAs("9999");
+  await page.goto("/messaging");
+  await page.getByRole("link", { name: "Status templates" }).click();
+  const template = page.getByRole("textbox", { name: "Template", exact: true });
+  await template.fill("Hello ");
+  await page.getByRole("button", { name: "{customer_name}" }).click();
+  await expect(template).toHaveValue("Hello {customer_name}");
+  await page.getByLabel("Ticket #", { exact: true }).fill(String(t.id));
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(page.getByTestId("template-preview")).toHaveText(`Hello ${c.full_name}`);
+  await expect(page.getByTestId("sms-length")).toContainText("1 SMS part (UCS-2)");
+});
+
+test("the settings screen shows the preset gateway read-only and its test reaches the phone", async ({ page, request }) => {
+  await new AppPage(page).loginAs("9999");
+  await page.goto("/messaging/settings");
+  const url = page.getByLabel("Gateway URL", { exact: true });
+  await expect(url).toHaveAttribute("readonly", "");
+  await expect(url).not.toHaveValue(/e2e-gateway-pass/);
+  const mobile = freshMobile();
+  await page.getByLabel("Test phone number").first().fill(mobile);
+  await page.getByRole("button", { name: "Test", exact: true }).first().click();
+  await expect(page.getByTestId("test-result-gateway")).toContainText("✓");
+  await expect.poll(async () => (await received(request, mobile)).length).toBe(1);
+});
