@@ -2,9 +2,11 @@
  * Builds the React UI into ui/dist and prints the gzipped size of its JavaScript
  * (QUALITY.md: first load ≤ 300 KB gzipped). --public-path=/ keeps deep links working.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
+import { injectManifest } from "@serwist/build";
+import { iconPng } from "./icons";
 
 const root = resolve(import.meta.dir, "..");
 const out = join(root, "ui/dist");
@@ -23,6 +25,29 @@ if (!result.success) {
   for (const log of result.logs) console.error(log);
   process.exit(1);
 }
+
+// Installable web app (issue 16): manifest, icons, and the service worker, whose precache
+// list is the files just built (sw.ts says what it caches and what never).
+copyFileSync(join(root, "ui/manifest.webmanifest"), join(out, "manifest.webmanifest"));
+// Linked here, not in ui/index.html: Bun's HTML bundler would try to resolve files it does not make.
+const indexHtml = join(out, "index.html");
+const links = '<link rel="manifest" href="/manifest.webmanifest"><link rel="apple-touch-icon" href="/icon-192.png">';
+writeFileSync(indexHtml, readFileSync(indexHtml, "utf8").replace("</head>", `${links}</head>`));
+for (const size of [192, 512]) writeFileSync(join(out, `icon-${size}.png`), iconPng(size));
+const sw = await Bun.build({ entrypoints: [join(root, "ui/sw.ts")], outdir: join(out, ".sw"), minify: true, format: "iife", target: "browser" });
+if (!sw.success) {
+  for (const log of sw.logs) console.error(log);
+  process.exit(1);
+}
+const precache = await injectManifest({
+  swSrc: join(out, ".sw/sw.js"),
+  swDest: join(out, "sw.js"),
+  globDirectory: out,
+  globPatterns: ["**/*.{html,js,css,woff,woff2,ttf,png,svg,webmanifest}"],
+  globIgnores: ["sw.js", ".sw/**"],
+});
+rmSync(join(out, ".sw"), { recursive: true, force: true });
+for (const w of precache.warnings) console.warn(w);
 let js = 0;
 let gz = 0;
 let firstGz = 0;
@@ -31,7 +56,8 @@ const walk = (dir: string) => {
   for (const f of readdirSync(dir)) {
     const p = join(dir, f);
     if (statSync(p).isDirectory()) walk(p);
-    else if (p.endsWith(".js")) {
+    // The service worker is not part of the page's load.
+    else if (p.endsWith(".js") && f !== "sw.js") {
       const b = readFileSync(p);
       js += b.length;
       const z = gzipSync(b).length;
@@ -42,5 +68,5 @@ const walk = (dir: string) => {
 };
 walk(out);
 console.log(
-  `ui built into ui/dist: first load ${(firstGz / 1024).toFixed(1)} KB gzipped JavaScript (bar 300 KB); ${(gz / 1024).toFixed(1)} KB with on-demand chunks (${(js / 1024).toFixed(0)} KB raw)`,
+  `ui built into ui/dist (service worker precaches ${precache.count} files, ${(precache.size / 1024).toFixed(0)} KB): first load ${(firstGz / 1024).toFixed(1)} KB gzipped JavaScript (bar 300 KB); ${(gz / 1024).toFixed(1)} KB with on-demand chunks (${(js / 1024).toFixed(0)} KB raw)`,
 );

@@ -1,6 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
-import { Redirect, Route, Switch } from "wouter";
+import { Redirect, Route, Switch, useRoute } from "wouter";
 import { ConfirmDialogHost } from "../components/dialog";
 import { LoadingBar } from "../components/loading";
 import { Toasts } from "../components/toast";
@@ -8,6 +8,8 @@ import { AgentLogin } from "../features/auth/AgentLogin";
 import { PinModal } from "../features/auth/PinModal";
 import { SetupScreen } from "../features/auth/SetupScreen";
 import { useIdleLogout } from "../features/auth/idle";
+import { OfflineBanner } from "../features/lan/OfflineBanner";
+import { TabletSetup } from "../features/lan/TabletSetup";
 import { api } from "../lib/api";
 import { Home } from "../features/home/Home";
 import { agentLoggedIn, employee } from "../lib/session";
@@ -26,14 +28,18 @@ export function App() {
       .catch(() => setSetup(false));
   }, []);
   useIdleLogout();
+  const [isTabletSetup] = useRoute("/setup-tablet");
 
   let body;
-  if (setup === null) body = <div className="splash">Ironbox</div>;
+  // The tablet set-up page is public: a new tablet opens it before anyone logs in.
+  if (isTabletSetup) body = <TabletSetup />;
+  else if (setup === null) body = <div className="splash">Ironbox</div>;
   else if (setup) body = <SetupScreen onDone={() => setSetup(false)} />;
   else if (!agentLoggedIn.value) body = <AgentLogin />;
   else body = <Shell />;
   return (
     <>
+      <OfflineBanner />
       <LoadingBar />
       {body}
       <ConfirmDialogHost />

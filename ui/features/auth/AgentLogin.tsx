@@ -50,6 +50,9 @@ export function AgentLogin() {
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {busy ? "Logging in…" : "Login"}
         </button>
+        <p className="muted">
+          New tablet? <a href="/setup-tablet">Set it up once</a> for the camera scanner and Bluetooth printing.
+        </p>
       </form>
     </div>
   );
