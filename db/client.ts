@@ -195,14 +195,23 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
  */
 export function startCheckpointer(
   database: Database,
-  opts: { everyMs?: number; idleMs?: number; lullMs?: number; maxWrites?: number; maxAgeMs?: number; log?: (m: string, e?: unknown) => void } = {},
+  opts: {
+    everyMs?: number;
+    idleMs?: number;
+    lullMs?: number;
+    maxWrites?: number;
+    maxAgeMs?: number;
+    log?: (m: string, e?: unknown) => void;
+    /** While true another process checkpoints (Litestream, which must not see the WAL restarted behind its back). */
+    paused?: () => boolean;
+  } = {},
 ): () => void {
   const { activity, checkpoint } = database;
   if (!activity || !checkpoint) return () => {};
   const { everyMs = 1000, idleMs = 2000, lullMs = 200, maxWrites = 5000, maxAgeMs = 5 * 60_000 } = opts;
   let running = false;
   const timer = setInterval(async () => {
-    if (running || activity.sinceCheckpoint === 0) return;
+    if (running || activity.sinceCheckpoint === 0 || opts.paused?.()) return;
     const now = Date.now();
     const quiet = now - activity.lastWriteAt;
     // Quiet for idleMs; or, once the WAL is big or old, the first short lull; or a hard bound.
