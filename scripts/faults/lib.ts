@@ -9,8 +9,8 @@ export interface Box {
   child: ReturnType<typeof Bun.spawn>;
 }
 
-/** Starts `bun appliance/main.ts` on a data dir and waits until it answers. */
-export async function startBox(dataDir: string, port: number, demo: boolean): Promise<Box> {
+/** Starts `bun appliance/main.ts` on a data dir and waits until it answers; `extraEnv` presets more (a gateway URL…). */
+export async function startBox(dataDir: string, port: number, demo: boolean, extraEnv: Record<string, string> = {}): Promise<Box> {
   const base = `http://127.0.0.1:${port}/api/v1`;
   const env = {
     ...process.env,
@@ -20,6 +20,7 @@ export async function startBox(dataDir: string, port: number, demo: boolean): Pr
     IRONBOX_SYSFS_ROOT: join(dataDir, "sys"),
     IRONBOX_DEV_ROOT: join(dataDir, "dev"),
     ...(demo ? { IRONBOX_DEMO: "1" } : {}),
+    ...extraEnv,
   };
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "../../appliance/main.ts")], { env, stdout: "ignore", stderr: "pipe" });
   for (let i = 0; i < 300; i++) {
