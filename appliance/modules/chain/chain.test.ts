@@ -5,7 +5,7 @@
  * scheduler's failure paths run the real Litestream behind a stand-in that fails on cue.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
@@ -13,6 +13,7 @@ import { fixedClock } from "../../platform/clock";
 import { loadConfig } from "../../platform/config";
 import { type TestBox, testBox } from "../../test/harness";
 import { createReportService } from "../reports/service";
+import { startSshd } from "../../../scripts/faults/sshd";
 import { createChainService, LITESTREAM } from "./service";
 import { shipSite } from "./testSites";
 
@@ -229,4 +230,31 @@ if [ -e "${cue}/corrupt" ]; then dd if=/dev/urandom of="$out" bs=4096 seek=2 cou
       rmSync(join(cue, "slow"));
     }
   }, 30_000);
+});
+
+describe("over SFTP", () => {
+  // A real OpenSSH server (key login, chrooted) holding mosta's replica, as HQ's storage does.
+  test("a site listed with an sftp:// URL restores with IRONBOX_HQ_SFTP_KEY; a wrong key is said plainly", async () => {
+    const sshd = await startSshd({ port: 5159 });
+    try {
+      const url = sshd.url("mosta");
+      cpSync(join(storage, "mosta"), sshd.dir("mosta"), { recursive: true });
+      const clock = fixedClock(NOW);
+      const chainWith = (key: string, dir: string) =>
+        createChainService({
+          hq: { sites: [{ name: "mosta", url }], storage: null, restoreEverySec: 0, sftpKey: key },
+          dataDir: join(tmp, dir),
+          clock,
+          reports: createReportService({ db: { url: `file:${join(tmp, "none.db")}` }, clock }),
+          log: () => {},
+        });
+      const good = await chainWith(sshd.keyPath, "sftp-good").restoreNow("mosta");
+      expect(good).toMatchObject({ last_error: null, has_copy: true, restores: 1 });
+      const bad = await chainWith(sshd.wrongKeyPath, "sftp-bad").restoreNow("mosta");
+      expect(bad.has_copy).toBe(false);
+      expect(bad.last_error).toMatch(/refused the SFTP login/);
+    } finally {
+      await sshd.close();
+    }
+  }, 60_000);
 });
