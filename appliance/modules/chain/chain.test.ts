@@ -5,6 +5,7 @@
  * scheduler's failure paths run the real Litestream behind a stand-in that fails on cue.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -216,6 +217,22 @@ if [ -e "${cue}/corrupt" ]; then dd if=/dev/urandom of="$out" bs=4096 seek=2 cou
     expect(readdirSync(join(dataDir, "sites")).filter((f) => f.startsWith(".restoring"))).toEqual([]);
     // The next good restore clears the error.
     expect((await chain.restoreNow("mosta")).last_error).toBeNull();
+  }, 30_000);
+
+  test("a reader that holds the old copy keeps reading it whole while a new one is swapped in", async () => {
+    const copy = join(dataDir, "sites", "mosta.db");
+    const reader = new Database(copy, { readonly: true });
+    try {
+      const count = () => (reader.query("SELECT count(*) FROM tickets").values()[0] as [number])[0];
+      const before = count();
+      const ino = statSync(copy).ino;
+      expect((await chain.restoreNow("mosta")).last_error).toBeNull();
+      expect(statSync(copy).ino).not.toBe(ino);
+      expect(count()).toBe(before);
+      expect((reader.query("PRAGMA integrity_check").values()[0] as [string])[0]).toBe("ok");
+    } finally {
+      reader.close();
+    }
   }, 30_000);
 
   test("two restores of one site at once are one restore", async () => {
