@@ -30,7 +30,7 @@ export async function backupDatabase(client: Client, dbFile: string, version: st
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
-  const safeVersion = version.replace(/[^\w.+]/g, "_");
+  const safeVersion = version.replace(/[^\w.+-]/g, "_");
   const file = join(dir, `ironbox-${safeVersion}-${stamp}.db`);
   rmSync(file, { force: true }); // VACUUM INTO refuses an existing file (two boots in one second)
   // As one plain statement: the write wrapper of db/client.ts runs single writes inside a

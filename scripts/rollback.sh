@@ -5,16 +5,17 @@
 #   sh scripts/rollback.sh --restore-backup [FILE]  also put back the database copy taken before
 #                                                   the upgrade migrated it (the newest one, or FILE):
 #                                                   what was written since is set aside, not kept
+#   --root DIR: a box installed into DIR (tests)
 # The database as it was is moved to /var/lib/ironbox/backups/replaced-<time>/, never deleted.
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-OPT=/opt/ironbox
-DATA=/var/lib/ironbox
+ROOT=""
 TO=""
 RESTORE=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --to) TO="releases/$2"; shift 2 ;;
+    --root) ROOT=$(cd "$2" && pwd); shift 2 ;;
     --restore-backup)
       RESTORE=newest
       if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then RESTORE=$2; shift; fi
@@ -25,6 +26,8 @@ done
 say() { echo "ironbox rollback: $*"; }
 [ "$(id -u)" = 0 ] || { echo "rollback.sh: run it as root" >&2; exit 1; }
 . "$SRC/scripts/box-lib.sh"
+OPT="$ROOT/opt/ironbox"
+DATA="$ROOT/var/lib/ironbox"
 
 [ -n "$TO" ] || TO=$(readlink "$OPT/previous" 2>/dev/null || true)
 [ -n "$TO" ] && [ -e "$OPT/$TO/.installed" ] || { echo "rollback.sh: no release to go back to (ls $OPT/releases; use --to VERSION)" >&2; exit 1; }
@@ -33,12 +36,12 @@ cur=$(readlink "$OPT/current")
 if [ -n "$RESTORE" ]; then
   [ "$RESTORE" = newest ] && RESTORE=$(ls -1t "$DATA"/backups/ironbox-*.db 2>/dev/null | head -n 1)
   [ -f "$RESTORE" ] || { echo "rollback.sh: no database copy to restore (in $DATA/backups)" >&2; exit 1; }
-  [ -d /run/systemd/system ] && systemctl stop ironbox.service
+  if [ -z "$ROOT" ] && [ -d /run/systemd/system ]; then systemctl stop ironbox.service; fi
   aside="$DATA/backups/replaced-$(date -u +%Y%m%dT%H%M%SZ)"
   mkdir -p "$aside"
   for f in ironbox.db ironbox.db-wal ironbox.db-shm; do [ -e "$DATA/$f" ] && mv "$DATA/$f" "$aside/"; done
   cp "$RESTORE" "$DATA/ironbox.db"
-  chown ironbox:ironbox "$DATA/ironbox.db" "$aside"
+  chown --reference="$DATA" "$DATA/ironbox.db" "$aside"
   say "database restored from $RESTORE (the replaced one is in $aside)"
 fi
 ln -sfn "$TO" "$OPT/current.new" && mv -T "$OPT/current.new" "$OPT/current"
