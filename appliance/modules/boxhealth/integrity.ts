@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { IntegrityCheck } from "./model";
 
@@ -7,7 +8,9 @@ const CHILD = join(import.meta.dir, "integrityChild.ts");
 export async function checkIntegrity(file: string, now: () => Date, timeoutMs = 30 * 60_000): Promise<IntegrityCheck> {
   const started = now();
   const t0 = performance.now();
-  const child = Bun.spawn([process.execPath, CHILD, file], { stdout: "pipe", stderr: "pipe" });
+  // At nice 10: on a two-core box the counter's requests get the CPU first.
+  const nice = existsSync("/usr/bin/nice") ? ["/usr/bin/nice", "-n", "10"] : [];
+  const child = Bun.spawn([...nice, process.execPath, CHILD, file], { stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
   try {
     const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
