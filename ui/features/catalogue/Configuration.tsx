@@ -13,6 +13,8 @@ const TILES = [
   { to: "/configPlaces", label: "Places & preferences", initials: "PP", color: "#7c3aed" },
   { to: "/configScanners", label: "Barcode guns", initials: "BG", color: "#b45309" },
   { to: "/configPrinters", label: "Printers", initials: "PR", color: "#0f766e" },
+  { to: "/box", label: "The box", initials: "B", color: "#b91c1c" },
+  { to: "/setup-tablet", label: "Set up a tablet", initials: "T", color: "#0f3d5e" },
   { to: "/configReference", label: "Reference data", initials: "RD", color: "#1d4ed8" },
 ];
 
