@@ -16,6 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LITESTREAM } from "../../appliance/modules/chain/service";
+import { hasSnapshot } from "../../appliance/modules/chain/testSites";
 import { arg, burst, call, newAcked, startBox } from "./lib";
 import { startSshd } from "./sshd";
 
@@ -56,6 +57,8 @@ try {
   );
   const litestream = Bun.spawn([LITESTREAM, "replicate", "-config", cfg], { stdout: "ignore", stderr: "ignore" });
   children.push(litestream);
+  // HQ starts once the first snapshot has arrived (before it, "no replica yet" is the right answer).
+  for (let i = 0; i < 300 && !hasSnapshot(sshd.dir("mosta")); i++) await Bun.sleep(100);
 
   const hqBox = Bun.spawn([process.execPath, join(import.meta.dir, "../../appliance/main.ts")], {
     env: {

@@ -9,7 +9,7 @@ import { testBox } from "../../test/harness";
 import { LITESTREAM } from "./service";
 
 /** A snapshot file in the replica (the first full upload of a generation). */
-function hasSnapshot(replica: string): boolean {
+export function hasSnapshot(replica: string): boolean {
   const gens = join(replica, "generations");
   if (!existsSync(gens)) return false;
   return readdirSync(gens).some((g) => existsSync(join(gens, g, "snapshots")) && readdirSync(join(gens, g, "snapshots")).length > 0);
