@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { stableHostName } from "../domain/lanNames";
-import "./reflectMetadata";
+// tsyringe inside @peculiar/x509 needs the Reflect metadata API at import.
+import "reflect-metadata";
 
 /**
  * The box's own HTTPS: a local certificate authority made on first start, and a server
@@ -16,8 +17,8 @@ import "./reflectMetadata";
  * only) and never beyond its CA.
  */
 
-// Loaded after the Reflect shim has run: Bun evaluates a CommonJS package's body before the
-// importing module's other imports, so a static import would run ahead of the shim.
+// Loaded after reflect-metadata has run: Bun evaluates a CommonJS package's body before the
+// importing module's other imports, so a static import would run ahead of it.
 const x509 = await import("@peculiar/x509");
 type X509Certificate = import("@peculiar/x509").X509Certificate;
 x509.cryptoProvider.set(crypto);
