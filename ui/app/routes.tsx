@@ -13,6 +13,7 @@ import * as T from "../features/tickets";
 import * as S from "../features/scan";
 import * as W from "../features/scheduling";
 import { ScannersScreen } from "../features/scanners/ScannersScreen";
+import { LinkScreen } from "../features/hqlink";
 import type { Access } from "./access";
 
 export interface RouteDef {
@@ -58,6 +59,8 @@ export const ROUTES: RouteDef[] = [
   // Not in the spec's list: the barcode guns wired to the box (issue 6, README).
   { path: "/configScanners", title: "Barcode guns", access: "admin", component: ScannersScreen, back: "/configuration" },
   { path: "/configPrinters", title: "Printers", access: "admin", component: PrintersScreen, back: "/configuration" },
+  // Not in the spec's list: where this box streams its database to HQ (issue 15, README).
+  { path: "/hqlink", title: "Link to HQ", access: "admin", component: LinkScreen, back: "/configuration" },
   { path: "/configReference", title: "Reference data", access: "admin", component: ReferenceScreen, back: "/configuration" },
   // Not in the spec's list: the box's health panel (issue 16, README).
   { path: "/box", title: "The box", access: "admin", component: BoxScreen, back: "/configuration" },

@@ -16,6 +16,7 @@ const TILES = [
   { to: "/box", label: "The box", initials: "B", color: "#b91c1c" },
   { to: "/setup-tablet", label: "Set up a tablet", initials: "T", color: "#0f3d5e" },
   { to: "/configReference", label: "Reference data", initials: "RD", color: "#1d4ed8" },
+  { to: "/hqlink", label: "Link to HQ", initials: "HQ", color: "#334155" },
 ];
 
 export function ConfigurationMenu() {

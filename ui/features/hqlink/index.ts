@@ -1,0 +1,1 @@
+export { LinkScreen } from "./LinkScreen";
