@@ -136,3 +136,13 @@ describe("SMS via a GSM modem (AT commands on a socat pty)", () => {
     expect(refused.message).toMatch(/^Not sent: the modem's path must be a device under/);
   });
 });
+
+test("two channels on the same port (the settings test beside the sender) take turns", async () => {
+  const sim = await startModemSimulator({ devRoot, dir, name: "ttyUSB3" });
+  sims.push(sim);
+  const a = gsmModemChannel({ path: sim.path, devices, timeoutMs: 1500 });
+  const b = gsmModemChannel({ path: sim.path, devices, timeoutMs: 1500 });
+  const long = "Il-ħwejjeġ lesti. ".repeat(30);
+  await Promise.all([a.send({ key: "x1", to: "+35699000020", text: long }), b.check(), b.send({ key: "x2", to: "+35699000021", text: long })]);
+  expect(sim.messages.map((m) => m.text)).toEqual([long, long]);
+});

@@ -196,6 +196,12 @@ function refOf(key: string): number {
   return h & 0xff;
 }
 
+/**
+ * The sessions waiting per device path, shared by every channel on that path: the settings
+ * screen's test builds its own channel, and its check must still wait for a send in progress.
+ */
+const queues = new Map<string, Promise<void>>();
+
 /** Keys whose parts the modem has taken, kept for retries of a message cut off midway. */
 const MEMORY = 1000;
 
@@ -203,11 +209,10 @@ export function gsmModemChannel(o: GsmModemOptions): Channel {
   const timeoutMs = o.timeoutMs ?? 5000;
   const sendTimeoutMs = o.sendTimeoutMs ?? 60_000;
   const partsDone = new Map<string, Set<number>>();
-  let queue: Promise<unknown> = Promise.resolve();
 
   /** One session at a time on the port: each waits for the one before to finish. */
   function session<T>(work: (line: ModemLine) => Promise<T>): Promise<T> {
-    const run = queue.then(async () => {
+    const run = (queues.get(o.path) ?? Promise.resolve()).then(async () => {
       const line = await ModemLine.open(o);
       try {
         await line.command("AT", timeoutMs);
@@ -217,7 +222,13 @@ export function gsmModemChannel(o: GsmModemOptions): Channel {
         line.close();
       }
     });
-    queue = run.catch(() => undefined);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    queues.set(o.path, settled);
+    // Forget an idle port's queue (the map would otherwise keep every path ever used).
+    void settled.then(() => queues.get(o.path) === settled && queues.delete(o.path));
     return run;
   }
 
