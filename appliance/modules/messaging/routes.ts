@@ -122,6 +122,8 @@ export function messagingRoutes(messaging: MessagingService) {
       tag: "messaging",
       summary: "Saves a ticket state's status message template (unknown placeholders refused)",
       access: admin,
+      // Templates are HQ's reference data (modules/reference): a shop enrolled with HQ gets them from there.
+      hqOwned: true,
       hqOwned: true,
       params: StateIdParams,
       body: TemplateBody,
