@@ -1,28 +1,28 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { expect, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { AppPage } from "./pages/app";
 import { MAIN_PORT } from "./pages/env";
+import { OwnBox } from "./pages/ownBox";
 
 /**
  * HQ mode (issue 15): head quarters' box with two shops' copies. Two demo shop boxes each take
  * a paid ticket (the same id at both) and ship their database with a real `litestream
  * replicate` to a file:// storage folder (appliance/modules/chain/testSites.ts); this spec
- * starts an HQ-mode box on that storage (port E2E_PORT+5; restores on demand only), restores
+ * starts an HQ-mode box on that storage (port E2E_PORT+9; restores on demand only), restores
  * both sites from the Sites screen, and downloads a chain-wide item report.
  */
-const HQ_PORT = MAIN_PORT + 5;
-const HQ = `http://localhost:${HQ_PORT}`;
-const root = resolve(`.e2e-data/hq-${HQ_PORT}`);
-const storage = join(root, "storage");
-let hq: ChildProcess | null = null;
+// +9: the other specs' own boxes and stand-ins use +1 … +8.
+const storage = resolve(`.e2e-data/hq-storage-${MAIN_PORT + 9}`);
+const hqBox = new OwnBox(MAIN_PORT + 9, { IRONBOX_HTTPS: "0", IRONBOX_MODE: "hq", IRONBOX_HQ_STORAGE: storage, IRONBOX_HQ_RESTORE_SECONDS: "0" });
+const HQ = hqBox.url;
 let ticket = 0;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  rmSync(root, { recursive: true, force: true });
+  rmSync(storage, { recursive: true, force: true });
   mkdirSync(storage, { recursive: true });
   const shipped = JSON.parse(execFileSync("node_modules/.bin/bun", ["appliance/modules/chain/testSites.ts", storage], { encoding: "utf8" }).trim()) as {
     mosta: number;
@@ -30,40 +30,12 @@ test.beforeAll(async () => {
   };
   expect(shipped.mosta).toBe(shipped.birkirkara);
   ticket = shipped.mosta;
-  const data = join(root, "data");
-  hq = spawn("node_modules/.bin/bun", ["appliance/main.ts"], {
-    env: {
-      ...process.env,
-      IRONBOX_MODE: "hq",
-      IRONBOX_HQ_STORAGE: storage,
-      IRONBOX_HQ_RESTORE_SECONDS: "0",
-      IRONBOX_PORT: String(HQ_PORT),
-      IRONBOX_HTTPS: "0",
-      IRONBOX_MDNS: "0",
-      IRONBOX_DATA_DIR: data,
-      IRONBOX_SYSFS_ROOT: join(data, "sys"),
-      IRONBOX_DEV_ROOT: join(data, "dev"),
-      IRONBOX_DEMO: "1",
-      IRONBOX_ADMIN_USER: "admin",
-      IRONBOX_ADMIN_PASSWORD: "admin-pass-1",
-      IRONBOX_ADMIN_PIN: "9999",
-    },
-    stdio: "ignore",
-  });
-  for (let i = 0; i < 200; i++) {
-    const up = await fetch(`${HQ}/api/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the HQ box did not start");
+  await hqBox.start();
 });
 
-test.afterAll(() => {
-  hq?.kill();
-  rmSync(root, { recursive: true, force: true });
+test.afterAll(async () => {
+  await hqBox.remove();
+  rmSync(storage, { recursive: true, force: true });
 });
 
 test("HQ staff restore two shops and download a chain report with both shops' ticket", async ({ page }) => {
