@@ -115,6 +115,21 @@ describe("status messages", () => {
     await db().update(customers).set({ no_messages: false }).where(eq(customers.id, c.id));
   });
 
+  test("running on its own, the sender sends a queued message without being stepped", async () => {
+    const t = await ticketOf("birkirkara");
+    await db().update(customers).set({ mobile: "79000077" }).where(eq(customers.id, t.customer_id));
+    await box.messaging.sender.start();
+    try {
+      const [row] = (await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).json.data;
+      expect(row.status).toBe("queued");
+      const state = async () => (await db().query.outgoingMessages.findFirst({ where: eq(outgoingMessages.id, row.id) }))!.status;
+      for (let i = 0; i < 100 && (await state()) !== "sent"; i++) await Bun.sleep(20);
+      expect(await state()).toBe("sent");
+    } finally {
+      box.messaging.sender.pause();
+    }
+  });
+
   test("without a mobile the message goes by e-mail (SMTP), Maltese letters intact; no address answers 422", async () => {
     const t = await ticketOf("birkirkara");
     await db()

@@ -391,11 +391,13 @@ export function createMessagingService({
       auto = true;
       const t = await recover(0);
       if (t.sent + t.failed + t.requeued + t.unknown + t.pending) log(`messaging: after a restart ${JSON.stringify(t)}`);
+      // Paused or stopped while the recovery ran: nothing runs in the background.
+      if (!auto) return;
       kick();
       timer = setInterval(() => {
         kick();
         // Rows the gateway still held: asked about again once a poll interval has passed.
-        if (!stopped) recover(policy.pollMs).catch((e) => log("messaging: recovery failed", e));
+        if (auto) recover(policy.pollMs).catch((e) => log("messaging: recovery failed", e));
       }, policy.pollMs);
       timer.unref?.();
     },
