@@ -124,7 +124,6 @@ export function messagingRoutes(messaging: MessagingService) {
       access: admin,
       // Templates are HQ's reference data (modules/reference): a shop enrolled with HQ gets them from there.
       hqOwned: true,
-      hqOwned: true,
       params: StateIdParams,
       body: TemplateBody,
       response: MessageTemplate,
