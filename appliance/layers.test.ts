@@ -4,7 +4,8 @@
 //   2. db/ imports nothing under appliance/ but appliance/domain/ (never a module).
 //   3. ui/ imports only ui/, appliance/domain/ and, type-only, appliance/modules/*/model.ts.
 //   4. Nothing imports appliance/http/ but the composition root (boot.ts, main.ts), the route
-//      files (routes.ts) and appliance/http/ itself; tests and the test harness may.
+//      files (routes.ts) and appliance/http/ itself; tests, the test harness, fault scripts and
+//      benchmarks may.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative } from "node:path";
@@ -43,7 +44,8 @@ function importsOf(file: Source): Import[] {
 }
 
 const under = (dir: string, p: string) => p.startsWith(`${dir}/`);
-const isTest = (p: string) => /\.test\.tsx?$/.test(p) || under("appliance/test", p);
+// Fault scripts and benchmarks drive the box from outside, like tests, and may check its answers against http's messages.
+const isTest = (p: string) => /\.test\.tsx?$/.test(p) || under("appliance/test", p) || under("scripts/faults", p) || under("scripts/bench", p);
 const MODEL = /^appliance\/modules\/[^/]+\/model$/;
 const HTTP_USERS = new Set(["appliance/boot.ts", "appliance/main.ts"]);
 
