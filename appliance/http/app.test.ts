@@ -22,6 +22,7 @@ describe("API foundation", () => {
         version: "1.0.6",
         database: "ok",
         setup_required: false,
+        mode: "shop",
         link: { state: "off", lag_seconds: null, last_shipped_at: null, last_error: null, warn_after_seconds: 300 },
       },
     });
