@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps) {
       const caller: Caller = def.peerAuth
         ? { kind: "none" }
         : await deps.auth.authenticate(request.headers.get("authorization") ?? (fromQuery ? `token ${fromQuery}` : null));
-      authorize(def.access, caller);
+      authorize(def.access, caller, def.method !== "GET");
       if (def.hqOwned && deps.managed?.()) throw conflict(MANAGED_BY_HQ);
       if (def.body) checkContentType(def, request);
       const input = {
