@@ -91,7 +91,8 @@ export async function bootAppliance(
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
   // Pending migrations on a database with data: a copy first (<data dir>/backups), then all in one transaction.
   const migrated = await migrateDatabase(database, { backup: { version: config.version, now: clock.now() } });
-  if (migrated.backup) (opts.log ?? console.log)(`Ironbox ${config.version}: copied the database to ${migrated.backup.file} before ${migrated.applied} migration(s)`);
+  if (migrated.backup)
+    (opts.log ?? console.log)(`Ironbox ${config.version}: copied the database to ${migrated.backup.file} before ${migrated.applied} migration(s)`);
   const { db } = database;
   await seedTicketStates(db);
   await repairOverflowedMoney(db);
@@ -228,5 +229,16 @@ export async function bootAppliance(
   const stopRestores = chain.enabled() ? chain.start() : () => {};
   // The database check, in a process of its own: a few minutes after boot, then daily.
   const stopChecks = boxHealth.startChecks();
-  return { app, database, routes, clock, bus, journal, messaging, stop: () => (stopCheckpointer(), void hqLink.stop(), stopSweeper(), stopReference(), stopRestores(), stopChecks(), scanners.stop(), messaging.sender.stop()) };
+  return {
+    app,
+    database,
+    routes,
+    clock,
+    bus,
+    journal,
+    messaging,
+    stop: () => (
+      stopCheckpointer(), void hqLink.stop(), stopSweeper(), stopReference(), stopRestores(), stopChecks(), scanners.stop(), messaging.sender.stop()
+    ),
+  };
 }

@@ -63,7 +63,10 @@ export interface HqConfig {
 /** IRONBOX_SITES: name=url pairs, comma-separated. Errors name the site, never the URL (it may hold a password). */
 function hqConfig(env: Record<string, string | undefined>): HqConfig {
   const sites: SiteReplica[] = [];
-  for (const pair of (env.IRONBOX_SITES ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of (env.IRONBOX_SITES ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const at = pair.indexOf("=");
     const name = pair.slice(0, Math.max(at, 0)).trim();
     const url = pair.slice(at + 1).trim();
@@ -76,7 +79,8 @@ function hqConfig(env: Record<string, string | undefined>): HqConfig {
       throw new Error(`IRONBOX_SITES: the replica URL of ${name} is not a URL`);
     }
     if (!["file:", "sftp:", "s3:"].includes(parsed.protocol)) throw new Error(`IRONBOX_SITES: the replica URL of ${name} must be file://, sftp:// or s3://`);
-    if (parsed.protocol === "file:" && (parsed.host || !url.startsWith("file:///"))) throw new Error(`IRONBOX_SITES: ${name}: a file:// replica is an absolute path`);
+    if (parsed.protocol === "file:" && (parsed.host || !url.startsWith("file:///")))
+      throw new Error(`IRONBOX_SITES: ${name}: a file:// replica is an absolute path`);
     sites.push({ name, url });
   }
   const every = Number(env.IRONBOX_HQ_RESTORE_SECONDS ?? 60);
@@ -103,7 +107,8 @@ export interface ReferenceConfig {
 
 function referenceConfig(env: Record<string, string | undefined>): ReferenceConfig {
   const { IRONBOX_HQ_URL: url, IRONBOX_HQ_PUBLIC_KEY: publicKey, IRONBOX_HQ_TOKEN: token } = env;
-  if ((url || publicKey) && !(url && publicKey && token)) throw new Error("IRONBOX_HQ_URL, IRONBOX_HQ_PUBLIC_KEY and IRONBOX_HQ_TOKEN go together: set all three or none");
+  if ((url || publicKey) && !(url && publicKey && token))
+    throw new Error("IRONBOX_HQ_URL, IRONBOX_HQ_PUBLIC_KEY and IRONBOX_HQ_TOKEN go together: set all three or none");
   if (url) {
     let u: URL;
     try {
@@ -111,7 +116,8 @@ function referenceConfig(env: Record<string, string | undefined>): ReferenceConf
     } catch {
       throw new Error("IRONBOX_HQ_URL is not a URL");
     }
-    if (!["http:", "https:"].includes(u.protocol) || u.username || u.password) throw new Error("IRONBOX_HQ_URL must be http:// or https://, without a user or password");
+    if (!["http:", "https:"].includes(u.protocol) || u.username || u.password)
+      throw new Error("IRONBOX_HQ_URL must be http:// or https://, without a user or password");
   }
   const minutes = Number(env.IRONBOX_HQ_SYNC_MINUTES || 5);
   if (!Number.isFinite(minutes) || minutes <= 0) throw new Error(`IRONBOX_HQ_SYNC_MINUTES is not a number of minutes: ${env.IRONBOX_HQ_SYNC_MINUTES}`);

@@ -138,7 +138,8 @@ describe("roles and modes", () => {
     const shopAdmin = await hq.employeeToken(5555, await hq.agentToken("birkirkara", "shop-demo-2026"));
     for (const token of [manager, shopAdmin]) {
       expect((await hq.call("GET", "/api/v1/chain/sites", { token })).status).toBe(403);
-      if (token === shopAdmin) expect((await hq.call("GET", "/api/v1/chain/sites", { token })).json.message).toBe("Only head-quarters staff may see the whole chain");
+      if (token === shopAdmin)
+        expect((await hq.call("GET", "/api/v1/chain/sites", { token })).json.message).toBe("Only head-quarters staff may see the whole chain");
       expect((await hq.call("POST", "/api/v1/chain/sites/mosta/restore", { token })).status).toBe(403);
       expect((await hq.call("GET", "/api/v1/chain/statistics", { token })).status).toBe(403);
     }

@@ -342,15 +342,18 @@ export function createPrintJournal({
         .from(printJobs)
         .where(eq(printJobs.status, "done"))
         .groupBy(printJobs.printer);
-      const lastIds = db.select({ id: max(printJobs.id) }).from(printJobs).where(inArray(printJobs.status, ["done", "failed"])).groupBy(printJobs.printer);
+      const lastIds = db
+        .select({ id: max(printJobs.id) })
+        .from(printJobs)
+        .where(inArray(printJobs.status, ["done", "failed"]))
+        .groupBy(printJobs.printer);
       const last = await db
         .select({ printer: printJobs.printer, status: printJobs.status, error: printJobs.error })
         .from(printJobs)
         .where(inArray(printJobs.id, lastIds));
       const out = new Map<string, { last_ok_at: string | null; last_error: string | null }>();
       for (const d of done) out.set(d.printer, { last_ok_at: d.at, last_error: null });
-      for (const l of last)
-        if (l.status === "failed") out.set(l.printer, { last_ok_at: out.get(l.printer)?.last_ok_at ?? null, last_error: l.error });
+      for (const l of last) if (l.status === "failed") out.set(l.printer, { last_ok_at: out.get(l.printer)?.last_ok_at ?? null, last_error: l.error });
       return out;
     },
     /** Waits until the box has nothing queued or being sent (tests and shutdown); the tablet's jobs are its own. */

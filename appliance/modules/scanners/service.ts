@@ -95,7 +95,12 @@ export function createScannerService({
     list: async (caller: EmployeeCaller): Promise<GunState[]> => visible(caller, await config()),
     /** Every gun of the box with its state and its last scan since the box started (the health panel; admins). */
     health: async () =>
-      (await config()).map((g) => ({ id: g.id, name: g.name, ...(status.get(g.id) ?? { status: "unknown" as const }), last_scan_at: lastScan.get(g.id) ?? null })),
+      (await config()).map((g) => ({
+        id: g.id,
+        name: g.name,
+        ...(status.get(g.id) ?? { status: "unknown" as const }),
+        last_scan_at: lastScan.get(g.id) ?? null,
+      })),
     /** The guns as the settings screen shows them: with `invalid` when the stored list no longer validates. */
     async settings(caller: EmployeeCaller): Promise<GunSettings> {
       const { list, invalid } = await stored();

@@ -25,7 +25,9 @@ export class MessagingPage {
   }
   /** A customer in the picker's list (found by search or delivery date). */
   found(name: string) {
-    return this.page.getByRole("group", { name: "Customers", exact: true }).getByRole("button", { name: new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) });
+    return this.page
+      .getByRole("group", { name: "Customers", exact: true })
+      .getByRole("button", { name: new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) });
   }
   chosen() {
     return this.page.getByRole("group", { name: "Chosen customers" }).getByRole("button");
