@@ -1,6 +1,6 @@
 /**
  * Every message once, none lost, none twice (issue 14): kill -9 during a bulk send.
- *   bun scripts/faults/messages-kill9.ts [--runs 3] [--messages 1000] [--latency-ms 3]
+ *   bun scripts/faults/messages-kill9.ts [--runs 3] [--messages 1000] [--latency-ms 3] [--reply-delay-ms 3]
  * Starts the Android gateway stand-in as a process of its own (it logs every message it takes,
  * synchronously, by the outbox row's key) and the real appliance as another, preset with
  * IRONBOX_SMS_GATEWAY_URL pointing at it. Each run: an admin queues a bulk send to
@@ -21,6 +21,9 @@ import { arg, type Box, call, startBox } from "./lib";
 const runs = arg("runs", 3);
 const messages = Math.min(arg("messages", 1000), 1000); // the API's cap for chosen customers
 const latencyMs = arg("latency-ms", 3);
+// The stand-in answers this long after taking a message, so some kills land between "the
+// gateway took it" and "the box recorded it": the case recovery must settle by asking.
+const replyDelayMs = arg("reply-delay-ms", 3);
 const dir = mkdtempSync(join(tmpdir(), "ironbox-msg-kill9-"));
 const port = 20000 + Math.floor(Math.random() * 20000);
 const gatewayPort = port + 1;
@@ -31,7 +34,20 @@ const gateway = Bun.spawn(
   [
     process.execPath,
     join(import.meta.dir, "../../drivers/messaging/testing/android-gateway-stand-in.ts"),
-    ...["--port", String(gatewayPort), "--user", "sms", "--pass", "fault-pass", "--log", gatewayLog, "--latency-ms", String(latencyMs)],
+    ...[
+      "--port",
+      String(gatewayPort),
+      "--user",
+      "sms",
+      "--pass",
+      "fault-pass",
+      "--log",
+      gatewayLog,
+      "--latency-ms",
+      String(latencyMs),
+      "--reply-delay-ms",
+      String(replyDelayMs),
+    ],
   ],
   { stdout: "pipe", stderr: "inherit" },
 );

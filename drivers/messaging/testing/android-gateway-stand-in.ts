@@ -20,7 +20,7 @@
  * of the box is exact.
  *
  * As a process: bun drivers/messaging/testing/android-gateway-stand-in.ts --port N --user u
- *   --pass p --log <file> [--latency-ms M] [--fail-rate r] [--lost-reply-rate r] [--no-dedupe]
+ *   --pass p --log <file> [--latency-ms M] [--reply-delay-ms M] [--fail-rate r] [--lost-reply-rate r] [--no-dedupe]
  *   [--sent-after-ms M]; it prints `listening <url>` once ready and stops on SIGTERM.
  */
 import { appendFileSync } from "node:fs";
@@ -41,6 +41,8 @@ export interface GatewayStandInOptions {
   pass: string;
   log?: string;
   latencyMs?: number;
+  /** Waits this long after taking a message before answering. */
+  replyDelayMs?: number;
   failRate?: number;
   lostReplyRate?: number;
   dedupe?: boolean;
@@ -115,6 +117,8 @@ export function startGatewayStandIn(o: GatewayStandInOptions): GatewayStandIn {
         for (const m of list) if (m.state === "Pending") m.state = "Sent";
       }, o.sentAfterMs ?? 20);
       timers.add(t);
+      // Taken but not yet answered: a crash of the box now is the "sent but not recorded" case.
+      if (o.replyDelayMs) await Bun.sleep(o.replyDelayMs);
       if (o.lostReplyRate && random() < o.lostReplyRate) return json(500, { message: "stand-in: the answer was lost" });
       return json(202, view(id, list));
     }
@@ -155,7 +159,7 @@ if (import.meta.main) {
   const pass = arg("--pass");
   if (!user || !pass) {
     console.error(
-      "usage: android-gateway-stand-in.ts --port N --user u --pass p --log <file> [--latency-ms M] [--fail-rate r] [--lost-reply-rate r] [--no-dedupe] [--sent-after-ms M]",
+      "usage: android-gateway-stand-in.ts --port N --user u --pass p --log <file> [--latency-ms M] [--reply-delay-ms M] [--fail-rate r] [--lost-reply-rate r] [--no-dedupe] [--sent-after-ms M]",
     );
     process.exit(2);
   }
@@ -165,6 +169,7 @@ if (import.meta.main) {
     pass,
     log: arg("--log"),
     latencyMs: num("--latency-ms"),
+    replyDelayMs: num("--reply-delay-ms"),
     failRate: num("--fail-rate"),
     lostReplyRate: num("--lost-reply-rate"),
     sentAfterMs: num("--sent-after-ms"),
