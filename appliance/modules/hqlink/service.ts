@@ -35,6 +35,8 @@ const PID_FILE = "litestream.pid";
 export const DEFAULT_WARN_SECONDS = 300;
 /** With Litestream gone this long (a crash loop), the appliance checkpoints again so the WAL stays bounded. */
 const STOPPED = "Litestream stopped";
+/** No progress for this long while HQ answers: Litestream is taken to be stuck and restarted. */
+const STALL_MS = 20_000;
 const CHECKPOINT_HANDBACK_MS = 10 * 60_000;
 
 interface Stored {
@@ -113,6 +115,12 @@ export function createHqLinkService(deps: HqLinkDeps) {
   let lastAliveAt = 0;
   let probing = false;
   let nudged = false;
+  // The watchdog: when the replica last moved (or was level), whether a snapshot upload is under
+  // way, how long no progress is tolerated while HQ answers, and when HQ was last probed.
+  let progressMs = 0;
+  let snapshotting = false;
+  let stallMs = STALL_MS;
+  let probedMs = 0;
   // What we know of the link; kept across restarts (they are one link). Durations and their
   // order use the monotonic *Ms fields; the injected clock only stamps what the screen shows.
   const s = {
@@ -123,7 +131,10 @@ export function createHqLinkService(deps: HqLinkDeps) {
     shipped: null as { index: number; offset: number } | null,
     lastShippedAt: null as Date | null,
     lastShippedMs: 0,
-    behindSinceMs: null as number | null,
+    /** Local positions seen and not yet at HQ, oldest first, with when they were first seen: the lag is the oldest's age. */
+    pending: [] as { index: number; offset: number; at: number }[],
+    /** Since when Litestream has not answered (null while it does): with nothing seen pending, the lag counts from there. */
+    downSinceMs: null as number | null,
     lastError: null as string | null,
     lastErrorMs: 0,
   };
@@ -161,7 +172,10 @@ export function createHqLinkService(deps: HqLinkDeps) {
       const raw = l.attrs.error ?? l.msg;
       fail(plainError(raw));
       log(`hqlink: litestream ${l.level.toLowerCase()}: ${l.msg}: ${raw}`);
+    } else if (l.msg === "write snapshot") {
+      snapshotting = true;
     } else if (l.msg === "wal segment written" || l.msg === "snapshot written") {
+      if (l.msg === "snapshot written") snapshotting = false;
       s.lastShippedAt = clock.now();
       s.lastShippedMs = performance.now();
       const p = parsePosition(l.attrs.position);
@@ -169,6 +183,8 @@ export function createHqLinkService(deps: HqLinkDeps) {
       s.lastError = null;
     } else if (l.msg === "sync: new generation") {
       s.generation = l.attrs.generation ?? s.generation;
+      // Positions of another generation do not compare: what is pending is the new snapshot.
+      s.pending = s.pending.slice(-1);
       log(`hqlink: new generation ${s.generation} (${l.attrs.reason ?? "?"}): a full snapshot goes to HQ`);
     }
   }
@@ -211,16 +227,19 @@ export function createHqLinkService(deps: HqLinkDeps) {
     killOrphan();
     startedAt = Date.now();
     nudged = false;
+    snapshotting = false;
+    progressMs = performance.now();
     const c = Bun.spawn([bin, "replicate", "-config", configFile, "-no-expand-env"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     child = c;
     writeFileSync(pidFile, String(c.pid));
-    s.behindSinceMs ??= performance.now();
+    s.downSinceMs ??= performance.now();
     void pump(c.stdout as ReadableStream<Uint8Array>);
     void pump(c.stderr as ReadableStream<Uint8Array>);
     void c.exited.then((code) => {
       if (child !== c) return;
       child = null;
       s.running = false;
+      s.downSinceMs ??= performance.now();
       lastAliveAt = Date.now();
       if (stopping) return;
       fail(s.lastError ?? `${STOPPED} (exit ${code}); restarting`);
@@ -246,13 +265,20 @@ export function createHqLinkService(deps: HqLinkDeps) {
       // Running again: that it had stopped is no longer news.
       if (s.lastError?.startsWith(STOPPED)) s.lastError = null;
       s.local = m.local;
+      if (!samePos(s.shipped, m.replica) || samePos(m.local, m.replica)) (progressMs = performance.now()), (stallMs = STALL_MS);
       s.shipped = m.replica;
-      if (samePos(m.local, m.replica)) s.behindSinceMs = null;
-      else s.behindSinceMs ??= performance.now();
+      s.downSinceMs = null;
+      const last = s.pending[s.pending.length - 1];
+      if (m.local && !samePos(m.local, last ?? null)) s.pending.push({ ...m.local, at: performance.now() });
+      // Shipped: every pending position at or before the replica's.
+      const at = m.replica;
+      while (at && s.pending.length && (s.pending[0]!.index < at.index || (s.pending[0]!.index === at.index && s.pending[0]!.offset <= at.offset)))
+        s.pending.shift();
       if (m.local && !m.replica && !nudged && Date.now() - startedAt > 3000) await nudge();
     } catch {
       // Not listening yet (just started) or stuck: running only once it answers.
       s.running = false;
+      s.downSinceMs ??= performance.now();
     }
     if (dbPath && !s.generation) {
       try {
@@ -261,7 +287,7 @@ export function createHqLinkService(deps: HqLinkDeps) {
         // no generation yet
       }
     }
-    await probe();
+    await watch();
   }
 
   /**
@@ -279,16 +305,33 @@ export function createHqLinkService(deps: HqLinkDeps) {
       .catch((e) => log("hqlink: heartbeat write failed", e));
   }
 
-  /** Behind for a while with no error said: is HQ there at all? (An SFTP write to a vanished server hangs silently.) */
-  async function probe() {
+  /**
+   * Behind with no progress for a while: is HQ there at all? If not, say so (an SFTP upload to a
+   * server that went away can hang without a word). If HQ answers and Litestream still makes no
+   * progress, it is stuck on the dead connection: it is restarted (the replica and the shadow
+   * WAL stay, so it goes on from where it was). Each restart that brings no progress doubles the
+   * patience (a slow line uploading a big segment is not stuck), up to half an hour.
+   */
+  async function watch() {
     const url = settings().url;
-    if (probing || !url || s.behindSinceMs === null || performance.now() - s.behindSinceMs < 10_000) return;
-    if (s.lastError && s.lastErrorMs > s.behindSinceMs) return;
+    const now = performance.now();
+    if (probing || !url || !child || !s.pending.length) return;
+    const quiet = now - Math.max(progressMs, s.pending[0]!.at);
+    if (quiet < 10_000 || now - probedMs < 5000) return;
     const ep = endpointOf(url);
-    if (!ep) return;
     probing = true;
+    probedMs = now;
     try {
-      if (!(await answers(ep.host, ep.port, 3000))) fail("HQ's server is not answering");
+      const up = ep ? await answers(ep.host, ep.port, 3000) : true;
+      if (!up) {
+        if (!s.lastError || s.lastErrorMs < now - quiet) fail("HQ's server is not answering");
+        return;
+      }
+      if (quiet < stallMs * (snapshotting ? 10 : 1) || !child) return;
+      log(`hqlink: no progress for ${Math.round(quiet / 1000)} s while HQ answers: restarting Litestream`);
+      stallMs = Math.min(stallMs * 2, 30 * 60_000);
+      backoffMs = deps.restartMs ?? 1000;
+      child.kill("SIGKILL");
     } finally {
       probing = false;
     }
@@ -325,7 +368,8 @@ export function createHqLinkService(deps: HqLinkDeps) {
     const base = { warn_after_seconds: set.warn, last_shipped_at: s.lastShippedAt?.toISOString() ?? null };
     if (!set.url) return { ...base, state: "off", lag_seconds: null, last_error: null };
     if (!dbPath) return { ...base, state: "down", lag_seconds: null, last_error: "The database is not a local file: Litestream cannot ship it" };
-    const lag = s.behindSinceMs === null ? 0 : Math.round((performance.now() - s.behindSinceMs) / 100) / 10;
+    const since = s.pending[0]?.at ?? s.downSinceMs;
+    const lag = since === null ? 0 : Math.round((performance.now() - since) / 100) / 10;
     const failing = !!s.lastError && s.lastErrorMs >= s.lastShippedMs;
     const state = !s.running || failing ? "down" : lag > set.warn ? "lagging" : "ok";
     const lastError = s.lastError ?? (s.running ? null : "Litestream is starting");
@@ -352,7 +396,7 @@ export function createHqLinkService(deps: HqLinkDeps) {
 
   async function restart() {
     await stop();
-    Object.assign(s, { running: false, shipped: null, local: null, behindSinceMs: null, lastError: null, lastErrorMs: 0, generation: null });
+    Object.assign(s, { running: false, shipped: null, local: null, pending: [], downSinceMs: null, lastError: null, lastErrorMs: 0, generation: null });
     backoffMs = deps.restartMs ?? 1000;
     await start();
   }
