@@ -113,6 +113,12 @@ try {
       }
       if (atHq === null) await Bun.sleep(1000);
     }
+    // And the box's own account of it: its lag back under two seconds (bounded wait).
+    while (level === null && performance.now() - back < (CATCH_UP_BAR_S + 30) * 1000) {
+      const l = await health(box.base);
+      if (l.state === "ok" && (l.lag_seconds ?? 99) < 2) level = (performance.now() - back) / 1000;
+      else await Bun.sleep(500);
+    }
     writing = false;
     await writer;
     box.child.kill("SIGTERM");
