@@ -229,7 +229,14 @@ export function createHqLinkService(deps: HqLinkDeps) {
     nudged = false;
     snapshotting = false;
     progressMs = performance.now();
-    const c = Bun.spawn([bin, "replicate", "-config", configFile, "-no-expand-env"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    // Background work: below the counter in CPU priority (nice exec's it: same pid), and one core at
+    // most (GOMAXPROCS) for compressing a first snapshot of a large database.
+    const c = Bun.spawn(["nice", "-n", "10", bin, "replicate", "-config", configFile, "-no-expand-env"], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, GOMAXPROCS: "1" },
+    });
     child = c;
     writeFileSync(pidFile, String(c.pid));
     s.downSinceMs ??= performance.now();
