@@ -18,6 +18,8 @@ export type TemplateValues = Record<PlaceholderKey, string>;
 
 /** The longest template an admin may save (a few SMS parts; e-mail takes the same text). */
 export const TEMPLATE_MAX = 1000;
+/** The longest bulk message text (an SMS of about 10 parts); the message box stops there too. */
+export const MESSAGE_TEXT_MAX = 1500;
 
 const KNOWN = new Set<string>(PLACEHOLDERS.map((p) => p.key));
 /** `{word}`: anything else in braces is plain text and left alone. */

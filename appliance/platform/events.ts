@@ -1,4 +1,5 @@
 import type { AgentCaller } from "../modules/auth/caller";
+import type { OutboxEvent } from "../modules/messaging/model";
 
 /**
  * What reaches the tablets over /api/v1/events. Each event says whose it is: a print job's
@@ -8,17 +9,8 @@ export type BoxEvent =
   | { type: "scan"; gun: string; agent_id: number | null; code: string; at: string }
   | { type: "gun"; gun: string; agent_id: number | null; status: "online" | "offline"; detail?: string; at: string }
   | { type: "print"; agent_id: number; job: number; printer: string; status: "queued" | "sending" | "done" | "failed"; error?: string | null; at: string }
-  /** An outbox row changed state (issue 14): the message screens follow a send's progress. */
-  | {
-      type: "message";
-      agent_id: number;
-      id: number;
-      batch_id: number | null;
-      ticket_id: number | null;
-      customer_id: number | null;
-      status: "queued" | "sending" | "sent" | "failed" | "unknown";
-      at: string;
-    };
+  /** An outbox row changed state (issue 14). */
+  | OutboxEvent;
 
 /** A shop's tablet gets its own shop's events and the shared guns'; HQ gets every shop's. */
 export function eventVisibleTo(e: BoxEvent, caller: AgentCaller): boolean {

@@ -1,7 +1,7 @@
 // The messaging module's contract with the UI: outbox rows, bulk sends, templates and the
 // channel settings (issue 14).
 import { z } from "zod";
-import { TEMPLATE_MAX } from "../../domain/messageTemplate";
+import { MESSAGE_TEXT_MAX, TEMPLATE_MAX } from "../../domain/messageTemplate";
 import { text } from "../../domain/schemas";
 
 /**
@@ -13,10 +13,20 @@ export const MESSAGE_STATUSES = ["queued", "sending", "sent", "failed", "unknown
 export const MessageStatus = z.enum(MESSAGE_STATUSES);
 export type MessageStatus = z.infer<typeof MessageStatus>;
 
+/** What /api/v1/events says when an outbox row changes state: the message screens follow a send's progress. */
+export interface OutboxEvent {
+  type: "message";
+  agent_id: number;
+  id: number;
+  batch_id: number | null;
+  ticket_id: number | null;
+  customer_id: number | null;
+  status: MessageStatus;
+  at: string;
+}
+
 /** How many customers one chosen-ids send may name (all=true has no such cap: it is queued in chunks). */
 export const MAX_CUSTOMER_IDS = 1000;
-/** The longest bulk message text (an SMS of about 10 parts). */
-export const MAX_MESSAGE_TEXT = 1500;
 
 export const OutboxRow = z.object({
   id: z.number(),
@@ -54,7 +64,7 @@ export const SendMessagesBody = z.object({
     .array(z.number().int().positive())
     .max(MAX_CUSTOMER_IDS, `customer_ids: at most ${MAX_CUSTOMER_IDS} customers per send; choose All Customers for more`)
     .default([]),
-  text: text(MAX_MESSAGE_TEXT).min(1, "text: write the message"),
+  text: text(MESSAGE_TEXT_MAX).min(1, "text: write the message"),
 });
 export type SendMessagesBody = z.infer<typeof SendMessagesBody>;
 

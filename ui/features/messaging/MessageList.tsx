@@ -3,7 +3,8 @@ import { displayDateTime } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import { listMessages, type MessageQuery, type MessageStatus, type OutboxRow, retryMessage } from "./api";
-import { type MessageEvent, useMessageEvents } from "./events";
+import type { OutboxEvent } from "../../../appliance/modules/messaging/model";
+import { useMessageEvents } from "./events";
 
 /**
  * How often the list asks the box again while a row is still on its way: often while the event
@@ -22,7 +23,7 @@ export const STATUS_LABEL: Record<MessageStatus, string> = {
   unknown: "unknown: check",
 };
 
-const matches = (q: MessageQuery) => (e: MessageEvent) =>
+const matches = (q: MessageQuery) => (e: OutboxEvent) =>
   (q.ticket_id === undefined || e.ticket_id === q.ticket_id) &&
   (q.customer_id === undefined || e.customer_id === q.customer_id) &&
   (q.batch_id === undefined || e.batch_id === q.batch_id);

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { displayDate } from "../../../appliance/domain/format";
+import { MESSAGE_TEXT_MAX } from "../../../appliance/domain/messageTemplate";
 import type { Customer } from "../../../appliance/modules/customers/model";
 import { Field, Section, Toggle } from "../../components/form";
 import { toast } from "../../components/toast";
@@ -107,7 +108,7 @@ export function MessagingScreen() {
 
       <Section title="Message">
         <Field label="Message">
-          <textarea name="message" rows={TEXT_ROWS} value={text} onChange={(e) => setText(e.target.value)} />
+          <textarea name="message" rows={TEXT_ROWS} maxLength={MESSAGE_TEXT_MAX} value={text} onChange={(e) => setText(e.target.value)} />
         </Field>
         <SmsLength text={text} />
         <div className="form-buttons">

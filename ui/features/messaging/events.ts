@@ -1,17 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { currentToken } from "../../lib/session";
-import type { MessageStatus } from "./api";
-
-/** What /api/v1/events says when an outbox row changes state (appliance/platform/events.ts, which the UI may not import). */
-export interface MessageEvent {
-  type: "message";
-  id: number;
-  batch_id: number | null;
-  ticket_id: number | null;
-  customer_id: number | null;
-  status: MessageStatus;
-  at: string;
-}
+import type { OutboxEvent } from "../../../appliance/modules/messaging/model";
 
 /**
  * Follows outbox rows over /api/v1/events (the stream the print jobs and guns use; its
@@ -19,7 +8,7 @@ export interface MessageEvent {
  * `match` keeps; the answer says whether the stream is open, so a screen can poll
  * while it is not.
  */
-export function useMessageEvents(match: (e: MessageEvent) => boolean, onEvent: (e: MessageEvent) => void, enabled = true): boolean {
+export function useMessageEvents(match: (e: OutboxEvent) => boolean, onEvent: (e: OutboxEvent) => void, enabled = true): boolean {
   const [live, setLive] = useState(false);
   // The latest callbacks, so an event always reaches the screen as it is now.
   const handlers = useRef({ match, onEvent });
@@ -30,7 +19,7 @@ export function useMessageEvents(match: (e: MessageEvent) => boolean, onEvent: (
     const es = new EventSource(`/api/v1/events?token=${encodeURIComponent(currentToken() ?? "")}`);
     es.addEventListener("open", () => setLive(true));
     es.addEventListener("message", (m) => {
-      const e = JSON.parse((m as globalThis.MessageEvent).data) as MessageEvent;
+      const e = JSON.parse((m as MessageEvent).data) as OutboxEvent;
       if (e.type === "message" && handlers.current.match(e)) handlers.current.onEvent(e);
     });
     es.onerror = () => setLive(false);
