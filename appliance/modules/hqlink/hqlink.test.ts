@@ -82,6 +82,9 @@ describe("settings", () => {
       expect(r.status, url).toBe(422);
       expect(JSON.stringify(r.json)).not.toContain("secret");
     }
+    const etc = await box.call("PUT", "/api/v1/hqlink", { token: admin, body: { url: "file:///etc/cron.d" } });
+    expect(etc.status).toBe(422);
+    expect(etc.json.message).toContain("must be under /srv, /mnt, /media");
     const r = await box.call("PUT", "/api/v1/hqlink", { token: admin, body: { key: "hello" } });
     expect(r.status).toBe(422);
     expect(r.json.message).not.toContain("hello");

@@ -8,7 +8,8 @@
  */
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
-import { basename, dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { boxSettings } from "../../../db/schema";
@@ -23,7 +24,7 @@ import {
 } from "../../../drivers/replication/litestream";
 import type { Clock } from "../../platform/clock";
 import type { Config } from "../../platform/config";
-import { conflict } from "../../platform/errors";
+import { conflict, unprocessable } from "../../platform/errors";
 import { audit } from "../audit/audit";
 import type { EmployeeCaller } from "../auth/caller";
 import type { LinkCheck, LinkHealth, LinkPosition, LinkSettingsBody, LinkState } from "./model";
@@ -38,6 +39,9 @@ const STOPPED = "Litestream stopped";
 /** No progress for this long while HQ answers: Litestream is taken to be stuck and restarted. */
 const STALL_MS = 20_000;
 const CHECKPOINT_HANDBACK_MS = 10 * 60_000;
+
+/** Where a file:// replica set on the screen may be: mounted disks, and the temp folder (tests). */
+const FILE_ROOTS = () => ["/srv", "/mnt", "/media", resolve(tmpdir())];
 
 interface Stored {
   url?: string | null;
@@ -418,6 +422,12 @@ export function createHqLinkService(deps: HqLinkDeps) {
     preset("key", "IRONBOX_REPLICA_KEY", body.key);
     preset("site", "IRONBOX_SITE_NAME", body.site);
     preset("warn_after_seconds", "IRONBOX_LINK_LAG_WARN_SECONDS", body.warn_after_seconds);
+    if (body.url?.startsWith("file:")) {
+      // A folder on this box (a NAS or USB disk mount) is written as root: only under these roots.
+      const folder = resolve(decodeURIComponent(new URL(body.url).pathname));
+      if (!FILE_ROOTS().some((root) => folder.startsWith(`${root}/`)))
+        throw unprocessable(`url: a file:// replica set here must be under ${FILE_ROOTS().join(", ")} (any folder can be set in IRONBOX_REPLICA_URL)`);
+    }
     const next: Stored = { ...stored };
     if (body.url !== undefined) next.url = body.url;
     if (body.site !== undefined) next.site = body.site;
