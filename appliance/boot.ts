@@ -57,7 +57,7 @@ import { approvalRoutes } from "./modules/approval/routes";
 import { schedulingRoutes } from "./modules/scheduling/routes";
 import { reportRoutes } from "./modules/reports/routes";
 import { referenceRoutes } from "./modules/reference/routes";
-import { createReferenceService } from "./modules/reference/service";
+import { appliedReferenceVersion, createReferenceService } from "./modules/reference/service";
 import { chainRoutes } from "./modules/chain/routes";
 import { createChainService } from "./modules/chain/service";
 import { createReportService } from "./modules/reports/service";
@@ -94,7 +94,8 @@ export async function bootAppliance(
   if (migrated.backup)
     (opts.log ?? console.log)(`Ironbox ${config.version}: copied the database to ${migrated.backup.file} before ${migrated.applied} migration(s)`);
   const { db } = database;
-  await seedTicketStates(db);
+  // The spec's ticket states, unless the states are HQ's (a snapshot was applied here).
+  if (!(await appliedReferenceVersion(db))) await seedTicketStates(db);
   await repairOverflowedMoney(db);
   await pruneIdempotencyKeys(db, clock.now());
   const secret = await getBoxSecret(db);

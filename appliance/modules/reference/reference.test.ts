@@ -3,7 +3,9 @@ import { generateKeyPairSync, sign } from "node:crypto";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { bootAppliance } from "../../boot";
 import { API, MANAGED_BY_HQ } from "../../http/app";
+import { loadConfig } from "../../platform/config";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
 import { SIGNING_KEY_FILE } from "./signing";
 import { referenceTables } from "./tables";
@@ -50,7 +52,8 @@ const sync = async (box: TestBox, token: string) => {
   expect(r.status).toBe(200);
   return r.json.data;
 };
-const rows = async (box: TestBox, q: string): Promise<Record<string, unknown>[]> => (await box.database.client.execute(q)).rows.map((r) => ({ ...r }));
+const rows = async (box: Pick<TestBox, "database">, q: string): Promise<Record<string, unknown>[]> =>
+  (await box.database.client.execute(q)).rows.map((r) => ({ ...r }));
 const priceOf = async (box: TestBox, id: number) => Number((await rows(box, `SELECT price FROM action_garment_sub_categories WHERE id = ${id}`))[0]?.price);
 
 beforeAll(async () => {
@@ -307,5 +310,40 @@ describe("a shop box with HQ unreachable works exactly as before", () => {
     // Refused enrolment token: said as such.
     const { box: wrong, admin: wrongAdmin } = await shopBox({ ...enrolled(`http://127.0.0.1:${HQ_PORT}`), IRONBOX_HQ_TOKEN: "not-the-token" });
     expect((await sync(wrong, wrongAdmin)).last_error).toBe("Head quarters refused this box's enrolment token");
+  });
+});
+
+describe("a box that runs HQ's ticket states", () => {
+  /** Boots a second appliance on a test box's data (as a restart would) and lists its states. */
+  async function statesAfterRestart(box: TestBox, env: Record<string, string>): Promise<string[]> {
+    const again = await bootAppliance(
+      loadConfig({
+        IRONBOX_DATA_DIR: box.dir,
+        IRONBOX_UI_DIR: join(box.dir, "no-ui"),
+        IRONBOX_SYSFS_ROOT: join(box.dir, "sys"),
+        IRONBOX_DEV_ROOT: join(box.dir, "dev"),
+        ...env,
+      }),
+      { clock: box.clock, log: () => {} },
+    );
+    try {
+      return (await rows(again, "SELECT name FROM ticket_states")).map((r) => String(r.name));
+    } finally {
+      again.stop();
+      again.database.close();
+    }
+  }
+
+  test("a restart does not put back a spec state HQ's data lacks; a box without HQ's data gets it back", async () => {
+    const env = enrolled(`http://127.0.0.1:${HQ_PORT}`);
+    const { box, admin } = await shopBox(env);
+    expect((await sync(box, admin)).version).toBeGreaterThan(0);
+    // As if HQ had renamed the state: the shop's copy of HQ's states has no "CLOSED".
+    await box.database.client.execute("UPDATE ticket_states SET name = 'COLLECTED' WHERE name = 'CLOSED'");
+    expect(await statesAfterRestart(box, env)).not.toContain("CLOSED");
+
+    const { box: alone } = await shopBox({});
+    await alone.database.client.execute("UPDATE ticket_states SET name = 'COLLECTED' WHERE name = 'CLOSED'");
+    expect(await statesAfterRestart(alone, {})).toContain("CLOSED");
   });
 });

@@ -75,6 +75,15 @@ function databaseReason(e: unknown): string {
 /** Why a snapshot was not applied; recorded as the status's last error, in plain words. */
 export class SnapshotRefused extends Error {}
 
+/**
+ * The version of HQ's reference data this box has applied, or 0. A box that runs HQ's data
+ * does not seed the spec's ticket states at boot: HQ may have renamed or removed them.
+ */
+export async function appliedReferenceVersion(db: Db): Promise<number> {
+  const row = await db.query.boxSettings.findFirst({ where: (s, { eq }) => eq(s.key, KEY.version) });
+  return Number(row?.value ?? 0);
+}
+
 export function createReferenceService(deps: ReferenceDeps) {
   const { db, clock, dataDir, mode, enrolment } = deps;
   const log = deps.log ?? console.error;
