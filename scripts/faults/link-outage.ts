@@ -121,6 +121,8 @@ try {
     }
     writing = false;
     await writer;
+    // Litestream checkpoints while it runs (the appliance's checkpointer stands aside): the WAL stays small.
+    const walMb = (Bun.file(join(work, `box-${run}`, "ironbox.db-wal")).size / 1024 / 1024).toFixed(1);
     box.child.kill("SIGTERM");
     await box.child.exited;
     // Its Litestream, if it outlived the box (SIGTERM lets it finish an upload): by its pid.
@@ -138,7 +140,7 @@ try {
         `run ${run}: HQ down ${outage} s; ${acked.length} tickets acknowledged (${latency.outage.length} during the outage), ${errors} refused`,
         `  counter latency before: ${ms(latency.before)}; during the outage: ${ms(latency.outage)}; after: ${ms(latency.after)}`,
         `  link before: ${before.state}; during: ${[...seen].join(" → ")} ("${lastError ?? "no error"}"), behind ${during.lag_seconds} s at the end`,
-        `  after HQ came back: link caught up (lag < 2 s) in ${level?.toFixed(1) ?? "—"} s; HQ's restored copy held all ${ackedAtReturn.length} tickets acknowledged by then ${atHq === null ? `NEVER (missing ${missing})` : `after ${atHq.toFixed(1)} s`} (bar ${CATCH_UP_BAR_S} s)${ok ? "" : "  <-- FAIL"}`,
+        `  after HQ came back: link caught up (lag < 2 s) in ${level?.toFixed(1) ?? "—"} s; HQ's restored copy held all ${ackedAtReturn.length} tickets acknowledged by then ${atHq === null ? `NEVER (missing ${missing})` : `after ${atHq.toFixed(1)} s`} (bar ${CATCH_UP_BAR_S} s); WAL ${walMb} MB${ok ? "" : "  <-- FAIL"}`,
       ].join("\n"),
     );
   }
