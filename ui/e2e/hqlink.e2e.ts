@@ -6,7 +6,10 @@ import { AppPage } from "./pages/app";
 
 // HQ's storage for this test: a folder (file://). The real Litestream of the e2e box ships to it;
 // the SFTP path is covered by appliance/modules/hqlink/hqlink.test.ts against a real sshd.
-const replica = mkdtempSync(join(tmpdir(), "ironbox-e2e-replica-"));
+let replica = "";
+test.beforeAll(() => {
+  replica = mkdtempSync(join(tmpdir(), "ironbox-e2e-replica-"));
+});
 test.afterAll(async ({ request }) => {
   // The e2e box keeps running after this spec: turn its link off again before removing the folder.
   const agent = (await (await request.post("/api/v1/login/agent", { data: { user_name: "admin", password: "admin-pass-1" } })).json()).data;
