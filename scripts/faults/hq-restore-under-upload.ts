@@ -15,7 +15,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LITESTREAM } from "../../appliance/modules/chain/service";
+import { LITESTREAM_BIN } from "../../drivers/replication/litestream";
 import { hasSnapshot } from "../../appliance/modules/chain/testSites";
 import { arg, burst, call, newAcked, startBox } from "./lib";
 import { startSshd } from "./sshd";
@@ -55,7 +55,7 @@ try {
     cfg,
     `dbs:\n  - path: ${JSON.stringify(join(shopDir, "ironbox.db"))}\n    replicas:\n      - url: ${JSON.stringify(replicaUrl)}\n        key-path: ${JSON.stringify(sshd.keyPath)}\n`,
   );
-  const litestream = Bun.spawn([LITESTREAM, "replicate", "-config", cfg], { stdout: "ignore", stderr: "ignore" });
+  const litestream = Bun.spawn([LITESTREAM_BIN, "replicate", "-config", cfg], { stdout: "ignore", stderr: "ignore" });
   children.push(litestream);
   // HQ starts once the first snapshot has arrived (before it, "no replica yet" is the right answer).
   for (let i = 0; i < 300 && !hasSnapshot(sshd.dir("mosta")); i++) await Bun.sleep(100);

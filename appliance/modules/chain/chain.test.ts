@@ -15,7 +15,8 @@ import { loadConfig } from "../../platform/config";
 import { type TestBox, testBox } from "../../test/harness";
 import { createReportService } from "../reports/service";
 import { startSshd } from "../../../scripts/faults/sshd";
-import { createChainService, LITESTREAM } from "./service";
+import { LITESTREAM_BIN } from "../../../drivers/replication/litestream";
+import { createChainService } from "./service";
 import { shipSite } from "./testSites";
 
 const NOW = "2026-11-22T09:00:00Z";
@@ -177,7 +178,7 @@ out=""; prev=""
 for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
 if [ -e "${cue}/eof" ]; then rm -f "${cue}/eof"; echo "time=x level=ERROR msg=\\"failed to run\\" error=\\"cannot restore wal: unexpected EOF\\"" >&2; exit 1; fi
 [ -e "${cue}/slow" ] && sleep 1
-"${LITESTREAM}" "$@" || exit $?
+"${LITESTREAM_BIN}" "$@" || exit $?
 if [ -e "${cue}/corrupt" ]; then dd if=/dev/urandom of="$out" bs=4096 seek=2 count=40 conv=notrunc 2>/dev/null; fi
 `,
     );

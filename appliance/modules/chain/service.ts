@@ -14,6 +14,7 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { LITESTREAM_BIN, replicaOnlyConfig } from "../../../drivers/replication/litestream";
 import { addDays, businessDay } from "../../domain/dates";
 import { dayStartUtc } from "../../domain/schedule";
 import { isSiteName } from "../../domain/sites";
@@ -26,7 +27,6 @@ import type { HomeCents } from "../reports/queries";
 import type { ReportService } from "../reports/service";
 import type { CheckResult } from "./check";
 
-export const LITESTREAM = fileURLToPath(new URL("../../../node_modules/@flydotio/litestream-linux-x64/litestream", import.meta.url));
 const CHECK = fileURLToPath(new URL("./check.ts", import.meta.url));
 
 /** Attempts of one restore (the first and its retries), and the wait before each retry. */
@@ -110,7 +110,7 @@ export function createChainService(deps: {
   /** The Litestream binary (tests put a stand-in that fails on cue in front of the real one). */
   litestream?: string;
 }) {
-  const litestream = deps.litestream ?? LITESTREAM;
+  const litestream = deps.litestream ?? LITESTREAM_BIN;
   const dir = join(deps.dataDir, "sites");
   const records = new Map<string, SiteRecord>();
   let timer: ReturnType<typeof setInterval> | null = null;
@@ -182,13 +182,7 @@ export function createChainService(deps: {
     // Litestream 0.3 takes an SSH key only from a configuration file (`key-path`).
     const cfg = join(dir, `.litestream-${s.name}.yml`);
     const virtual = `/ironbox-hq/${s.name}.db`;
-    writeFileSync(
-      cfg,
-      `dbs:\n  - path: ${JSON.stringify(virtual)}\n    replicas:\n      - url: ${JSON.stringify(s.url)}\n        key-path: ${JSON.stringify(key)}\n`,
-      {
-        mode: 0o600,
-      },
-    );
+    writeFileSync(cfg, replicaOnlyConfig({ dbPath: virtual, target: { url: s.url, keyPath: key } }), { mode: 0o600 });
     return ["-config", cfg, "-no-expand-env", virtual];
   }
 

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { testBox } from "../../test/harness";
-import { LITESTREAM } from "./service";
+import { LITESTREAM_BIN } from "../../../drivers/replication/litestream";
 
 /** A snapshot file in the replica (the first full upload of a generation). */
 export function hasSnapshot(replica: string): boolean {
@@ -20,7 +20,7 @@ export function hasSnapshot(replica: string): boolean {
  * `stop()` ends it (SIGTERM: Litestream syncs what it has before it exits).
  */
 export async function replicate(dbFile: string, replica: string, timeoutMs = 20_000) {
-  const child = Bun.spawn([LITESTREAM, "replicate", dbFile, `file://${replica}`], { stdout: "ignore", stderr: "pipe" });
+  const child = Bun.spawn([LITESTREAM_BIN, "replicate", dbFile, `file://${replica}`], { stdout: "ignore", stderr: "pipe" });
   const until = Date.now() + timeoutMs;
   while (!hasSnapshot(replica)) {
     if (child.exitCode !== null || Date.now() > until) {
