@@ -141,20 +141,31 @@ export function deviceAccess(roots: DeviceRoots) {
    * also resolves elsewhere is refused), and the port must be a printer port.
    */
   async function lanPrinterAddress(host: string, port: number): Promise<string> {
+    const ips = await resolveLan(host);
+    if (ips === "unknown") throw new DevicePathError(`host: ${host} is not known on this network`);
+    if (ips === "outside") throw new DevicePathError("host: a network printer must be on the shop's network (a private LAN address)");
+    if (!printerPort(ips[0]!, port)) throw new DevicePathError(`port: a network printer listens on ${PRINTER_PORTS.join(", ")}`);
+    return ips[0]!;
+  }
+
+  /**
+   * A LAN peer's addresses (a network printer, the SMS phone): the host itself when it is an
+   * address, else every address the name has; "outside" unless all of them are on the LAN (a
+   * name that also resolves elsewhere is refused), "unknown" when the name does not resolve.
+   */
+  async function resolveLan(host: string): Promise<string[] | "unknown" | "outside"> {
     let ips: string[];
     if (isIP(host)) ips = [host];
     else {
       try {
         ips = (await lookup(host, { all: true })).map((a) => a.address);
       } catch {
-        throw new DevicePathError(`host: ${host} is not known on this network`);
+        return "unknown";
       }
     }
-    if (!ips.length || !ips.every(lanAddress)) throw new DevicePathError("host: a network printer must be on the shop's network (a private LAN address)");
-    if (!printerPort(ips[0]!, port)) throw new DevicePathError(`port: a network printer listens on ${PRINTER_PORTS.join(", ")}`);
-    return ips[0]!;
+    return ips.length && ips.every(lanAddress) ? ips : "outside";
   }
 
-  return { roots, standInsAllowed, checkDevicePath, openDevice, lanAddress, printerPort, lanPrinterAddress };
+  return { roots, standInsAllowed, checkDevicePath, openDevice, lanAddress, printerPort, lanPrinterAddress, resolveLan };
 }
 export type DeviceAccess = ReturnType<typeof deviceAccess>;

@@ -1,5 +1,3 @@
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import type { DeviceAccess } from "../devices";
 import { androidGatewayChannel } from "./androidGateway";
 import { type Channel, ChannelError } from "./channel";
@@ -26,17 +24,9 @@ export {
  */
 function lanHostCheck(devices: DeviceAccess) {
   return async (host: string) => {
-    let ips: string[];
-    if (isIP(host)) ips = [host];
-    else {
-      try {
-        ips = (await lookup(host, { all: true })).map((a) => a.address);
-      } catch {
-        throw new ChannelError(`The phone's name ${host} is not known on this network`);
-      }
-    }
-    if (!ips.length || !ips.every((ip) => devices.lanAddress(ip)))
-      throw new ChannelError("The phone must be on the shop's network (a private LAN address)", true);
+    const ips = await devices.resolveLan(host);
+    if (ips === "unknown") throw new ChannelError(`The phone's name ${host} is not known on this network`);
+    if (ips === "outside") throw new ChannelError("The phone must be on the shop's network (a private LAN address)", true);
   };
 }
 
