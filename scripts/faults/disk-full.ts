@@ -1,21 +1,25 @@
 /**
  * Disk full during counter writes (QUALITY.md, reliability), as root:
- *   bun scripts/faults/disk-full.ts [--margin-kb 1536] [--workers 2]
- * The real appliance runs with its data folder on a small tmpfs (a file system of its own, so
- * the disk really fills: ENOSPC, which SQLite reports as SQLITE_FULL). Counter writes (open a
- * ticket, add items, pay in full) go on until the disk is full; every refused write must
- * answer 507 "The box's disk is full…" (or 503 for an I/O error). Then the file system is made
- * bigger (remount), and the same box, not restarted, must take writes again. Finally, with the
+ *   bun scripts/faults/disk-full.ts [--fs ext4|tmpfs] [--margin-kb 1536] [--workers 2]
+ * The real appliance runs with its data folder on a small file system of its own, so the disk
+ * really fills (ENOSPC, which SQLite reports as SQLITE_FULL): by default an ext4 image mounted
+ * through a loop device (as a box's disk), filled up to the margin by a filler file; with
+ * `--fs tmpfs`, a tmpfs shrunk to what is used plus the margin. Counter writes (open a ticket,
+ * add items, pay in full) go on until the disk is full; every refused write must answer 507
+ * "The box's disk is full…" (or 503 for an I/O error). Then space is freed (the filler file
+ * deleted, or the tmpfs remounted bigger), and the same box, not restarted, must take writes
+ * again. Finally, with the
  * box stopped: `PRAGMA integrity_check` ok, every acknowledged row present, every total
  * consistent (scripts/faults/lib.ts). Bounded in writes and time; the mount is always removed.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, statfsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DISK_FAILING, DISK_FULL } from "../../appliance/http/errors";
 import { arg, type Box, call, check, newAcked, startBox } from "./lib";
 
+const fs = process.argv.includes("tmpfs") ? "tmpfs" : "ext4";
 const marginKb = arg("margin-kb", 1536);
 const workers = arg("workers", 2);
 const MAX_WRITES = 20_000;
@@ -28,7 +32,11 @@ const run = (cmd: string[]) => {
   const r = spawnSync(cmd[0]!, cmd.slice(1), { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`${cmd.join(" ")}: ${r.stderr}`);
 };
-const dir = mkdtempSync(join(tmpdir(), "ironbox-diskfull-"));
+const work = mkdtempSync(join(tmpdir(), "ironbox-diskfull-"));
+const dir = join(work, "data");
+const image = join(work, "disk.img");
+const filler = join(dir, "filler");
+mkdirSync(dir, { mode: 0o700 });
 const port = 5173;
 const acked = newAcked();
 const refused = new Map<string, number>();
@@ -91,7 +99,13 @@ const usedKb = () => {
 };
 
 try {
-  run(["mount", "-t", "tmpfs", "-o", "size=64m,mode=0700", "tmpfs", dir]);
+  if (fs === "tmpfs") run(["mount", "-t", "tmpfs", "-o", "size=64m,mode=0700", "tmpfs", dir]);
+  else {
+    // 64 MB of ext4 with no blocks reserved for root (the box may run as root).
+    run(["truncate", "-s", "64M", image]);
+    run(["mkfs.ext4", "-q", "-F", "-m", "0", image]);
+    run(["mount", "-o", "loop", image, dir]);
+  }
   box = await startBox(dir, port, true);
   const agent = await call(box.base, "POST", "/login/agent", undefined, { user_name: "hq", password: "hq-demo-2026" });
   const token = await call(box.base, "POST", "/login/employee", agent, { pin: 1111 });
@@ -101,10 +115,17 @@ try {
   const customer = (await call(box.base, "POST", "/customers/", token, { full_name: "Disk Full" })).id as number;
   await Bun.sleep(2500); // the idle checkpoint folds the demo data's WAL into the file
 
-  // Shrink the file system to what is used plus a margin: the disk fills after a few hundred writes.
-  const size = usedKb() + marginKb;
-  run(["mount", "-o", `remount,size=${size}k`, dir]);
-  console.log(`data folder on a ${size} KB tmpfs (${usedKb()} KB used by the demo box)`);
+  // Leave only a margin free: the disk fills after a few hundred writes.
+  if (fs === "tmpfs") {
+    const size = usedKb() + marginKb;
+    run(["mount", "-o", `remount,size=${size}k`, dir]);
+    console.log(`data folder on a ${size} KB tmpfs (${usedKb()} KB used by the demo box)`);
+  } else {
+    const s = statfsSync(dir);
+    const freeKb = Math.floor((s.bavail * s.bsize) / 1024);
+    run(["fallocate", "-l", `${freeKb - marginKb}K`, filler]);
+    console.log(`data folder on a 64 MB ext4 image behind a loop device, ${freeKb - marginKb} KB taken by a filler file, ${marginKb} KB left`);
+  }
 
   const t0 = performance.now();
   let firstRefusalMs = 0;
@@ -120,13 +141,16 @@ try {
   );
 
   // Room again: the same box, not restarted, must take writes.
-  run(["mount", "-o", "remount,size=64m", dir]);
+  if (fs === "tmpfs") run(["mount", "-o", "remount,size=64m", dir]);
+  else rmSync(filler);
   const before = acked.writes;
   const refusedBefore = refusals;
   await counter(token, customer, garments, () => acked.writes - before >= 60);
   const refusedAfter = [...refused.values()].reduce((a, b) => a + b, 0) - refusedBefore;
   const health = await fetch(`${box.base}/health`).then((r) => r.status);
-  console.log(`space freed (remounted at 64 MB), no restart: ${acked.writes - before} writes acknowledged, ${refusedAfter} refused; health ${health}`);
+  console.log(
+    `space freed (${fs === "tmpfs" ? "remounted at 64 MB" : "filler file deleted"}), no restart: ${acked.writes - before} writes acknowledged, ${refusedAfter} refused; health ${health}`,
+  );
 
   box.child.kill("SIGTERM");
   await box.child.exited;
@@ -147,6 +171,6 @@ try {
   // The check's connection may close a moment after; then a lazy unmount detaches it.
   for (let i = 0; i < 20 && spawnSync("umount", [dir]).status !== 0; i++) await Bun.sleep(100);
   if (spawnSync("mountpoint", ["-q", dir]).status === 0) spawnSync("umount", ["-l", dir]);
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
 }
 process.exit(ok ? 0 : 1);
