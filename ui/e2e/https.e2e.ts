@@ -115,6 +115,11 @@ test("plain HTTP moves page loads to HTTPS on the same name; the set-up page sta
   // Over HTTPS the same page says the tab is secure.
   await page.goto(`https://${NAME}:${HTTPS}/setup-tablet`);
   await expect(page.getByTestId("secure-context")).toContainText("This tab is a secure connection");
+
+  // Opened on the box itself (localhost), the code must not send a tablet to "localhost".
+  await page.goto(`http://127.0.0.1:${HTTP}/setup-tablet`);
+  await expect(page.getByTestId("ca-qr")).toBeVisible();
+  expect(await page.getByTestId("ca-qr").getAttribute("alt")).not.toMatch(/localhost|127\.0\.0\.1/);
   await page.close();
 });
 

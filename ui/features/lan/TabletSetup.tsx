@@ -12,6 +12,18 @@ function secureFeatures() {
 }
 
 /**
+ * The host a tablet reaches the box by: the one this page was opened with, unless that is the
+ * box itself (localhost), which a tablet scanning the code could not reach: then the box's
+ * first LAN address, or its mDNS name.
+ */
+function tabletHost(setup: Setup): string {
+  const here = location.hostname;
+  if (!["localhost", "127.0.0.1", "[::1]"].includes(here)) return here;
+  const lan = setup.certificate?.names.find((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n) && !n.startsWith("127."));
+  return lan ?? setup.host_name;
+}
+
+/**
  * Issue 16: a tablet's one-time set-up, public and on plain HTTP (the box does not move this
  * page to HTTPS): download the box's certificate authority by QR code, install it, compare its
  * fingerprint, then open the UI over HTTPS, where the camera and Bluetooth work.
@@ -20,7 +32,7 @@ export function TabletSetup() {
   const [setup, setSetup] = useState<Setup | null | "error">(null);
   const [qr, setQr] = useState<string | null>(null);
   const secure = window.isSecureContext;
-  const host = location.hostname;
+  const host = setup && setup !== "error" ? tabletHost(setup) : location.hostname;
   const caUrl = setup && setup !== "error" ? `http://${host}:${setup.http_port}${setup.ca?.url ?? "/ca.crt"}` : null;
 
   useEffect(() => {
