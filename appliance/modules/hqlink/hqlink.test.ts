@@ -47,7 +47,7 @@ const key = () => readFileSync(hq.keyPath, "utf8");
 const wrongKey = () => readFileSync(hq.wrongKeyPath, "utf8");
 
 describe("settings", () => {
-  test("only admins see or set the link; a manager or employee gets 403", async () => {
+  test("admins see the link, only HQ staff set it (a shop admin 403); a manager or employee gets 403", async () => {
     const { box, admin } = await linkedBox();
     for (const [shop, pin] of [
       ["mosta", 7777],
@@ -60,8 +60,13 @@ describe("settings", () => {
     }
     const shopAdmin = await box.employeeToken(5555, await box.agentToken("birkirkara", "shop-demo-2026"));
     expect((await box.call("GET", "/api/v1/hqlink", { token: shopAdmin })).status).toBe(200);
+    // Where the whole database goes (every shop's records, the box secret) is HQ staff's to say.
+    const hijack = await box.call("PUT", "/api/v1/hqlink", { token: shopAdmin, body: { url: "sftp://me@evil.example/x" } });
+    expect(hijack.status).toBe(403);
+    expect(hijack.json.message).toBe("Only head-quarters staff may change data shared by every shop");
     const s = (await box.call("GET", "/api/v1/hqlink", { token: admin })).json.data;
     expect(s).toMatchObject({ state: "off", lag_seconds: null, running: false, settings: { url: null, key_set: false } });
+    expect((await box.call("GET", "/api/v1/hqlink", { token: shopAdmin })).json.data.settings.url).toBeNull();
     expect((await box.call("GET", "/api/v1/health")).json.data.link).toMatchObject({ state: "off", warn_after_seconds: 300 });
   });
 
