@@ -258,6 +258,28 @@ describe("bulk sends", () => {
     expect(owners.every((o) => o.agent_id === ids.birkirkara)).toBe(true);
     await box.messaging.sender.tick();
   });
+
+  test("GET /messages: another shop's customer or batch answers 404; without a filter only the caller's shop's rows", async () => {
+    const [c] = await customerOf("birkirkara");
+    await db().update(customers).set({ mobile: "79555001" }).where(eq(customers.id, c!.id));
+    const r = await box.call("POST", `${API}/customers/sendMessages?all=false`, { token: admin, body: { customer_ids: [c!.id], text: "Scoped" } });
+    expect(r.status).toBe(200);
+    const batch = r.json.data.batch_id;
+    for (const q of [`customer_id=${c!.id}`, `batch_id=${batch}`]) {
+      expect((await box.call("GET", `${API}/messages?${q}`, { token: admin })).json.data.length).toBeGreaterThan(0);
+      expect((await box.call("GET", `${API}/messages?${q}`, { token: mostaManager })).status).toBe(404);
+    }
+    type Listed = { agent_id: number; batch_id: number | null };
+    const list = async (token: string) => (await box.call("GET", `${API}/messages?limit=500`, { token })).json.data as Listed[];
+    const mosta = await list(mostaManager);
+    expect(mosta.every((m) => m.agent_id === ids.mosta)).toBe(true);
+    expect(mosta.some((m) => m.batch_id === batch)).toBe(false);
+    expect((await list(hqAdmin)).some((m) => m.batch_id === batch)).toBe(true);
+    expect(
+      (await box.call("POST", `${API}/messages/outbox/${(await rowsOf(eq(outgoingMessages.batch_id, batch)))[0]!.id}/retry`, { token: mostaManager })).status,
+    ).toBe(404);
+    await box.messaging.sender.tick();
+  });
 });
 
 describe("retries and crashes", () => {
