@@ -8,7 +8,7 @@
  * while its sender is mid-way, restarted on the same data, and left until the batch has no
  * row queued or sending. Then it counts, from the outbox and the gateway's log:
  *   lost        rows the gateway never took and no one was told about (not failed or unknown)
- *   duplicated  keys the gateway took more than once
+ *   duplicated  phones the gateway took this run's text for more than once
  *   flagged     rows marked unknown or failed for a person to decide
  * Exits non-zero when anything was lost or duplicated.
  */
@@ -66,18 +66,29 @@ const gatewayUrl = await (async () => {
 })();
 const env = { IRONBOX_SMS_GATEWAY_URL: gatewayUrl };
 
-/** What the gateway took: accepted lines per key (refused copies are lines with "duplicate"). */
-function gatewayTook(): { accepted: Map<string, number>; refused: number } {
+/**
+ * What the gateway took: accepted lines per key (refused copies are lines with "duplicate"),
+ * and per phone number and text. The stand-in refuses a second copy of a key, so a copy per
+ * key can never show; a customer's phone getting the same text twice (a second row, or a new
+ * key for the same row) is the duplicate a person would see.
+ */
+function gatewayTook(): { accepted: Map<string, number>; perPhone: Map<string, number>; refused: number } {
   const accepted = new Map<string, number>();
+  const perPhone = new Map<string, number>();
   let refused = 0;
-  if (!existsSync(gatewayLog)) return { accepted, refused };
+  if (!existsSync(gatewayLog)) return { accepted, perPhone, refused };
   for (const line of readFileSync(gatewayLog, "utf8").split("\n")) {
     if (!line) continue;
-    const e = JSON.parse(line) as { id: string; duplicate?: boolean };
-    if (e.duplicate) refused++;
-    else accepted.set(e.id, (accepted.get(e.id) ?? 0) + 1);
+    const e = JSON.parse(line) as { id: string; to?: string; text?: string; duplicate?: boolean };
+    if (e.duplicate) {
+      refused++;
+      continue;
+    }
+    accepted.set(e.id, (accepted.get(e.id) ?? 0) + 1);
+    const phone = `${e.to}\n${e.text}`;
+    perPhone.set(phone, (perPhone.get(phone) ?? 0) + 1);
   }
-  return { accepted, refused };
+  return { accepted, perPhone, refused };
 }
 
 async function adminToken(box: Box) {
@@ -118,10 +129,8 @@ try {
     let box = await startBox(dir, port, run === 1, env);
     let token = await adminToken(box);
     if (run === 1) customerIds = await createCustomers(box, token, messages);
-    const sent = await call(box.base, "POST", "/customers/sendMessages?all=false", token, {
-      customer_ids: customerIds,
-      text: `Fault run ${run}: we are closed on Monday.`,
-    });
+    const text = `Fault run ${run}: we are closed on Monday.`;
+    const sent = await call(box.base, "POST", "/customers/sendMessages?all=false", token, { customer_ids: customerIds, text });
     // The sender starts once the request has answered; the kill lands while it is part-way.
     const before = gatewayTook().accepted.size;
     await Bun.sleep(300 + Math.random() * 1500);
@@ -151,10 +160,11 @@ try {
       status: string;
     }[];
     database.close();
-    const { accepted, refused } = gatewayTook();
+    const { accepted, perPhone, refused } = gatewayTook();
     const flagged = rows.filter((r) => r.status === "unknown" || r.status === "failed").length;
     const lost = messages - rows.length + rows.filter((r) => !accepted.has(r.key) && r.status !== "unknown" && r.status !== "failed").length;
-    const duplicated = rows.filter((r) => (accepted.get(r.key) ?? 0) > 1).length;
+    // A key taken twice is also a phone given the text twice: counting phones covers both.
+    const duplicated = [...perPhone].filter(([k, n]) => k.endsWith(`\n${text}`) && n > 1).length;
     const sentRows = rows.filter((r) => r.status === "sent").length;
     if (lost || duplicated || sent.queued !== messages) failures++;
     totals.messages += rows.length;
