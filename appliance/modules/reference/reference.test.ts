@@ -102,6 +102,9 @@ describe("HQ publishes a signed snapshot", () => {
     expect((await fetch(url)).status).toBe(401);
     expect((await fetch(url, { headers: { authorization: "Bearer wrong-token" } })).status).toBe(401);
     expect((await fetch(url, { headers: { authorization: `token ${TOKEN}` } })).status).toBe(401);
+    // Same length but one character off, a prefix, and a longer one: each refused.
+    const near = `${TOKEN.slice(0, -1)}${TOKEN.endsWith("x") ? "y" : "x"}`;
+    for (const t of [near, TOKEN.slice(0, -1), `${TOKEN}x`]) expect((await fetch(url, { headers: { authorization: `Bearer ${t}` } })).status).toBe(401);
     expect((await snapshotBody()).status).toBe(200);
     expect((await snapshotBody(1)).status).toBe(204);
     expect((await snapshotBody(0)).status).toBe(200);
@@ -287,8 +290,8 @@ describe("HQ-owned data is read-only on a managed shop box", () => {
       expect(covered, t.name).toContain(t.name);
     }
     // Writes only HQ staff may make are HQ-owned, but for these (not reference data that travels down):
-    // the discount limit (a box setting), publishing itself, and HQ's own chain screens.
-    const notReference = (path: string) => ["/settings/", "/reference/", "/chain/"].some((p) => path.startsWith(p));
+    // the discount limit (a box setting), publishing itself, HQ's own chain screens and the box's link to HQ.
+    const notReference = (path: string) => ["/settings/", "/reference/", "/chain/", "/hqlink"].some((p) => path.startsWith(p));
     for (const r of hq.routes.filter((r) => r.method !== "GET" && "roles" in r.access && r.access.hqStaff && !notReference(r.path))) {
       expect(r.hqOwned, `${r.method} ${r.path}`).toBe(true);
     }
