@@ -72,8 +72,8 @@ export interface Appliance {
   journal: ReturnType<typeof createPrintJournal>;
   /** The outbox and its sender (tests step it: messaging.sender.pause() / tick()). */
   messaging: MessagingService;
-  /** Stops background work (gun readers) before the database closes. */
-  stop(): void;
+  /** Stops background work (gun readers, the link to HQ) before the database closes: await it. */
+  stop(): Promise<void>;
   database: Database;
   routes: readonly RouteDef[];
   clock: Clock;
@@ -238,8 +238,10 @@ export async function bootAppliance(
     bus,
     journal,
     messaging,
-    stop: () => (
-      stopCheckpointer(), void hqLink.stop(), stopSweeper(), stopReference(), stopRestores(), stopChecks(), scanners.stop(), messaging.sender.stop()
-    ),
+    async stop() {
+      stopCheckpointer(), stopSweeper(), stopReference(), stopRestores(), stopChecks(), scanners.stop(), messaging.sender.stop();
+      // Litestream ships what it has on SIGTERM: the database stays open until it has (at most 3 s).
+      await hqLink.stop();
+    },
   };
 }

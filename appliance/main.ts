@@ -47,7 +47,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     await mdns?.stop();
     https?.stop();
     await app.stop();
-    stop();
+    await stop();
     database.close();
     process.exit(0);
   });

@@ -1,7 +1,7 @@
 // The link to HQ: a real Litestream replicating the box's real database to a real OpenSSH
 // server (scripts/faults/sshd.ts) or to a folder; the settings routes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -150,6 +150,12 @@ describe("supervisor", () => {
     const back = await until(box, admin, (x) => x.restarts === 1 && x.running && x.state === "ok");
     expect(back.restarts).toBe(1);
     expect(pidOf(box)).not.toBe(pid);
+
+    // Stopping the box waits for Litestream to ship what it has and exit, before the database closes.
+    const last = pidOf(box);
+    await box.stop();
+    expect(existsSync(join(box.dir, "litestream.pid"))).toBe(false);
+    expect(() => process.kill(last, 0)).toThrow();
   }, 40_000);
 
   test("a server that is not there: down, in plain words", async () => {
