@@ -458,7 +458,11 @@ export function createHqLinkService(deps: HqLinkDeps) {
   }
 
   /** Tries HQ now: lists the replica's snapshots with the current settings (connects and logs in). */
-  async function check(): Promise<LinkCheck> {
+  /** One check at a time: a second Check pressed meanwhile (another tablet) gets the same answer. */
+  let checking: Promise<LinkCheck> | null = null;
+  const check = (): Promise<LinkCheck> => (checking ??= runCheck().finally(() => (checking = null)));
+
+  async function runCheck(): Promise<LinkCheck> {
     const set = settings();
     if (!set.url || !dbPath) return { ok: false, message: "The link is off: no replica URL is set" };
     const cfg = join(config.dataDir, "litestream-check.yml");
