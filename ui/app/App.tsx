@@ -77,7 +77,7 @@ function Shell() {
                 {(params) =>
                   allowed(r.access, e, hqAgent) ? (
                     <r.component params={params} />
-                  ) : r.access === "scheduler" && hqAgent === undefined ? (
+                  ) : (r.access === "scheduler" || r.access === "hqStaff") && hqAgent === undefined ? (
                     // A deep link waits for the box to say whether this is the HQ agent.
                     <p className="muted">Loading…</p>
                   ) : (

@@ -7,7 +7,7 @@ import { api } from "../lib/api";
 import { type EmployeeClaims, employee } from "../lib/session";
 
 /** Spec §6 menu visibility; the server enforces the same rules on every route. */
-export type Access = "all" | "admin" | "notDriver" | "scheduler";
+export type Access = "all" | "admin" | "notDriver" | "scheduler" | "hqStaff";
 
 /**
  * `hqAgent`: whether the logged-in agent is head quarters (undefined while unknown). The
@@ -26,6 +26,9 @@ export function allowed(access: Access, e: Pick<EmployeeClaims, "role" | "hq"> |
     // the server's rule for the scheduler's routes).
     case "scheduler":
       return (e.role === "admin" || e.role === "driver") && hqAgent === true;
+    // The server's HQ_STAFF (the chain's Sites and reports): an admin of the HQ agent or with the HQ flag.
+    case "hqStaff":
+      return e.role === "admin" && (e.hq || hqAgent === true);
   }
 }
 

@@ -70,8 +70,8 @@ export const ROUTES: RouteDef[] = [
   { path: "/messaging/templates", title: "Status messages", access: "admin", component: M.TemplatesScreen, back: "/messaging" },
   { path: "/reporting", title: "Reporting", access: "admin", component: ReportsScreen, back: "/" },
   // HQ mode (issue 15): head quarters' view of every site's copy; the server allows HQ staff only.
-  { path: "/sites", title: "Sites", access: "admin", component: Chain.SitesScreen, back: "/home" },
-  { path: "/sites/reports", title: "Chain reports", access: "admin", component: Chain.ChainReportsScreen, back: "/sites" },
+  { path: "/sites", title: "Sites", access: "hqStaff", component: Chain.SitesScreen, back: "/home" },
+  { path: "/sites/reports", title: "Chain reports", access: "hqStaff", component: Chain.ChainReportsScreen, back: "/sites" },
   { path: "/tracking", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
   { path: "/tracking/:id", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
   { path: "/scheduling", title: "Scheduler", access: "scheduler", component: W.SchedulerScreen, back: "/home" },

@@ -93,6 +93,12 @@ test("a managed shop shows HQ's catalogue read-only with the banner, and the ver
   await expect(page.getByLabel("Name", { exact: true })).toBeDisabled();
   await expect(page.getByRole("note")).toContainText("managed by head quarters");
 
+  // The status message templates are HQ's too: shown, not editable.
+  await page.goto(`http://localhost:${SHOP_PORT}/messaging/templates`);
+  await expect(page.getByRole("note")).toContainText("managed by head quarters");
+  await expect(page.getByLabel("Template")).not.toBeEditable();
+  await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
+
   await page.goto(`http://localhost:${SHOP_PORT}/configuration`);
   await expect(page.getByText(/Reference data version 1 since \d\d\/\d\d\/\d{4}/)).toBeVisible();
   await page.getByRole("link", { name: "Reference data" }).click();
@@ -111,4 +117,19 @@ test("head quarters publishes from the Reference data screen", async ({ page }) 
   await expect(page.getByLabel("Public key")).toHaveValue(/^MC[A-Za-z0-9+/=]+$/);
   await page.getByRole("button", { name: "Publish reference data" }).click();
   await expect(app.toast("Nothing changed: version 1 stands.")).toBeVisible();
+});
+
+test("a shop's admin on head quarters' box is not offered Publish (the server keeps it for HQ staff)", async ({ page }) => {
+  const app = new AppPage(page);
+  await page.goto(`http://localhost:${HQ_PORT}/`);
+  await app.loginShop("birkirkara", "shop-demo-2026");
+  await app.enterPin("5555");
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto(`http://localhost:${HQ_PORT}/configReference`);
+  await expect(page.getByText("Last published: version 1")).toBeVisible();
+  await expect(page.getByText("Only head-quarters staff publish it.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Publish reference data" })).toHaveCount(0);
+  // Nor the Sites screen: typed by hand, it lands on the home screen.
+  await page.goto(`http://localhost:${HQ_PORT}/sites`);
+  await expect(page).toHaveURL(/\/home$/);
 });

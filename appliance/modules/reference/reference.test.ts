@@ -25,7 +25,12 @@ let hqAdmin: string;
 let hqServer: { stop(): unknown };
 let publicKey: string;
 /** What the stand-in HQ answers next (status and body). */
-let standinAnswer: { status: number; body?: string } = { status: 204 };
+let standinAnswer: { status: number; body?: string; endless?: boolean } = { status: 204 };
+/** A 200 whose body never ends (no content-length): megabytes of spaces until the reader stops. */
+const endlessBody = () => {
+  const chunk = new Uint8Array(1 << 20).fill(0x20);
+  return new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(chunk) });
+};
 let standin: ReturnType<typeof Bun.serve>;
 const boxes: TestBox[] = [];
 
@@ -64,7 +69,11 @@ beforeAll(async () => {
   standin = Bun.serve({
     port: STANDIN_PORT,
     hostname: "127.0.0.1",
-    fetch: () => new Response(standinAnswer.body ?? null, { status: standinAnswer.status, headers: { "content-type": "application/json" } }),
+    fetch: () =>
+      new Response(standinAnswer.endless ? endlessBody() : (standinAnswer.body ?? null), {
+        status: standinAnswer.status,
+        headers: { "content-type": "application/json" },
+      }),
   });
 });
 afterAll(() => {
@@ -165,6 +174,16 @@ describe("a shop box verifies before it applies", () => {
     expect((await sync(shop, admin)).last_error).toMatch(/version does not match/);
     expect((await status(shop, admin)).version).toBe(1);
   });
+
+  test("an answer without a length that never ends is cut at the size limit, not read to the end", async () => {
+    const before = (await status(shop, admin)).version;
+    standinAnswer = { status: 200, endless: true };
+    const t0 = performance.now();
+    expect((await sync(shop, admin)).last_error).toBe("The snapshot is too large: refused");
+    // Well before the 20 s fetch timeout: the reader stopped at the limit.
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    expect((await status(shop, admin)).version).toBe(before);
+  }, 25_000);
 });
 
 describe("HQ -> shop round trip with two real boxes", () => {

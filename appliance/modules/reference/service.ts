@@ -75,6 +75,24 @@ function databaseReason(e: unknown): string {
 /** Why a snapshot was not applied; recorded as the status's last error, in plain words. */
 export class SnapshotRefused extends Error {}
 
+/** The body as text, stopped once it passes `max` bytes (an answer without a length may not end). */
+async function readAtMost(res: Response, max: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (;;) {
+    const next = await reader?.read();
+    if (!next || next.done) break;
+    size += next.value.byteLength;
+    if (size > max) {
+      await reader!.cancel().catch(() => {});
+      throw new SnapshotRefused("The snapshot is too large: refused");
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 /**
  * The version of HQ's reference data this box has applied, or 0. A box that runs HQ's data
  * does not seed the spec's ticket states at boot: HQ may have renamed or removed them.
@@ -226,8 +244,7 @@ export function createReferenceService(deps: ReferenceDeps) {
       if (res.status === 401) throw new SnapshotRefused("Head quarters refused this box's enrolment token");
       if (res.status !== 200) throw new SnapshotRefused(`Head quarters answered ${res.status}`);
       if (Number(res.headers.get("content-length") ?? 0) > MAX_SNAPSHOT_BYTES) throw new SnapshotRefused("The snapshot is too large: refused");
-      const text = await res.text();
-      if (text.length > MAX_SNAPSHOT_BYTES) throw new SnapshotRefused("The snapshot is too large: refused");
+      const text = await readAtMost(res, MAX_SNAPSHOT_BYTES);
       const parsed = SignedSnapshot.safeParse((JSON.parse(text) as { data?: unknown }).data);
       if (!parsed.success) throw new SnapshotRefused("Head quarters' answer is not a snapshot");
       await receive(parsed.data, at);

@@ -39,7 +39,7 @@ export function Home() {
   const hqAgent = useAgentIsHq();
   const tiles = TILES.filter((t) => allowed(t.access, e, hqAgent));
   // Head quarters' box in HQ mode (issue 15): every site's copy, for HQ staff.
-  const sitesTile = useBoxMode() === "hq" && e?.role === "admin" && (e.hq || hqAgent === true);
+  const sitesTile = useBoxMode() === "hq" && allowed("hqStaff", e, hqAgent);
   return (
     <section className="home">
       {e?.role === "admin" && <BoxWarning />}

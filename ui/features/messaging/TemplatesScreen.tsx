@@ -2,6 +2,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { PLACEHOLDERS, TEMPLATE_MAX, unknownPlaceholders } from "../../../appliance/domain/messageTemplate";
 import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
+import { SharedDataNote } from "../catalogue/shared";
+import { useManaged } from "../reference/state";
 import { type MessageTemplate, listTemplates, previewTemplate, saveTemplate } from "./api";
 import { SmsLength } from "./SmsLength";
 
@@ -27,6 +29,9 @@ export function TemplatesScreen() {
     [],
   );
   useEffect(() => void load(), [load]);
+  // The templates are HQ's reference data on a box HQ manages (the server answers 409 there):
+  // read-only, and nobody edits until the box has said which it is.
+  const managed = useManaged();
 
   if (error)
     return (
@@ -42,6 +47,7 @@ export function TemplatesScreen() {
   const current = templates.find((t) => t.state_id === stateId) ?? templates[0]!;
   return (
     <div className="stack messaging">
+      {managed && <SharedDataNote />}
       <Field label="Ticket state">
         <select value={current.state_id} onChange={(e) => setStateId(Number(e.target.value))}>
           {templates.map((t) => (
@@ -55,13 +61,14 @@ export function TemplatesScreen() {
       <TemplateEditor
         key={current.state_id}
         template={current}
+        editable={managed === false}
         onSaved={(saved) => setTemplates((prev) => prev?.map((t) => (t.state_id === saved.state_id ? saved : t)) ?? prev)}
       />
     </div>
   );
 }
 
-function TemplateEditor({ template, onSaved }: { template: MessageTemplate; onSaved: (t: MessageTemplate) => void }) {
+function TemplateEditor({ template, editable, onSaved }: { template: MessageTemplate; editable: boolean; onSaved: (t: MessageTemplate) => void }) {
   const [text, setText] = useState(template.text);
   const [saving, setSaving] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
@@ -96,26 +103,30 @@ function TemplateEditor({ template, onSaved }: { template: MessageTemplate; onSa
   return (
     <>
       <Section title={`Message when a ticket becomes ${template.state || "(none)"}`}>
-        <fieldset className="chips msg-placeholders">
-          <legend className="muted">Insert at the cursor</legend>
-          {PLACEHOLDERS.map((p) => (
-            <button key={p.key} type="button" className="chip" title={p.label} onClick={() => insert(p.key)}>
-              {`{${p.key}}`}
-            </button>
-          ))}
-        </fieldset>
-        <Field label="Template" hint={template.is_default ? "The standard text: edit it to make it the shop's own" : undefined}>
-          <textarea ref={area} name="template" rows={5} maxLength={TEMPLATE_MAX} value={text} onChange={(e) => setText(e.target.value)} />
+        {editable && (
+          <fieldset className="chips msg-placeholders">
+            <legend className="muted">Insert at the cursor</legend>
+            {PLACEHOLDERS.map((p) => (
+              <button key={p.key} type="button" className="chip" title={p.label} onClick={() => insert(p.key)}>
+                {`{${p.key}}`}
+              </button>
+            ))}
+          </fieldset>
+        )}
+        <Field label="Template" hint={editable && template.is_default ? "The standard text: edit it to make it the shop's own" : undefined}>
+          <textarea ref={area} name="template" rows={5} maxLength={TEMPLATE_MAX} value={text} readOnly={!editable} onChange={(e) => setText(e.target.value)} />
         </Field>
         {unknown.length > 0 && <p className="form-error">Not a placeholder: {unknown.map((u) => `{${u}}`).join(", ")}. Use the buttons above.</p>}
-        <div className="form-buttons">
-          <button type="button" className="btn" disabled={!changed || saving} onClick={() => setText(template.text)}>
-            Undo changes
-          </button>
-          <button type="button" className="btn btn-primary" disabled={!changed || saving || !text.trim() || unknown.length > 0} onClick={() => void save()}>
-            Save
-          </button>
-        </div>
+        {editable && (
+          <div className="form-buttons">
+            <button type="button" className="btn" disabled={!changed || saving} onClick={() => setText(template.text)}>
+              Undo changes
+            </button>
+            <button type="button" className="btn btn-primary" disabled={!changed || saving || !text.trim() || unknown.length > 0} onClick={() => void save()}>
+              Save
+            </button>
+          </div>
+        )}
       </Section>
       <Preview text={text} />
     </>

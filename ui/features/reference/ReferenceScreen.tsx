@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { displayDateTime } from "../../../appliance/domain/format";
 import type { PublishResult, ReferenceStatus } from "../../../appliance/modules/reference/model";
+import { useHqStaff } from "../../app/access";
 import { Section } from "../../components/form";
 import { toast } from "../../components/toast";
 import { ApiError, api } from "../../lib/api";
@@ -24,6 +25,7 @@ export function ReferenceVersion() {
  */
 export function ReferenceScreen() {
   const s = useReferenceStatus();
+  const hqStaff = useHqStaff();
   const [busy, setBusy] = useState(false);
 
   async function run(what: "publish" | "sync") {
@@ -61,9 +63,14 @@ export function ReferenceScreen() {
               The catalogue and prices, modifiers, ticket states, localities and streets, preferences, workload, pickup and delivery capacity and message
               templates, signed by this box. Shops enrolled with head quarters fetch it within minutes.
             </p>
-            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => run("publish")}>
-              Publish reference data
-            </button>
+            {/* The server lets HQ staff only publish (HQ_STAFF); a shop's admin on this box is told so. */}
+            {hqStaff ? (
+              <button type="button" className="btn btn-primary" disabled={busy} onClick={() => run("publish")}>
+                Publish reference data
+              </button>
+            ) : (
+              <p className="muted small">Only head-quarters staff publish it.</p>
+            )}
             {s.public_key && (
               <label className="field">
                 <span>Public key for enrolling a shop (IRONBOX_HQ_PUBLIC_KEY)</span>
