@@ -55,3 +55,20 @@ test("Link to HQ: set the replica, see it ship and level, check HQ, and an unrea
   await expect(page.getByRole("alert").filter({ hasText: "HQ's server" })).toBeVisible();
   await expect(page.getByLabel("SSH key")).toHaveValue("");
 });
+
+test("Link to HQ: when the first read fails, the next one fills the form (Save never sends empty fields)", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  let failed = 0;
+  await page.route("**/api/v1/hqlink", async (route) => {
+    if (route.request().method() === "GET" && failed === 0) {
+      failed++;
+      return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ success: false, message: "Busy" }) });
+    }
+    return route.continue();
+  });
+  await page.goto("/hqlink");
+  await expect(page.getByRole("definition").filter({ has: page.locator("[data-state]") })).toBeVisible({ timeout: 10_000 });
+  expect(failed).toBe(1);
+  await expect(page.getByLabel("Warn when behind by more than (seconds)")).toHaveValue(/^\d+$/);
+});

@@ -86,6 +86,24 @@ test("the delivery-date filter lists that day's customers, and Clear restores th
   await expect(m.found(`${tag} Zammit`)).toBeVisible();
 });
 
+test("a slow answer for an earlier delivery date does not replace the list of the date now picked", async ({ page, request }) => {
+  const { token } = await apiLogin(request, 9999);
+  const tag = `Slowdate${stamp()}`;
+  const c = await newCustomer(request, token, `${tag} Vella`, { mobile: freshMobile() });
+  const m = await openMessaging(page);
+  // The first date's list comes late and names a customer; the second date's has nobody.
+  await page.route("**/api/v1/customers/byDeliveryDate/2001-01-01", async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.fulfill({ contentType: "application/json", body: JSON.stringify({ success: true, data: [{ id: c.id, full_name: c.full_name }] }) });
+  });
+  await m.deliveryDate.fill("2001-01-01");
+  await m.deliveryDate.fill("2001-01-02");
+  await expect(page.getByTestId("picker-count")).toHaveText("0 with a delivery on 02/01/2001");
+  await page.waitForTimeout(2000);
+  await expect(page.getByTestId("picker-count")).toHaveText("0 with a delivery on 02/01/2001");
+  await expect(m.found(`${tag} Vella`)).toHaveCount(0);
+});
+
 test("All Customers asks 'Are you sure!' and sends nothing when declined", async ({ page }) => {
   const m = await openMessaging(page);
   await m.allCustomers.check();

@@ -24,8 +24,19 @@ export function lagText(seconds: number | null): string {
  */
 export function SitesScreen() {
   const [sites, setSites] = useState<SiteState[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<Set<string>>(new Set());
-  const load = useCallback(() => listSites().then(setSites, () => {}), []);
+  const load = useCallback(
+    () =>
+      listSites().then(
+        (s) => {
+          setSites(s);
+          setError(null);
+        },
+        (e: Error) => setError(e.message),
+      ),
+    [],
+  );
   useEffect(() => {
     void load();
     const t = setInterval(load, 15_000);
@@ -60,7 +71,17 @@ export function SitesScreen() {
           </Link>
         }
       >
-        {sites === null ? null : sites.length === 0 ? (
+        {error && (
+          <p className="form-error" role="alert">
+            Could not read the sites: {error}{" "}
+            <button type="button" className="btn btn-small" onClick={() => void load()}>
+              Try again
+            </button>
+          </p>
+        )}
+        {sites === null ? (
+          !error && <p className="muted">Reading the sites…</p>
+        ) : sites.length === 0 ? (
           <p className="muted">No site yet: list them in IRONBOX_SITES, or a shop's folder appears in HQ's storage when its box is linked.</p>
         ) : (
           <div className="table-scroll">

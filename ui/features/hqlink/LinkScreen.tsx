@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { LinkCheck, LinkPosition, LinkState } from "../../../appliance/modules/hqlink/model";
 import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
@@ -35,7 +35,11 @@ export function LinkScreen() {
   const [check, setCheck] = useState<LinkCheck | null>(null);
   const [checking, setChecking] = useState(false);
 
+  // Whether the form holds the saved settings: until it does, Save would send empty fields
+  // (an empty URL turns the link off).
+  const filled = useRef(false);
   const fill = useCallback((x: LinkState) => {
+    filled.current = true;
     setS(x);
     setUrl(x.settings.url ?? "");
     setSite(x.settings.site);
@@ -43,8 +47,16 @@ export function LinkScreen() {
   }, []);
   useEffect(() => {
     linkState().then(fill, () => {});
-    // The state moves by itself (lag, errors): refreshed every few seconds; the form is not touched.
-    const t = setInterval(() => linkState(true).then(setS, () => {}), 3000);
+    // The state moves by itself (lag, errors): refreshed every few seconds; the form is not
+    // touched once filled (a first read that failed is made good by the next one).
+    const t = setInterval(
+      () =>
+        linkState(true).then(
+          (x) => (filled.current ? setS(x) : fill(x)),
+          () => {},
+        ),
+      3000,
+    );
     return () => clearInterval(t);
   }, [fill]);
   if (!s) return <p className="muted">Reading the link…</p>;

@@ -156,7 +156,13 @@ function CustomerPicker({
 
   useEffect(() => {
     setByDate(null);
-    if (date) void customersByDeliveryDate(date).then((rows) => setByDate(rows));
+    if (!date) return;
+    // A date changed again before the answer came: that answer is not this date's list.
+    let current = true;
+    void customersByDeliveryDate(date).then((rows) => current && setByDate(rows));
+    return () => {
+      current = false;
+    };
   }, [date]);
 
   const list = date ? byDate : found;
