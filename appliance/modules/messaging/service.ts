@@ -688,7 +688,9 @@ export function createMessagingService({
       const next: ChannelSettings = { ...before };
       for (const [field, key] of Object.entries(FIELDS) as [keyof SettingsValues, keyof ChannelSettings][]) {
         if (isPreset(key)) continue;
-        next[key] = keepPassword(v[field], before[key]) || null;
+        const kept = keepPassword(v[field], before[key]);
+        if (kept === null) throw unprocessable(`${field}: type the password again: the masked one only stays with the same server and user`);
+        next[key] = kept || null;
       }
       // Checked as they will be used, with the presets: e-mail needs its From wherever each comes from.
       const used = { ...next };
@@ -755,18 +757,30 @@ export function createMessagingService({
 }
 export type MessagingService = ReturnType<typeof createMessagingService>;
 
-/** A URL sent back with the masked password keeps the stored password (of the same URL otherwise). */
-function keepPassword(sent: string, stored: string | null): string {
+/**
+ * A URL sent back with the masked password keeps the stored password, but only for the same
+ * scheme, server, port and user: otherwise whoever may edit the settings could send the stored
+ * password to a server of their own without ever seeing it (null: refused).
+ */
+function keepPassword(sent: string, stored: string | null): string | null {
   const v = sent.trim();
-  if (!v || !stored) return v;
+  if (!v) return v;
+  let u: URL;
   try {
-    const u = new URL(v);
-    if (decodeURIComponent(u.password) !== MASK) return v;
-    u.password = new URL(stored).password;
-    return u.toString();
+    u = new URL(v);
   } catch {
     return v;
   }
+  if (decodeURIComponent(u.password) !== MASK) return v;
+  let old: URL;
+  try {
+    old = new URL(stored ?? "");
+  } catch {
+    return null;
+  }
+  if (old.protocol !== u.protocol || old.host !== u.host || old.username !== u.username) return null;
+  u.password = old.password;
+  return u.toString();
 }
 
 /** An error message as people may see it: any password of these settings replaced by the mask. */
