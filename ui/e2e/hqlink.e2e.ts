@@ -72,3 +72,13 @@ test("Link to HQ: when the first read fails, the next one fills the form (Save n
   expect(failed).toBe(1);
   await expect(page.getByLabel("Warn when behind by more than (seconds)")).toHaveValue(/^\d+$/);
 });
+
+test("a shop's admin sees the link but cannot change it (the server refuses it too)", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("5555", "birkirkara", "shop-demo-2026");
+  await page.goto("/hqlink");
+  await expect(page.getByRole("definition").filter({ has: page.locator("[data-state]") })).toBeVisible();
+  await expect(page.getByText("Only head-quarters staff change the link.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(page.getByLabel("Replica URL")).toHaveAttribute("readonly", "");
+});

@@ -1,7 +1,10 @@
+import { useSignals } from "@preact/signals-react/runtime";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { LinkCheck, LinkPosition, LinkState } from "../../../appliance/modules/hqlink/model";
 import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
+import { allowed, useHqAgent } from "../../app/access";
+import { employee } from "../../lib/session";
 import { checkLink, linkState, saveLink } from "./api";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" }) : "never");
@@ -21,11 +24,14 @@ function lag(s: number | null) {
 }
 
 /**
- * "Link to HQ" (admins): where this box streams its database (HQ's SSH server or a bucket),
- * the key it logs in with (write-only), and how the link is doing. Settings preset by the
- * box's environment are shown read-only.
+ * "Link to HQ" (admins see it; HQ staff set it, as the server rules: on a box several shops
+ * share, a shop's admin must not send the whole database elsewhere): where this box streams its
+ * database (HQ's SSH server or a bucket), the key it logs in with (write-only), and how the link
+ * is doing. Settings preset by the box's environment are shown read-only.
  */
 export function LinkScreen() {
+  useSignals();
+  const canSet = allowed("hqStaff", employee.value, useHqAgent());
   const [s, setS] = useState<LinkState | null>(null);
   const [url, setUrl] = useState("");
   const [site, setSite] = useState("");
@@ -145,7 +151,7 @@ export function LinkScreen() {
                 : "HQ's SSH server: sftp://user@host:22/folder-of-this-shop; or a bucket: s3://bucket/folder (keys in the box's environment). Empty turns the link off."
             }
           >
-            <input value={url} onChange={(e) => setUrl(e.target.value)} readOnly={p.url} placeholder="sftp://mosta@hq.example.com:22/mosta" />
+            <input value={url} onChange={(e) => setUrl(e.target.value)} readOnly={p.url || !canSet} placeholder="sftp://mosta@hq.example.com:22/mosta" />
           </Field>
           <Field
             label="SSH key"
@@ -160,32 +166,36 @@ export function LinkScreen() {
             <textarea
               value={key}
               onChange={(e) => setKey(e.target.value)}
-              readOnly={p.key}
+              readOnly={p.key || !canSet}
               rows={4}
               autoComplete="off"
               spellCheck={false}
               placeholder={s.settings.key_set ? "(stored)" : "-----BEGIN OPENSSH PRIVATE KEY-----"}
             />
           </Field>
-          {!p.key && (
+          {!p.key && canSet && (
             <Field label="Key file">
               <input type="file" onChange={(e) => loadKeyFile(e.target.files?.[0])} />
             </Field>
           )}
           <Field label="This site's name" hint={p.site ? "Set by the box's environment (IRONBOX_SITE_NAME)" : undefined}>
-            <input value={site} onChange={(e) => setSite(e.target.value)} readOnly={p.site} />
+            <input value={site} onChange={(e) => setSite(e.target.value)} readOnly={p.site || !canSet} />
           </Field>
           <Field
             label="Warn when behind by more than (seconds)"
             hint={p.warn_after_seconds ? "Set by the box's environment (IRONBOX_LINK_LAG_WARN_SECONDS)" : undefined}
           >
-            <input type="number" min={10} value={warn} onChange={(e) => setWarn(e.target.value)} readOnly={p.warn_after_seconds} />
+            <input type="number" min={10} value={warn} onChange={(e) => setWarn(e.target.value)} readOnly={p.warn_after_seconds || !canSet} />
           </Field>
-          <div className="form-buttons">
-            <button type="button" className="btn btn-primary" onClick={save} disabled={saving}>
-              Save
-            </button>
-          </div>
+          {canSet ? (
+            <div className="form-buttons">
+              <button type="button" className="btn btn-primary" onClick={save} disabled={saving}>
+                Save
+              </button>
+            </div>
+          ) : (
+            <p className="muted">Only head-quarters staff change the link.</p>
+          )}
         </div>
       </Section>
     </div>
