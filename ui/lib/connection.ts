@@ -45,7 +45,8 @@ export function boxDidNotAnswer(): void {
   boxUnreachable.value = true;
   heartbeat ??= setInterval(async () => {
     try {
-      await fetch("/api/v1/health", { cache: "no-store" });
+      // A box that hangs without refusing must not pile checks up: each gives up before the next.
+      await fetch("/api/v1/health", { cache: "no-store", signal: AbortSignal.timeout(HEARTBEAT_MS - 500) });
       boxAnswered();
     } catch {
       // Still away; the next beat tries again.
