@@ -210,3 +210,11 @@ test("the settings screen shows the preset gateway read-only and its test reache
   await expect(page.getByTestId("test-result-gateway")).toContainText("✓");
   await expect.poll(async () => (await received(request, mobile)).length).toBe(1);
 });
+
+test("a shop's admin reads the channel settings but only head-quarters staff change them", async ({ page }) => {
+  await new AppPage(page).loginAs("5555", "birkirkara", "shop-demo-2026");
+  await page.goto("/messaging/settings");
+  await expect(page.getByText("Only head-quarters staff change where messages leave the box.")).toBeVisible();
+  await expect(page.getByLabel("SMTP URL", { exact: true })).toHaveAttribute("readonly", "");
+  await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES, route } from "../../http/route";
+import { HQ_STAFF, ROLES, route } from "../../http/route";
 import { IdParams } from "../../domain/schemas";
 import {
   BatchCounts,
@@ -92,7 +92,9 @@ export function messagingRoutes(messaging: MessagingService) {
       path: "/messaging/settings",
       tag: "messaging",
       summary: "Saves the SMS gateway URL, modem path, SMTP URL and From (*** in a URL keeps the stored password)",
-      access: admin,
+      // The channels are the box's, for every shop on it: HQ staff set them (a shop's admin on a
+      // shared box must not point them at a phone of its own and read the others' messages).
+      access: HQ_STAFF,
       body: SettingsValues,
       response: MessagingSettings,
       handler: ({ caller, body }) => messaging.saveSettings(caller, body),

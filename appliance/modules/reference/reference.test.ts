@@ -309,8 +309,9 @@ describe("HQ-owned data is read-only on a managed shop box", () => {
       expect(covered, t.name).toContain(t.name);
     }
     // Writes only HQ staff may make are HQ-owned, but for these (not reference data that travels down):
-    // the discount limit (a box setting), publishing itself, HQ's own chain screens and the box's link to HQ.
-    const notReference = (path: string) => ["/settings/", "/reference/", "/chain/", "/hqlink"].some((p) => path.startsWith(p));
+    // the discount limit (a box setting), publishing itself, HQ's own chain screens, the box's link to HQ
+    // and its message channels.
+    const notReference = (path: string) => ["/settings/", "/reference/", "/chain/", "/hqlink", "/messaging/settings"].some((p) => path.startsWith(p));
     for (const r of hq.routes.filter((r) => r.method !== "GET" && "roles" in r.access && r.access.hqStaff && !notReference(r.path))) {
       expect(r.hqOwned, `${r.method} ${r.path}`).toBe(true);
     }

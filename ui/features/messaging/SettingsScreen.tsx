@@ -1,7 +1,10 @@
+import { useSignals } from "@preact/signals-react/runtime";
 import { useCallback, useEffect, useState } from "react";
+import { allowed, useHqAgent } from "../../app/access";
 import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
+import { employee } from "../../lib/session";
 import { type MessagingSettings, getSettings, putSettings, type TestChannel, testChannel } from "./api";
 
 type Key = keyof MessagingSettings["values"];
@@ -53,6 +56,9 @@ const CHANNELS: {
  * back masked, and a masked value sent back unchanged keeps the stored one.
  */
 export function SettingsScreen() {
+  useSignals();
+  // The channels are the whole box's: HQ staff change them, as the server rules; a shop's admin reads and tests them.
+  const canSet = allowed("hqStaff", employee.value, useHqAgent());
   const [settings, setSettings] = useState<MessagingSettings | null>(null);
   const [draft, setDraft] = useState<MessagingSettings["values"] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -111,7 +117,7 @@ export function SettingsScreen() {
                     name={f.key}
                     value={draft[f.key] ?? ""}
                     placeholder={f.placeholder}
-                    readOnly={preset}
+                    readOnly={preset || !canSet}
                     autoComplete="off"
                     spellCheck={false}
                     onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
@@ -123,14 +129,18 @@ export function SettingsScreen() {
           <ChannelTest channel={c.channel} to={c.to} unsaved={changed} />
         </Section>
       ))}
-      <div className="form-buttons">
-        <button type="button" className="btn" disabled={!changed || saving} onClick={() => setDraft(settings.values)}>
-          Undo changes
-        </button>
-        <button type="button" className="btn btn-primary" disabled={!changed || saving} onClick={() => void save()}>
-          Save
-        </button>
-      </div>
+      {canSet ? (
+        <div className="form-buttons">
+          <button type="button" className="btn" disabled={!changed || saving} onClick={() => setDraft(settings.values)}>
+            Undo changes
+          </button>
+          <button type="button" className="btn btn-primary" disabled={!changed || saving} onClick={() => void save()}>
+            Save
+          </button>
+        </div>
+      ) : (
+        <p className="muted">Only head-quarters staff change where messages leave the box.</p>
+      )}
     </div>
   );
 }
