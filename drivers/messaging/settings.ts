@@ -103,14 +103,4 @@ export function checkChannelSettings(s: ChannelSettings, devices: DeviceAccess):
   return out;
 }
 
-/** A URL as people may see it: the password (if any) replaced by ***. Not a URL: shown as "(hidden)". */
-export function maskUrl(text: string | null): string | null {
-  if (!text) return text;
-  try {
-    const u = new URL(text);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "(hidden)";
-  }
-}
+export { maskUrl } from "../../appliance/domain/urls";

@@ -18,6 +18,7 @@ import { LITESTREAM_BIN, replicaOnlyConfig } from "../../../drivers/replication/
 import { addDays, businessDay } from "../../domain/dates";
 import { dayStartUtc } from "../../domain/schedule";
 import { isSiteName } from "../../domain/sites";
+import { maskUrl } from "../../domain/urls";
 import type { Clock } from "../../platform/clock";
 import type { HqConfig } from "../../platform/config";
 import { conflict, notFound } from "../../platform/errors";
@@ -65,17 +66,6 @@ export interface SiteStateCents {
   today_takings: number;
   restores: number;
   retries: number;
-}
-
-/** The URL without its password, for answers and messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "(not a URL)";
-  }
 }
 
 /** Litestream's complaint in plain words; `retry` when another attempt may well succeed. */
@@ -265,7 +255,7 @@ export function createChainService(deps: {
     const today = businessDay(now);
     return {
       site: s.name,
-      replica: s.url ? redactUrl(s.url) : null,
+      replica: maskUrl(s.url),
       source: s.source,
       has_copy: existsSync(copyPath(s.name)),
       restoring: r.restoring !== null,
