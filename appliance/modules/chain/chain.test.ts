@@ -250,6 +250,31 @@ if [ -e "${cue}/corrupt" ]; then dd if=/dev/urandom of="$out" bs=4096 seek=2 cou
       rmSync(join(cue, "slow"));
     }
   }, 30_000);
+
+  test("stopping HQ's box stops a restore under way: no retry, no swap", async () => {
+    const clock = fixedClock(NOW);
+    const stopping = createChainService({
+      hq: { sites: [], storage, restoreEverySec: 0, sftpKey: null },
+      dataDir: join(tmp, "hq-stopping"),
+      clock,
+      reports: createReportService({ db: { url: `file:${join(tmp, "none.db")}` }, clock }),
+      log: () => {},
+      litestream: stand,
+    });
+    writeFileSync(join(cue, "slow"), "");
+    try {
+      const before = runs();
+      const restoring = stopping.restoreNow("mosta");
+      await Bun.sleep(300);
+      stopping.stop();
+      const s = await restoring;
+      expect(runs() - before).toBe(1);
+      expect(s).toMatchObject({ restores: 0, retries: 0, has_copy: false });
+      expect(s.last_error).not.toBeNull();
+    } finally {
+      rmSync(join(cue, "slow"));
+    }
+  }, 30_000);
 });
 
 describe("over SFTP", () => {

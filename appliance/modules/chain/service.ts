@@ -176,12 +176,27 @@ export function createChainService(deps: {
     return ["-config", cfg, "-no-expand-env", virtual];
   }
 
+  /** Restores and checks under way, so that stopping the box stops them too. */
+  const children = new Set<{ kill(): void }>();
+  let stopped = false;
+
   async function run(cmd: string[]): Promise<{ code: number; out: string; err: string }> {
+    if (stopped) return { code: 1, out: "", err: "HQ's box is stopping" };
     const child = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    children.add(child);
     const timeout = setTimeout(() => child.kill(), RESTORE_TIMEOUT_MS);
     const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     clearTimeout(timeout);
+    children.delete(child);
     return { code, out, err };
+  }
+
+  /** Stops the schedule and kills the restores and checks under way (their temporary files go at the next restore). */
+  function stop(): void {
+    stopped = true;
+    if (timer) clearInterval(timer);
+    timer = null;
+    for (const c of children) c.kill();
   }
 
   async function restoreOnce(s: Site, r: SiteRecord): Promise<void> {
@@ -201,7 +216,7 @@ export function createChainService(deps: {
       }
       const why = explain(res.err || res.out, s.url);
       failure = why.message;
-      if (!why.retry || attempt === ATTEMPTS) break;
+      if (!why.retry || attempt === ATTEMPTS || stopped) break;
       r.retries++;
       await Bun.sleep(RETRY_MS * attempt);
     }
@@ -311,11 +326,9 @@ export function createChainService(deps: {
         tick();
         timer = setInterval(tick, every * 1000);
       }
-      return () => {
-        if (timer) clearInterval(timer);
-        timer = null;
-      };
+      return stop;
     },
+    stop,
   };
 }
 
