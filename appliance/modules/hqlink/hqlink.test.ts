@@ -111,6 +111,16 @@ describe("settings", () => {
     expect(String(audit.rows[0]!.detail)).not.toContain(secretLine);
   });
 
+  test("a key is never replaced without its audit row: a failed save keeps the old key", async () => {
+    const { box, admin } = await linkedBox();
+    expect((await box.call("PUT", "/api/v1/hqlink", { token: admin, body: { key: key() } })).status).toBe(200);
+    await box.database.client.execute("CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+    const r = await box.call("PUT", "/api/v1/hqlink", { token: admin, body: { key: wrongKey() } });
+    expect(r.status).toBeGreaterThanOrEqual(500);
+    expect(readFileSync(join(box.dir, KEY_FILE), "utf8").trim()).toBe(key().trim());
+    expect(existsSync(join(box.dir, `${KEY_FILE}.tmp`))).toBe(false);
+  });
+
   test("values preset by the environment cannot be changed on the screen (409)", async () => {
     const { box, admin } = await linkedBox({ IRONBOX_REPLICA_URL: "sftp://root@127.0.0.1:1/preset", IRONBOX_LINK_LAG_WARN_SECONDS: "60" });
     const r = await box.call("PUT", "/api/v1/hqlink", { token: admin, body: { url: "sftp://root@127.0.0.1:2/other" } });

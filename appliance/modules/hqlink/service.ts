@@ -432,26 +432,32 @@ export function createHqLinkService(deps: HqLinkDeps) {
     if (body.url !== undefined) next.url = body.url;
     if (body.site !== undefined) next.site = body.site;
     if (body.warn_after_seconds !== undefined) next.warn_after_seconds = body.warn_after_seconds;
+    // The key is written whole beside the old one, and takes its place once the change and its
+    // audit row are committed: a half-written key is never read, nor a key replaced unaudited. 0600: only the box reads it.
+    const keyTmp = `${keyFile}.tmp`;
     if (body.key !== undefined) {
-      // Written whole, then renamed: a half-written key is never read. 0600: only the box reads it.
-      const tmp = `${keyFile}.tmp`;
-      writeFileSync(tmp, `${body.key.trim()}\n`, { mode: 0o600 });
-      chmodSync(tmp, 0o600);
-      renameSync(tmp, keyFile);
+      writeFileSync(keyTmp, `${body.key.trim()}\n`, { mode: 0o600 });
+      chmodSync(keyTmp, 0o600);
     }
-    await db.transaction(async (tx) => {
-      await tx
-        .insert(boxSettings)
-        .values({ key: SETTINGS_KEY, value: JSON.stringify(next) })
-        .onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(next) } });
-      // The audit names what changed, never the key.
-      await audit(tx, clock.now(), caller, "update", "hq_link", null, {
-        ...(body.url !== undefined ? { url: body.url } : {}),
-        ...(body.site !== undefined ? { site: body.site } : {}),
-        ...(body.warn_after_seconds !== undefined ? { warn_after_seconds: body.warn_after_seconds } : {}),
-        ...(body.key !== undefined ? { key: "replaced" } : {}),
+    await db
+      .transaction(async (tx) => {
+        await tx
+          .insert(boxSettings)
+          .values({ key: SETTINGS_KEY, value: JSON.stringify(next) })
+          .onConflictDoUpdate({ target: boxSettings.key, set: { value: JSON.stringify(next) } });
+        // The audit names what changed, never the key.
+        await audit(tx, clock.now(), caller, "update", "hq_link", null, {
+          ...(body.url !== undefined ? { url: body.url } : {}),
+          ...(body.site !== undefined ? { site: body.site } : {}),
+          ...(body.warn_after_seconds !== undefined ? { warn_after_seconds: body.warn_after_seconds } : {}),
+          ...(body.key !== undefined ? { key: "replaced" } : {}),
+        });
+      })
+      .catch((err) => {
+        rmSync(keyTmp, { force: true });
+        throw err;
       });
-    });
+    if (body.key !== undefined) renameSync(keyTmp, keyFile);
     stored = next;
     await restart();
     return state();
