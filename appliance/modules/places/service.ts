@@ -44,6 +44,17 @@ function isUniqueViolation(e: unknown): boolean {
   return false;
 }
 
+/** An address as every answer shows it: its parts and the names of its locality and street. */
+const ADDRESS_COLUMNS = {
+  id: addresses.id,
+  name: addresses.name,
+  number: addresses.number,
+  locality_id: addresses.locality_id,
+  street_id: addresses.street_id,
+  locality: localities.name,
+  street: streets.name,
+};
+
 export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
   /** Spec §5: valid only with both locality and street; the street must lie in the locality. */
   async function checkAddress(q: Exec, input: AddressInput) {
@@ -66,15 +77,7 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
   }
   async function getAddress(id: number, q: Pick<Db, "select"> = db) {
     const rows = await q
-      .select({
-        id: addresses.id,
-        name: addresses.name,
-        number: addresses.number,
-        locality_id: addresses.locality_id,
-        street_id: addresses.street_id,
-        locality: localities.name,
-        street: streets.name,
-      })
+      .select(ADDRESS_COLUMNS)
       .from(addresses)
       .innerJoin(localities, eq(localities.id, addresses.locality_id))
       .innerJoin(streets, eq(streets.id, addresses.street_id))
@@ -140,15 +143,7 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
 
     async listAddresses(caller: EmployeeCaller, ids?: number[]) {
       const rows = await db
-        .select({
-          id: addresses.id,
-          name: addresses.name,
-          number: addresses.number,
-          locality_id: addresses.locality_id,
-          street_id: addresses.street_id,
-          locality: localities.name,
-          street: streets.name,
-        })
+        .select(ADDRESS_COLUMNS)
         .from(addresses)
         .innerJoin(localities, eq(localities.id, addresses.locality_id))
         .innerJoin(streets, eq(streets.id, addresses.street_id))
