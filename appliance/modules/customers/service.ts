@@ -97,6 +97,28 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
     }
   }
 
+  /** The customer's tickets, newest first, with the shop that took each: the caller's shop's only (HQ: all). */
+  function ticketRows(caller: EmployeeCaller, id: number, limit = -1) {
+    const scope = agentScope(caller);
+    return db
+      .select({
+        id: tickets.id,
+        state: tickets.state,
+        pickup_date: tickets.pickup_date,
+        delivery_date: tickets.delivery_date,
+        total: tickets.total,
+        total_paid: tickets.total_paid,
+        confirmed_at: tickets.confirmed_at,
+        agent_id: tickets.agent_id,
+        agent_name: agents.name,
+      })
+      .from(tickets)
+      .innerJoin(agents, eq(agents.id, tickets.agent_id))
+      .where(and(eq(tickets.customer_id, id), scope ? inArray(tickets.agent_id, scope) : undefined))
+      .orderBy(desc(tickets.id))
+      .limit(limit);
+  }
+
   return {
     async get(caller: EmployeeCaller, id: number, simple: boolean) {
       const c = await load(caller, id);
@@ -111,22 +133,7 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
       if (!simple) return result;
       return {
         ...result,
-        simple_tickets: await db
-          .select({
-            id: tickets.id,
-            state: tickets.state,
-            pickup_date: tickets.pickup_date,
-            delivery_date: tickets.delivery_date,
-            total: tickets.total,
-            total_paid: tickets.total_paid,
-            confirmed_at: tickets.confirmed_at,
-            agent_name: agents.name,
-          })
-          .from(tickets)
-          .innerJoin(agents, eq(agents.id, tickets.agent_id))
-          .where(eq(tickets.customer_id, id))
-          .orderBy(desc(tickets.id))
-          .limit(10),
+        simple_tickets: (await ticketRows(caller, id, 10)).map(({ agent_id: _, ...t }) => t),
       };
     },
 
@@ -136,23 +143,7 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
      */
     async tickets(caller: EmployeeCaller, id: number) {
       await load(caller, id);
-      const scope = agentScope(caller);
-      const rows = await db
-        .select({
-          id: tickets.id,
-          state: tickets.state,
-          pickup_date: tickets.pickup_date,
-          delivery_date: tickets.delivery_date,
-          total: tickets.total,
-          total_paid: tickets.total_paid,
-          confirmed_at: tickets.confirmed_at,
-          agent_id: tickets.agent_id,
-          agent_name: agents.name,
-        })
-        .from(tickets)
-        .innerJoin(agents, eq(agents.id, tickets.agent_id))
-        .where(and(eq(tickets.customer_id, id), scope ? inArray(tickets.agent_id, scope) : undefined))
-        .orderBy(desc(tickets.id));
+      const rows = await ticketRows(caller, id);
       return rows.map((t) => ({ ...t, balance: Math.max(0, t.total - t.total_paid) }));
     },
 
