@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { EMPTY_PORT, GATEWAY_AUTH, GATEWAY_PORT, GATEWAY_STAND_IN, MAIN_PORT } from "./ui/e2e/pages/env";
+import { CHROMIUM_ARGS, EMPTY_PORT, GATEWAY_AUTH, GATEWAY_PORT, GATEWAY_STAND_IN, MAIN_PORT } from "./ui/e2e/pages/env";
 
 /**
  * Browser tests: Debian's Chromium (npx playwright install cannot work here) against the
@@ -32,16 +32,7 @@ export default defineConfig({
     browserName: "chromium",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      args: CHROMIUM_ARGS,
     },
     trace: "retain-on-failure",
     // The service worker (ui/sw.ts) stays out of the other specs; offline and https opt in.

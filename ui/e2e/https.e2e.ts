@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, expect, test } from "@playwright/test";
-import { MAIN_PORT } from "./pages/env";
+import { CHROMIUM_ARGS, MAIN_PORT } from "./pages/env";
 import { OwnBox } from "./pages/ownBox";
 
 /**
@@ -34,17 +34,7 @@ test.beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     env: { ...process.env, HOME: home },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      `--host-resolver-rules=MAP ${NAME} 127.0.0.1`,
-    ],
+    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${NAME} 127.0.0.1`],
   });
 });
 test.afterAll(async () => {

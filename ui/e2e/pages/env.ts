@@ -14,3 +14,15 @@ export const EMPTY_BOX = `http://localhost:${EMPTY_PORT}`;
 export const GATEWAY_PORT = base + 1;
 export const GATEWAY_STAND_IN = `http://127.0.0.1:${GATEWAY_PORT}`;
 export const GATEWAY_AUTH = { user: "ironbox", pass: "e2e-gateway-pass" };
+
+/** How Debian's Chromium runs in these tests (STACK-NOTES): headless, no sandbox, nothing phoning home. */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
