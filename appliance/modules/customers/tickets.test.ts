@@ -51,6 +51,10 @@ test("each ticket names the agent that took it; a shop sees its own tickets, HQ 
     [mine.id, "Ironbox Birkirkara"],
   ]);
 
+  // The customer record's last tickets (?simple=true) follow the same rule.
+  expect((await ok(clerk, "GET", `/customers/${customer.id}?simple=true`)).simple_tickets.map((t: { id: number }) => t.id)).toEqual([mine.id]);
+  expect((await ok(hq, "GET", `/customers/${customer.id}?simple=true`)).simple_tickets.map((t: { id: number }) => t.id)).toEqual([byHq.id, mine.id]);
+
   expect((await box.call("GET", `/api/v1/customers/${customer.id}/tickets`, { token: mosta })).status).toBe(404);
   expect((await box.call("GET", "/api/v1/customers/987654/tickets", { token: hq })).status).toBe(404);
   expect((await box.call("GET", `/api/v1/customers/${customer.id}/tickets`)).status).toBe(401);
