@@ -1,13 +1,13 @@
-import { closeSync, constants, existsSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync } from "node:fs";
 import { type DeviceAccess, DevicePathError } from "../devices";
+import { configureSerialLine, readAvailable, writeAll } from "../serial";
 import { type Channel, ChannelError, type OutgoingMessage, type SendResult } from "./channel";
 import { encodeMessage } from "./pdu";
 
 /**
  * SMS through a GSM USB modem on the box, with AT commands (3GPP TS 27.005) over its tty.
  *
- * serialport cannot open ports under Bun (STACK-NOTES): the line is set up with stty and the
- * device read and written with node:fs, non-blocking, polled. A session per message: open,
+ * The line is set up and polled through drivers/serial.ts (stty + node:fs, non-blocking). A session per message: open,
  * AT, ATE0 (no echo), AT+CMGF=0 (PDU mode: see pdu.ts for why not text mode), then for each
  * part AT+CMGS=<length>, wait for the "> " prompt, write the PDU in hex and Ctrl-Z, and read
  * +CMGS: <mr> / ERROR / +CMS ERROR: <n>. One message at a time on the port (a queue), since
@@ -69,8 +69,9 @@ class ModemLine {
       throw e;
     }
     if (!existsSync(node)) throw new ChannelError(`The modem is not connected (${o.path} is missing)`);
-    const stty = Bun.spawn(["stty", "-F", node, String(o.baud ?? 115200), "raw", "-echo"], { stderr: "pipe" });
-    if ((await stty.exited) !== 0) throw new ChannelError(`Cannot set up the modem's port: ${(await new Response(stty.stderr).text()).trim()}`);
+    await configureSerialLine(node, o.baud ?? 115200).catch((e: Error) => {
+      throw new ChannelError(`Cannot set up the modem's port: ${e.message}`);
+    });
     try {
       return new ModemLine(o.devices.openDevice(o.path, "serial", constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK), o.path);
     } catch (e) {
@@ -87,17 +88,13 @@ class ModemLine {
   }
 
   async write(text: string, signal?: AbortSignal) {
-    const bytes = Buffer.from(text, "latin1");
-    let off = 0;
-    while (off < bytes.length) {
-      if (signal?.aborted) throw new ChannelError("Stopped before the modem took the message");
-      try {
-        off += writeSync(this.fd, bytes, off, bytes.length - off);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw deviceError(e, this.label);
-        await Bun.sleep(POLL_MS);
-      }
+    let done: boolean;
+    try {
+      done = await writeAll(this.fd, Buffer.from(text, "latin1"), { signal, pollMs: POLL_MS });
+    } catch (e) {
+      throw deviceError(e, this.label);
     }
+    if (!done) throw new ChannelError("Stopped before the modem took the message");
   }
 
   /**
@@ -115,15 +112,15 @@ class ModemLine {
       }
       if (signal?.aborted) throw new ChannelError("Stopped while waiting for the modem");
       if (Date.now() > until) throw new ChannelError(`The modem did not answer ${what} in time`);
+      let n: number | null;
       try {
-        const n = readSync(this.fd, chunk, 0, chunk.length, null);
-        if (n === 0) throw new ChannelError("The modem was unplugged (its port closed)");
-        this.buf += chunk.subarray(0, n).toString("latin1");
+        n = readAvailable(this.fd, chunk);
       } catch (e) {
-        if (e instanceof ChannelError) throw e;
-        if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw deviceError(e, this.label);
-        await Bun.sleep(POLL_MS);
+        throw deviceError(e, this.label);
       }
+      if (n === 0) throw new ChannelError("The modem was unplugged (its port closed)");
+      if (n === null) await Bun.sleep(POLL_MS);
+      else this.buf += chunk.subarray(0, n).toString("latin1");
     }
   }
 

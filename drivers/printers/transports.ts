@@ -1,6 +1,7 @@
-import { closeSync, constants, existsSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync } from "node:fs";
 import { connect } from "node:net";
 import { type DeviceAccess, DevicePathError } from "../devices";
+import { configureSerialLine, writeAll } from "../serial";
 import { discoverPrinters } from "./discovery";
 
 /** Where a printer is: a USB printer-class device, a USB-serial tty (by path, or by vendor and product id), a network printer, or Bluetooth RFCOMM. */
@@ -51,9 +52,9 @@ async function send(devices: DeviceAccess, t: PrinterTarget, bytes: Uint8Array, 
   const node = path && refuseOutsideDevices(() => devices.checkDevicePath(path, t.kind));
   if (!node || !existsSync(node)) throw new PrinterError(`The printer is not connected (${path || "no device"} is missing)`);
   if (t.kind === "serial") {
-    // serialport cannot open ports under Bun (STACK-NOTES): set the line up with stty, write with fs.
-    const p = Bun.spawn(["stty", "-F", node, String(t.baud), "raw", "-echo"], { stderr: "pipe" });
-    if ((await p.exited) !== 0) throw new PrinterError(`Cannot set up the printer's port: ${(await new Response(p.stderr).text()).trim()}`);
+    await configureSerialLine(node, t.baud).catch((e: Error) => {
+      throw new PrinterError(`Cannot set up the printer's port: ${e.message}`);
+    });
   }
   await writeDevice(devices, t.kind, path, bytes, signal);
 }
@@ -83,17 +84,9 @@ async function writeDevice(devices: DeviceAccess, kind: "usblp" | "serial" | "rf
     throw deviceError(e as NodeJS.ErrnoException);
   }
   try {
-    let off = 0;
-    while (off < bytes.length) {
-      if (signal.aborted) return;
-      try {
-        off += writeSync(fd, bytes, off, Math.min(4096, bytes.length - off));
-      } catch (e) {
-        const err = e as NodeJS.ErrnoException;
-        if (err.code !== "EAGAIN" && err.code !== "EWOULDBLOCK") throw deviceError(err);
-        await Bun.sleep(10);
-      }
-    }
+    await writeAll(fd, bytes, { signal, pollMs: 10, chunk: 4096 }).catch((e) => {
+      throw deviceError(e as NodeJS.ErrnoException);
+    });
   } finally {
     closeSync(fd);
   }

@@ -1,5 +1,6 @@
-import { closeSync, constants, existsSync, readSync } from "node:fs";
+import { closeSync, constants, existsSync } from "node:fs";
 import type { DeviceAccess } from "../devices";
+import { configureSerialLine, readAvailable } from "../serial";
 import { createLineDecoder } from "./decode";
 
 export interface SerialScannerOptions {
@@ -12,12 +13,6 @@ export interface SerialScannerOptions {
   onCode: (code: string) => void;
   onStatus: (status: "online" | "offline", detail?: string) => void;
   retryMs?: number;
-}
-
-/** Raw mode at the gun's speed: serialport cannot open ports under Bun (STACK-NOTES), stty can. */
-async function configureTty(path: string, baud: number) {
-  const p = Bun.spawn(["stty", "-F", path, String(baud), "raw", "-echo"], { stderr: "pipe" });
-  if ((await p.exited) !== 0) throw new Error(`stty failed: ${(await new Response(p.stderr).text()).trim()}`);
 }
 
 /** How often a quiet gun is looked at: a 20-character scan takes about 20 ms at 9600 baud. */
@@ -55,7 +50,9 @@ export function startSerialScanner(o: SerialScannerOptions): { stop(): void } {
       if (!existsSync(node)) return again("");
       fd = o.devices.openDevice(o.path, "serial", constants.O_RDONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
       try {
-        await configureTty(node, o.baud ?? 9600);
+        await configureSerialLine(node, o.baud ?? 9600).catch((e: Error) => {
+          throw new Error(`stty failed: ${e.message}`);
+        });
       } catch (e) {
         closeSync(fd);
         throw e;
@@ -69,13 +66,13 @@ export function startSerialScanner(o: SerialScannerOptions): { stop(): void } {
     let why = "";
     while (!stopped && !why) {
       try {
-        const n = readSync(fd, buf, 0, buf.length, null);
-        if (n === 0) why = "closed";
+        const n = readAvailable(fd, buf);
+        if (n === null) await Bun.sleep(POLL_MS);
+        else if (n === 0) why = "closed";
         else decode(buf.subarray(0, n));
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
-        if (err.code === "EAGAIN" || err.code === "EWOULDBLOCK") await Bun.sleep(POLL_MS);
-        else why = err.code === "EIO" || err.code === "ENODEV" ? "unplugged" : err.message;
+        why = err.code === "EIO" || err.code === "ENODEV" ? "unplugged" : err.message;
       }
     }
     closeSync(fd);
