@@ -31,7 +31,14 @@ if (!result.success) {
 copyFileSync(join(root, "ui/manifest.webmanifest"), join(out, "manifest.webmanifest"));
 // Linked here, not in ui/index.html: Bun's HTML bundler would try to resolve files it does not make.
 const indexHtml = join(out, "index.html");
-const links = '<link rel="manifest" href="/manifest.webmanifest"><link rel="apple-touch-icon" href="/icon-192.png">';
+// The build's id, in the page and beside it: the box sends it with every API answer, so a tablet
+// opened before an upgrade knows to reload (ui/lib/release.ts). Release version plus a stamp, so
+// two builds of one version (a fix rebuilt on the box) still differ.
+const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+const build = process.env.IRONBOX_UI_BUILD ?? `${version}+${Date.now().toString(36)}`;
+if (!/^[\w.+-]{1,80}$/.test(build)) throw new Error(`IRONBOX_UI_BUILD: letters, digits and . + - _ only (got ${JSON.stringify(build)})`);
+writeFileSync(join(out, "build.json"), `${JSON.stringify({ build, version })}\n`);
+const links = `<meta name="ironbox-build" content="${build}"><link rel="manifest" href="/manifest.webmanifest"><link rel="apple-touch-icon" href="/icon-192.png">`;
 writeFileSync(indexHtml, readFileSync(indexHtml, "utf8").replace("</head>", `${links}</head>`));
 for (const size of [192, 512]) writeFileSync(join(out, `icon-${size}.png`), iconPng(size));
 const sw = await Bun.build({ entrypoints: [join(root, "ui/sw.ts")], outdir: join(out, ".sw"), minify: true, format: "iife", target: "browser" });

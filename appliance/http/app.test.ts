@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ADMIN, type TestBox, testBox } from "../test/harness";
 import { createApp } from "./app";
@@ -134,5 +134,29 @@ describe("the UI is served with an SPA fallback", () => {
     const api = await app.handle(new Request("http://localhost/api/v1/nothing-here"));
     expect(api.status).toBe(404);
     expect((await api.json()).success).toBe(false);
+  });
+});
+
+describe("every API answer names the UI build the box serves (issue 23: upgrades an open tablet survives)", () => {
+  const appFor = (ui: string) =>
+    createApp({ db: box.database.db, clock: box.clock, auth: { authenticate: async () => ({ kind: "none" }) } as never, routes: box.routes, uiDir: ui });
+
+  test("answers and errors carry X-Ironbox-UI from build.json; a bad or missing id sends none", async () => {
+    const ui = join(box.dir, "ui-release");
+    mkdirSync(ui, { recursive: true });
+    writeFileSync(join(ui, "index.html"), "<!doctype html><title>Ironbox</title>");
+    writeFileSync(join(ui, "build.json"), JSON.stringify({ build: "1.2.3+abc", version: "1.2.3" }));
+    const app = appFor(ui);
+    const health = await app.handle(new Request("http://localhost/api/v1/health"));
+    expect(health.status).toBe(200);
+    expect(health.headers.get("x-ironbox-ui")).toBe("1.2.3+abc");
+    const missing = await app.handle(new Request("http://localhost/api/v1/nothing-here"));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-ironbox-ui")).toBe("1.2.3+abc");
+
+    writeFileSync(join(ui, "build.json"), JSON.stringify({ build: "<script>" }));
+    expect((await appFor(ui).handle(new Request("http://localhost/api/v1/health"))).headers.get("x-ironbox-ui")).toBeNull();
+    rmSync(join(ui, "build.json"));
+    expect((await appFor(ui).handle(new Request("http://localhost/api/v1/health"))).headers.get("x-ironbox-ui")).toBeNull();
   });
 });

@@ -9,7 +9,7 @@ import { authorize } from "./guard";
 import { withIdempotency } from "./idempotency";
 import type { Caller, RouteDef } from "./route";
 import { SECURITY_HEADERS } from "./security";
-import { uiResponder } from "./static";
+import { uiBuildOf, uiResponder } from "./static";
 import { parsePart } from "./validation";
 
 export const API = "/api/v1";
@@ -63,35 +63,38 @@ function isForeignKeyFailure(error: unknown): boolean {
 export function createApp(deps: AppDeps) {
   const log = deps.log ?? ((m, e) => console.error(m, e));
   const ui = deps.uiDir ? uiResponder(deps.uiDir) : null;
+  // Which UI build this box serves, on every API answer: an open tablet reloads for an upgrade (ui/lib/release.ts).
+  const build = uiBuildOf(deps.uiDir);
+  const headers: Record<string, string> = build ? { ...SECURITY_HEADERS, "x-ironbox-ui": build } : SECURITY_HEADERS;
   const app = new Elysia()
     .onAfterHandle({ as: "global" }, ({ set }) => {
-      Object.assign(set.headers, SECURITY_HEADERS);
+      Object.assign(set.headers, headers);
     })
     .onError({ as: "global" }, ({ code, error, request, set }) => {
-      Object.assign(set.headers, SECURITY_HEADERS);
+      Object.assign(set.headers, headers);
       const path = new URL(request.url).pathname;
       if (code === "NOT_FOUND") {
         const page = (request.method === "GET" || request.method === "HEAD") && !path.startsWith("/api/") ? ui?.(path) : null;
         if (page) return page;
-        return jsonResponse(404, fail(`No such API route: ${request.method} ${path}`), SECURITY_HEADERS);
+        return jsonResponse(404, fail(`No such API route: ${request.method} ${path}`), headers);
       }
-      if (error instanceof AppError) return jsonResponse(statusOf(error), fail(error.message), SECURITY_HEADERS);
-      if (code === "PARSE") return jsonResponse(400, fail("The request body is not valid JSON"), SECURITY_HEADERS);
-      if (code === "VALIDATION") return jsonResponse(422, fail("Invalid request"), SECURITY_HEADERS);
+      if (error instanceof AppError) return jsonResponse(statusOf(error), fail(error.message), headers);
+      if (code === "PARSE") return jsonResponse(400, fail("The request body is not valid JSON"), headers);
+      if (code === "VALIDATION") return jsonResponse(422, fail("Invalid request"), headers);
       if (request.method === "DELETE" && isForeignKeyFailure(error)) {
         // Each service refuses deleting a record with history with its own reason; this is the
         // net for history it did not foresee: still a 409, never a 500 (logged to be given a reason).
         log(`DELETE refused by a foreign key on ${path}`, error);
-        return jsonResponse(409, fail("This record has history (other records refer to it); it cannot be removed"), SECURITY_HEADERS);
+        return jsonResponse(409, fail("This record has history (other records refer to it); it cannot be removed"), headers);
       }
       const storage = storageFailure(error);
       if (storage) {
         // Logged without the failed statement (it may carry a customer's details).
         log(`${request.method} ${path}: ${storage.status === 507 ? "disk full" : "disk I/O error"}`);
-        return jsonResponse(storage.status, fail(storage.message), SECURITY_HEADERS);
+        return jsonResponse(storage.status, fail(storage.message), headers);
       }
       log(`Unhandled error on ${request.method} ${path}`, error);
-      return jsonResponse(500, fail("Something went wrong on the box; the request was not completed"), SECURITY_HEADERS);
+      return jsonResponse(500, fail("Something went wrong on the box; the request was not completed"), headers);
     });
 
   for (const def of deps.routes) {
@@ -119,7 +122,7 @@ export function createApp(deps: AppDeps) {
       const result = def.idempotent
         ? await withIdempotency(deps.db, request.headers.get("idempotency-key"), `${def.method} ${url.pathname} ${callerKey(caller)}`, deps.clock.now(), run)
         : await run();
-      return jsonResponse(result.status, result.body, SECURITY_HEADERS);
+      return jsonResponse(result.status, result.body, headers);
     });
   }
 

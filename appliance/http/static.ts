@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, normalize, sep } from "node:path";
 import { SECURITY_HEADERS } from "./security";
 
@@ -27,4 +27,19 @@ export function uiResponder(uiDir: string) {
     }
     return new Response(Bun.file(index), { headers: { ...SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" } });
   };
+}
+
+/**
+ * The id of the UI build in uiDir (scripts/build-ui.ts writes build.json beside index.html), or
+ * null when there is none. Sent with every API answer so an open tablet learns of an upgrade
+ * (ui/lib/release.ts).
+ */
+export function uiBuildOf(uiDir: string | undefined): string | null {
+  if (!uiDir) return null;
+  try {
+    const build = (JSON.parse(readFileSync(join(uiDir, "build.json"), "utf8")) as { build?: unknown }).build;
+    return typeof build === "string" && /^[\w.+-]{1,80}$/.test(build) ? build : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useEffect, useState } from "react";
-import { Redirect, Route, Switch, useRoute } from "wouter";
+import { useEffect, useRef, useState } from "react";
+import { Redirect, Route, Switch, useLocation, useRoute } from "wouter";
 import { ConfirmDialogHost } from "../components/dialog";
 import { LoadingBar } from "../components/loading";
 import { Toasts } from "../components/toast";
@@ -12,6 +12,7 @@ import { OfflineBanner } from "../features/lan/OfflineBanner";
 import { TabletSetup } from "../features/lan/TabletSetup";
 import { api } from "../lib/api";
 import { Home } from "../features/home/Home";
+import { newReleaseInstalled, reloadForNewRelease } from "../lib/release";
 import { agentLoggedIn, employee } from "../lib/session";
 import { allowed, useAgentIsHq } from "./access";
 import { Header } from "./Header";
@@ -28,6 +29,7 @@ export function App() {
       .catch(() => setSetup(false));
   }, []);
   useIdleLogout();
+  useReloadForNewRelease();
   const [isTabletSetup] = useRoute("/setup-tablet");
 
   let body;
@@ -40,12 +42,32 @@ export function App() {
   return (
     <>
       <OfflineBanner />
+      {newReleaseInstalled.value && (
+        <div className="release-banner" role="status">
+          Ironbox was updated on the box: this screen refreshes when you move to another one.
+        </div>
+      )}
       <LoadingBar />
       {body}
       <ConfirmDialogHost />
       <Toasts />
     </>
   );
+}
+
+/**
+ * Once the box serves a new release (lib/release.ts), the page reloads when the person moves to
+ * another screen, or at once on home: never under someone's hands in the middle of a ticket.
+ */
+function useReloadForNewRelease() {
+  const [location] = useLocation();
+  const where = useRef(location);
+  const installed = newReleaseInstalled.value;
+  useEffect(() => {
+    if (!installed) where.current = location;
+    else if (location !== where.current) reloadForNewRelease(`moved to ${location}`);
+    else if (location === "/home") reloadForNewRelease("on home");
+  }, [installed, location]);
 }
 
 function Shell() {

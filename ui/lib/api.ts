@@ -2,6 +2,7 @@ import { currentToken, setAgentToken, setEmployeeToken } from "./session";
 import { toast } from "../components/toast";
 import { trackLoading } from "../components/loading";
 import { boxAnswered, boxDidNotAnswer } from "./connection";
+import { RELEASE_HEADER, noteServedBuild } from "./release";
 
 /** Spec §7: base path, 30 s timeout, JSON, no caching, arrays as repeated keys. */
 export const BASE = "/api/v1";
@@ -96,6 +97,7 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
       throw new ApiError(0, ctrl.signal.aborted ? "The box did not answer in time; try again" : "Cannot reach the box; check the Wi-Fi");
     }
     boxAnswered();
+    noteServedBuild(res.headers.get(RELEASE_HEADER));
     const json = (await res.json().catch(() => null)) as { success?: boolean; data?: T; message?: string } | null;
     if (!res.ok || !json?.success) {
       const message = json?.message ?? `Request failed (${res.status})`;

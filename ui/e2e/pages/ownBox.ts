@@ -22,7 +22,8 @@ export class OwnBox {
     return `http://localhost:${this.port}`;
   }
 
-  async start(): Promise<void> {
+  /** `env` adds to (or overrides) the box's environment for this start only, e.g. another release's UI. */
+  async start(env: Record<string, string> = {}): Promise<void> {
     const child = spawn("node_modules/.bin/bun", ["appliance/main.ts"], {
       env: {
         ...process.env,
@@ -36,6 +37,7 @@ export class OwnBox {
         IRONBOX_SYSFS_ROOT: `${this.dir}/sys`,
         IRONBOX_DEV_ROOT: `${this.dir}/dev`,
         ...this.env,
+        ...env,
       },
       stdio: "ignore",
     });

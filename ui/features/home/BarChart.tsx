@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { importOrReload } from "../../lib/release";
 
 export interface Series {
   label: string;
@@ -10,7 +11,7 @@ export interface Series {
  * Chart.js loads on demand (a dynamic import is its own chunk in scripts/build-ui.ts), so only
  * an admin's home pays for it and the first load stays small.
  */
-const chartJs = () => import("./chartSetup");
+const chartJs = () => importOrReload(() => import("./chartSetup"));
 
 /**
  * A bar chart (horizontal for long names). The canvas carries a text summary for screen

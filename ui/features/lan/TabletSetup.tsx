@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import type { TabletSetup as Setup } from "../../../appliance/modules/lan/model";
 import { api } from "../../lib/api";
+import { importOrReload } from "../../lib/release";
 
 /** What needs a secure context here: the camera scanner and Bluetooth label printing. */
 function secureFeatures() {
@@ -43,7 +44,7 @@ export function TabletSetup() {
   useEffect(() => {
     if (!caUrl) return;
     // qrcode loads only here, so the first load of the app stays small.
-    import("qrcode").then((QR) => QR.toDataURL(caUrl, { margin: 2, width: 240 }).then(setQr));
+    importOrReload(() => import("qrcode")).then((QR) => QR.toDataURL(caUrl, { margin: 2, width: 240 }).then(setQr));
   }, [caUrl]);
 
   if (setup === null) return <p className="muted">Loading…</p>;
