@@ -63,6 +63,7 @@ function useReloadForNewRelease() {
   const [location] = useLocation();
   const where = useRef(location);
   const installed = newReleaseInstalled.value;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again when the release signal flips (read above, in render).
   useEffect(() => {
     if (!installed) where.current = location;
     else if (location !== where.current) reloadForNewRelease(`moved to ${location}`);
