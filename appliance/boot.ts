@@ -45,7 +45,8 @@ import { createLanService } from "./modules/lan/service";
 import { boxHealthRoutes } from "./modules/boxhealth/routes";
 import { createBoxHealthService } from "./modules/boxhealth/service";
 import { readCertificateInfo } from "./platform/tls";
-import { createEventBus, type EventBus } from "./platform/events";
+import type { BoxEvent, BoxEventBus as EventBus } from "./modules/events/model";
+import { createEventBus } from "./platform/events";
 import { createItemService } from "./modules/tickets/items";
 import { trackingRoutes } from "./modules/tracking/routes";
 import { createTrackingService } from "./modules/tracking/service";
@@ -128,7 +129,7 @@ export async function bootAppliance(
   const approvals = createApprovalService({ db, clock, verifyApproverPin: auth.verifyApproverPin });
   const scheduling = createSchedulingService({ db, clock });
   const tickets = createTicketService({ db, clock, approvals, places, scheduling });
-  const bus = createEventBus();
+  const bus = createEventBus<BoxEvent>();
   const items = createItemService({ db, clock, approvals });
   // The hardware printers and guns may use: device paths under the device root, LAN printers.
   const devices = deviceAccess(config.devices);

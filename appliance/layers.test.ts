@@ -6,6 +6,8 @@
 //   4. Nothing imports appliance/http/ but the composition root (boot.ts, main.ts), the route
 //      files (routes.ts) and appliance/http/ itself; tests, the test harness, fault scripts and
 //      benchmarks may.
+//   5. appliance/platform/ is the ground floor: it imports only platform/, domain/ and db/,
+//      never a module, the HTTP layer or a driver (issue 23).
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative } from "node:path";
@@ -27,7 +29,12 @@ interface Import {
 }
 
 /** Crossings that stay until the work that removes them lands; each names its issue. */
-const KNOWN: string[] = [];
+const KNOWN: string[] = [
+  // Issue 23: config.ts checks device paths and channel settings with the drivers' own rules;
+  // the composition root will check them instead.
+  "appliance/platform/config.ts -> ../../drivers/devices (platform imports only platform, domain and db)",
+  "appliance/platform/config.ts -> ../../drivers/messaging/settings (platform imports only platform, domain and db)",
+];
 
 // Static imports and re-exports (possibly over several lines), bare side-effect imports, and
 // dynamic import() calls. Anchored at a line start so that examples inside strings and
@@ -58,6 +65,8 @@ function crossing(from: string, imp: Import): string | null {
   if (under("db", from) && under("appliance", to) && !under("appliance/domain", to)) return "db imports nothing of appliance but domain";
   if (under("ui", from) && !under("ui", to) && !under("appliance/domain", to) && !(MODEL.test(to) && imp.typeOnly))
     return "ui imports only ui, domain and (type-only) module models";
+  if (under("appliance/platform", from) && !isTest(from) && !["appliance/platform", "appliance/domain", "db"].some((d) => under(d, to)))
+    return "platform imports only platform, domain and db";
   if (under("appliance/http", to) && !under("appliance/http", from) && !HTTP_USERS.has(from) && posix.basename(from) !== "routes.ts" && !isTest(from))
     return "only the composition root and routes.ts import appliance/http";
   return null;
@@ -148,5 +157,19 @@ describe("layers (issue 17)", () => {
       fake("appliance/test/harness.ts", `import { createApp } from "../http/app";`),
     ];
     expect(checkLayers(allowed)).toEqual([]);
+  });
+
+  test("rule 5: the platform importing a module, http or a driver is caught; domain and db are allowed", () => {
+    const text = [
+      `import type { AgentCaller } from "../modules/auth/caller";`,
+      `import { deviceAccess } from "../../drivers/devices";`,
+      `import { isSiteName } from "../domain/sites";`,
+      `import type { Db } from "../../db/client";`,
+      `import { clock } from "./clock";`,
+    ].join("\n");
+    expect(checkLayers([fake("appliance/platform/events.ts", text)])).toEqual([
+      "appliance/platform/events.ts -> ../modules/auth/caller (platform imports only platform, domain and db)",
+      "appliance/platform/events.ts -> ../../drivers/devices (platform imports only platform, domain and db)",
+    ]);
   });
 });

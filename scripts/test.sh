@@ -14,7 +14,9 @@ echo "== check (typecheck, lint, migrations)"
 if npm run --silent check; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 
 echo "== bun test"
-$BUN test 2>&1 | tee test-results/bun.log
+# --timeout on the command line: Bun ignores bunfig's [test] timeout for hooks, which then get
+# 5 s, and a beforeAll that boots a demo box took 6-7 s on a loaded 2-core machine.
+$BUN test --timeout 30000 2>&1 | tee test-results/bun.log
 bp=$(grep -E '^ *[0-9]+ pass$' test-results/bun.log | tail -1 | tr -dc 0-9)
 bf=$(grep -E '^ *[0-9]+ fail$' test-results/bun.log | tail -1 | tr -dc 0-9)
 if [ -z "$bp" ]; then echo "bun test printed no summary" >&2; bf=$((${bf:-0} + 1)); fi

@@ -3,7 +3,7 @@ import { and, eq, inArray, ne, type SQL } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { agents, customers, outgoingMessages, tickets } from "../../../db/schema";
 import { type GatewayStandIn, startGatewayStandIn } from "../../../drivers/messaging/testing/android-gateway-stand-in";
-import type { BoxEvent } from "../../platform/events";
+import type { BoxEvent } from "../events/model";
 import { testBox, type TestBox } from "../../test/harness";
 import { backoffMs, DEFAULT_POLICY } from "./service";
 

@@ -17,7 +17,7 @@ import { defaultTemplate, PLACEHOLDERS, renderTemplate, type TemplateValues, unk
 import { smsParts } from "../../domain/sms";
 import type { Clock } from "../../platform/clock";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
-import type { EventBus } from "../../platform/events";
+import type { BoxEventBus as EventBus } from "../events/model";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import type {

@@ -9,7 +9,7 @@ import { notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
-import type { EventBus } from "../../platform/events";
+import type { BoxEventBus as EventBus } from "../events/model";
 import { storedList } from "../../platform/storedList";
 import { audit } from "../audit/audit";
 import { PrinterConfig, type Printer, type PrinterSettings, type TabletPort } from "./model";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ROLES, route } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
-import { type BoxEvent, type EventBus, eventVisibleTo } from "../../platform/events";
+import { type BoxEvent, type BoxEventBus as EventBus, eventVisibleTo } from "../events/model";
 import { AttachedDevices, GunList, GunSettings, GunState } from "./model";
 import type { ScannerService } from "./service";
 

@@ -10,7 +10,7 @@ import { startSerialScanner } from "../../../drivers/scanners/serial";
 import { unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
-import type { EventBus } from "../../platform/events";
+import type { BoxEventBus as EventBus } from "../events/model";
 import { audit } from "../audit/audit";
 import { storedList } from "../../platform/storedList";
 import { listChanges } from "../printing/journal";
