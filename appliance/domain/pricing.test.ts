@@ -165,6 +165,19 @@ describe("discounts", () => {
   });
 });
 
+describe("money to the cent", () => {
+  test("a share of an amount is rounded once, half away from zero; sums are added in cents", async () => {
+    const { percentOfCents, roundEuros, sumEuros } = await import("./money");
+    expect(percentOfCents(1999, 10)).toBe(200);
+    expect(percentOfCents(1005, 50)).toBe(503);
+    expect(percentOfCents(0, 35)).toBe(0);
+    expect(roundEuros(12.345)).toBe(12.35);
+    expect(roundEuros(0.1 + 0.2)).toBe(0.3);
+    expect(sumEuros([0.1, 0.2, 0.3])).toBe(0.6);
+    expect(sumEuros([])).toBe(0);
+  });
+});
+
 describe("items and tickets", () => {
   test("actions × quantities, flat and percentage modifiers, sequential discounts, override", () => {
     const t = itemTotals({

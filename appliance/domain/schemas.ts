@@ -24,6 +24,4 @@ export const IsoDate = z
  * A discount as a client sends it: a number, or text such as "PERCENTAGE 12.5" or "15 %".
  * Stored as "PERCENTAGE n" by the one rule of ./money (rounded, clamped to 0..100; spec §5).
  */
-export const Discount = z
-  .union([z.number().finite(), z.string().max(40)])
-  .transform((d) => normalizeDiscount(typeof d === "number" ? d : Number(/-?\d+(\.\d+)?/.exec(d)?.[0] ?? 0)));
+export const Discount = z.union([z.number().finite(), z.string().max(40)]).transform((d) => normalizeDiscount(d));

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { parseDiscount } from "../../appliance/domain/money";
 
 /** Small form building blocks shared by the detail screens. */
 /** A labelled control; the hint sits outside the label so the control's name is the label alone. */
@@ -66,5 +67,5 @@ export const clamp100 = (v: string) => {
   const n = Math.round(Number(v));
   return Number.isFinite(n) ? Math.min(100, Math.max(0, n)) : 0;
 };
-/** "PERCENTAGE n" → n */
-export const discountValue = (d: string | null | undefined) => Number(/-?\d+/.exec(d ?? "")?.[0] ?? 0);
+/** "PERCENTAGE n" → n, by the box's own rule (domain/money.ts): "12.5" is 13, "-5" is 0. */
+export const discountValue = (d: string | null | undefined) => parseDiscount(d);

@@ -16,6 +16,7 @@ import {
   ticketLogStates,
   tickets,
 } from "../../../db/schema";
+import { percentOfCents } from "../../domain/money";
 import { conflict, forbidden, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller, Role } from "../auth/caller";
@@ -27,7 +28,7 @@ import type { EmployeeInput } from "./model";
 type Row = typeof employees.$inferSelect;
 
 /** Spec §3: the amount received is amount × percentage / 100, to the cent. */
-export const owingReceived = (amountCents: number, percentage: number) => Math.round((amountCents * percentage) / 100);
+export const owingReceived = (amountCents: number, percentage: number) => percentOfCents(amountCents, percentage);
 
 const owingOut = (o: typeof employeeOwings.$inferSelect) => ({ ...o, received: owingReceived(o.amount, o.percentage) });
 

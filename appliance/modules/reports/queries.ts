@@ -5,6 +5,7 @@
  * own read, so a long report never holds one snapshot open against the WAL checkpoints.
  * Money is integer cents throughout.
  */
+import { percentOfCents } from "../../domain/money";
 import { addDays } from "../../domain/dates";
 import { vatSplit } from "../../domain/pricing";
 import { dayStartUtc, weekOf, weekStart } from "../../domain/schedule";
@@ -319,7 +320,7 @@ async function* itemReport(src: Source, q: ReportQuery, scope: Scope): Producer 
         total,
         num(i[12]),
         commission,
-        Math.round((total * commission) / 100),
+        percentOfCents(total, commission),
       ];
     });
   }

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
+import { roundEuros } from "../../../appliance/domain/money";
 import { toast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { useHqStaff } from "../../app/access";
@@ -40,7 +41,7 @@ export function QuickGarments() {
     const cells = changed.map((k) => {
       const [g, a] = k.split(":").map(Number) as [number, number];
       const v = edits[k]!.trim();
-      return { garment_sub_category_id: g, action_id: a, price: v === "" ? null : Math.max(0, Math.round(Number(v) * 100) / 100) };
+      return { garment_sub_category_id: g, action_id: a, price: v === "" ? null : Math.max(0, roundEuros(Number(v))) };
     });
     if (cells.some((c) => c.price !== null && !Number.isFinite(c.price))) return toast("Prices must be numbers", "warning");
     if (!cells.length) return toast("Nothing changed", "warning");

@@ -1,6 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
 import { ROLES, type Role } from "../../../appliance/domain/people";
+import { sumEuros } from "../../../appliance/domain/money";
 import type { AgentListRow } from "../../../appliance/modules/agents/model";
 import type { EmployeeDetail as Employee, Owing } from "../../../appliance/modules/employees/model";
 import { Link, useLocation } from "wouter";
@@ -255,7 +256,7 @@ export function EmployeeDetail({ params }: { params: Params }) {
 function Owings({ e, onClear }: { e: Employee; onClear: (close: boolean) => void }) {
   const owings = e.employee_owings ?? [];
   const open = owings.filter((o) => o.state === "OPEN");
-  const sum = (list: Owing[]) => Math.round(list.reduce((s, o) => s + o.received, 0) * 100) / 100;
+  const sum = (list: Owing[]) => sumEuros(list.map((o) => o.received));
   return (
     <Section
       title="Owings"
