@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type Appliance, bootAppliance } from "../boot";
 import { fixedClock } from "../platform/clock";
 import { loadConfig } from "../platform/config";
+import { contractChecker } from "./contract";
 
 export const ADMIN = { user: "admin", password: "admin-pass-1", pin: "9999" };
 
@@ -35,6 +36,7 @@ export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: str
   if (opts.demo) env.IRONBOX_DEMO = "1";
   const clock = fixedClock(opts.now ?? "2026-11-22T09:00:00Z");
   const box = await bootAppliance(loadConfig(env), { clock, log: () => {} });
+  const contract = contractChecker(box.routes);
 
   async function call(method: string, path: string, o: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}) {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -55,6 +57,8 @@ export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: str
     try {
       json = JSON.parse(text);
     } catch {}
+    // Every answer is held to its route's declared response schema (test/contract.ts).
+    contract.check(method, new URL(path, "http://localhost").pathname, res.status, json);
     return { status: res.status, json: json as any, headers: res.headers };
   }
 

@@ -102,3 +102,13 @@ export const PrintJob = z.object({
   finished_at: z.string().nullable(),
 });
 export type PrintJob = z.infer<typeof PrintJob>;
+
+/** A reprint from a failed job on: the jobs queued again, in order. */
+export const RetryResult = z.object({ requeued: z.number().int(), jobs: z.array(z.number().int()) });
+export type RetryResult = z.infer<typeof RetryResult>;
+/** A job's bytes for the tablet to send itself (base64). */
+export const JobPayload = z.object({ id: z.number().int(), encoding: Encoding, data: z.string() });
+export type JobPayload = z.infer<typeof JobPayload>;
+/** What a tablet's report of a job it sent itself made of the job. */
+export const JobReport = z.object({ id: z.number().int(), status: z.enum(["done", "failed"]) });
+export type JobReport = z.infer<typeof JobReport>;

@@ -7,7 +7,7 @@ import type { Clock } from "../../platform/clock";
 import type { EmployeeCaller } from "../../http/route";
 import type { ReceiptData } from "../../../drivers/printers/receipt";
 import type { PrintJournal } from "./journal";
-import { DeviceRow, Encoding, Port, PrinterConfig, PrinterSettings, PrintJob, PrintResult } from "./model";
+import { DeviceRow, Encoding, JobPayload, JobReport, Port, PrinterConfig, PrinterSettings, PrintJob, PrintResult, RetryResult } from "./model";
 import type { PrintService } from "./service";
 import { ticketPdf } from "./ticketPdf";
 
@@ -149,6 +149,7 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       summary: "Reprints from a failed job on",
       access: { roles: ROLES },
       params: IdParams,
+      response: RetryResult,
       handler: ({ caller, params }) => journal.retry(caller, params.id),
     }),
     route({
@@ -158,6 +159,7 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       summary: "A job's bytes (base64), for the tablet to send again",
       access: { roles: ROLES },
       params: IdParams,
+      response: JobPayload,
       handler: ({ caller, params }) => journal.payload(caller, params.id),
     }),
     route({
@@ -168,6 +170,7 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       access: { roles: ROLES },
       params: IdParams,
       body: z.object({ ok: z.boolean(), error: z.string().max(300).optional() }),
+      response: JobReport,
       handler: ({ caller, params, body }) => journal.report(caller, params.id, body.ok, body.error),
     }),
   ];
