@@ -60,6 +60,7 @@ const blank: Employee = {
   enable_login: true,
   hq: false,
   localities: "",
+  archived_at: null,
   accumulated: 0,
   pending: 0,
 };
