@@ -27,3 +27,6 @@ export const IsoDate = z
 export const Discount = z
   .union([z.number().finite(), z.string().max(40)])
   .transform((d) => normalizeDiscount(typeof d === "number" ? d : Number(/-?\d+(\.\d+)?/.exec(d)?.[0] ?? 0)));
+
+/** `?archived=true` lists archived staff or agents instead of the current ones (issue 22). */
+export const ArchivedQuery = z.object({ archived: z.enum(["true", "false"]).optional() });

@@ -22,8 +22,6 @@ export const LocalityToggleBody = z.union([
   z.array(z.number().int().positive()).max(500),
   z.object({ localities: z.array(z.number().int().positive()).max(500) }),
 ]);
-/** `?archived=true` lists the archived staff instead of the current ones (issue 22). */
-export const ArchivedQuery = z.object({ archived: z.enum(["true", "false"]).optional() });
 /** Restoring an archived employee: their old PIN was freed, so a new one may come with it. */
 export const RestoreBody = z.object({ pin: Pin.optional() });
 export const ClearOwingsQuery = z.object({ close: z.enum(["true", "false"]).optional() });

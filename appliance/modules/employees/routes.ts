@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { route } from "../../http/route";
 import { toEuros } from "../../domain/money";
-import { IdParams } from "../../domain/schemas";
-import { ArchivedQuery, ClearOwingsQuery, Employee, EmployeeBody, EmployeeDetail, EmployeeName, LocalityToggleBody, RestoreBody } from "./model";
+import { ArchivedQuery, IdParams } from "../../domain/schemas";
+import { ClearOwingsQuery, Employee, EmployeeBody, EmployeeDetail, EmployeeName, LocalityToggleBody, RestoreBody } from "./model";
 import type { EmployeeRecord, EmployeeService } from "./service";
 
 /** The route edge: the service's cents become the API's euros. */

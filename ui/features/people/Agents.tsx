@@ -74,6 +74,7 @@ const blank: Agent = {
   detail: null,
   can_see_action: null,
   enabled: true,
+  archived_at: null,
   password_set: false,
 };
 
