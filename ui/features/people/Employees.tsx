@@ -14,6 +14,7 @@ import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";
 import { useRecord } from "../../lib/useRecord";
 import { employee as me } from "../../lib/session";
+import { ArchivedRow } from "./archived";
 import { ChipToggles, idOf, type Params, PhoneInput, Stat, useLocalities } from "./fields";
 
 /** Spec §5: employees are searched on first and last name, landline, mobile and role. */
@@ -44,6 +45,17 @@ export function EmployeesList() {
             </span>
           </span>
         </Link>
+      )}
+      renderArchived={(e, reload) => (
+        <ArchivedRow
+          name={e.full_name}
+          sub={[ROLE_LABEL[e.role], e.agent?.name].filter(Boolean).join(" · ")}
+          archivedAt={e.archived_at}
+          restorePath={`/employees/restore/${e.id}`}
+          noun="employee"
+          note="Their old PIN was freed: set a new one on their record before they log in."
+          onRestored={reload}
+        />
       )}
     />
   );
@@ -121,7 +133,10 @@ export function EmployeeDetail({ params }: { params: Params }) {
   async function remove() {
     const done = await removeRecord("Employee Removed", {
       serverMessage: true,
-      confirm: { title: "Remove employee", message: `Remove ${e.full_name}? This cannot be undone.` },
+      confirm: {
+        title: "Remove employee",
+        message: `Remove ${e.full_name}? Someone who has worked is archived instead: logged out, PIN freed, their name kept on tickets and logs; "Show archived" on the list restores them.`,
+      },
     });
     if (done) navigate("/employees");
   }
