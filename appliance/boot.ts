@@ -170,6 +170,7 @@ export async function bootAppliance(
     mode: config.mode,
     enrolment: config.mode === "shop" && hqUrl && publicKey && token ? { url: hqUrl, publicKey, token } : null,
     peerToken: config.mode === "hq" ? token : null,
+    tokenGate: auth.checkPeerToken,
     syncEveryMs,
     log,
   });

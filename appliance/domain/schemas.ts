@@ -25,3 +25,6 @@ export const IsoDate = z
  * Stored as "PERCENTAGE n" by the one rule of ./money (rounded, clamped to 0..100; spec §5).
  */
 export const Discount = z.union([z.number().finite(), z.string().max(40)]).transform((d) => normalizeDiscount(d));
+
+/** `?archived=true` lists archived staff or agents instead of the current ones (issue 22). */
+export const ArchivedQuery = z.object({ archived: z.enum(["true", "false"]).optional() });

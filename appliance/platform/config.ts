@@ -105,10 +105,19 @@ export interface ReferenceConfig {
   syncEveryMs: number;
 }
 
+/** The shortest enrolment token a box accepts at start. */
+export const MIN_HQ_TOKEN_LENGTH = 32;
+
 function referenceConfig(env: Record<string, string | undefined>): ReferenceConfig {
   const { IRONBOX_HQ_URL: url, IRONBOX_HQ_PUBLIC_KEY: publicKey, IRONBOX_HQ_TOKEN: token } = env;
   if ((url || publicKey) && !(url && publicKey && token))
     throw new Error("IRONBOX_HQ_URL, IRONBOX_HQ_PUBLIC_KEY and IRONBOX_HQ_TOKEN go together: set all three or none");
+  // The token is all that stands between the network and HQ's reference data (issue 22): a
+  // short one could be guessed, so the box refuses to start with one.
+  if (token && token.length < MIN_HQ_TOKEN_LENGTH)
+    throw new Error(
+      `IRONBOX_HQ_TOKEN is ${token.length} characters; it must be at least ${MIN_HQ_TOKEN_LENGTH} (a long random string, e.g. from \`openssl rand -hex 32\`)`,
+    );
   if (url) {
     let u: URL;
     try {

@@ -22,6 +22,8 @@ export const agents = sqliteTable("agents", {
   /** The head-quarters agent sees every agent's records (see README, agent scoping). */
   is_hq: flag("is_hq"),
   enabled: flag("enabled", true),
+  /** Set when an agent with history is deleted (issue 22): hidden from lists, no login; restorable. */
+  archived_at: text("archived_at"),
   created_at: createdAt(),
 });
 
@@ -49,6 +51,11 @@ export const employees = sqliteTable(
     hq: flag("hq"),
     /** Comma-separated locality ids (spec §3). */
     localities: text("localities").notNull().default(""),
+    /**
+     * Set when an employee with history is deleted (issue 22): hidden from lists and pickers,
+     * sessions ended, PIN hash replaced so the PIN is free; the row stays so history keeps its names.
+     */
+    archived_at: text("archived_at"),
     created_at: createdAt(),
   },
   (t) => [uniqueIndex("employees_agent_pin_uq").on(t.agent_id, t.pin_hash), index("employees_agent_idx").on(t.agent_id)],

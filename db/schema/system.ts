@@ -35,10 +35,10 @@ export const authFailures = sqliteTable(
   "auth_failures",
   {
     id: id(),
-    kind: text("kind", { enum: ["password", "pin"] }).notNull(),
+    kind: text("kind", { enum: ["password", "pin", "token"] }).notNull(),
     /** Agent id the attempt was made against (or 0 for an unknown user name). */
     agent_id: integer("agent_id").notNull(),
-    /** Who tried: the client address for passwords, the tablet's agent session for PINs. */
+    /** Who tried: the client address for passwords and enrolment tokens, the tablet's agent session for PINs. */
     client: text("client").notNull().default(""),
     at: text("at").notNull(),
     /** Set when a manager/admin lifts the lock; failures before it no longer count. */

@@ -6,6 +6,8 @@ import { ListView } from "./ListView";
 /**
  * A list screen of records (agents, employees): loads them, counts them, searches them
  * (a blank query shows all, spec §5), pages them, and links "+ New" to the record 0.
+ * With `renderArchived`, a toggle shows the archived records instead (`?archived=true`,
+ * issue 22), each rendered with its restore control; `reload` reads the list again.
  */
 export function RecordList<T extends { id: number }>(p: {
   path: string;
@@ -13,14 +15,27 @@ export function RecordList<T extends { id: number }>(p: {
   newHref: string;
   matches: (r: T, q: string) => boolean;
   render: (r: T) => ReactNode;
+  renderArchived?: (r: T, reload: () => void) => ReactNode;
 }) {
   const [list, setList] = useState<T[] | null>(null);
-  useEffect(() => void apiList<T>(p.path).then(setList), [p.path]);
-  const plural = (n: number) => `${n} ${p.noun}${n === 1 ? "" : "s"}`;
+  const [archived, setArchived] = useState(false);
+  const [loads, setLoads] = useState(0);
+  useEffect(() => {
+    setList(null);
+    void apiList<T>(p.path, archived ? { archived: true } : undefined).then(setList);
+  }, [p.path, archived, loads]);
+  const reload = () => setLoads((n) => n + 1);
+  const plural = (n: number) => `${n} ${archived ? "archived " : ""}${p.noun}${n === 1 ? "" : "s"}`;
+  const renderArchived = p.renderArchived;
   return (
     <div className="stack">
       <div className="toolbar">
         <span className="muted people-hint">{list ? plural(list.length) : "Loading…"}</span>
+        {renderArchived && (
+          <button type="button" className="btn" aria-pressed={archived} onClick={() => setArchived(!archived)}>
+            {archived ? `Show current ${p.noun}s` : "Show archived"}
+          </button>
+        )}
         <Link href={p.newHref} className="btn btn-primary">
           + New {p.noun}
         </Link>
@@ -28,10 +43,10 @@ export function RecordList<T extends { id: number }>(p: {
       <ListView
         items={list ?? []}
         keyOf={(r) => r.id}
-        placeholder={`Search ${p.noun}s`}
+        placeholder={`Search ${archived ? "archived " : ""}${p.noun}s`}
         filter={p.matches}
-        empty={list ? `No ${p.noun} matches` : "Loading…"}
-        render={p.render}
+        empty={list ? (archived ? `No archived ${p.noun}s` : `No ${p.noun} matches`) : "Loading…"}
+        render={archived && renderArchived ? (r) => renderArchived(r, reload) : p.render}
       />
     </div>
   );

@@ -357,17 +357,38 @@ test.describe("agents", () => {
     await expect(page).toHaveURL(/\/agents\/0$/);
   });
 
-  test("an agent with records cannot be removed: the server says why", async ({ page }) => {
+  test("an agent with records is archived on delete, listed under 'Show archived' and restored (issue 22)", async ({ page }) => {
+    // A fresh agent with one employee: archiving a demo shop would end sessions other specs use.
+    const { token } = await apiLogin(page.request, 9999);
+    const auth = { authorization: `token ${token}` };
+    const name = `Archive Shop ${stamp()}`;
+    const agent = (await (await page.request.post("/api/v1/agents/", { data: { name, user_name: `arch-${stamp()}` }, headers: auth })).json()).data;
+    const staff = { agent_id: agent.id, full_name: `Staff of ${name}`, role: "employee", pin: String(300000 + (Date.now() % 600000)) };
+    expect((await page.request.post("/api/v1/employees/", { data: staff, headers: auth })).ok()).toBeTruthy();
+
     const app = new AppPage(page);
     const p = new PeoplePage(page);
     await app.loginAs("9999");
     await page.goto("/agents");
-    await p.rows().filter({ hasText: "Ironbox Mosta" }).getByRole("link").click();
-    await expect(p.field("Business name")).toHaveValue("Ironbox Mosta");
+    await p.rows().filter({ hasText: name }).getByRole("link").click();
+    await expect(p.field("Business name")).toHaveValue(name);
     await p.button("Delete").click();
+    await expect(p.dialog()).toContainText("archived instead");
     await p.dialog().getByRole("button", { name: "OK" }).click();
-    await expect(page.locator(".toast-danger").last()).toContainText("Agent has");
-    await expect(page).toHaveURL(/\/agents\/\d+$/);
+    await expect(p.toast("Agent Removed")).toBeVisible();
+    await expect(page).toHaveURL(/\/agents$/);
+    await expect(page.getByText(/^\d+ agents?$/)).toBeVisible();
+    await expect(p.rows().filter({ hasText: name })).toHaveCount(0);
+
+    await p.button("Show archived").click();
+    const row = p.rows().filter({ hasText: name });
+    await expect(row).toContainText("archived");
+    await row.getByRole("button", { name: "Restore" }).click();
+    await p.dialog().getByRole("button", { name: "OK" }).click();
+    await expect(p.toast("Agent Restored")).toBeVisible();
+    await expect(p.rows().filter({ hasText: name })).toHaveCount(0);
+    await p.button("Show current agents").click();
+    await expect(p.rows().filter({ hasText: name })).toHaveCount(1);
   });
 });
 
@@ -466,6 +487,53 @@ test.describe("employees", () => {
     await expect(page).toHaveURL(/\/employees$/);
     await p.search.fill(name);
     await expect(p.rows()).toHaveCount(0);
+  });
+
+  test("an employee who has worked is archived on delete: logged out, PIN freed, restorable from 'Show archived' (issue 22)", async ({ page }) => {
+    const { token } = await apiLogin(page.request, 9999);
+    const name = `Leaver ${stamp()}`;
+    const pin = String(400000 + (Date.now() % 500000));
+    const made = await page.request.post("/api/v1/employees/", {
+      data: { full_name: name, role: "driver", pin },
+      headers: { authorization: `token ${token}` },
+    });
+    expect(made.ok()).toBeTruthy();
+    // They have worked: a session of theirs is history.
+    const leaver = await apiLogin(page.request, Number(pin));
+
+    const app = new AppPage(page);
+    const p = new PeoplePage(page);
+    await app.loginAs("9999");
+    await page.goto("/employees");
+    await p.search.fill(name);
+    await p.rows().filter({ hasText: name }).getByRole("link").click();
+    await expect(page.getByRole("heading", { name })).toBeVisible();
+    await p.button("Delete").click();
+    await expect(p.dialog()).toContainText("archived instead");
+    await p.dialog().getByRole("button", { name: "OK" }).click();
+    await expect(p.toast("Employee Removed")).toBeVisible();
+    await expect(page).toHaveURL(/\/employees$/);
+    await p.search.fill(name);
+    await expect(p.rows()).toHaveCount(0);
+    // Their session ended at once, and their PIN logs nobody in.
+    expect((await page.request.get("/api/v1/me", { headers: { authorization: `token ${leaver.token}` } })).status()).toBe(401);
+    const again = await page.request.post("/api/v1/login/employee", { data: { pin }, headers: { authorization: `token ${leaver.agentToken}` } });
+    expect(again.status()).toBe(401);
+
+    await p.button("Show archived").click();
+    await p.search.fill(name);
+    const row = p.rows().filter({ hasText: name });
+    await expect(row).toContainText("archived");
+    await row.getByRole("button", { name: "Restore" }).click();
+    await expect(p.dialog()).toContainText("set a new one");
+    await p.dialog().getByRole("button", { name: "OK" }).click();
+    await expect(p.toast("Employee Restored")).toBeVisible();
+    await expect(p.rows().filter({ hasText: name })).toHaveCount(0);
+    await p.button("Show current employees").click();
+    await p.search.fill(name);
+    await expect(p.rows().filter({ hasText: name })).toHaveCount(1);
+    // The old PIN tried above counted toward the shop's PIN lock; lift it so other tests start clean.
+    expect((await page.request.put("/api/v1/login/employee/unlock", { headers: { authorization: `token ${token}` } })).ok()).toBeTruthy();
   });
 
   test("the driver's owings are cleared, then cleared and closed", async ({ page, request }) => {

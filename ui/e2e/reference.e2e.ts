@@ -11,7 +11,7 @@ import { MAIN_PORT } from "./pages/env";
  */
 const HQ_PORT = MAIN_PORT + 5;
 const SHOP_PORT = MAIN_PORT + 6;
-const TOKEN = "e2e-reference-enrolment-token";
+const TOKEN = "e2e-reference-enrolment-token-0123456789";
 const ADMIN = "IRONBOX_ADMIN_USER=admin IRONBOX_ADMIN_PASSWORD=admin-pass-1 IRONBOX_ADMIN_PIN=9999";
 const started: ChildProcess[] = [];
 const dirs: string[] = [];

@@ -64,14 +64,38 @@ test("an address needs both locality and street, and the street must be in the l
   }
 });
 
-test("user names are unique; the HQ agent and agents with records cannot be deleted", async () => {
+test("user names are unique; the HQ agent cannot be deleted; an agent with records is archived and restored", async () => {
   expect((await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "Dup", user_name: ADMIN.user } })).status).toBe(409);
   expect((await box.call("DELETE", "/api/v1/agents/1", { token: admin })).status).toBe(409);
-  const shop = await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "Mosta", user_name: "mosta-x" } });
-  await box.call("POST", "/api/v1/employees/", { token: admin, body: { agent_id: shop.json.data.id, full_name: "Mosta Staff", role: "employee", pin: 1212 } });
-  const r = await box.call("DELETE", `/api/v1/agents/${shop.json.data.id}`, { token: admin });
-  expect(r.status).toBe(409);
-  expect(r.json.message).toContain("employees");
+  const shop = (await box.call("POST", "/api/v1/agents/", { token: admin, body: { name: "Mosta", user_name: "mosta-x" } })).json.data;
+  await box.call("PUT", `/api/v1/agents/password/${shop.id}`, { token: admin, body: { password: "mosta-x-pass" } });
+  await box.call("POST", "/api/v1/employees/", { token: admin, body: { agent_id: shop.id, full_name: "Mosta Staff", role: "employee", pin: 1212 } });
+  const shopAgent = await box.agentToken("mosta-x", "mosta-x-pass");
+  const staff = await box.employeeToken(1212, shopAgent);
+  const listed = async (q = "") => (await box.call("GET", `/api/v1/agents/${q}`, { token: admin })).json.data.map((a: { name: string }) => a.name);
+
+  const r = await box.call("DELETE", `/api/v1/agents/${shop.id}`, { token: admin });
+  expect(r.status).toBe(200);
+  // Archived: kept on record, hidden from the list, its and its staff's sessions ended, no login.
+  expect((await box.call("GET", `/api/v1/agents/${shop.id}`, { token: admin })).json.data).toMatchObject({
+    enabled: false,
+    archived_at: "2026-11-22T09:00:00.000Z",
+  });
+  expect(await listed()).not.toContain("Mosta");
+  expect(await listed("?archived=true")).toEqual(["Mosta"]);
+  expect((await box.call("GET", "/api/v1/me", { token: shopAgent })).status).toBe(401);
+  expect((await box.call("GET", "/api/v1/me", { token: staff })).status).toBe(401);
+  expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: "mosta-x", password: "mosta-x-pass" } })).status).toBe(401);
+  // Not edited back to life behind the restore's back, not archived twice.
+  expect((await box.call("PUT", `/api/v1/agents/${shop.id}`, { token: admin, body: { enabled: true } })).status).toBe(409);
+  expect((await box.call("DELETE", `/api/v1/agents/${shop.id}`, { token: admin })).status).toBe(409);
+
+  const back = await box.call("PUT", `/api/v1/agents/restore/${shop.id}`, { token: admin });
+  expect(back.status).toBe(200);
+  expect(back.json.data).toMatchObject({ enabled: true, archived_at: null });
+  expect(await listed()).toContain("Mosta");
+  await box.agentToken("mosta-x", "mosta-x-pass");
+  expect((await box.call("PUT", `/api/v1/agents/restore/${shop.id}`, { token: admin })).status).toBe(409);
 });
 
 test("disabling an agent ends its sessions", async () => {

@@ -46,6 +46,8 @@ export const Agent = z.object({
   detail: z.string().nullable(),
   can_see_action: z.string().nullable(),
   enabled: z.boolean(),
+  /** When the agent was archived (deleted with records), or null. */
+  archived_at: z.string().nullable(),
   password_set: z.boolean(),
 });
 export type Agent = z.infer<typeof Agent>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { route } from "../../http/route";
-import { IdParams } from "../../domain/schemas";
+import { ArchivedQuery, IdParams } from "../../domain/schemas";
 import { AgentBody, AgentDetail, AgentListRow, PasswordBody } from "./model";
 import type { AgentService } from "./service";
 
@@ -12,10 +12,11 @@ export function agentRoutes(agents: AgentService) {
       method: "GET",
       path: "/agents/",
       tag: "agents",
-      summary: "Agents this caller may see",
+      summary: "Agents this caller may see; ?archived=true lists the archived ones instead",
       access: admin,
+      query: ArchivedQuery,
       response: z.array(AgentListRow),
-      handler: ({ caller }) => agents.list(caller),
+      handler: ({ caller, query }) => agents.list(caller, query.archived === "true"),
     }),
     route({
       method: "GET",
@@ -53,11 +54,21 @@ export function agentRoutes(agents: AgentService) {
       method: "DELETE",
       path: "/agents/:id",
       tag: "agents",
-      summary: "Removes an agent that has no records (head-quarters only)",
+      summary: "Removes an agent without records; one with records is archived (disabled, hidden, logged out) (head-quarters only)",
       access: { roles: ["admin"], hqAgent: true },
       params: IdParams,
       response: z.literal(true),
       handler: ({ caller, params }) => agents.remove(caller, params.id),
+    }),
+    route({
+      method: "PUT",
+      path: "/agents/restore/:id",
+      tag: "agents",
+      summary: "Restores an archived agent, enabled again (head-quarters only)",
+      access: { roles: ["admin"], hqAgent: true },
+      params: IdParams,
+      response: AgentDetail,
+      handler: ({ caller, params }) => agents.restore(caller, params.id),
     }),
     route({
       method: "PUT",

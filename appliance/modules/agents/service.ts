@@ -1,4 +1,4 @@
-import { count, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { addresses, agents, customers, employees, images, localities, sessions, tickets } from "../../../db/schema";
 import { conflict, forbidden, notFound, unprocessable } from "../../platform/errors";
@@ -30,16 +30,23 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
     assertSameAgent(caller, a.id, "Agent");
     return a;
   }
+  /** An archived agent is read and restored, not changed: enabling it again is what restore is for. */
+  async function loadCurrent(caller: EmployeeCaller, id: number) {
+    const a = await load(caller, id);
+    if (a.archived_at) throw conflict("Agent is archived; restore it first");
+    return a;
+  }
 
   return {
-    async list(caller: EmployeeCaller) {
+    /** Current agents, or with `archived` the archived ones (issue 22). */
+    async list(caller: EmployeeCaller, archived = false) {
       const scope = agentScope(caller);
       const rows = await db
         .select({ agent: agents, locality: localities.name })
         .from(agents)
         .leftJoin(addresses, eq(addresses.id, agents.address_id))
         .leftJoin(localities, eq(localities.id, addresses.locality_id))
-        .where(scope ? inArray(agents.id, scope) : undefined)
+        .where(and(scope ? inArray(agents.id, scope) : undefined, archived ? isNotNull(agents.archived_at) : isNull(agents.archived_at)))
         .orderBy(agents.name);
       return rows.map((r) => ({ ...agentOut(r.agent), locality: r.locality }));
     },
@@ -67,7 +74,7 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
     },
 
     async update(caller: EmployeeCaller, id: number, input: Partial<AgentInput>) {
-      const current = await load(caller, id);
+      const current = await loadCurrent(caller, id);
       // A shop's admin saving its agent sends these back unchanged; changing them is for HQ.
       const terms = HQ_TERMS.filter((k) => input[k] !== undefined && input[k] !== current[k]);
       if (terms.length && !caller.agent.is_hq) throw forbidden(`Only head quarters may change ${terms.join(", ")}`);
@@ -91,17 +98,28 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
       return agentOut(row, await addressOf(row.address_id));
     },
 
-    /** An agent with employees, customers or tickets is kept (disable it instead): history must not break. */
+    /**
+     * An agent with employees, customers or tickets is archived instead (issue 22), so history
+     * keeps its shop: disabled, hidden from lists, every session of it and its staff ended at
+     * once. Its user name stays reserved for a restore. One without records is removed.
+     */
     async remove(caller: EmployeeCaller, id: number) {
       const a = await load(caller, id);
       if (a.is_hq) throw conflict("The head-quarters agent cannot be removed");
-      for (const [table, col, what] of [
-        [employees, employees.agent_id, "employees"],
-        [customers, customers.agent_id, "customers"],
-        [tickets, tickets.agent_id, "tickets"],
+      if (a.archived_at) throw conflict("Agent is already archived");
+      for (const [table, col] of [
+        [employees, employees.agent_id],
+        [customers, customers.agent_id],
+        [tickets, tickets.agent_id],
       ] as const) {
         const [r] = await db.select({ n: count() }).from(table).where(eq(col, id));
-        if ((r?.n ?? 0) > 0) throw conflict(`Agent has ${what}; disable it instead of removing it`);
+        if ((r?.n ?? 0) === 0) continue;
+        await db.transaction(async (tx) => {
+          await tx.update(agents).set({ archived_at: clock.now().toISOString(), enabled: false }).where(eq(agents.id, id));
+          await audit(tx, clock.now(), caller, "archive", "agent", id, { name: a.name });
+        });
+        await auth.revokeAgentSessions(id);
+        return true;
       }
       await db.transaction(async (tx) => {
         // Its (already ended) sessions and its premises go with it; failed-login counters have
@@ -117,8 +135,20 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
       return true;
     },
 
+    /** Brings an archived agent back, enabled, with its user name and password as they were. */
+    async restore(caller: EmployeeCaller, id: number) {
+      const a = await load(caller, id);
+      if (!a.archived_at) throw conflict("Agent is not archived");
+      const row = await db.transaction(async (tx) => {
+        const [row] = await tx.update(agents).set({ archived_at: null, enabled: true }).where(eq(agents.id, id)).returning();
+        await audit(tx, clock.now(), caller, "restore", "agent", id, { name: a.name });
+        return row!;
+      });
+      return agentOut(row, await addressOf(row.address_id));
+    },
+
     async setPassword(caller: EmployeeCaller, id: number, input: PasswordInput) {
-      await load(caller, id);
+      await loadCurrent(caller, id);
       const hash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         await tx

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, count, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { agents, authFailures, employees, sessions } from "../../../db/schema";
 import { conflict, tooMany, unauthorized, unprocessable } from "../../platform/errors";
@@ -9,24 +9,15 @@ import { audit } from "../audit/audit";
 import { hashPassword, hashPin, verifyPassword } from "./secrets";
 import { type Claims, PIN_FORMAT } from "./model";
 import { signToken, verifyToken } from "./tokens";
+import { PASSWORD_WINDOW_MS, type Tx, inWords, passwordLock } from "./lockout";
 
 /** Session lengths: an agent session is the shop's device login; an employee one a shift. */
 export const AGENT_TOKEN_SECONDS = 30 * 24 * 3600;
 export const EMPLOYEE_TOKEN_SECONDS = 12 * 3600;
-/** QUALITY.md brute-force bounds, per (user name, client address) for passwords. */
-export const MAX_WRONG_PASSWORDS = 10;
-export const PASSWORD_WINDOW_MS = 15 * 60_000;
-/** After this many wrong passwords each further try waits 1 s, doubling, until the lock. */
-const PASSWORD_FREE_TRIES = 5;
+export { MAX_WRONG_PASSWORDS, PASSWORD_WINDOW_MS } from "./lockout";
 /** Wrong PINs per agent (shop), from any tablet. */
 export const MAX_WRONG_PINS = 5;
 export const PIN_LOCK_MS = 15 * 60_000;
-/**
- * A tablet session that has made as many wrong PINs as lock the shop (unlocked ones
- * included) waits 5 s, doubling, before each further PIN: an unlock does not hand it a fresh
- * set of fast guesses.
- */
-const PIN_TABLET_DELAY_MS = 5_000;
 const PIN_LOCKED = "Employee login locked after 5 wrong PINs; ask a manager to unlock it or wait 15 minutes";
 /** Spec §6 idle timeout, in minutes (README): drivers on the road 8 hours, the counter 6 minutes. */
 export const IDLE_MINUTES = { driver: 480, default: 6 } as const;
@@ -38,13 +29,6 @@ export const IDLE_MINUTES = { driver: 480, default: 6 } as const;
 export const SEEN_EVERY_MS = 30_000;
 
 export const idleMinutes = (role: string) => (role === "driver" ? IDLE_MINUTES.driver : IDLE_MINUTES.default);
-
-function inWords(ms: number) {
-  const [n, unit] = ms < 90_000 ? [Math.max(1, Math.ceil(ms / 1000)), "second"] : [Math.ceil(ms / 60_000), "minute"];
-  return `${n} ${unit}${n === 1 ? "" : "s"}`;
-}
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 // Verified against when the user name is unknown, so timing does not reveal which names exist.
 const DUMMY_HASH = hashPassword("ironbox-dummy-password");
@@ -80,7 +64,7 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
    * `admit` reads the recent failures in the same transaction and throws to refuse.
    * A right secret then removes the row again (`forget`), leaving every other failure.
    */
-  function reserveAttempt(kind: "password" | "pin", agentId: number, client: string, admit: (tx: Tx, since: string) => Promise<void>) {
+  function reserveAttempt(kind: "password" | "pin" | "token", agentId: number, client: string, admit: (tx: Tx, since: string) => Promise<void>) {
     return db.transaction(async (tx) => {
       await admit(tx, new Date(clock.now().getTime() - (kind === "pin" ? PIN_LOCK_MS : PASSWORD_WINDOW_MS)).toISOString());
       const [row] = await tx.insert(authFailures).values({ kind, agent_id: agentId, client, at: nowIso() }).returning({ id: authFailures.id });
@@ -89,38 +73,19 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
   }
   const forget = (attempt: number, tx: Pick<Db, "delete"> = db) => tx.delete(authFailures).where(eq(authFailures.id, attempt));
 
-  /** How long an attempt must still wait after `failures` (newest first): `free` of them cost nothing, then base × 2^(n − free). */
-  function backOff(failures: string[], free: number, baseMs: number, capMs: number): number {
-    if (failures.length < free) return 0;
-    const wait = Math.min(baseMs * 2 ** (failures.length - free), capMs);
-    return Date.parse(failures[0]!) + wait - clock.now().getTime();
-  }
-
   /**
    * A PIN attempt against an agent: refused while the agent has 5 uncleared wrong PINs in
-   * 15 minutes (whoever made them), or while this tablet session is backing off.
+   * 15 minutes (whoever made them, from whichever tablet). A manager's unlock clears them all,
+   * the tablet that made them included (issue 22: it no longer waits after the unlock); the
+   * shop lock still allows at most 5 guesses per unlock, and each unlock is audited.
    */
   const reservePin = (agentId: number, tablet: string) =>
     reserveAttempt("pin", agentId, tablet, async (tx, since) => {
-      const recent = and(eq(authFailures.kind, "pin"), eq(authFailures.agent_id, agentId), gt(authFailures.at, since));
       const [shop] = await tx
         .select({ n: count() })
         .from(authFailures)
-        .where(and(recent, isNull(authFailures.cleared_at)));
+        .where(and(eq(authFailures.kind, "pin"), eq(authFailures.agent_id, agentId), gt(authFailures.at, since), isNull(authFailures.cleared_at)));
       if ((shop?.n ?? 0) >= MAX_WRONG_PINS) throw tooMany(PIN_LOCKED);
-      const mine = await tx
-        .select({ at: authFailures.at })
-        .from(authFailures)
-        .where(and(recent, eq(authFailures.client, tablet)))
-        .orderBy(desc(authFailures.at))
-        .limit(16);
-      const wait = backOff(
-        mine.map((r) => r.at),
-        MAX_WRONG_PINS,
-        PIN_TABLET_DELAY_MS,
-        PIN_LOCK_MS,
-      );
-      if (wait > 0) throw tooMany(`Employee login: too many wrong PINs on this tablet; wait ${inWords(wait)}`);
     });
 
   /**
@@ -129,11 +94,13 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
    * tried as "123" among those.
    */
   async function findByPin(agentId: number, pin: string) {
-    const exact = await db.query.employees.findFirst({ where: and(eq(employees.agent_id, agentId), eq(employees.pin_hash, hashPin(secret, agentId, pin))) });
+    // Archived staff have no PIN hash a PIN matches (issue 22); the filter says so twice.
+    const current = and(eq(employees.agent_id, agentId), isNull(employees.archived_at));
+    const exact = await db.query.employees.findFirst({ where: and(current, eq(employees.pin_hash, hashPin(secret, agentId, pin))) });
     const legacy = String(Number(pin));
     if (exact || legacy === pin) return exact;
     return db.query.employees.findFirst({
-      where: and(eq(employees.agent_id, agentId), eq(employees.pin_legacy, true), eq(employees.pin_hash, hashPin(secret, agentId, legacy))),
+      where: and(current, eq(employees.pin_legacy, true), eq(employees.pin_hash, hashPin(secret, agentId, legacy))),
     });
   }
 
@@ -176,28 +143,17 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
       const agent = await db.query.agents.findFirst({ where: eq(agents.user_name, name) });
       const agentId = agent?.id ?? 0;
       const key = `${client} ${name}`;
-      const attempt = await reserveAttempt("password", agentId, key, async (tx, since) => {
-        const recent = await tx
-          .select({ at: authFailures.at })
-          .from(authFailures)
-          .where(
-            and(
-              eq(authFailures.kind, "password"),
-              eq(authFailures.agent_id, agentId),
-              eq(authFailures.client, key),
-              gt(authFailures.at, since),
-              isNull(authFailures.cleared_at),
-            ),
-          )
-          .orderBy(desc(authFailures.at))
-          .limit(MAX_WRONG_PASSWORDS);
-        const times = recent.map((r) => r.at);
-        const wait =
-          times.length >= MAX_WRONG_PASSWORDS
-            ? Date.parse(times[MAX_WRONG_PASSWORDS - 1]!) + PASSWORD_WINDOW_MS - clock.now().getTime()
-            : backOff(times, PASSWORD_FREE_TRIES, 1000, PASSWORD_WINDOW_MS);
-        if (wait > 0) throw tooMany(`Agent login paused after too many wrong passwords for this user name from this device; try again in ${inWords(wait)}`);
-      });
+      const attempt = await reserveAttempt(
+        "password",
+        agentId,
+        key,
+        passwordLock(
+          clock,
+          agentId,
+          key,
+          (wait) => `Agent login paused after too many wrong passwords for this user name from this device; try again in ${inWords(wait)}`,
+        ),
+      );
       // An unknown name is verified against a dummy hash, so timing does not tell either.
       const right = await verifyPassword(password, agent?.password_hash ?? (await DUMMY_HASH));
       if (!agent?.password_hash || !right) throw unauthorized("Agent user name or password is wrong");
@@ -258,6 +214,22 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
       if (holder && holder.id !== employeeId) throw conflict("This PIN cannot be used; choose another");
       await forget(attempt);
       return hashPin(secret, agentId, pin);
+    },
+
+    /**
+     * Another box's enrolment token (HQ's reference snapshot, issue 22), locked out per client
+     * address like passwords: the attempt is recorded before `right` runs, a right token
+     * removes it again, and 10 wrong ones in 15 minutes answer 429 until the window passes.
+     */
+    async checkPeerToken(client: string, right: () => boolean): Promise<void> {
+      const attempt = await reserveAttempt(
+        "token",
+        0,
+        client,
+        passwordLock(clock, 0, client, (wait) => `Too many wrong enrolment tokens from this address; try again in ${inWords(wait)}`, "token"),
+      );
+      if (!right()) throw unauthorized("Token: the enrolment token is missing or wrong");
+      await forget(attempt);
     },
 
     async unlockPins(caller: EmployeeCaller): Promise<void> {
@@ -372,6 +344,7 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
         role: employees.role,
         hq: employees.hq,
         enabled: employees.enable_login,
+        archived: employees.archived_at,
       })
       .from(sessions)
       .innerJoin(employees, eq(employees.id, sessions.employee_id))
@@ -380,7 +353,7 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
     const r = rows[0];
     if (!r) throw unauthorized("Token does not match any session");
     if (r.parentRevoked || !r.agentEnabled) throw unauthorized("Agent session has ended; log in again");
-    if (r.revoked || !r.enabled) throw unauthorized("Employee session has ended; enter your PIN");
+    if (r.revoked || !r.enabled || r.archived) throw unauthorized("Employee session has ended; enter your PIN");
     // Idle timeout on the box too (spec §6), so a copied token dies with the idle period.
     const idle = clock.now().getTime() - Date.parse(r.lastSeen ?? r.issued);
     if (idle > idleMinutes(r.role) * 60_000 + SEEN_EVERY_MS) {

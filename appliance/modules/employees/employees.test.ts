@@ -47,6 +47,7 @@ test("an admin cannot lock themselves out or remove themselves", async () => {
   expect((await box.call("PUT", "/api/v1/employees/1", { token: admin, body: { enable_login: false } })).status).toBe(422);
   expect((await box.call("PUT", "/api/v1/employees/1", { token: admin, body: { role: "employee" } })).status).toBe(422);
   expect((await box.call("DELETE", "/api/v1/employees/1", { token: admin })).status).toBe(409);
+  expect((await box.call("GET", "/api/v1/employees/1", { token: admin })).json.data.archived_at).toBeNull();
 });
 
 test("owings show on employee and driver records, and clearing settles them", async () => {
@@ -95,16 +96,17 @@ test("a PIN clash does not say whose PIN it is and counts as a wrong PIN: 5 clas
   }
 });
 
-test("an employee with any history answers 409 'disable their login instead', never 500; one without is removed", async () => {
+test("an employee with any history is archived, never 500; one without is removed", async () => {
   const c = box.database.client;
   const make = async (name: string, pin: string) =>
     (await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: name, role: "driver", pin } })).json.data.id as number;
   const del = (id: number) => box.call("DELETE", `/api/v1/employees/${id}`, { token: admin });
   const expectKept = async (id: number) => {
     const r = await del(id);
-    expect(r.status).toBe(409);
-    expect(r.json.message).toBe("Employee has history (sessions, tickets, owings or audit entries); disable their login instead of removing them");
-    expect((await box.call("GET", `/api/v1/employees/${id}`, { token: admin })).status).toBe(200);
+    expect(r.status).toBe(200);
+    const kept = await box.call("GET", `/api/v1/employees/${id}`, { token: admin });
+    expect(kept.status).toBe(200);
+    expect(kept.json.data.archived_at).toBe("2026-11-22T09:00:00.000Z");
   };
 
   const loggedIn = await make("Logged In", "6101");

@@ -22,6 +22,8 @@ export const LocalityToggleBody = z.union([
   z.array(z.number().int().positive()).max(500),
   z.object({ localities: z.array(z.number().int().positive()).max(500) }),
 ]);
+/** Restoring an archived employee: their old PIN was freed, so a new one may come with it. */
+export const RestoreBody = z.object({ pin: Pin.optional() });
 export const ClearOwingsQuery = z.object({ close: z.enum(["true", "false"]).optional() });
 
 /** Spec §3 employee owing: what a ticket owes the employee (driver's commission), in euros. */
@@ -56,6 +58,8 @@ export const Employee = z.object({
   hq: z.boolean(),
   /** Comma-separated locality ids (spec §3). */
   localities: z.string(),
+  /** When the employee was archived (deleted with history), or null. */
+  archived_at: z.string().nullable(),
   agent: z.object({ id: z.number(), name: z.string() }).optional(),
 });
 export type Employee = z.infer<typeof Employee>;

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { route } from "../../http/route";
 import { toEuros } from "../../domain/money";
-import { IdParams } from "../../domain/schemas";
-import { ClearOwingsQuery, Employee, EmployeeBody, EmployeeDetail, EmployeeName, LocalityToggleBody } from "./model";
+import { ArchivedQuery, IdParams } from "../../domain/schemas";
+import { ClearOwingsQuery, Employee, EmployeeBody, EmployeeDetail, EmployeeName, LocalityToggleBody, RestoreBody } from "./model";
 import type { EmployeeRecord, EmployeeService } from "./service";
 
 /** The route edge: the service's cents become the API's euros. */
@@ -25,10 +25,11 @@ export function employeeRoutes(employees: EmployeeService) {
       method: "GET",
       path: "/employees/",
       tag: "employees",
-      summary: "Employees this caller may see",
+      summary: "Employees this caller may see; ?archived=true lists the archived ones instead",
       access: admin,
+      query: ArchivedQuery,
       response: z.array(Employee),
-      handler: async ({ caller }) => (await employees.list(caller)).map(inEuros),
+      handler: async ({ caller, query }) => (await employees.list(caller, query.archived === "true")).map(inEuros),
     }),
     route({
       method: "GET",
@@ -97,11 +98,22 @@ export function employeeRoutes(employees: EmployeeService) {
       method: "DELETE",
       path: "/employees/:id",
       tag: "employees",
-      summary: "Removes an employee who has no tickets",
+      summary: "Removes an employee without history; one with history is archived (kept on record, hidden, logged out, PIN freed)",
       access: admin,
       params: IdParams,
       response: z.literal(true),
       handler: ({ caller, params }) => employees.remove(caller, params.id),
+    }),
+    route({
+      method: "PUT",
+      path: "/employees/restore/:id",
+      tag: "employees",
+      summary: "Restores an archived employee; their old PIN was freed, so send a new one (or set it later)",
+      access: admin,
+      params: IdParams,
+      body: RestoreBody,
+      response: Employee,
+      handler: async ({ caller, params, body }) => inEuros(await employees.restore(caller, params.id, body.pin)),
     }),
   ];
 }

@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, ne } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, desc, eq, inArray, isNotNull, isNull, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   agents,
@@ -18,7 +19,7 @@ import {
 } from "../../../db/schema";
 import { percentOfCents } from "../../domain/money";
 import { conflict, forbidden, notFound, unprocessable } from "../../platform/errors";
-import { agentScope, assertSameAgent } from "../auth/caller";
+import { agentScope, assertSameAgent, isHqStaff } from "../auth/caller";
 import type { EmployeeCaller, Role } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
@@ -26,6 +27,9 @@ import type { AuthService } from "../auth/service";
 import type { EmployeeInput } from "./model";
 
 type Row = typeof employees.$inferSelect;
+
+/** Who outranks whom: an employee changes and grants only roles up to their own. */
+const RANK: Record<Role, number> = { admin: 3, manager: 2, employee: 1, driver: 0 };
 
 /** Spec §3: the amount received is amount × percentage / 100, to the cent. */
 export const owingReceived = (amountCents: number, percentage: number) => percentOfCents(amountCents, percentage);
@@ -65,9 +69,26 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
     return e;
   }
 
-  /** Only a head-quarters admin may grant the HQ flag or place staff with another agent. */
-  function checkPrivileges(caller: EmployeeCaller, input: Partial<EmployeeInput>) {
-    if (input.hq && !caller.agent.is_hq) throw forbidden("Only head-quarters may grant the HQ flag");
+  /**
+   * The employee a change is aimed at, if the caller may change them (issue 22): an employee
+   * with the HQ flag is head-quarters staff, changed only by HQ staff, so a shop's admin cannot
+   * re-PIN an area manager of their shop and log in as head office; and nobody changes someone
+   * whose role is above their own.
+   */
+  async function loadForChange(caller: EmployeeCaller, id: number) {
+    const e = await load(caller, id);
+    if (e.hq && !isHqStaff(caller)) throw forbidden("Only head-quarters staff may change an employee with the HQ flag");
+    if (RANK[e.role] > RANK[caller.employee.role]) throw forbidden("You cannot change an employee whose role is above your own");
+    return e;
+  }
+
+  /**
+   * Nobody grants more than they have: a role above their own, or the HQ flag (which only an
+   * admin of the head-quarters agent may grant; keeping it on someone who has it is no grant).
+   */
+  function checkPrivileges(caller: EmployeeCaller, input: Partial<EmployeeInput>, current?: Row) {
+    if (input.hq && !current?.hq && !caller.agent.is_hq) throw forbidden("Only head-quarters may grant the HQ flag");
+    if (input.role && RANK[input.role] > RANK[caller.employee.role]) throw forbidden("You cannot give a role above your own");
   }
 
   async function validLocalities(list: string) {
@@ -85,18 +106,22 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
   }
 
   return {
-    async list(caller: EmployeeCaller) {
+    /** Current staff, or with `archived` the archived ones (issue 22); the scheduler's driver picker reads this list too. */
+    async list(caller: EmployeeCaller, archived = false) {
       const scope = agentScope(caller);
       const rows = await db
         .select({ e: employees, agent: { id: agents.id, name: agents.name } })
         .from(employees)
         .innerJoin(agents, eq(agents.id, employees.agent_id))
-        .where(scope ? inArray(employees.agent_id, scope) : undefined)
+        .where(and(scope ? inArray(employees.agent_id, scope) : undefined, archived ? isNotNull(employees.archived_at) : isNull(employees.archived_at)))
         .orderBy(employees.full_name);
       return rows.map((r) => employeeOut(r.e, r.agent));
     },
 
-    /** Id and name of the employees the caller's shop may see (HQ: every shop's), by name. */
+    /**
+     * Id and name of the employees the caller's shop may see (HQ: every shop's), by name.
+     * Archived staff stay here: this is the State Logs filter, and their changes stay in the logs.
+     */
     async names(caller: EmployeeCaller) {
       const scope = agentScope(caller);
       return db
@@ -128,7 +153,7 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
      * owings are also CLOSED and the accumulated figure starts again from 0 (a new period).
      */
     async clearOwings(caller: EmployeeCaller, id: number, close: boolean) {
-      await load(caller, id);
+      await loadForChange(caller, id);
       const now = clock.now().toISOString();
       await db.transaction(async (tx) => {
         const open = await tx
@@ -188,8 +213,9 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
     },
 
     async update(caller: EmployeeCaller, id: number, input: Partial<EmployeeInput>) {
-      const current = await load(caller, id);
-      checkPrivileges(caller, input);
+      const current = await loadForChange(caller, id);
+      checkPrivileges(caller, input, current);
+      if (current.archived_at) throw conflict("Employee is archived; restore them first");
       if (input.agent_id !== undefined && input.agent_id !== current.agent_id) {
         throw unprocessable("agent_id: an employee cannot move to another agent; create a new one");
       }
@@ -215,7 +241,8 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
 
     /** Spec §4: selecting a locality already present removes it, otherwise adds it. */
     async toggleLocalities(caller: EmployeeCaller, id: number, ids: number[]) {
-      const current = await load(caller, id);
+      const current = await loadForChange(caller, id);
+      if (current.archived_at) throw conflict("Employee is archived; restore them first");
       const have = new Set(current.localities.split(",").filter(Boolean).map(Number));
       for (const l of ids) have.has(l) ? have.delete(l) : have.add(l);
       const list = await validLocalities([...have].join(","));
@@ -223,19 +250,52 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
       return employeeOut(row!);
     },
 
-    /** Staff with any history stay on record (disable their login instead), so history keeps its names. */
+    /**
+     * Staff without history are removed. Staff with history are archived instead (issue 22),
+     * so every ticket, log and report keeps their name: gone from the lists, their sessions
+     * ended at once, and their PIN hash replaced by a value no PIN hashes to, so the PIN is
+     * free for someone else and no hash of it stays behind.
+     */
     async remove(caller: EmployeeCaller, id: number) {
-      const e = await load(caller, id);
+      const e = await loadForChange(caller, id);
       if (id === caller.employee.id) throw conflict("You cannot remove yourself");
+      if (e.archived_at) throw conflict("Employee is already archived");
       await db.transaction(async (tx) => {
         for (const [table, column] of HISTORY) {
           const [used] = await tx.select({ one: column }).from(table).where(eq(column, id)).limit(1);
-          if (used) throw conflict("Employee has history (sessions, tickets, owings or audit entries); disable their login instead of removing them");
+          if (!used) continue;
+          await tx
+            .update(employees)
+            .set({ archived_at: clock.now().toISOString(), pin_hash: `archived:${randomUUID()}`, pin_legacy: false })
+            .where(eq(employees.id, id));
+          await audit(tx, clock.now(), caller, "archive", "employee", id, { full_name: e.full_name });
+          return;
         }
         await tx.delete(employees).where(eq(employees.id, id));
         await audit(tx, clock.now(), caller, "delete", "employee", id, { full_name: e.full_name });
       });
+      await auth.revokeEmployeeSessions(id);
       return true;
+    },
+
+    /**
+     * Brings an archived employee back. Their old PIN was freed when they were archived, so
+     * they log in again once a new PIN is set (here or by editing them).
+     */
+    async restore(caller: EmployeeCaller, id: number, pin?: string) {
+      const e = await loadForChange(caller, id);
+      if (!e.archived_at) throw conflict("Employee is not archived");
+      const pinHash = pin === undefined ? undefined : await auth.newPinHash(caller, e.agent_id, pin, id);
+      const row = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(employees)
+          .set({ archived_at: null, ...(pinHash ? { pin_hash: pinHash } : {}) })
+          .where(eq(employees.id, id))
+          .returning();
+        await audit(tx, clock.now(), caller, "restore", "employee", id, { pin_changed: pin !== undefined });
+        return row!;
+      });
+      return employeeOut(row);
     },
   };
 }

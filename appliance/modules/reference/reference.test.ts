@@ -112,8 +112,11 @@ describe("HQ publishes a signed snapshot", () => {
     expect((await fetch(url, { headers: { authorization: "Bearer wrong-token" } })).status).toBe(401);
     expect((await fetch(url, { headers: { authorization: `token ${TOKEN}` } })).status).toBe(401);
     // Same length but one character off, a prefix, and a longer one: each refused.
+    // (Asked through the app, client "local": wrong tokens lock an address out, and the shops
+    // below fetch from 127.0.0.1 on this box's fixed clock.)
     const near = `${TOKEN.slice(0, -1)}${TOKEN.endsWith("x") ? "y" : "x"}`;
-    for (const t of [near, TOKEN.slice(0, -1), `${TOKEN}x`]) expect((await fetch(url, { headers: { authorization: `Bearer ${t}` } })).status).toBe(401);
+    const local = (t: string) => hq.call("GET", `${API}/reference/snapshot/latest`, { headers: { authorization: `Bearer ${t}` } });
+    for (const t of [near, TOKEN.slice(0, -1), `${TOKEN}x`]) expect((await local(t)).status).toBe(401);
     expect((await snapshotBody()).status).toBe(200);
     expect((await snapshotBody(1)).status).toBe(204);
     expect((await snapshotBody(0)).status).toBe(200);
@@ -121,6 +124,20 @@ describe("HQ publishes a signed snapshot", () => {
     const { box } = await shopBox({});
     const r = await box.call("GET", `${API}/reference/snapshot/latest`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(r.status).toBe(409);
+  });
+
+  test("attack: repeated wrong tokens lock that address out (429), the right token included; control: another address still fetches", async () => {
+    const local = (t: string) => hq.call("GET", `${API}/reference/snapshot/latest`, { headers: { authorization: `Bearer ${t}` } });
+    // The test above left 3 wrong tokens from "local": 2 more are still answered 401.
+    for (let i = 0; i < 2; i++) expect((await local(`guess-${i}-${"z".repeat(40)}`)).status).toBe(401);
+    const locked = await local(TOKEN);
+    expect(locked.status).toBe(429);
+    expect(locked.json.message).toBe("Too many wrong enrolment tokens from this address; try again in 1 second");
+    // Parallel guesses from the locked address are all refused before any is checked.
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => local(`burst-${i}-${"z".repeat(40)}`)));
+    expect(burst.map((r) => r.status)).toEqual(Array(20).fill(429));
+    // Control: the shops' address (127.0.0.1) is not locked out by another's guesses.
+    expect((await snapshotBody()).status).toBe(200);
   });
 });
 
@@ -331,7 +348,10 @@ describe("a shop box with HQ unreachable works exactly as before", () => {
     expect(s).toMatchObject({ managed: true, version: null, last_error: "Head quarters is not reachable (no connection)" });
     expect(s.last_check_at).toBe(box.clock.now().toISOString());
     // Refused enrolment token: said as such.
-    const { box: wrong, admin: wrongAdmin } = await shopBox({ ...enrolled(`http://127.0.0.1:${HQ_PORT}`), IRONBOX_HQ_TOKEN: "not-the-token" });
+    const { box: wrong, admin: wrongAdmin } = await shopBox({
+      ...enrolled(`http://127.0.0.1:${HQ_PORT}`),
+      IRONBOX_HQ_TOKEN: "not-the-token-but-as-long-as-one-0123456789",
+    });
     expect((await sync(wrong, wrongAdmin)).last_error).toBe("Head quarters refused this box's enrolment token");
   });
 });

@@ -26,8 +26,8 @@ export function referenceRoutes(reference: ReferenceService) {
       raw: true,
       query: SnapshotQuery,
       response: SignedSnapshot,
-      handler: async ({ request, query }) => {
-        const snapshot = await reference.latest(request.headers.get("authorization"), query.after);
+      handler: async ({ request, query, client }) => {
+        const snapshot = await reference.latest(request.headers.get("authorization"), client, query.after);
         if (!snapshot) return new Response(null, { status: 204, headers: SECURITY_HEADERS });
         return jsonResponse(200, ok(snapshot), SECURITY_HEADERS);
       },

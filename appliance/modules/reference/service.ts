@@ -27,6 +27,11 @@ export interface ReferenceDeps {
   enrolment: Enrolment | null;
   /** HQ: the token shop boxes present to fetch snapshots (IRONBOX_HQ_TOKEN), or null (nobody may). */
   peerToken: string | null;
+  /**
+   * Checks a presented token for a client address, with the auth module's lock-out (429 after
+   * repeated wrong tokens from one address); throws when it is wrong or the address is locked.
+   */
+  tokenGate: (client: string, right: () => boolean) => Promise<void>;
   /** How often an enrolled shop looks for a newer snapshot. */
   syncEveryMs?: number;
   log?: (m: string, e?: unknown) => void;
@@ -323,13 +328,16 @@ export function createReferenceService(deps: ReferenceDeps) {
     },
 
     /** HQ: the newest snapshot, or null when there is none newer than `after`. */
-    async latest(authorization: string | null, after?: number): Promise<SignedSnapshot | null> {
+    async latest(authorization: string | null, client: string, after?: number): Promise<SignedSnapshot | null> {
       const m = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? "");
       if (mode !== "hq" || !deps.peerToken)
         throw conflict("This box does not serve reference data (it is not head quarters' box, or IRONBOX_HQ_TOKEN is unset)");
       // Digests of equal length: the comparison takes the same time whatever was sent, its length included.
       const digest = (t: string) => createHash("sha256").update(t).digest();
-      if (!m || !timingSafeEqual(digest(m[1]!), digest(deps.peerToken))) throw unauthorized("Token: the enrolment token is missing or wrong");
+      // No token is no guess; a presented one counts toward this address's lock-out (issue 22).
+      if (!m) throw unauthorized("Token: the enrolment token is missing or wrong");
+      const token = deps.peerToken;
+      await deps.tokenGate(client, () => timingSafeEqual(digest(m[1]!), digest(token)));
       const last = await published();
       if (!last || (after !== undefined && last.version <= after)) return null;
       return { version: last.version, created_at: last.created_at, signature: last.signature, payload: last.payload };

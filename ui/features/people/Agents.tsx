@@ -7,6 +7,7 @@ import { toast } from "../../components/toast";
 import { useHqAgent } from "../../app/access";
 import { api, ApiError } from "../../lib/api";
 import { useRecord } from "../../lib/useRecord";
+import { ArchivedRow } from "./archived";
 import {
   type AddressDraft,
   AddressFields,
@@ -28,6 +29,8 @@ const matches = (a: AgentListRow, q: string) => {
 
 /** Spec §2: the first 50 agents, searchable, with add. */
 export function AgentsList() {
+  // Only head quarters deletes (archives) and restores agents.
+  const hq = useHqAgent();
   return (
     <RecordList<AgentListRow>
       path="/agents/"
@@ -53,6 +56,21 @@ export function AgentsList() {
           </span>
         </Link>
       )}
+      renderArchived={
+        hq
+          ? (a, reload) => (
+              <ArchivedRow
+                name={a.name}
+                sub={a.user_name}
+                archivedAt={a.archived_at}
+                restorePath={`/agents/restore/${a.id}`}
+                noun="agent"
+                note="It is enabled again with its user name and password."
+                onRestored={reload}
+              />
+            )
+          : undefined
+      }
     />
   );
 }
@@ -74,6 +92,7 @@ const blank: Agent = {
   detail: null,
   can_see_action: null,
   enabled: true,
+  archived_at: null,
   password_set: false,
 };
 
@@ -137,8 +156,13 @@ export function AgentDetail({ params }: { params: Params }) {
   }
 
   async function remove() {
-    // An agent with records is kept: the 409 says why (disable it instead).
-    const done = await removeRecord("Agent Removed", { confirm: { title: "Remove agent", message: `Remove ${a.name}? This cannot be undone.` } });
+    // An agent with records is archived instead (issue 22): kept, disabled, restorable from the list.
+    const done = await removeRecord("Agent Removed", {
+      confirm: {
+        title: "Remove agent",
+        message: `Remove ${a.name}? An agent with employees, customers or tickets is archived instead: disabled and logged out, its records kept; "Show archived" on the list restores it.`,
+      },
+    });
     if (done) navigate("/agents");
   }
 

@@ -15,6 +15,7 @@ import { toast } from "../../components/toast";
 import { api, ApiError, apiList } from "../../lib/api";
 import { useRecord } from "../../lib/useRecord";
 import { employee as me } from "../../lib/session";
+import { ArchivedRow } from "./archived";
 import { ChipToggles, idOf, type Params, PhoneInput, Stat, useLocalities } from "./fields";
 
 /** Spec §5: employees are searched on first and last name, landline, mobile and role. */
@@ -46,6 +47,17 @@ export function EmployeesList() {
           </span>
         </Link>
       )}
+      renderArchived={(e, reload) => (
+        <ArchivedRow
+          name={e.full_name}
+          sub={[ROLE_LABEL[e.role], e.agent?.name].filter(Boolean).join(" · ")}
+          archivedAt={e.archived_at}
+          restorePath={`/employees/restore/${e.id}`}
+          noun="employee"
+          note="Their old PIN was freed: set a new one on their record before they log in."
+          onRestored={reload}
+        />
+      )}
     />
   );
 }
@@ -61,6 +73,7 @@ const blank: Employee = {
   enable_login: true,
   hq: false,
   localities: "",
+  archived_at: null,
   accumulated: 0,
   pending: 0,
 };
@@ -121,7 +134,10 @@ export function EmployeeDetail({ params }: { params: Params }) {
   async function remove() {
     const done = await removeRecord("Employee Removed", {
       serverMessage: true,
-      confirm: { title: "Remove employee", message: `Remove ${e.full_name}? This cannot be undone.` },
+      confirm: {
+        title: "Remove employee",
+        message: `Remove ${e.full_name}? Someone who has worked is archived instead: logged out, PIN freed, their name kept on tickets and logs; "Show archived" on the list restores them.`,
+      },
     });
     if (done) navigate("/employees");
   }
