@@ -1,5 +1,16 @@
 import { expect, test } from "bun:test";
-import { defaultTemplate, PLACEHOLDERS, renderTemplate, type TemplateValues, unknownPlaceholders } from "./messageTemplate";
+import {
+  defaultTemplate,
+  emptyPlaceholders,
+  NEUTRAL_TEMPLATE,
+  PLACEHOLDERS,
+  renderStatusMessage,
+  renderTemplate,
+  stateSaying,
+  type TemplateValues,
+  unknownPlaceholders,
+} from "./messageTemplate";
+import { TICKET_STATES } from "../../db/seed/states";
 
 const values: TemplateValues = {
   customer_name: "Ċensu Żammit",
@@ -29,4 +40,32 @@ test("every state's default text uses known placeholders only", () => {
     expect(unknownPlaceholders(defaultTemplate(s))).toEqual([]);
     expect(renderTemplate(defaultTemplate(s), values)).not.toContain("{");
   }
+});
+
+test("a state is said as people say it, never as its code", () => {
+  expect(stateSaying("PICKED UP")).toBe("picked up");
+  expect(stateSaying("AWAITING DELIVERY")).toBe("ready for delivery");
+  expect(stateSaying("Mosta", true)).toBe("out for delivery in Mosta");
+  expect(stateSaying("WAITING FOR PARTS")).toBe("waiting for parts");
+  expect(stateSaying("")).toBe("");
+  expect(stateSaying("   ")).toBe("");
+  // Every named state of spec §4 reads in lower-case words (or a place), none in capitals.
+  for (const s of TICKET_STATES.filter((s) => s.name)) {
+    const said = stateSaying(s.name, s.is_locality_delivery);
+    expect(said, s.name).not.toBe("");
+    if (!s.is_locality_delivery) expect(said, s.name).toBe(said.toLowerCase());
+  }
+});
+
+test("a template that names a nameless state falls back to the neutral text; other empty values are named, never left as holes", () => {
+  const broken = "Dear {customer_name}, your ticket {ticket_id} at {shop_name} is now {state}.";
+  const r = renderStatusMessage(broken, { ...values, state: "" });
+  expect(r).toEqual({ ok: true, neutral: true, text: renderTemplate(NEUTRAL_TEMPLATE, values) });
+  expect(renderStatusMessage(broken, values)).toEqual({ ok: true, neutral: false, text: renderTemplate(broken, values) });
+  expect(renderStatusMessage("Call {shop_phone} about {ticket_id}", { ...values, shop_phone: " " })).toEqual({ ok: false, missing: ["shop_phone"] });
+  expect(renderStatusMessage("{state} {customer_name}", { ...values, state: "", customer_name: "" })).toEqual({ ok: false, missing: ["customer_name"] });
+  expect(emptyPlaceholders("{ticket_id} {state} {state}", { ...values, state: "" })).toEqual(["state"]);
+  // The empty state's default text needs no state.
+  expect(defaultTemplate("")).toBe(NEUTRAL_TEMPLATE);
+  expect(emptyPlaceholders(NEUTRAL_TEMPLATE, { ...values, state: "" })).toEqual([]);
 });

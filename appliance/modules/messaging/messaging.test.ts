@@ -5,6 +5,7 @@ import { agents, customers, outgoingMessages, tickets } from "../../../db/schema
 import { type GatewayStandIn, startGatewayStandIn } from "../../../drivers/messaging/testing/android-gateway-stand-in";
 import type { BoxEvent } from "../../platform/events";
 import { testBox, type TestBox } from "../../test/harness";
+import { stateSaying } from "../../domain/messageTemplate";
 import { backoffMs, DEFAULT_POLICY } from "./service";
 
 // The outbox against real peers: a stand-in of the Android gateway's HTTP API (one healthy, one
@@ -406,25 +407,82 @@ describe("retries and crashes", () => {
 });
 
 describe("templates", () => {
-  test("unknown placeholders are refused; a saved template is what the status message says; admin only", async () => {
+  test("unknown placeholders are refused; a saved template is what the status message says; HQ staff only", async () => {
     const list = (await box.call("GET", `${API}/messaging/templates`, { token: employee })).json.data;
     const t = await ticketOf("birkirkara");
     const state = list.find((x: { state: string }) => x.state === t.state);
     expect(state.is_default).toBe(true);
-    const bad = await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, { token: admin, body: { text: "Hi {custmer_name}" } });
+    const bad = await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, { token: hqAdmin, body: { text: "Hi {custmer_name}" } });
     expect(bad.status).toBe(422);
     expect(bad.json.message).toContain("{custmer_name}");
     expect((await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, { token: employee, body: { text: "Hi {customer_name}" } })).status).toBe(403);
-    const ok = await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, {
+    // The attack: a shop's admin rewrites the message every shop sends (with a link of their choosing).
+    const hijack = await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, {
       token: admin,
+      body: { text: "Your items are ready: pay at http://evil.example/{ticket_id}" },
+    });
+    expect(hijack.status).toBe(403);
+    expect(hijack.json.message).toBe("Only head-quarters staff may change data shared by every shop");
+    const after = (await box.call("GET", `${API}/messaging/templates`, { token: admin })).json.data.find(
+      (x: { state_id: number }) => x.state_id === state.state_id,
+    );
+    expect(after).toMatchObject({ is_default: true, text: state.text });
+    // The control: HQ staff change it, and every shop's status message says the new text.
+    const ok = await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, {
+      token: hqAdmin,
       body: { text: "Għażiż {customer_name}: {ticket_id} is {state}, due {amount_due}." },
     });
     expect(ok.status).toBe(200);
     await db().update(customers).set({ mobile: "79000003" }).where(eq(customers.id, t.customer_id));
     const c = (await db().query.customers.findFirst({ where: eq(customers.id, t.customer_id) }))!;
     const [row] = (await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).json.data;
-    expect(row.text).toMatch(new RegExp(`^Għażiż ${c.full_name}: ${t.id} is ${t.state}, due €`));
+    // The state as people say it, never its code.
+    expect(row.text).toMatch(new RegExp(`^Għażiż ${c.full_name}: ${t.id} is ${stateSaying(t.state)}, due €`));
+    expect(row.text).not.toContain(t.state);
     await box.messaging.sender.tick();
+  });
+
+  test("a state with no name never makes a broken sentence: the neutral text goes; a value the template needs and lacks is refused by name", async () => {
+    const t = await ticketOf("birkirkara");
+    await db().update(customers).set({ mobile: "79000013" }).where(eq(customers.id, t.customer_id));
+    const c = (await db().query.customers.findFirst({ where: eq(customers.id, t.customer_id) }))!;
+    const shop = (await db().query.agents.findFirst({ where: eq(agents.id, ids.birkirkara) }))!;
+    const before = { state: t.state, delivery_date: t.delivery_date };
+    try {
+      // The attack of the report: a ticket in the empty state, the default text "… is now {state}."
+      await db().update(tickets).set({ state: "" }).where(eq(tickets.id, t.id));
+      const [row] = (await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).json.data;
+      expect(row.text).toBe(`Dear ${c.full_name}, there is news about your ticket ${t.id} at ${shop.name}: please get in touch with us.`);
+      expect(row.text).not.toMatch(/ \.|now\s*\.|:\s*\./);
+      // The same for the preview of any template that names the state.
+      const pv = await box.call("POST", `${API}/messaging/templates/preview`, {
+        token: admin,
+        body: { text: "Ticket {ticket_id} is now {state}.", ticket_id: t.id },
+      });
+      expect(pv.status).toBe(200);
+      expect(pv.json.data.text).toStartWith(`Dear ${c.full_name}, there is news`);
+      // Control: a named state reads as people say it.
+      await db().update(tickets).set({ state: "PICKED UP", delivery_date: null }).where(eq(tickets.id, t.id));
+      const named = await box.call("POST", `${API}/messaging/templates/preview`, {
+        token: admin,
+        body: { text: "Ticket {ticket_id} is now {state}; delivery {delivery_date}.", ticket_id: t.id },
+      });
+      expect(named.json.data.text).toBe(`Ticket ${t.id} is now picked up; delivery to be agreed.`);
+      // A shop without a phone: a template that gives the phone is refused, saying why; one that does not goes.
+      await db().update(agents).set({ landline: "", mobile: "" }).where(eq(agents.id, ids.birkirkara));
+      const noPhone = await box.call("POST", `${API}/messaging/templates/preview`, { token: admin, body: { text: "Call {shop_phone}.", ticket_id: t.id } });
+      expect(noPhone.status).toBe(422);
+      expect(noPhone.json.message).toContain("the shop has no phone number");
+      const fine = await box.call("POST", `${API}/messaging/templates/preview`, {
+        token: admin,
+        body: { text: "Ticket {ticket_id}: {state}.", ticket_id: t.id },
+      });
+      expect(fine.json.data.text).toBe(`Ticket ${t.id}: picked up.`);
+    } finally {
+      await db().update(tickets).set(before).where(eq(tickets.id, t.id));
+      await db().update(agents).set({ landline: shop.landline, mobile: shop.mobile }).where(eq(agents.id, ids.birkirkara));
+      await box.messaging.sender.tick();
+    }
   });
 
   test("preview renders for a real ticket (of the caller's shop) with the SMS encoding and parts", async () => {
