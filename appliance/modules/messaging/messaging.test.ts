@@ -3,6 +3,7 @@ import { and, eq, inArray, ne, type SQL } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { agents, customers, outgoingMessages, tickets } from "../../../db/schema";
 import { type GatewayStandIn, startGatewayStandIn } from "../../../drivers/messaging/testing/android-gateway-stand-in";
+import { startSmtpPeer } from "../../../drivers/messaging/testing/smtp-peer";
 import type { BoxEvent } from "../../platform/events";
 import { testBox, type TestBox } from "../../test/harness";
 import { stateSaying } from "../../domain/messageTemplate";
@@ -544,6 +545,24 @@ describe("settings", () => {
     expect(test2.json.data.ok).toBe(false);
     expect(test2.json.data.message).toContain("refused the user name or password");
     expect(test2.json.data.message).not.toContain("bad-pass");
+  });
+
+  test("the e-mail Test against a server without STARTTLS says why it failed, and the password never left the box", async () => {
+    const plain = await startSmtpPeer({ user: "shop", pass: "mail-s3cret" });
+    try {
+      await setGateway(good.url, { smtp_url: plain.url });
+      const r = await box.call("POST", `${API}/messaging/settings/test`, { token: admin, body: { channel: "smtp", to: "owner@example.com" } });
+      expect(r.status).toBe(200);
+      expect(r.json.data.ok).toBe(false);
+      expect(r.json.data.message).toContain("offers no encryption (STARTTLS), so the box did not send it the password");
+      expect(r.json.data.message).not.toContain("mail-s3cret");
+      expect(plain.authAttempts).toBe(0);
+      expect(plain.clientBytes().toString("latin1")).not.toContain("mail-s3cret");
+      expect(plain.mails).toHaveLength(0);
+    } finally {
+      await setGateway(good.url);
+      await plain.stop();
+    }
   });
 
   test("environment presets are shown masked and read-only", async () => {
