@@ -8,6 +8,7 @@ import type { BoxEvent } from "../../platform/events";
 import { testBox, type TestBox } from "../../test/harness";
 import { stateSaying } from "../../domain/messageTemplate";
 import { backoffMs, DEFAULT_POLICY } from "./service";
+import { STATUS_REPEAT_MS } from "./throttle";
 
 // The outbox against real peers: a stand-in of the Android gateway's HTTP API (one healthy, one
 // that always answers 503, one that loses its answers) and a local SMTP server. The sender is
@@ -90,6 +91,8 @@ async function login() {
   hqAdmin = await box.employeeToken("1111");
 }
 beforeEach(async () => {
+  // Each test starts a minute after the last: its status messages and channel tests are not repeats of another test's.
+  box.clock.advance(STATUS_REPEAT_MS);
   await login();
   await setGateway(good.url);
 });
@@ -170,6 +173,54 @@ describe("status messages", () => {
     expect((await rowsOf(eq(outgoingMessages.ticket_id, t.id))).length).toBe(before);
     // HQ sees every shop's.
     expect((await box.call("GET", `${API}/messages?ticket_id=${t.id}`, { token: hqAdmin })).status).toBe(200);
+  });
+});
+
+describe("throttles", () => {
+  test("a ticket's status message again within a minute answers 429, saying how long to wait, and queues nothing; a minute later it goes", async () => {
+    const t = await ticketOf("birkirkara");
+    await db().update(customers).set({ mobile: "79000021" }).where(eq(customers.id, t.customer_id));
+    const first = await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee });
+    expect(first.status).toBe(200);
+    const count = async () => (await rowsOf(eq(outgoingMessages.ticket_id, t.id))).length;
+    const queued = await count();
+    // The attack: the same ticket's message over and over (a double tap or a script); two at once as well.
+    box.clock.advance(20_000);
+    const again = await Promise.all([0, 1, 2].map(() => box.call("POST", `${API}/messages/${t.id}/status`, { token: admin })));
+    for (const r of again) {
+      expect(r.status).toBe(429);
+      expect(r.json.message).toBe(`A status message for ticket ${t.id} was queued 20 s ago: wait 40 s before sending another`);
+    }
+    expect(await count()).toBe(queued);
+    // Control: another ticket is not held back, and the same ticket goes once the minute is over.
+    const other = (await db().query.tickets.findFirst({
+      where: and(eq(tickets.agent_id, ids.birkirkara), ne(tickets.id, t.id), ne(tickets.state, "CREATED")),
+    }))!;
+    await db().update(customers).set({ mobile: "79000022" }).where(eq(customers.id, other.customer_id));
+    expect((await box.call("POST", `${API}/messages/${other.id}/status`, { token: employee })).status).toBe(200);
+    box.clock.advance(40_000);
+    expect((await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).status).toBe(200);
+    expect(await count()).toBe(queued + 1);
+    await box.messaging.sender.tick();
+  });
+
+  test("a channel's test message more than three times a minute answers 429; other channels and the next minute are free", async () => {
+    const test = (channel: string, to: string) => box.call("POST", `${API}/messaging/settings/test`, { token: admin, body: { channel, to } });
+    for (let i = 0; i < 3; i++) {
+      const r = await test("gateway", "79000031");
+      expect(r.status).toBe(200);
+      expect(r.json.data.ok).toBe(true);
+      box.clock.advance(5_000);
+    }
+    const sentBefore = good.received.filter((m) => m.to === "79000031").length;
+    const fourth = await test("gateway", "79000031");
+    expect(fourth.status).toBe(429);
+    expect(fourth.json.message).toBe("The SMS gateway (Android phone) has been tested 3 times in the last minute: wait 45 s before testing it again");
+    expect(good.received.filter((m) => m.to === "79000031").length).toBe(sentBefore);
+    // Control: e-mail is another channel; after the minute the phone can be tested again.
+    expect((await test("smtp", "owner@example.com")).json.data.ok).toBe(true);
+    box.clock.advance(45_000);
+    expect((await test("gateway", "79000031")).json.data.ok).toBe(true);
   });
 });
 
@@ -349,7 +400,11 @@ describe("retries and crashes", () => {
   test("rows left `sending` after a crash: the gateway is asked (sent, never got, failed, still pending); no lookup -> unknown", async () => {
     const t = await ticketOf("birkirkara");
     await db().update(customers).set({ mobile: "79000002", email_address: "late@example.mt" }).where(eq(customers.id, t.customer_id));
-    const queue = async () => (await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).json.data[0].id as number;
+    // A minute apart: the same ticket's status message is not taken twice within one.
+    const queue = async () => {
+      box.clock.advance(STATUS_REPEAT_MS);
+      return (await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).json.data[0].id as number;
+    };
     const ids4 = [await queue(), await queue(), await queue(), await queue()];
     // What a box killed mid-send leaves: rows claimed, some of them already handed to the phone.
     await db()

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lte, notInArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { agents, boxSettings, customers, messageBatches, messageTemplates, outgoingMessages, tickets, ticketStates } from "../../../db/schema";
 import type { DeviceAccess } from "../../../drivers/devices";
@@ -25,7 +25,7 @@ import {
 } from "../../domain/messageTemplate";
 import { smsParts } from "../../domain/sms";
 import type { Clock } from "../../platform/clock";
-import { conflict, notFound, unprocessable } from "../../platform/errors";
+import { conflict, notFound, tooMany, unprocessable } from "../../platform/errors";
 import type { EventBus } from "../../platform/events";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
@@ -41,6 +41,7 @@ import type {
   TestChannel,
   TestResult,
 } from "./model";
+import { seconds, slidingWindow, STATUS_REPEAT_MS, TESTS_PER_MINUTE } from "./throttle";
 
 type Row = typeof outgoingMessages.$inferSelect;
 type Kind = Row["channel"];
@@ -267,6 +268,24 @@ export function createMessagingService({
     return cleanBody(r.text);
   }
 
+  const testSends = slidingWindow(TESTS_PER_MINUTE, 60_000);
+
+  /** 429 when this ticket's last status message was queued less than STATUS_REPEAT_MS ago (run inside the write). */
+  async function refuseRepeat(q: Pick<Db, "select">, ticketId: number) {
+    const [last] = await q
+      .select({ created_at: outgoingMessages.created_at })
+      .from(outgoingMessages)
+      .where(and(eq(outgoingMessages.ticket_id, ticketId), isNull(outgoingMessages.batch_id)))
+      .orderBy(desc(outgoingMessages.id))
+      .limit(1);
+    if (!last) return;
+    const ago = clock.now().getTime() - Date.parse(last.created_at);
+    if (ago >= 0 && ago < STATUS_REPEAT_MS)
+      throw tooMany(
+        `A status message for ticket ${ticketId} was queued ${seconds(ago)} s ago: wait ${seconds(STATUS_REPEAT_MS - ago)} s before sending another`,
+      );
+  }
+
   const noChannel = () => unprocessable("No way to send messages is set up: an admin sets up SMS or e-mail on Messaging settings");
 
   // ---- the sender ----
@@ -465,6 +484,8 @@ export function createMessagingService({
       const text = statusText(await templateFor(ctx.state?.id, ctx.ticket.state), ctx.values);
       const at = now();
       const row = await db.transaction(async (tx) => {
+        // Checked in the write, so two taps at once cannot both pass.
+        await refuseRepeat(tx, ctx.ticket.id);
         const [r] = await tx
           .insert(outgoingMessages)
           .values(
@@ -759,6 +780,9 @@ export function createMessagingService({
       if (!Object.values(only).some(Boolean)) return { ok: false, message: `${names[which]} is not set up` };
       const recipient = which === "smtp" ? (isEmailAddress(to.trim()) ? to.trim() : null) : dialable(to);
       if (!recipient) throw unprocessable(which === "smtp" ? "to: an e-mail address" : "to: a mobile number (digits, optionally starting with +)");
+      const wait = testSends.take(which, clock.now().getTime());
+      if (wait > 0)
+        throw tooMany(`${names[which]} has been tested ${TESTS_PER_MINUTE} times in the last minute: wait ${seconds(wait)} s before testing it again`);
       let channel: Channel | null = null;
       try {
         const built = makeChannels(only);
