@@ -50,12 +50,16 @@ test("a state is said as people say it, never as its code", () => {
   expect(stateSaying("   ")).toBe("");
 });
 
-test("a template that names a nameless state falls back to the neutral text; other empty values are named, never left as holes", () => {
+test("a template with an empty value (a nameless state, no phone) falls back to the neutral text; what even that lacks is named, never left as a hole", () => {
   const broken = "Dear {customer_name}, your ticket {ticket_id} at {shop_name} is now {state}.";
   const r = renderStatusMessage(broken, { ...values, state: "" });
   expect(r).toEqual({ ok: true, neutral: true, text: renderTemplate(NEUTRAL_TEMPLATE, values) });
   expect(renderStatusMessage(broken, values)).toEqual({ ok: true, neutral: false, text: renderTemplate(broken, values) });
-  expect(renderStatusMessage("Call {shop_phone} about {ticket_id}", { ...values, shop_phone: " " })).toEqual({ ok: false, missing: ["shop_phone"] });
+  expect(renderStatusMessage("Call {shop_phone} about {ticket_id}", { ...values, shop_phone: " " })).toEqual({
+    ok: true,
+    neutral: true,
+    text: renderTemplate(NEUTRAL_TEMPLATE, values),
+  });
   expect(renderStatusMessage("{state} {customer_name}", { ...values, state: "", customer_name: "" })).toEqual({ ok: false, missing: ["customer_name"] });
   expect(emptyPlaceholders("{ticket_id} {state} {state}", { ...values, state: "" })).toEqual(["state"]);
   // The empty state's default text needs no state.

@@ -45,8 +45,9 @@ export function emptyPlaceholders(text: string, values: TemplateValues): Placeho
 }
 
 /**
- * What a status message says when the ticket's state has no name people could read (the
- * spec's empty state): no {state}, and only values every ticket has.
+ * What a status message says when its template uses a value the ticket lacks (the spec's
+ * empty state has no name people could read, a shop may have no phone): no {state}, and only
+ * values every ticket has.
  */
 export const NEUTRAL_TEMPLATE = "Dear {customer_name}, there is news about your ticket {ticket_id} at {shop_name}: please get in touch with us.";
 
@@ -54,13 +55,14 @@ export const NEUTRAL_TEMPLATE = "Dear {customer_name}, there is news about your 
 export type StatusRender = { ok: true; text: string; neutral: boolean } | { ok: false; missing: PlaceholderKey[] };
 
 /**
- * Renders a status message without holes: a template that names a state that has no name
- * falls back to NEUTRAL_TEMPLATE; any other empty value it uses is named, to be refused.
+ * Renders a status message without holes: a template that uses an empty value (a state that
+ * has no name, a shop without a phone) falls back to NEUTRAL_TEMPLATE; when even that lacks a
+ * value (no customer or shop name) the values are named, to be refused.
  */
 export function renderStatusMessage(template: string, values: TemplateValues): StatusRender {
   let text = template;
   let missing = emptyPlaceholders(text, values);
-  const neutral = missing.includes("state");
+  const neutral = missing.length > 0;
   if (neutral) {
     text = NEUTRAL_TEMPLATE;
     missing = emptyPlaceholders(text, values);

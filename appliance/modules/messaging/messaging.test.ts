@@ -498,7 +498,7 @@ describe("templates", () => {
     await box.messaging.sender.tick();
   });
 
-  test("a state with no name never makes a broken sentence: the neutral text goes; a value the template needs and lacks is refused by name", async () => {
+  test("an empty value (a state with no name, no shop phone) never makes a broken sentence: the neutral text goes; what even that lacks is refused by name", async () => {
     const t = await ticketOf("birkirkara");
     await db().update(customers).set({ mobile: "79000013" }).where(eq(customers.id, t.customer_id));
     const c = (await db().query.customers.findFirst({ where: eq(customers.id, t.customer_id) }))!;
@@ -524,18 +524,24 @@ describe("templates", () => {
         body: { text: "Ticket {ticket_id} is now {state}; delivery {delivery_date}.", ticket_id: t.id },
       });
       expect(named.json.data.text).toBe(`Ticket ${t.id} is now picked up; delivery to be agreed.`);
-      // A shop without a phone: a template that gives the phone is refused, saying why; one that does not goes.
+      // A shop without a phone: a template that gives the phone falls back to the neutral text ("Call ." never goes); one that does not is kept.
       await db().update(agents).set({ landline: "", mobile: "" }).where(eq(agents.id, ids.birkirkara));
       const noPhone = await box.call("POST", `${API}/messaging/templates/preview`, { token: admin, body: { text: "Call {shop_phone}.", ticket_id: t.id } });
-      expect(noPhone.status).toBe(422);
-      expect(noPhone.json.message).toContain("the shop has no phone number");
+      expect(noPhone.json.data.text).toStartWith(`Dear ${c.full_name}, there is news`);
       const fine = await box.call("POST", `${API}/messaging/templates/preview`, {
         token: admin,
         body: { text: "Ticket {ticket_id}: {state}.", ticket_id: t.id },
       });
       expect(fine.json.data.text).toBe(`Ticket ${t.id}: picked up.`);
+      // Even the neutral text needs the customer's name: without one the message is refused, saying why.
+      await db().update(customers).set({ full_name: "" }).where(eq(customers.id, c.id));
+      box.clock.advance(STATUS_REPEAT_MS);
+      const refused = await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee });
+      expect(refused.status).toBe(422);
+      expect(refused.json.message).toBe("The message cannot be sent as written: the customer has no name (add it on the customer screen)");
     } finally {
       await db().update(tickets).set(before).where(eq(tickets.id, t.id));
+      await db().update(customers).set({ full_name: c.full_name }).where(eq(customers.id, c.id));
       await db().update(agents).set({ landline: shop.landline, mobile: shop.mobile }).where(eq(agents.id, ids.birkirkara));
       await box.messaging.sender.tick();
     }

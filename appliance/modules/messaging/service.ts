@@ -84,7 +84,7 @@ const LACKS: Record<PlaceholderKey, string> = {
   state: "the ticket's state has no name",
   amount_due: "the amount due is unknown",
   shop_name: "the shop has no name (HQ sets it on the shop's details)",
-  shop_phone: "the shop has no phone number (add one on the shop's details) or take {shop_phone} out of the template",
+  shop_phone: "the shop has no phone number (add one on the shop's details)",
   delivery_date: "the ticket has no delivery date",
 };
 
@@ -261,7 +261,7 @@ export function createMessagingService({
       throw unprocessable(`text: unknown placeholder ${bad.map((b) => `{${b}}`).join(", ")}; use ${PLACEHOLDERS.map((p) => `{${p.key}}`).join(", ")}`);
   }
 
-  /** The status message as sent: never with a hole ("is now ."); a value it cannot do without is refused by name. */
+  /** The status message as sent, never with a hole ("is now ."): the neutral text instead, or refused naming what even that lacks. */
   function statusText(template: string, values: TemplateValues): string {
     const r = renderStatusMessage(template, values);
     if (!r.ok) throw unprocessable(`The message cannot be sent as written: ${r.missing.map((k) => LACKS[k]).join("; ")}`);
