@@ -24,6 +24,7 @@ import { employeeRoutes } from "./modules/employees/routes";
 import { createEmployeeService } from "./modules/employees/service";
 import { imageRoutes } from "./modules/images/routes";
 import { createImageService } from "./modules/images/service";
+import { createStorageRules } from "./modules/images/storage";
 import { placeRoutes } from "./modules/places/routes";
 import { createPlaceService } from "./modules/places/service";
 import { createPrintJournal } from "./modules/printing/journal";
@@ -48,6 +49,7 @@ import { readCertificateInfo } from "./platform/tls";
 import type { BoxEvent, BoxEventBus as EventBus } from "./modules/events/model";
 import { createEventBus } from "./platform/events";
 import { createItemService } from "./modules/tickets/items";
+import { createSignatureStore } from "./modules/tickets/signatures";
 import { trackingRoutes } from "./modules/tracking/routes";
 import { createTrackingService } from "./modules/tracking/service";
 import { addDays, businessDay } from "./domain/dates";
@@ -128,9 +130,12 @@ export async function bootAppliance(
 
   const approvals = createApprovalService({ db, clock, verifyApproverPin: auth.verifyApproverPin });
   const scheduling = createSchedulingService({ db, clock });
-  const tickets = createTicketService({ db, clock, approvals, places, scheduling });
+  // Images and signatures share a shop's storage quota and the free-space floor; each counts its own.
+  const storageRules = createStorageRules({ dataDir: config.dataDir, limits: config.uploads });
+  const signatures = createSignatureStore({ db, rules: storageRules, otherBytes: (agentId) => images.bytes(agentId) });
+  const tickets = createTicketService({ db, clock, approvals, places, scheduling, signatures });
   const bus = createEventBus<BoxEvent>();
-  const items = createItemService({ db, clock, approvals });
+  const items = createItemService({ db, clock, approvals, signatures });
   // The hardware printers and guns may use: device paths under the device root, LAN printers.
   const devices = deviceAccess(config.devices);
   const discover = () => discoverPrinters(devices.roots);
@@ -155,7 +160,7 @@ export async function bootAppliance(
   });
   // The outbox: requests queue messages; its sender sends them through the channels of the settings (or env presets).
   const messaging = createMessagingService({ db, clock, bus, devices, log, presets: config.messaging, makeChannels: (s) => createChannels(s, { devices }) });
-  const images = createImageService({ db, clock, dataDir: config.dataDir, limits: config.uploads });
+  const images = createImageService({ db, clock, dataDir: config.dataDir, limits: config.uploads, otherBytes: (agentId) => signatures.bytes(agentId) });
 
   const reports = createReportService({ db: { url: config.databaseUrl, authToken: config.databaseAuthToken }, clock });
   // HQ mode (issue 15): the sites' read-only copies; on a shop's box the chain routes answer 409.

@@ -1,5 +1,15 @@
 import { expect, test } from "bun:test";
-import { defaultTemplate, PLACEHOLDERS, renderTemplate, type TemplateValues, unknownPlaceholders } from "./messageTemplate";
+import {
+  defaultTemplate,
+  emptyPlaceholders,
+  NEUTRAL_TEMPLATE,
+  PLACEHOLDERS,
+  renderStatusMessage,
+  renderTemplate,
+  stateSaying,
+  type TemplateValues,
+  unknownPlaceholders,
+} from "./messageTemplate";
 
 const values: TemplateValues = {
   customer_name: "Ċensu Żammit",
@@ -29,4 +39,30 @@ test("every state's default text uses known placeholders only", () => {
     expect(unknownPlaceholders(defaultTemplate(s))).toEqual([]);
     expect(renderTemplate(defaultTemplate(s), values)).not.toContain("{");
   }
+});
+
+test("a state is said as people say it, never as its code", () => {
+  expect(stateSaying("PICKED UP")).toBe("picked up");
+  expect(stateSaying("AWAITING DELIVERY")).toBe("ready for delivery");
+  expect(stateSaying("Mosta", true)).toBe("out for delivery in Mosta");
+  expect(stateSaying("WAITING FOR PARTS")).toBe("waiting for parts");
+  expect(stateSaying("")).toBe("");
+  expect(stateSaying("   ")).toBe("");
+});
+
+test("a template with an empty value (a nameless state, no phone) falls back to the neutral text; what even that lacks is named, never left as a hole", () => {
+  const broken = "Dear {customer_name}, your ticket {ticket_id} at {shop_name} is now {state}.";
+  const r = renderStatusMessage(broken, { ...values, state: "" });
+  expect(r).toEqual({ ok: true, neutral: true, text: renderTemplate(NEUTRAL_TEMPLATE, values) });
+  expect(renderStatusMessage(broken, values)).toEqual({ ok: true, neutral: false, text: renderTemplate(broken, values) });
+  expect(renderStatusMessage("Call {shop_phone} about {ticket_id}", { ...values, shop_phone: " " })).toEqual({
+    ok: true,
+    neutral: true,
+    text: renderTemplate(NEUTRAL_TEMPLATE, values),
+  });
+  expect(renderStatusMessage("{state} {customer_name}", { ...values, state: "", customer_name: "" })).toEqual({ ok: false, missing: ["customer_name"] });
+  expect(emptyPlaceholders("{ticket_id} {state} {state}", { ...values, state: "" })).toEqual(["state"]);
+  // The empty state's default text needs no state.
+  expect(defaultTemplate("")).toBe(NEUTRAL_TEMPLATE);
+  expect(emptyPlaceholders(NEUTRAL_TEMPLATE, { ...values, state: "" })).toEqual([]);
 });

@@ -10,6 +10,7 @@ const STATUS: Record<ErrorKind, number> = {
   unsupported_media: 415,
   invalid: 422,
   too_many: 429,
+  too_large: 413,
   insufficient_storage: 507,
 };
 

@@ -11,6 +11,7 @@ export type ErrorKind =
   | "unsupported_media"
   | "invalid"
   | "too_many"
+  | "too_large"
   | "insufficient_storage";
 
 export class AppError extends Error {
@@ -32,5 +33,7 @@ export const conflict = (m: string) => new AppError("conflict", m);
 export const unprocessable = (m: string) => new AppError("invalid", m);
 export const unsupportedMedia = (m: string) => new AppError("unsupported_media", m);
 export const tooMany = (m: string) => new AppError("too_many", m);
+/** One part of a request is larger than the box takes for it (413). */
+export const tooLarge = (m: string) => new AppError("too_large", m);
 /** The box's disk (or a shop's quota) has no room for this. */
 export const insufficientStorage = (m: string) => new AppError("insufficient_storage", m);

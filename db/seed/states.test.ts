@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrateDatabase, openDatabase } from "../client";
+import { stateSaying } from "../../appliance/domain/messageTemplate";
 import { seedTicketStates, TICKET_STATES } from "./states";
 
 const dir = mkdtempSync(join(tmpdir(), "ironbox-states-"));
@@ -23,4 +24,12 @@ test("seedTicketStates only inserts what is missing", async () => {
   expect(states.length).toBe(TICKET_STATES.length + 1);
   expect(states.find((s) => s.name === "MARKED")!.position).toBe(99); // left alone
   db.close();
+});
+
+test("every named state reads to a customer in words (or a place), never its code in capitals", () => {
+  for (const s of TICKET_STATES.filter((s) => s.name)) {
+    const said = stateSaying(s.name, s.is_locality_delivery);
+    expect(said, s.name).not.toBe("");
+    if (!s.is_locality_delivery) expect(said, s.name).toBe(said.toLowerCase());
+  }
 });

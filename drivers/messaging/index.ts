@@ -36,13 +36,16 @@ function lanHostCheck(devices: DeviceAccess) {
  * hardware on the box and reports each message's state); e-mail when SMTP and From are set.
  * Settings are checked first (checkChannelSettings).
  */
-export function createChannels(settings: ChannelSettings, deps: { devices: DeviceAccess; timeoutMs?: number }): { sms: Channel | null; email: Channel | null } {
+export function createChannels(
+  settings: ChannelSettings,
+  deps: { devices: DeviceAccess; timeoutMs?: number /** PEM trusted for SMTP besides the system's (tests' local server). */; smtpCa?: string },
+): { sms: Channel | null; email: Channel | null } {
   const s = checkChannelSettings(settings, deps.devices);
   const sms = s.smsGatewayUrl
     ? androidGatewayChannel({ url: s.smsGatewayUrl, timeoutMs: deps.timeoutMs, checkHost: lanHostCheck(deps.devices) })
     : s.modemPath
       ? gsmModemChannel({ path: s.modemPath, devices: deps.devices, timeoutMs: deps.timeoutMs })
       : null;
-  const email = s.smtpUrl && s.smtpFrom ? smtpChannel({ url: s.smtpUrl, from: s.smtpFrom, timeoutMs: deps.timeoutMs }) : null;
+  const email = s.smtpUrl && s.smtpFrom ? smtpChannel({ url: s.smtpUrl, from: s.smtpFrom, timeoutMs: deps.timeoutMs, ca: deps.smtpCa }) : null;
   return { sms, email };
 }

@@ -9,21 +9,36 @@ import { smtpChannel } from "./smtp";
 import { type SmtpPeer, startSmtpPeer } from "./testing/smtp-peer";
 
 let peer: SmtpPeer;
+/** The probe's server: no STARTTLS, and it would take a login in clear. */
+let plain: SmtpPeer;
 let dir: string;
 const FROM = "Ironbox Mosta <mosta@ironbox.example>";
+const PASS = "p@ss:word";
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ironbox-smtp-"));
-  peer = await startSmtpPeer({ user: "shop", pass: "p@ss:word" });
+  peer = await startSmtpPeer({ user: "shop", pass: PASS, tls: true });
+  plain = await startSmtpPeer({ user: "shop", pass: PASS });
 });
 afterAll(async () => {
   await peer.stop();
+  await plain.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const email = () => {
+/** Every way the password could cross the wire in clear: as typed, and inside AUTH PLAIN or AUTH LOGIN. */
+function leaksPassword(bytes: Buffer): boolean {
+  const text = bytes.toString("latin1");
+  const forms = [PASS, Buffer.from(`\0shop\0${PASS}`).toString("base64"), Buffer.from(PASS).toString("base64")];
+  return forms.some((f) => text.includes(f));
+}
+
+const email = (p = peer) => {
   const devices = deviceAccess({ sysRoot: join(dir, "sys"), devRoot: join(dir, "dev") });
-  const c = createChannels({ smsGatewayUrl: null, modemPath: null, smtpUrl: peer.url, smtpFrom: FROM }, { devices, timeoutMs: 3000 }).email;
+  const c = createChannels(
+    { smsGatewayUrl: null, modemPath: null, smtpUrl: p.url, smtpFrom: FROM },
+    { devices, timeoutMs: 3000, smtpCa: p.ca ?? undefined },
+  ).email;
   if (!c) throw new Error("no channel");
   return c;
 };
@@ -64,7 +79,7 @@ describe("e-mail over SMTP (nodemailer → smtp-server)", () => {
 
   test("check() verifies the login; a wrong password is permanent, in plain words", async () => {
     await email().check();
-    const bad = smtpChannel({ url: peer.url.replace("p%40ss", "nope"), from: FROM, timeoutMs: 3000 });
+    const bad = smtpChannel({ url: peer.url.replace("p%40ss", "nope"), from: FROM, timeoutMs: 3000, ca: peer.ca! });
     const err = await bad.check().catch((e) => e);
     expect(err).toBeInstanceOf(ChannelError);
     expect(err.message).toBe("The mail server refused the user name or password");
@@ -83,6 +98,51 @@ describe("e-mail over SMTP (nodemailer → smtp-server)", () => {
     expect(e2.permanent).toBe(false);
     expect(e2.message).toMatch(/^Cannot reach the mail server/);
     expect(e2.message).not.toContain("secretpw");
+  });
+
+  test("a server that offers no STARTTLS is refused before the password leaves the box, in plain words (the probe's attack)", async () => {
+    const before = plain.mails.length;
+    const err = await email(plain)
+      .send({ key: crypto.randomUUID(), to: "a@example.com", text: "x", subject: "s" })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ChannelError);
+    expect(err.message).toBe(
+      "The mail server offers no encryption (STARTTLS), so the box did not send it the password: use the server's STARTTLS port (usually 587) or smtps:// (port 465)",
+    );
+    expect(err.permanent).toBe(true);
+    const check = await email(plain)
+      .check()
+      .catch((e) => e);
+    expect(check.message).toContain("offers no encryption");
+    // Nothing was logged in, nothing delivered, and the password never crossed the wire.
+    expect(plain.authAttempts).toBe(0);
+    expect(plain.mails.length).toBe(before);
+    const wire = plain.clientBytes();
+    expect(wire.toString("latin1")).toContain("STARTTLS");
+    expect(wire.toString("latin1")).not.toContain("AUTH");
+    expect(leaksPassword(wire)).toBe(false);
+  });
+
+  test("control: over STARTTLS the box logs in and the mail arrives, with nothing of the password in clear", async () => {
+    const key = crypto.randomUUID();
+    await email().send({ key, to: "tls@example.com", text: "over TLS", subject: "s" });
+    expect(peer.mails.some((m) => m.headers.get("message-id")?.includes(key))).toBe(true);
+    expect(peer.authAttempts).toBeGreaterThan(0);
+    const wire = peer.clientBytes();
+    expect(wire.toString("latin1")).toContain("STARTTLS");
+    expect(wire.toString("latin1")).not.toContain("AUTH PLAIN");
+    expect(leaksPassword(wire)).toBe(false);
+  });
+
+  test("a certificate the box does not trust: refused before the login, said plainly", async () => {
+    const attempts = peer.authAttempts;
+    const untrusted = smtpChannel({ url: peer.url, from: FROM, timeoutMs: 3000 });
+    const err = await untrusted.send({ key: "u", to: "a@example.com", text: "x" }).catch((e) => e);
+    await untrusted.close?.();
+    expect(err).toBeInstanceOf(ChannelError);
+    expect(err.message).toStartWith("The mail server's encryption cannot be trusted");
+    expect(err.permanent).toBe(true);
+    expect(peer.authAttempts).toBe(attempts);
   });
 
   test("maskUrl hides the password", () => {

@@ -2,8 +2,11 @@ import nodemailer from "nodemailer";
 import { type Channel, ChannelError, type OutgoingMessage, type SendResult } from "./channel";
 
 /**
- * E-mail over SMTP with nodemailer. smtp:// uses STARTTLS when the server offers it,
- * smtps:// speaks TLS from the start (port 465). The Message-ID is made from the outbox key,
+ * E-mail over SMTP with nodemailer. smtps:// speaks TLS from the start (port 465); smtp://
+ * with a user name must upgrade with STARTTLS before it logs in (requireTLS): a server that
+ * offers no STARTTLS is refused before the password leaves the box (issue 22: AUTH PLAIN went
+ * out in clear). smtp:// without a user (a relay on the LAN that needs no login) uses STARTTLS
+ * when the server offers it. The server's certificate must be one the box trusts. The Message-ID is made from the outbox key,
  * so a retried send carries the same id and a mailbox (or a person) can tell it is the same
  * message. SMTP cannot be asked afterwards what became of a message: no lookup().
  */
@@ -14,6 +17,8 @@ export interface SmtpOptions {
   from: string;
   /** Connection, greeting and socket timeouts (default 15 s each). */
   timeoutMs?: number;
+  /** PEM certificates trusted besides the system's (tests: the local peer's own certificate). */
+  ca?: string;
 }
 
 /** Header text on one line: a subject never carries a line break into the header block. */
@@ -32,6 +37,9 @@ export function smtpChannel(o: SmtpOptions): Channel {
     host: u.hostname.replace(/^\[|\]$/g, ""),
     port: u.port ? Number(u.port) : u.protocol === "smtps:" ? 465 : 587,
     secure: u.protocol === "smtps:",
+    // A password only ever travels encrypted: no STARTTLS, no login (and no mail).
+    requireTLS: !!u.username,
+    ...(o.ca ? { tls: { ca: o.ca } } : {}),
     auth: u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined,
     connectionTimeout: timeout,
     greetingTimeout: timeout,
@@ -81,6 +89,15 @@ function mailError(e: unknown): ChannelError {
   const err = e as { code?: string; responseCode?: number; response?: string; message?: string };
   const said = (err.response ?? err.message ?? "").replace(/\s+/g, " ").slice(0, 160);
   if (err.code === "EAUTH") return new ChannelError("The mail server refused the user name or password", true);
+  // requireTLS: the server answered STARTTLS with a refusal (it offers no encryption).
+  if (err.code === "ETLS" && /upgrading connection with STARTTLS/.test(err.message ?? ""))
+    return new ChannelError(
+      "The mail server offers no encryption (STARTTLS), so the box did not send it the password: use the server's STARTTLS port (usually 587) or smtps:// (port 465)",
+      true,
+    );
+  if (/certificate|self[- ]signed|unable to verify/i.test(err.message ?? ""))
+    return new ChannelError(`The mail server's encryption cannot be trusted (${said}): nothing was sent`, true);
+  if (err.code === "ETLS") return new ChannelError(`The mail server's encryption failed (${said}): nothing was sent`);
   if (err.code === "EENVELOPE" || (err.responseCode && err.responseCode >= 500)) return new ChannelError(`The mail server refused the message: ${said}`, true);
   if (err.code === "ETIMEDOUT") return new ChannelError("The mail server did not answer in time");
   if (err.code === "ECONNECTION" || err.code === "ESOCKET" || err.code === "EDNS") return new ChannelError(`Cannot reach the mail server (${said})`);

@@ -198,6 +198,19 @@ test("the template editor inserts placeholders and previews a real ticket with i
   await expect(page.getByTestId("sms-length")).toContainText("1 SMS part (UCS-2)");
 });
 
+test("a shop's admin reads the status templates but only head-quarters staff change them", async ({ page }) => {
+  await new AppPage(page).loginAs("5555", "birkirkara", "shop-demo-2026");
+  await page.goto("/messaging/templates");
+  const template = page.getByRole("textbox", { name: "Template", exact: true });
+  await expect(template).toBeVisible();
+  await expect(template).not.toBeEditable();
+  await expect(page.getByText("Shared by every shop: only head-quarters staff change it.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "{customer_name}" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
+  // The preview still works for the shop's own tickets.
+  await expect(page.getByRole("button", { name: "Preview", exact: true })).toBeEnabled();
+});
+
 test("the settings screen shows the preset gateway read-only and its test reaches the phone", async ({ page, request }) => {
   await new AppPage(page).loginAs("9999");
   await page.goto("/messaging/settings");

@@ -174,7 +174,7 @@ describe("images belong to the shop that uploaded them", () => {
       const refused = await images.upload(full, file()).catch((e) => e);
       expect(refused).toBeInstanceOf(AppError);
       expect(refused.kind).toBe("insufficient_storage");
-      expect(refused.message).toContain("This shop's images have reached their");
+      expect(refused.message).toContain("This shop's images and signatures have reached their");
       expect(Number((await demo.database.client.execute("SELECT count(*) FROM images")).rows[0]![0])).toBe(rows);
       expect(files().length).toBe(stored);
       expect((await images.upload(other, file())).size).toBe(PNG.length);

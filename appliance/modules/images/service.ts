@@ -1,26 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, rename, statfs, unlink, writeFile } from "node:fs/promises";
+import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { and, eq, inArray, lt, sql, sum } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { images } from "../../../db/schema";
-import { insufficientStorage, notFound, unprocessable } from "../../platform/errors";
+import { notFound, unprocessable } from "../../platform/errors";
 import type { AgentCaller, EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "../../platform/config";
 import { audit } from "../audit/audit";
+import { createStorageRules, type DiskSpace } from "./storage";
+
+export type { DiskSpace } from "./storage";
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const MB = 1024 * 1024;
-
-/** Free and total bytes of the file system holding `dir` (for unprivileged users). */
-export type DiskSpace = (dir: string) => Promise<{ free: number; total: number }>;
-const diskSpace: DiskSpace = async (dir) => {
-  const s = await statfs(dir);
-  return { free: s.bavail * s.bsize, total: s.blocks * s.bsize };
-};
-
-/** An upload that would not fit is 507 Insufficient Storage (as WebDAV answers a full quota), with the reason. */
 
 /** An image that nothing references a day after its upload is removed (file and row). */
 export const UNUSED_IMAGE_MS = 24 * 60 * 60 * 1000;
@@ -60,33 +54,39 @@ export function createImageService({
   clock,
   dataDir,
   limits = DEFAULT_UPLOAD_LIMITS,
-  space = diskSpace,
+  space,
+  otherBytes = async () => 0,
 }: {
   db: Db;
   clock: Clock;
   dataDir: string;
   limits?: UploadLimits;
   space?: DiskSpace;
+  /** What else a shop keeps under the same quota: its signatures (modules/tickets/signatures). */
+  otherBytes?: (agentId: number) => Promise<number>;
 }) {
   const dir = join(dataDir, "images");
-
-  async function checkFreeSpace(size: number) {
-    const { free, total } = await space(dataDir);
-    const floor = Math.max(limits.minFreeBytes, total * limits.minFreeShare);
-    if (free - size < floor)
-      throw insufficientStorage(
-        `The box's disk is almost full (${Math.floor(free / MB)} MB free): uploads are paused until space is freed; everything else still works`,
-      );
-  }
+  // An upload that would not fit is 507 Insufficient Storage (as WebDAV answers a full quota), with the reason.
+  const rules = createStorageRules({ dataDir, limits, space });
 
   return {
+    /** What a shop's uploads take (the quota it shares with its signatures). */
+    async bytes(agentId: number): Promise<number> {
+      const [used] = await db
+        .select({ bytes: sum(images.size) })
+        .from(images)
+        .where(eq(images.agent_id, agentId));
+      return Number(used?.bytes ?? 0);
+    },
+
     async upload(caller: EmployeeCaller, file: File) {
       if (file.size > MAX_IMAGE_BYTES) throw unprocessable(`file: images may be at most ${MAX_IMAGE_BYTES / MB} MB`);
       const bytes = new Uint8Array(await file.arrayBuffer());
       const kind = sniffImage(bytes);
       if (!kind) throw unprocessable("file: must be a PNG, JPEG, GIF or WebP image");
       await mkdir(dir, { recursive: true });
-      await checkFreeSpace(bytes.length);
+      await rules.checkFreeSpace(bytes.length);
+      const others = await otherBytes(caller.agent.id);
       const name = `${randomUUID()}.${kind.ext}`;
       const tmp = join(dir, `.${name}.tmp`);
       await writeFile(tmp, bytes, { flush: true });
@@ -98,12 +98,7 @@ export function createImageService({
             .select({ bytes: sum(images.size) })
             .from(images)
             .where(eq(images.agent_id, caller.agent.id));
-          const usedBytes = Number(used?.bytes ?? 0);
-          if (usedBytes + bytes.length > limits.quotaBytes) {
-            throw insufficientStorage(
-              `This shop's images have reached their ${Math.round(limits.quotaBytes / MB)} MB limit (${(usedBytes / MB).toFixed(1)} MB used); photos no item uses are removed after a day`,
-            );
-          }
+          rules.checkQuota(Number(used?.bytes ?? 0) + others, bytes.length);
           const [row] = await tx
             .insert(images)
             .values({

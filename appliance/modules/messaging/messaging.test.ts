@@ -3,9 +3,12 @@ import { and, eq, inArray, ne, type SQL } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { agents, customers, outgoingMessages, tickets } from "../../../db/schema";
 import { type GatewayStandIn, startGatewayStandIn } from "../../../drivers/messaging/testing/android-gateway-stand-in";
+import { startSmtpPeer } from "../../../drivers/messaging/testing/smtp-peer";
 import type { BoxEvent } from "../events/model";
 import { testBox, type TestBox } from "../../test/harness";
+import { stateSaying } from "../../domain/messageTemplate";
 import { backoffMs, DEFAULT_POLICY } from "./service";
+import { STATUS_REPEAT_MS } from "./throttle";
 
 // The outbox against real peers: a stand-in of the Android gateway's HTTP API (one healthy, one
 // that always answers 503, one that loses its answers) and a local SMTP server. The sender is
@@ -88,6 +91,8 @@ async function login() {
   hqAdmin = await box.employeeToken("1111");
 }
 beforeEach(async () => {
+  // Each test starts a minute after the last: its status messages and channel tests are not repeats of another test's.
+  box.clock.advance(STATUS_REPEAT_MS);
   await login();
   await setGateway(good.url);
 });
@@ -168,6 +173,54 @@ describe("status messages", () => {
     expect((await rowsOf(eq(outgoingMessages.ticket_id, t.id))).length).toBe(before);
     // HQ sees every shop's.
     expect((await box.call("GET", `${API}/messages?ticket_id=${t.id}`, { token: hqAdmin })).status).toBe(200);
+  });
+});
+
+describe("throttles", () => {
+  test("a ticket's status message again within a minute answers 429, saying how long to wait, and queues nothing; a minute later it goes", async () => {
+    const t = await ticketOf("birkirkara");
+    await db().update(customers).set({ mobile: "79000021" }).where(eq(customers.id, t.customer_id));
+    const first = await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee });
+    expect(first.status).toBe(200);
+    const count = async () => (await rowsOf(eq(outgoingMessages.ticket_id, t.id))).length;
+    const queued = await count();
+    // The attack: the same ticket's message over and over (a double tap or a script); two at once as well.
+    box.clock.advance(20_000);
+    const again = await Promise.all([0, 1, 2].map(() => box.call("POST", `${API}/messages/${t.id}/status`, { token: admin })));
+    for (const r of again) {
+      expect(r.status).toBe(429);
+      expect(r.json.message).toBe(`A status message for ticket ${t.id} was queued 20 s ago: wait 40 s before sending another`);
+    }
+    expect(await count()).toBe(queued);
+    // Control: another ticket is not held back, and the same ticket goes once the minute is over.
+    const other = (await db().query.tickets.findFirst({
+      where: and(eq(tickets.agent_id, ids.birkirkara), ne(tickets.id, t.id), ne(tickets.state, "CREATED")),
+    }))!;
+    await db().update(customers).set({ mobile: "79000022" }).where(eq(customers.id, other.customer_id));
+    expect((await box.call("POST", `${API}/messages/${other.id}/status`, { token: employee })).status).toBe(200);
+    box.clock.advance(40_000);
+    expect((await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).status).toBe(200);
+    expect(await count()).toBe(queued + 1);
+    await box.messaging.sender.tick();
+  });
+
+  test("a channel's test message more than three times a minute answers 429; other channels and the next minute are free", async () => {
+    const test = (channel: string, to: string) => box.call("POST", `${API}/messaging/settings/test`, { token: admin, body: { channel, to } });
+    for (let i = 0; i < 3; i++) {
+      const r = await test("gateway", "79000031");
+      expect(r.status).toBe(200);
+      expect(r.json.data.ok).toBe(true);
+      box.clock.advance(5_000);
+    }
+    const sentBefore = good.received.filter((m) => m.to === "79000031").length;
+    const fourth = await test("gateway", "79000031");
+    expect(fourth.status).toBe(429);
+    expect(fourth.json.message).toBe("The SMS gateway (Android phone) has been tested 3 times in the last minute: wait 45 s before testing it again");
+    expect(good.received.filter((m) => m.to === "79000031").length).toBe(sentBefore);
+    // Control: e-mail is another channel; after the minute the phone can be tested again.
+    expect((await test("smtp", "owner@example.com")).json.data.ok).toBe(true);
+    box.clock.advance(45_000);
+    expect((await test("gateway", "79000031")).json.data.ok).toBe(true);
   });
 });
 
@@ -347,7 +400,11 @@ describe("retries and crashes", () => {
   test("rows left `sending` after a crash: the gateway is asked (sent, never got, failed, still pending); no lookup -> unknown", async () => {
     const t = await ticketOf("birkirkara");
     await db().update(customers).set({ mobile: "79000002", email_address: "late@example.mt" }).where(eq(customers.id, t.customer_id));
-    const queue = async () => (await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).json.data[0].id as number;
+    // A minute apart: the same ticket's status message is not taken twice within one.
+    const queue = async () => {
+      box.clock.advance(STATUS_REPEAT_MS);
+      return (await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).json.data[0].id as number;
+    };
     const ids4 = [await queue(), await queue(), await queue(), await queue()];
     // What a box killed mid-send leaves: rows claimed, some of them already handed to the phone.
     await db()
@@ -406,25 +463,88 @@ describe("retries and crashes", () => {
 });
 
 describe("templates", () => {
-  test("unknown placeholders are refused; a saved template is what the status message says; admin only", async () => {
+  test("unknown placeholders are refused; a saved template is what the status message says; HQ staff only", async () => {
     const list = (await box.call("GET", `${API}/messaging/templates`, { token: employee })).json.data;
     const t = await ticketOf("birkirkara");
     const state = list.find((x: { state: string }) => x.state === t.state);
     expect(state.is_default).toBe(true);
-    const bad = await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, { token: admin, body: { text: "Hi {custmer_name}" } });
+    const bad = await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, { token: hqAdmin, body: { text: "Hi {custmer_name}" } });
     expect(bad.status).toBe(422);
     expect(bad.json.message).toContain("{custmer_name}");
     expect((await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, { token: employee, body: { text: "Hi {customer_name}" } })).status).toBe(403);
-    const ok = await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, {
+    // The attack: a shop's admin rewrites the message every shop sends (with a link of their choosing).
+    const hijack = await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, {
       token: admin,
+      body: { text: "Your items are ready: pay at http://evil.example/{ticket_id}" },
+    });
+    expect(hijack.status).toBe(403);
+    expect(hijack.json.message).toBe("Only head-quarters staff may change data shared by every shop");
+    const after = (await box.call("GET", `${API}/messaging/templates`, { token: admin })).json.data.find(
+      (x: { state_id: number }) => x.state_id === state.state_id,
+    );
+    expect(after).toMatchObject({ is_default: true, text: state.text });
+    // The control: HQ staff change it, and every shop's status message says the new text.
+    const ok = await box.call("PUT", `${API}/messaging/templates/${state.state_id}`, {
+      token: hqAdmin,
       body: { text: "Għażiż {customer_name}: {ticket_id} is {state}, due {amount_due}." },
     });
     expect(ok.status).toBe(200);
     await db().update(customers).set({ mobile: "79000003" }).where(eq(customers.id, t.customer_id));
     const c = (await db().query.customers.findFirst({ where: eq(customers.id, t.customer_id) }))!;
     const [row] = (await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).json.data;
-    expect(row.text).toMatch(new RegExp(`^Għażiż ${c.full_name}: ${t.id} is ${t.state}, due €`));
+    // The state as people say it, never its code.
+    expect(row.text).toMatch(new RegExp(`^Għażiż ${c.full_name}: ${t.id} is ${stateSaying(t.state)}, due €`));
+    expect(row.text).not.toContain(t.state);
     await box.messaging.sender.tick();
+  });
+
+  test("an empty value (a state with no name, no shop phone) never makes a broken sentence: the neutral text goes; what even that lacks is refused by name", async () => {
+    const t = await ticketOf("birkirkara");
+    await db().update(customers).set({ mobile: "79000013" }).where(eq(customers.id, t.customer_id));
+    const c = (await db().query.customers.findFirst({ where: eq(customers.id, t.customer_id) }))!;
+    const shop = (await db().query.agents.findFirst({ where: eq(agents.id, ids.birkirkara) }))!;
+    const before = { state: t.state, delivery_date: t.delivery_date };
+    try {
+      // The attack of the report: a ticket in the empty state, the default text "… is now {state}."
+      await db().update(tickets).set({ state: "" }).where(eq(tickets.id, t.id));
+      const [row] = (await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee })).json.data;
+      expect(row.text).toBe(`Dear ${c.full_name}, there is news about your ticket ${t.id} at ${shop.name}: please get in touch with us.`);
+      expect(row.text).not.toMatch(/ \.|now\s*\.|:\s*\./);
+      // The same for the preview of any template that names the state.
+      const pv = await box.call("POST", `${API}/messaging/templates/preview`, {
+        token: admin,
+        body: { text: "Ticket {ticket_id} is now {state}.", ticket_id: t.id },
+      });
+      expect(pv.status).toBe(200);
+      expect(pv.json.data.text).toStartWith(`Dear ${c.full_name}, there is news`);
+      // Control: a named state reads as people say it.
+      await db().update(tickets).set({ state: "PICKED UP", delivery_date: null }).where(eq(tickets.id, t.id));
+      const named = await box.call("POST", `${API}/messaging/templates/preview`, {
+        token: admin,
+        body: { text: "Ticket {ticket_id} is now {state}; delivery {delivery_date}.", ticket_id: t.id },
+      });
+      expect(named.json.data.text).toBe(`Ticket ${t.id} is now picked up; delivery to be agreed.`);
+      // A shop without a phone: a template that gives the phone falls back to the neutral text ("Call ." never goes); one that does not is kept.
+      await db().update(agents).set({ landline: "", mobile: "" }).where(eq(agents.id, ids.birkirkara));
+      const noPhone = await box.call("POST", `${API}/messaging/templates/preview`, { token: admin, body: { text: "Call {shop_phone}.", ticket_id: t.id } });
+      expect(noPhone.json.data.text).toStartWith(`Dear ${c.full_name}, there is news`);
+      const fine = await box.call("POST", `${API}/messaging/templates/preview`, {
+        token: admin,
+        body: { text: "Ticket {ticket_id}: {state}.", ticket_id: t.id },
+      });
+      expect(fine.json.data.text).toBe(`Ticket ${t.id}: picked up.`);
+      // Even the neutral text needs the customer's name: without one the message is refused, saying why.
+      await db().update(customers).set({ full_name: "" }).where(eq(customers.id, c.id));
+      box.clock.advance(STATUS_REPEAT_MS);
+      const refused = await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee });
+      expect(refused.status).toBe(422);
+      expect(refused.json.message).toBe("The message cannot be sent as written: the customer has no name (add it on the customer screen)");
+    } finally {
+      await db().update(tickets).set(before).where(eq(tickets.id, t.id));
+      await db().update(customers).set({ full_name: c.full_name }).where(eq(customers.id, c.id));
+      await db().update(agents).set({ landline: shop.landline, mobile: shop.mobile }).where(eq(agents.id, ids.birkirkara));
+      await box.messaging.sender.tick();
+    }
   });
 
   test("preview renders for a real ticket (of the caller's shop) with the SMS encoding and parts", async () => {
@@ -486,6 +606,24 @@ describe("settings", () => {
     expect(test2.json.data.ok).toBe(false);
     expect(test2.json.data.message).toContain("refused the user name or password");
     expect(test2.json.data.message).not.toContain("bad-pass");
+  });
+
+  test("the e-mail Test against a server without STARTTLS says why it failed, and the password never left the box", async () => {
+    const plain = await startSmtpPeer({ user: "shop", pass: "mail-s3cret" });
+    try {
+      await setGateway(good.url, { smtp_url: plain.url });
+      const r = await box.call("POST", `${API}/messaging/settings/test`, { token: admin, body: { channel: "smtp", to: "owner@example.com" } });
+      expect(r.status).toBe(200);
+      expect(r.json.data.ok).toBe(false);
+      expect(r.json.data.message).toContain("offers no encryption (STARTTLS), so the box did not send it the password");
+      expect(r.json.data.message).not.toContain("mail-s3cret");
+      expect(plain.authAttempts).toBe(0);
+      expect(plain.clientBytes().toString("latin1")).not.toContain("mail-s3cret");
+      expect(plain.mails).toHaveLength(0);
+    } finally {
+      await setGateway(good.url);
+      await plain.stop();
+    }
   });
 
   test("environment presets are shown masked and read-only", async () => {

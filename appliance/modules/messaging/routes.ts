@@ -122,9 +122,10 @@ export function messagingRoutes(messaging: MessagingService) {
       method: "PUT",
       path: "/messaging/templates/:state_id",
       tag: "messaging",
-      summary: "Saves a ticket state's status message template (unknown placeholders refused)",
-      access: admin,
-      // Templates are HQ's reference data (modules/reference): a shop enrolled with HQ gets them from there.
+      summary: "Saves a ticket state's status message template (unknown placeholders refused; HQ staff only)",
+      // Templates are HQ's reference data (modules/reference), sent by every shop under its own
+      // name: HQ staff write them, like the channels; a shop enrolled with HQ gets them from there.
+      access: HQ_STAFF,
       hqOwned: true,
       params: StateIdParams,
       body: TemplateBody,

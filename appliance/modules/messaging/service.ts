@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lte, notInArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { agents, boxSettings, customers, messageBatches, messageTemplates, outgoingMessages, tickets, ticketStates } from "../../../db/schema";
 import type { DeviceAccess } from "../../../drivers/devices";
@@ -13,10 +13,19 @@ import {
   NO_CHANNELS,
 } from "../../../drivers/messaging";
 import { euro, displayDate } from "../../domain/format";
-import { defaultTemplate, PLACEHOLDERS, renderTemplate, type TemplateValues, unknownPlaceholders } from "../../domain/messageTemplate";
+import {
+  defaultTemplate,
+  NO_DELIVERY_DATE,
+  PLACEHOLDERS,
+  type PlaceholderKey,
+  renderStatusMessage,
+  stateSaying,
+  type TemplateValues,
+  unknownPlaceholders,
+} from "../../domain/messageTemplate";
 import { smsParts } from "../../domain/sms";
 import type { Clock } from "../../platform/clock";
-import { conflict, notFound, unprocessable } from "../../platform/errors";
+import { conflict, notFound, tooMany, unprocessable } from "../../platform/errors";
 import type { BoxEventBus as EventBus } from "../events/model";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
@@ -32,6 +41,7 @@ import type {
   TestChannel,
   TestResult,
 } from "./model";
+import { seconds, slidingWindow, STATUS_REPEAT_MS, TESTS_PER_MINUTE } from "./throttle";
 
 type Row = typeof outgoingMessages.$inferSelect;
 type Kind = Row["channel"];
@@ -66,6 +76,17 @@ const FIELDS = { sms_gateway_url: "smsGatewayUrl", modem_path: "modemPath", smtp
 export function backoffMs(attempts: number, p: Pick<SenderPolicy, "baseDelayMs" | "maxDelayMs">): number {
   return Math.min(p.maxDelayMs, p.baseDelayMs * 2 ** Math.max(0, attempts - 1));
 }
+
+/** Why a status message lacks a value its template uses, and what to do (the 422's words). */
+const LACKS: Record<PlaceholderKey, string> = {
+  customer_name: "the customer has no name (add it on the customer screen)",
+  ticket_id: "the ticket has no number",
+  state: "the ticket's state has no name",
+  amount_due: "the amount due is unknown",
+  shop_name: "the shop has no name (HQ sets it on the shop's details)",
+  shop_phone: "the shop has no phone number (add one on the shop's details)",
+  delivery_date: "the ticket has no delivery date",
+};
 
 /** Text for an SMS or an e-mail body: no control characters but line breaks. */
 const cleanBody = (s: string) => s.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, "");
@@ -216,11 +237,12 @@ export function createMessagingService({
     const templateValues: TemplateValues = {
       customer_name: customer.full_name,
       ticket_id: String(t.id),
-      state: t.state,
+      // As people say it ("picked up"), never the state's code; "" for the nameless state.
+      state: stateSaying(t.state, state?.is_locality_delivery),
       amount_due: euro(Math.max(0, t.total - t.total_paid)),
       shop_name: shop.name,
       shop_phone: shop.landline || shop.mobile,
-      delivery_date: displayDate(t.delivery_date),
+      delivery_date: t.delivery_date ? displayDate(t.delivery_date) : NO_DELIVERY_DATE,
     };
     return { ticket: t, customer, shop, state, values: templateValues };
   }
@@ -237,6 +259,31 @@ export function createMessagingService({
     const bad = unknownPlaceholders(text);
     if (bad.length)
       throw unprocessable(`text: unknown placeholder ${bad.map((b) => `{${b}}`).join(", ")}; use ${PLACEHOLDERS.map((p) => `{${p.key}}`).join(", ")}`);
+  }
+
+  /** The status message as sent, never with a hole ("is now ."): the neutral text instead, or refused naming what even that lacks. */
+  function statusText(template: string, values: TemplateValues): string {
+    const r = renderStatusMessage(template, values);
+    if (!r.ok) throw unprocessable(`The message cannot be sent as written: ${r.missing.map((k) => LACKS[k]).join("; ")}`);
+    return cleanBody(r.text);
+  }
+
+  const testSends = slidingWindow(TESTS_PER_MINUTE, 60_000);
+
+  /** 429 when this ticket's last status message was queued less than STATUS_REPEAT_MS ago (run inside the write). */
+  async function refuseRepeat(q: Pick<Db, "select">, ticketId: number) {
+    const [last] = await q
+      .select({ created_at: outgoingMessages.created_at })
+      .from(outgoingMessages)
+      .where(and(eq(outgoingMessages.ticket_id, ticketId), isNull(outgoingMessages.batch_id)))
+      .orderBy(desc(outgoingMessages.id))
+      .limit(1);
+    if (!last) return;
+    const ago = clock.now().getTime() - Date.parse(last.created_at);
+    if (ago >= 0 && ago < STATUS_REPEAT_MS)
+      throw tooMany(
+        `A status message for ticket ${ticketId} was queued ${seconds(ago)} s ago: wait ${seconds(STATUS_REPEAT_MS - ago)} s before sending another`,
+      );
   }
 
   const noChannel = () => unprocessable("No way to send messages is set up: an admin sets up SMS or e-mail on Messaging settings");
@@ -434,9 +481,11 @@ export function createMessagingService({
       if (!ch.sms && !ch.email) throw noChannel();
       const to = addressOf(ctx.customer, ch);
       if (!to) throw unprocessable(`${ctx.customer.full_name} has no mobile or e-mail address a message can go to`);
-      const text = cleanBody(renderTemplate(await templateFor(ctx.state?.id, ctx.ticket.state), ctx.values));
+      const text = statusText(await templateFor(ctx.state?.id, ctx.ticket.state), ctx.values);
       const at = now();
       const row = await db.transaction(async (tx) => {
+        // Checked in the write, so two taps at once cannot both pass.
+        await refuseRepeat(tx, ctx.ticket.id);
         const [r] = await tx
           .insert(outgoingMessages)
           .values(
@@ -656,7 +705,7 @@ export function createMessagingService({
     async preview(caller: EmployeeCaller, text: string, ticketId: number): Promise<Preview> {
       refuseUnknownPlaceholders(text);
       const ctx = await ticketContext(caller, ticketId);
-      const rendered = cleanBody(renderTemplate(text, ctx.values));
+      const rendered = statusText(text, ctx.values);
       const { encoding, parts, length } = smsParts(rendered);
       return { text: rendered, sms: { encoding, parts, length } };
     },
@@ -731,6 +780,9 @@ export function createMessagingService({
       if (!Object.values(only).some(Boolean)) return { ok: false, message: `${names[which]} is not set up` };
       const recipient = which === "smtp" ? (isEmailAddress(to.trim()) ? to.trim() : null) : dialable(to);
       if (!recipient) throw unprocessable(which === "smtp" ? "to: an e-mail address" : "to: a mobile number (digits, optionally starting with +)");
+      const wait = testSends.take(which, clock.now().getTime());
+      if (wait > 0)
+        throw tooMany(`${names[which]} has been tested ${TESTS_PER_MINUTE} times in the last minute: wait ${seconds(wait)} s before testing it again`);
       let channel: Channel | null = null;
       try {
         const built = makeChannels(only);

@@ -36,6 +36,26 @@ export const IdList = z
   .refine((a) => a.every((n) => Number.isSafeInteger(n) && n > 0), "must be ids (whole numbers)")
   .refine((a) => a.length <= 500, "must have at most 500 ids");
 
+/**
+ * Ticket states by id (the UI's filter) or by name, as the rest of the spec names them
+ * (`states=PICKED UP`, `PUT /tickets/changeState {State}`); both may be mixed, repeated or
+ * comma-separated. A name is matched without regard to case; one that is no state matches
+ * nothing, like an unknown id.
+ */
+export const StateList = z
+  .union([z.string().max(2000), z.array(z.string().max(2000)).max(500)])
+  .transform((v) =>
+    [v]
+      .flat()
+      .flatMap((s) => s.split(","))
+      .map((s) => s.trim().replace(/\s+/g, " "))
+      .filter(Boolean)
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+  )
+  .refine((a) => a.every((n) => typeof n === "string" || (Number.isSafeInteger(n) && n > 0)), "must be state ids or names")
+  .refine((a) => a.every((n) => typeof n === "number" || n.length <= 60), "a state name has at most 60 characters")
+  .refine((a) => a.length <= 500, "must have at most 500 states");
+
 const range = {
   /** First Malta day of the report, inclusive. */
   from: IsoDate,
@@ -57,19 +77,19 @@ export const ClientReportQuery = z.object(range).superRefine(ordered);
 /**
  * GET /tickets/csv/itemReport?from&to&agents&states&actions&commission: agents are agent ids
  * (a shop's own only; another shop's id matches nothing), states are ticket state ids
- * (GET /ticketStates/), commission a whole percent 0..100 (default 0).
+ * (GET /ticketStates/) or names, commission a whole percent 0..100 (default 0).
  */
 export const ItemReportQuery = z
   .object({
     ...range,
     agents: IdList.optional(),
-    states: IdList.optional(),
+    states: StateList.optional(),
     actions: IdList.optional(),
     commission: z.coerce.number().int("must be a whole number").min(0).max(100).default(0),
   })
   .superRefine(ordered);
-/** GET /tickets/csv/itemStateReport?from&to&states&actions: state changes logged in the range. */
-export const ItemStateReportQuery = z.object({ ...range, states: IdList.optional(), actions: IdList.optional() }).superRefine(ordered);
+/** GET /tickets/csv/itemStateReport?from&to&states&actions: state changes logged in the range (states: ids or names). */
+export const ItemStateReportQuery = z.object({ ...range, states: StateList.optional(), actions: IdList.optional() }).superRefine(ordered);
 
 export type SalesReportQuery = z.infer<typeof SalesReportQuery>;
 export type ClientReportQuery = z.infer<typeof ClientReportQuery>;
@@ -78,7 +98,7 @@ export type ItemStateReportQuery = z.infer<typeof ItemStateReportQuery>;
 export type ReportQuery = (SalesReportQuery | ClientReportQuery | ItemReportQuery | ItemStateReportQuery) & {
   actions?: number[];
   agents?: number[];
-  states?: number[];
+  states?: (number | string)[];
   commission?: number;
 };
 

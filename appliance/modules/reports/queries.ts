@@ -59,10 +59,17 @@ function customerCache(src: Source) {
   };
 }
 
-/** Ticket state ids (the UI's filter) as the names items and logs store. */
-async function stateNames(src: Source, ids?: number[]): Promise<string[] | null> {
-  if (!ids?.length) return null;
-  return (await src.values("SELECT name FROM ticket_states WHERE id IN (SELECT value FROM json_each(?))", [json(ids)])).map((r) => str(r[0]));
+/** Ticket states asked by id (the UI's filter) or by name (any case), as the names items and logs store. */
+async function stateNames(src: Source, asked?: (number | string)[]): Promise<string[] | null> {
+  if (!asked?.length) return null;
+  const ids = asked.filter((a) => typeof a === "number");
+  const names = asked.filter((a) => typeof a === "string").map((n) => n.toUpperCase());
+  return (
+    await src.values("SELECT name FROM ticket_states WHERE id IN (SELECT value FROM json_each(?)) OR upper(name) IN (SELECT value FROM json_each(?))", [
+      json(ids),
+      JSON.stringify(names),
+    ])
+  ).map((r) => str(r[0]));
 }
 
 /** Agents filter within the caller's scope: a shop asking for another shop's id gets nothing. */

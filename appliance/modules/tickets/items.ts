@@ -25,6 +25,7 @@ import { allowedActions, assertActionsAllowed } from "../catalogue/actionAccess"
 import { assertImagesVisible } from "../images/service";
 import { type Exec, loadItems, unitPrice } from "./repo";
 import { createLedger } from "./ledger";
+import type { SignatureStore } from "./signatures";
 import type { Item, ItemBody, ItemUpdate as ItemUpdateBody, StateChange } from "./model";
 import { recomputeTicket } from "./totals";
 
@@ -43,7 +44,18 @@ export const pieceList = (pieces: string, description: string) => {
   return list.length ? list : [description || "Item"];
 };
 
-export function createItemService({ db, clock, approvals }: { db: Db; clock: Clock; approvals: ApprovalService }) {
+export function createItemService({
+  db,
+  clock,
+  approvals,
+  signatures,
+}: {
+  db: Db;
+  clock: Clock;
+  approvals: ApprovalService;
+  /** Caps signatures and counts them against the shop's storage (shared with the ticket service). */
+  signatures: SignatureStore;
+}) {
   const now = () => clock.now().toISOString();
   const ledger = createLedger(clock);
 
@@ -285,7 +297,13 @@ export function createItemService({ db, clock, approvals }: { db: Db; clock: Clo
       const ids = [...new Set(change.Ids)];
       await ledger.assertState(db, change.State);
       const found = await visibleItems(caller, ids);
-      await db.transaction((tx) => ledger.setItemsState(tx, caller, found, change.State, change.Signature));
+      const hold = await signatures.hold(caller.agent.id, change.Signature);
+      await db
+        .transaction((tx) => ledger.setItemsState(tx, caller, found, change.State, change.Signature))
+        .catch((e) => {
+          hold?.release();
+          throw e;
+        });
       return { success: true as const, count: ids.length };
     },
 

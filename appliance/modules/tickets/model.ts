@@ -12,11 +12,18 @@ import { Address } from "../places/model";
 /** A money amount a client sends, in euros. */
 const money = z.number().finite().min(0).max(1_000_000);
 
-/** Spec §4: a state set on tickets or items, with one optional drawn signature (a data URL). */
+/**
+ * Spec §4: a state set on tickets or items, with one optional drawn signature (a data URL).
+ * The signature is capped by the service (413 above SIGNATURE_MAX_CHARS, tickets/signatures.ts);
+ * the schema only bounds it by the request body limit, so every oversized one gets that 413.
+ */
 export const StateChange = z.object({
   Ids: z.array(z.number().int().positive()).min(1).max(2000),
   State: z.string().max(60),
-  Signature: z.string().max(2_000_000).nullish(),
+  Signature: z
+    .string()
+    .max(16 * 1024 * 1024)
+    .nullish(),
 });
 export type StateChange = z.infer<typeof StateChange>;
 

@@ -16,6 +16,7 @@ import { PAID_STATES } from "../../domain/states";
 import { createLedger } from "./ledger";
 import type { StateChange, Ticket, TicketBody, TicketListRow, TicketSummary } from "./model";
 import { type Exec, loadItems, loadTicket, loadTicketLogs, type TicketRecord } from "./repo";
+import type { SignatureStore } from "./signatures";
 import { recomputeTicket } from "./totals";
 
 /** Spec §9: a new ticket's pickup and delivery default to 7 days from today. */
@@ -64,12 +65,15 @@ export function createTicketService({
   approvals,
   places,
   scheduling,
+  signatures,
 }: {
   db: Db;
   clock: Clock;
   approvals: ApprovalService;
   places: Pick<PlaceService, "listAddresses">;
   scheduling: VanCapacity;
+  /** Caps signatures and counts them against the shop's storage (shared with the item service). */
+  signatures: SignatureStore;
 }) {
   const now = () => clock.now().toISOString();
 
@@ -447,33 +451,39 @@ export function createTicketService({
       const found = await db.select({ id: tickets.id, agent_id: tickets.agent_id }).from(tickets).where(inArray(tickets.id, ids));
       if (found.length !== ids.length) throw notFound("Ticket");
       for (const t of found) assertSameAgent(caller, t.agent_id, "Ticket");
-      await db.transaction(async (tx) => {
-        const sig = await ledger.storeSignature(tx, change.Signature);
-        const at = now();
-        await tx.update(tickets).set({ state: change.State }).where(inArray(tickets.id, ids));
-        const items = await tx.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(inArray(ticketSubCategories.ticket_id, ids));
-        if (items.length) {
-          await tx.update(ticketSubCategories).set({ state: change.State }).where(inArray(ticketSubCategories.ticket_id, ids));
-          await tx.insert(itemLogStates).values(
-            items.map((i) => ({
-              ticket_sub_category_id: i.id,
-              state: change.State,
-              logged_at: at,
-              log: "State changed with the ticket",
-              employee_id: caller.employee.id,
-              signature_id: sig,
-            })),
-          );
-        }
-        for (const id of ids) await ledger.logTicket(tx, caller, id, change.State, "State changed", sig);
-        await audit(tx, clock.now(), caller, "change_state", "ticket", null, { ids, state: change.State });
-        if (PAID_STATES.includes(change.State)) {
-          for (const id of ids) {
-            const taken = await settle(tx, caller, id);
-            if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket", id, { amount_cents: taken, state: change.State });
+      const hold = await signatures.hold(caller.agent.id, change.Signature);
+      await db
+        .transaction(async (tx) => {
+          const sig = await ledger.storeSignature(tx, change.Signature);
+          const at = now();
+          await tx.update(tickets).set({ state: change.State }).where(inArray(tickets.id, ids));
+          const items = await tx.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(inArray(ticketSubCategories.ticket_id, ids));
+          if (items.length) {
+            await tx.update(ticketSubCategories).set({ state: change.State }).where(inArray(ticketSubCategories.ticket_id, ids));
+            await tx.insert(itemLogStates).values(
+              items.map((i) => ({
+                ticket_sub_category_id: i.id,
+                state: change.State,
+                logged_at: at,
+                log: "State changed with the ticket",
+                employee_id: caller.employee.id,
+                signature_id: sig,
+              })),
+            );
           }
-        }
-      });
+          for (const id of ids) await ledger.logTicket(tx, caller, id, change.State, "State changed", sig);
+          await audit(tx, clock.now(), caller, "change_state", "ticket", null, { ids, state: change.State });
+          if (PAID_STATES.includes(change.State)) {
+            for (const id of ids) {
+              const taken = await settle(tx, caller, id);
+              if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket", id, { amount_cents: taken, state: change.State });
+            }
+          }
+        })
+        .catch((e) => {
+          hold?.release();
+          throw e;
+        });
       return { success: true, count: ids.length };
     },
 

@@ -1,10 +1,18 @@
-import type { AddressInfo } from "node:net";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { type AddressInfo, connect, createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 
 /**
  * A real SMTP server (smtp-server) on 127.0.0.1 for tests: login required, mail kept in
  * `mails` with its headers and body decoded (RFC 2047 words, quoted-printable, base64) so a
  * test can compare what a mailbox would show. A recipient at refused.example is answered 550.
+ * With `tls` it offers STARTTLS with a self-signed certificate for 127.0.0.1 (`ca`: trust it)
+ * and takes no login before it; without, it offers no STARTTLS at all (the probe's server).
+ * Clients reach it through a loopback relay that keeps every byte they send (`clientBytes`),
+ * so a test can check what crossed the wire in clear.
  */
 export interface ReceivedMail {
   from: string;
@@ -19,7 +27,47 @@ export interface SmtpPeer {
   /** smtp://user:pass@127.0.0.1:port */
   url: string;
   mails: ReceivedMail[];
+  /** The self-signed certificate (PEM) when the peer offers STARTTLS. */
+  ca: string | null;
+  /** Logins the server was asked for (right or wrong). */
+  authAttempts: number;
+  /** Everything clients sent, as it crossed the wire (encrypted after STARTTLS). */
+  clientBytes(): Buffer;
   stop(): Promise<void>;
+}
+
+/** A self-signed P-256 certificate for 127.0.0.1 (openssl, as the HTTPS tests use). */
+function selfSigned(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), "ironbox-smtp-tls-"));
+  try {
+    const r = spawnSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+        "-days",
+        "2",
+      ],
+      { encoding: "utf8" },
+    );
+    if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
+    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** =?UTF-8?B?…?= and =?UTF-8?Q?…?= words, joined (whitespace between two words is dropped). */
@@ -62,15 +110,19 @@ function parseMail(raw: string): Omit<ReceivedMail, "from" | "to"> {
   };
 }
 
-export async function startSmtpPeer(o: { user: string; pass: string }): Promise<SmtpPeer> {
+export async function startSmtpPeer(o: { user: string; pass: string; tls?: boolean }): Promise<SmtpPeer> {
   const mails: ReceivedMail[] = [];
+  const material = o.tls ? selfSigned() : null;
+  let authAttempts = 0;
   const server = new SMTPServer({
     secure: false,
-    // A loopback test server: no certificate, so no STARTTLS; login over plain text is fine here.
-    disabledCommands: ["STARTTLS"],
-    allowInsecureAuth: true,
+    ...(material
+      ? { key: material.key, cert: material.cert, allowInsecureAuth: false }
+      : // The probe's server: no STARTTLS, and it would take a login in clear.
+        { disabledCommands: ["STARTTLS"], allowInsecureAuth: true }),
     logger: false,
     onAuth(auth, _session, cb) {
+      authAttempts++;
       if (auth.username === o.user && auth.password === o.pass) cb(null, { user: auth.username });
       else cb(Object.assign(new Error("Invalid username or password"), { responseCode: 535 }));
     },
@@ -93,10 +145,36 @@ export async function startSmtpPeer(o: { user: string; pass: string }): Promise<
     },
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.server.address() as AddressInfo;
+  const inner = (server.server.address() as AddressInfo).port;
+  // The relay: what the client sends is kept, then passed on unchanged both ways.
+  const sent: Buffer[] = [];
+  const open = new Set<{ destroy(): void }>();
+  const relay: Server = createServer((client) => {
+    const upstream = connect(inner, "127.0.0.1");
+    open.add(client).add(upstream);
+    client.on("data", (d: Buffer) => sent.push(Buffer.from(d)));
+    client.pipe(upstream).pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("error", end).on("close", end);
+    upstream.on("error", end).on("close", end);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = relay.address() as AddressInfo;
   return {
     url: `smtp://${encodeURIComponent(o.user)}:${encodeURIComponent(o.pass)}@127.0.0.1:${port}`,
     mails,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    ca: material?.cert ?? null,
+    get authAttempts() {
+      return authAttempts;
+    },
+    clientBytes: () => Buffer.concat(sent),
+    stop: async () => {
+      for (const sock of open) sock.destroy();
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

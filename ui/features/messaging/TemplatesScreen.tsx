@@ -2,13 +2,13 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { PLACEHOLDERS, TEMPLATE_MAX, unknownPlaceholders } from "../../../appliance/domain/messageTemplate";
 import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
+import { useHqStaff } from "../../app/access";
 import { SharedDataNote } from "../catalogue/shared";
-import { useManaged } from "../reference/state";
 import { type MessageTemplate, listTemplates, previewTemplate, saveTemplate } from "./api";
 import { SmsLength } from "./SmsLength";
 
 /**
- * The status message of each ticket state (admin): placeholder buttons insert {customer_name}
+ * The status message of each ticket state (HQ staff edit; everyone else reads): placeholder buttons insert {customer_name}
  * and the like where the cursor is; the preview fills them in for a real ticket and shows
  * what the text costs as SMS.
  */
@@ -29,9 +29,10 @@ export function TemplatesScreen() {
     [],
   );
   useEffect(() => void load(), [load]);
-  // The templates are HQ's reference data on a box HQ manages (the server answers 409 there):
-  // read-only, and nobody edits until the box has said which it is.
-  const managed = useManaged();
+  // The templates are HQ's reference data, sent by every shop: HQ staff edit them, as the
+  // server rules (403 for a shop's admin); on a box HQ manages nobody does (the server answers
+  // 409 there), and nobody edits until the box has said which it is.
+  const editable = useHqStaff();
 
   if (error)
     return (
@@ -47,7 +48,7 @@ export function TemplatesScreen() {
   const current = templates.find((t) => t.state_id === stateId) ?? templates[0]!;
   return (
     <div className="stack messaging">
-      {managed && <SharedDataNote />}
+      {!editable && <SharedDataNote />}
       <Field label="Ticket state">
         <select value={current.state_id} onChange={(e) => setStateId(Number(e.target.value))}>
           {templates.map((t) => (
@@ -61,7 +62,7 @@ export function TemplatesScreen() {
       <TemplateEditor
         key={current.state_id}
         template={current}
-        editable={managed === false}
+        editable={editable}
         onSaved={(saved) => setTemplates((prev) => prev?.map((t) => (t.state_id === saved.state_id ? saved : t)) ?? prev)}
       />
     </div>
