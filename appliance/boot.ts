@@ -45,6 +45,7 @@ import { lanRoutes } from "./modules/lan/routes";
 import { createLanService } from "./modules/lan/service";
 import { boxHealthRoutes } from "./modules/boxhealth/routes";
 import { createBoxHealthService } from "./modules/boxhealth/service";
+import { createNightlyBackups } from "./modules/boxhealth/backups";
 import { readCertificateInfo } from "./platform/tls";
 import type { BoxEvent, BoxEventBus as EventBus } from "./modules/events/model";
 import { createEventBus } from "./platform/events";
@@ -144,7 +145,12 @@ export async function bootAppliance(
   const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[]) => receiptData({ db, clock, tickets, places }, caller, id, itemIds);
   const printing = createPrintService({ journal, tickets, items, clock, receipt, discover });
   const scanners = createScannerService({ db, clock, bus, devices, log, drivers: opts.scannerDrivers });
+  // Nightly backups of a local database: the data disk, and a second disk when one is set.
+  const backups = database.file
+    ? createNightlyBackups({ db, clock, dbFile: database.file, version: config.version, envDir: config.backupDir, log })
+    : undefined;
   const boxHealth = createBoxHealthService({
+    backups,
     db,
     clock,
     log,
@@ -214,7 +220,7 @@ export async function bootAppliance(
     ...imageRoutes(images),
     ...messagingRoutes(messaging),
     ...lanRoutes(createLanService({ dataDir: config.dataDir, site: config.site, httpPort: config.port, httpsPort: config.https?.port ?? null })),
-    ...boxHealthRoutes(boxHealth),
+    ...boxHealthRoutes(boxHealth, backups),
     ...schedulingRoutes(scheduling),
     // Reports run in processes of their own with a read-only connection to the same database.
     ...referenceRoutes(reference),
@@ -237,6 +243,8 @@ export async function bootAppliance(
   const stopRestores = chain.enabled() ? chain.start() : () => {};
   // The database check, in a process of its own: a few minutes after boot, then daily.
   const stopChecks = boxHealth.startChecks();
+  // The nightly backup: a first look a few minutes after boot (a box with none takes one then).
+  const stopBackups = backups?.start() ?? (() => {});
   return {
     app,
     database,
@@ -246,7 +254,7 @@ export async function bootAppliance(
     journal,
     messaging,
     async stop() {
-      stopCheckpointer(), stopSweeper(), stopReference(), stopRestores(), stopChecks(), scanners.stop(), messaging.sender.stop();
+      stopCheckpointer(), stopSweeper(), stopReference(), stopRestores(), stopChecks(), stopBackups(), scanners.stop(), messaging.sender.stop();
       // Litestream ships what it has on SIGTERM: the database stays open until it has (at most 3 s).
       await hqLink.stop();
     },

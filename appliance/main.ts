@@ -5,6 +5,9 @@ import { loadConfig } from "./platform/config";
 import { stableHostName } from "./domain/lanNames";
 import { ensureCertificates } from "./platform/tls";
 
+// The data folder's files (database, WAL, images, backups, keys) are the service's alone, also
+// when started without the unit's UMask=0077 (by hand, restore-box.sh --start); children inherit it.
+process.umask(0o077);
 const started = performance.now();
 const config = loadConfig();
 const { app, database, stop } = await bootAppliance(config);

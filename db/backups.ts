@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Client } from "@libsql/client";
 
@@ -40,9 +40,25 @@ export async function backupDatabase(client: Client, dbFile: string, version: st
   return { file, version: safeVersion, at: now.toISOString(), bytes: statSync(file).size };
 }
 
+/** Where the nightly copies are kept on the data disk: `<data dir>/backups/nightly`. */
+export const nightlyDir = (dbFile: string) => join(backupsDir(dbFile), "nightly");
+
+/** A copy's file name: `ironbox-<version>-<UTC time without colons>.db`. */
+export function backupName(version: string, at: Date): string {
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+  return `ironbox-${version.replace(/[^\w.+-]/g, "_")}-${stamp}.db`;
+}
+
 /** The copies of a database, newest first. */
 export function listBackups(dbFile: string): Backup[] {
-  const dir = backupsDir(dbFile);
+  return listBackupsIn(backupsDir(dbFile));
+}
+
+/** The copies in a folder, newest first: regular files named as copies (a link is never one). */
+export function listBackupsIn(dir: string): Backup[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -52,10 +68,16 @@ export function listBackups(dbFile: string): Backup[] {
   return names
     .map((n) => ({ n, m: NAME.exec(n) }))
     .filter((x): x is { n: string; m: RegExpExecArray } => !!x.m)
-    .map(({ n, m }) => {
+    .flatMap(({ n, m }) => {
       const s = m[2]!;
       const at = `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}Z`;
-      return { file: join(dir, n), version: m[1]!, at: new Date(at).toISOString(), bytes: statSync(join(dir, n)).size };
+      let st: ReturnType<typeof lstatSync>;
+      try {
+        st = lstatSync(join(dir, n));
+      } catch {
+        return []; // removed meanwhile
+      }
+      return st.isFile() ? [{ file: join(dir, n), version: m[1]!, at: new Date(at).toISOString(), bytes: st.size }] : [];
     })
     .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.file.localeCompare(a.file)));
 }

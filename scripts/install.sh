@@ -3,8 +3,9 @@
 # again: each step checks first and changes only what differs. README: "Installing a box".
 #
 #   sh scripts/install.sh                 install this checkout's release, enable and start the service
-#   sh scripts/install.sh --root DIR      the same into DIR (a test or image root): no service is
-#                                         started, users go into DIR/etc/passwd (useradd --prefix)
+#   sh scripts/install.sh --root DIR      the same into DIR (a test or image root, may be empty): no
+#                                         service is started, users go into DIR/etc/passwd (useradd
+#                                         --prefix; the account files are made when missing)
 #   sh scripts/install.sh --no-start      install, but leave the service as it is
 #   sh scripts/install.sh --reinstall     rebuild the release even if this version is installed
 #
@@ -42,7 +43,25 @@ VERSION=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$SRC/package.json" | hea
 PREFIX=""
 [ -n "$ROOT" ] && PREFIX="--prefix $ROOT"
 
-# 1. The service user and its device groups.
+# 1. The service user and its device groups. An empty root (an image being built) gets the
+# account files useradd --prefix needs (each with root's own line), made here, never overwritten.
+if [ -n "$ROOT" ]; then
+  mkdir -p "$ROOT/etc"
+  for f in passwd group shadow gshadow; do
+    [ ! -L "$ROOT/etc/$f" ] || { echo "install.sh: $ROOT/etc/$f is a symbolic link: refused" >&2; exit 1; }
+    if [ ! -e "$ROOT/etc/$f" ]; then
+      case $f in
+        passwd) line="root:x:0:0:root:/root:/bin/sh" ;;
+        group) line="root:x:0:" ;;
+        shadow) line="root:*:1::::::" ;;
+        gshadow) line="root:*::" ;;
+      esac
+      (umask 077 && echo "$line" >"$ROOT/etc/$f")
+      case $f in passwd | group) chmod 0644 "$ROOT/etc/$f" ;; *) chmod 0640 "$ROOT/etc/$f" ;; esac
+      say "made /etc/$f in $ROOT"
+    fi
+  done
+fi
 has_group() { grep -q "^$1:" "$ROOT/etc/group"; }
 in_group() { grep -q "^$1:[^:]*:[^:]*:\(.*,\)\{0,1\}$USER_NAME\(,.*\)\{0,1\}$" "$ROOT/etc/group"; }
 if ! has_group "$USER_NAME"; then groupadd $PREFIX --system "$USER_NAME"; say "group $USER_NAME created"; fi
@@ -58,10 +77,16 @@ done
 uid=$(grep "^$USER_NAME:" "$ROOT/etc/passwd" | cut -d: -f3)
 gid=$(grep "^$USER_NAME:" "$ROOT/etc/group" | cut -d: -f3)
 
-# 2. The data folder: the service's alone (the database, images, backups, certificates).
+# 2. The data folder: the service's alone (the database, images, backups, certificates). The
+# service user owns it and can plant links in it, so root never follows one there: the folder
+# itself must not be a link (chown -h), and what is inside is tightened by the service user
+# itself (files from before UMask=0077 were 0644; find -type f/-type d never follows a link).
 mkdir -p "$ROOT$DATA"
-chown "$uid:$gid" "$ROOT$DATA"
+[ ! -L "$ROOT$DATA" ] || { echo "install.sh: $ROOT$DATA is a symbolic link: refused" >&2; exit 1; }
+chown -h "$uid:$gid" "$ROOT$DATA"
 chmod 0750 "$ROOT$DATA"
+setpriv --reuid="$uid" --regid="$gid" --clear-groups -- \
+  find "$ROOT$DATA" -mindepth 1 -xdev \( -type f -o -type d \) -perm /0077 -exec chmod go-rwx {} + 2>/dev/null || true
 
 # 3. Settings: written once from the template, never overwritten (the owner edits it).
 mkdir -p "$ROOT/etc/ironbox"
@@ -74,7 +99,7 @@ if [ ! -e "$ROOT/etc/ironbox/ironbox.env" ]; then
 ENV
   say "wrote /etc/ironbox/ironbox.env (edit it, then restart the service)"
 fi
-chown "root:$gid" "$ROOT/etc/ironbox/ironbox.env"
+chown -h "root:$gid" "$ROOT/etc/ironbox/ironbox.env"
 chmod 0640 "$ROOT/etc/ironbox/ironbox.env"
 
 # 4. The release, beside the earlier ones; `current` points at the one that runs.

@@ -3,9 +3,10 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { isUnder, MOUNTED_DISK_ROOTS } from "../appliance/domain/disks";
 
 /**
- * Installing a box (scripts/install.sh) into a temporary root, twice: the second run changes
+ * Installing a box (scripts/install.sh) into an empty temporary root, twice: the second run changes
  * nothing. Every unit passes `systemd-analyze verify` (this machine has no systemd as PID 1,
  * so the units are checked against a root holding the installed release and systemd's own
  * units). Then the appliance is started exactly as the unit says (its ExecStart in its
@@ -25,10 +26,10 @@ const runs: { code: number | null; out: string }[] = [];
 const snapshots: string[] = [];
 
 beforeAll(() => {
+  // Empty: install.sh makes the account files useradd --prefix needs (systemd/upgrade.test.ts
+  // installs into a root that has them).
   root = mkdtempSync(join(tmpdir(), "ironbox-install-"));
   chmodSync(root, 0o755); // the service user must reach its data folder and the release
-  mkdirSync(join(root, "etc"));
-  for (const f of ["passwd", "group", "shadow", "gshadow"]) cpSync(`/etc/${f}`, join(root, "etc", f));
   for (let i = 0; i < 2; i++) {
     runs.push(sh(["sh", "scripts/install.sh", "--root", root]));
     snapshots.push(snapshot());
@@ -37,12 +38,15 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }), 60_000);
 
 test("the scripts parse (sh -n)", () => {
-  for (const s of ["install.sh", "upgrade.sh", "rollback.sh"]) expect(sh(["sh", "-n", `scripts/${s}`])).toEqual({ code: 0, out: "" });
+  for (const s of ["install.sh", "upgrade.sh", "rollback.sh", "box-lib.sh", "restore-box.sh"])
+    expect(sh(["sh", "-n", `scripts/${s}`])).toEqual({ code: 0, out: "" });
 });
 
 test("install.sh into a root: user and groups, data folder, release and current, env file, udev rules, unit; a second run changes nothing", () => {
   expect(runs[0]!.code).toBe(0);
   for (const step of [
+    "made /etc/passwd in",
+    "made /etc/gshadow in",
     "user ironbox created",
     "ironbox added to dialout",
     "release",
@@ -57,6 +61,8 @@ test("install.sh into a root: user and groups, data folder, release and current,
     .find((l) => l.startsWith("ironbox:"))!
     .split(":");
   expect([home, shell]).toEqual(["/var/lib/ironbox", "/usr/sbin/nologin"]);
+  expect(passwd).toStartWith("root:x:0:0:");
+  expect(statSync(join(root, "etc/shadow")).mode & 0o777).toBe(0o640);
   const group = readFileSync(join(root, "etc/group"), "utf8");
   for (const g of ["lp", "dialout", "input", "plugdev"]) expect(group).toMatch(new RegExp(`^${g}:[^:]*:\\d+:(.*,)?ironbox(,.*)?$`, "m"));
   const data = statSync(join(root, "var/lib/ironbox"));
@@ -105,6 +111,48 @@ test("systemd-analyze verify accepts every unit, and refuses a broken one", () =
   rmSync(broken);
 });
 
+test("the unit's sandbox: hardened to systemd-analyze security's OK or better, and writable where the settings may point", () => {
+  const unitFile = join(REPO, "systemd/ironbox.service");
+  const r = sh(["systemd-analyze", "security", "--offline=yes", unitFile]);
+  const m = /Overall exposure level for ironbox\.service: ([\d.]+) (\w+)/.exec(r.out);
+  expect(m).not.toBeNull();
+  // systemd's scale: under 5.0 is OK, under 1.0 SAFE (README, "Installing a box", says the score).
+  expect(Number(m![1])).toBeLessThan(5);
+  expect(["OK", "SAFE", "PERFECT"]).toContain(m![2]);
+  const unit = unitSettings(unitFile);
+  for (const [k, v] of Object.entries({
+    UMask: "0077",
+    RestrictNamespaces: "true",
+    SystemCallFilter: "@system-service",
+    SystemCallArchitectures: "native",
+    ProtectKernelLogs: "true",
+    ProtectClock: "true",
+    ProtectHostname: "true",
+    RestrictRealtime: "true",
+    LockPersonality: "true",
+    ProtectSystem: "strict",
+    PrivateTmp: "true",
+  }))
+    expect([k, unit.get(k)]).toEqual([k, [v]]);
+  // mDNS and the LAN addresses need netlink and UDP; no Bluetooth socket (rfcomm is a tty).
+  expect(unit.get("RestrictAddressFamilies")![0]!.split(" ").sort()).toEqual(["AF_INET", "AF_INET6", "AF_NETLINK", "AF_UNIX"]);
+  // Every folder a file:// replica or a backup disk may be in is writable under ProtectSystem=strict,
+  // and nothing else but the data folder; /tmp (tests) is the service's private one.
+  const writable = unit
+    .get("ReadWritePaths")!
+    .flatMap((l) => l.split(" "))
+    .map((p) => p.replace(/^-/, ""));
+  expect(writable.sort()).toEqual(["/var/lib/ironbox", ...MOUNTED_DISK_ROOTS].sort());
+  for (const accepted of ["/srv/ironbox/mosta", "/mnt/usb/backups", "/media/ironbox/USBSTICK"])
+    expect(
+      isUnder(
+        accepted,
+        writable.filter((p) => p !== "/var/lib/ironbox"),
+      ),
+    ).toBe(true);
+  for (const refused of ["/etc/ironbox", "/opt/ironbox", "/srvx/a", "/var/lib/other"]) expect(isUnder(refused, MOUNTED_DISK_ROOTS)).toBe(false);
+});
+
 /** The unit's [Service] settings, repeated keys in order. */
 function unitSettings(file: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -141,12 +189,15 @@ test("the appliance starts as the unit starts it (ExecStart, WorkingDirectory, E
     .get("SupplementaryGroups")![0]!
     .split(" ")
     .map((g) => groups.find((l) => l.startsWith(`${g}:`))!.split(":")[2]);
-  const child = Bun.spawn(["setpriv", `--reuid=${uid}`, `--regid=${gid}`, `--groups=${extra.join(",")}`, "--", inRoot(exe!), ...args], {
-    cwd: inRoot(unit.get("WorkingDirectory")![0]!),
-    env,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const child = Bun.spawn(
+    ["sh", "-c", 'umask 022 && exec "$@"', "sh", "setpriv", `--reuid=${uid}`, `--regid=${gid}`, `--groups=${extra.join(",")}`, "--", inRoot(exe!), ...args],
+    {
+      cwd: inRoot(unit.get("WorkingDirectory")![0]!),
+      env,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   try {
     let health: { status: number; json: any } | null = null;
     for (let i = 0; i < 200 && !health; i++) {
@@ -162,6 +213,18 @@ test("the appliance starts as the unit starts it (ExecStart, WorkingDirectory, E
     expect([db.uid, db.gid]).toEqual([Number(uid), Number(gid)]);
     // The UI of the release is served.
     expect(await (await fetch(`http://127.0.0.1:${PORT}/`)).text()).toContain("<html");
+    // What the box wrote is its own (started with this test's umask 022: the process sets 077
+    // itself, as the unit's UMask= does): the database, its WAL and shm, the certificates.
+    const made = sh(["find", join(root, "var/lib/ironbox"), "-mindepth", "1", "-printf", "%P %m\n"])
+      .out.trim()
+      .split("\n")
+      .map((l) => l.split(" ") as [string, string]);
+    expect(made.map(([f]) => f)).toEqual(expect.arrayContaining(["ironbox.db", "ironbox.db-wal", "ironbox.db-shm", "tls"]));
+    // Bun's own transpiler cache (.bun, written before main.ts runs) is covered by the unit's
+    // UMask=; the CA and server certificates are public (served at /ca.crt), in a 0700 folder.
+    const exempt = (f: string) => f.startsWith(".bun") || ["tls/ca.crt", "tls/server.crt"].includes(f);
+    expect(made.filter(([f, mode]) => !exempt(f) && Number.parseInt(mode, 8) & 0o077)).toEqual([]);
+    expect(made.filter(([f]) => f.startsWith("ironbox.db")).map(([, mode]) => mode)).toEqual(["600", "600", "600"]);
   } finally {
     child.kill("SIGTERM"); // as systemctl stop does
   }

@@ -161,6 +161,12 @@ function messagingConfig(env: Record<string, string | undefined>, devices: { sys
   }
 }
 
+function backupDir(v: string | undefined): string | null {
+  if (!v) return null;
+  if (!v.startsWith("/")) throw new Error(`IRONBOX_BACKUP_DIR is an absolute folder: ${v}`);
+  return resolve(v);
+}
+
 /** Everything the appliance reads from the environment, parsed once at boot. */
 export interface Config {
   port: number;
@@ -194,6 +200,8 @@ export interface Config {
   replica: { url: string | null; keyPath: string | null; lagWarnSeconds: number | null; siteFromEnv: boolean };
   /** Messaging channels preset by the environment; the settings screen fills what is unset. */
   messaging: ChannelSettings;
+  /** IRONBOX_BACKUP_DIR: a second disk or USB stick the nightly backup also goes to (modules/boxhealth/backups.ts). */
+  backupDir: string | null;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -236,5 +244,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       siteFromEnv: !!env.IRONBOX_SITE_NAME,
     },
     messaging: messagingConfig(env, devices),
+    backupDir: backupDir(env.IRONBOX_BACKUP_DIR),
   };
 }

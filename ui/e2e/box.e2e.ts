@@ -46,3 +46,15 @@ test("The box shows printers, disk and version; an offline printer puts a warnin
   await expect(page.getByRole("link", { name: "Customers" })).toBeVisible();
   await expect(page.getByRole("alert").filter({ hasText: "The box needs attention" })).toHaveCount(0);
 });
+
+test("Back up now takes a checked copy of the database, and the panel shows it as the last backup", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  await page.goto("/box");
+  const facts = page.getByLabel("Box facts");
+  await expect(facts).toContainText("Backup disk");
+  await page.getByRole("button", { name: "Back up now" }).click();
+  await expect(facts).toContainText(/Last backup.*, nightly \([\d.]+ MB\)/);
+  await expect(facts).toContainText(/last run .*: ok/);
+  await expect(page.getByRole("button", { name: "Back up now" })).toBeEnabled();
+});

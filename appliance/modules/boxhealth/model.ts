@@ -22,7 +22,7 @@ export const IntegrityCheck = z.object({
 export type IntegrityCheck = z.infer<typeof IntegrityCheck>;
 
 export const Attention = z.object({
-  what: z.enum(["printer", "gun", "disk", "link", "integrity", "certificate"]),
+  what: z.enum(["printer", "gun", "disk", "link", "integrity", "certificate", "backup"]),
   message: z.string(),
 });
 export type Attention = z.infer<typeof Attention>;
@@ -40,9 +40,32 @@ export const BoxHealth = z.object({
   }),
   link: LinkHealth,
   backup: z
-    .object({ at: z.string(), version: z.string(), bytes: z.number(), file: z.string() })
+    .object({
+      at: z.string(),
+      version: z.string(),
+      bytes: z.number(),
+      file: z.string(),
+      kind: z.enum(["nightly", "upgrade"]).describe("nightly: <data dir>/backups/nightly; upgrade: taken before an upgrade migrated the database"),
+    })
     .nullable()
-    .describe("The newest copy taken before an upgrade migrated the database (<data dir>/backups)"),
+    .describe("The newest copy of the database on the data disk, nightly or before an upgrade; null when there is none"),
+  backups: z
+    .object({
+      last_run: z
+        .object({
+          at: z.string(),
+          ok: z.boolean(),
+          bytes: z.number().nullable(),
+          error: z.string().nullable(),
+          copies: z.array(z.object({ dir: z.string(), ok: z.boolean(), error: z.string().nullable() })),
+        })
+        .nullable()
+        .describe("The last nightly backup's outcome; null before the first"),
+      second_dir: z.string().nullable().describe("The second disk or USB stick the nightly copy also goes to; null when none"),
+      second_dir_from: z.enum(["env", "settings"]).nullable().describe("env: IRONBOX_BACKUP_DIR (the screen cannot change it)"),
+      keep: z.number().int().describe("How many nightly copies each folder keeps"),
+    })
+    .describe("Nightly backups (a copy every night, checked, kept for a week)"),
   certificate: z
     .object({ expires_at: z.string(), names: z.array(z.string()) })
     .nullable()
@@ -50,3 +73,8 @@ export const BoxHealth = z.object({
   needs_attention: z.array(Attention).describe("What needs a person now; empty when all is well"),
 });
 export type BoxHealth = z.infer<typeof BoxHealth>;
+
+export const BackupDirBody = z.object({
+  dir: z.string().max(500).nullable().describe("An existing folder under /srv, /mnt or /media (a second disk or USB stick); null for none"),
+});
+export type BackupDirBody = z.infer<typeof BackupDirBody>;

@@ -1,8 +1,14 @@
-import { route } from "../../http/route";
-import { BoxHealth } from "./model";
+import { HQ_STAFF, route } from "../../http/route";
+import { conflict } from "../../platform/errors";
+import type { NightlyBackups } from "./backups";
+import { BackupDirBody, BoxHealth } from "./model";
 import type { BoxHealthService } from "./service";
 
-export function boxHealthRoutes(service: BoxHealthService) {
+export function boxHealthRoutes(service: BoxHealthService, backups?: NightlyBackups) {
+  const nightly = () => {
+    if (!backups) throw conflict("This box's database is not a local file: its backups are the database server's");
+    return backups;
+  };
   return [
     route({
       method: "GET",
@@ -13,6 +19,34 @@ export function boxHealthRoutes(service: BoxHealthService) {
       access: { roles: ["admin"] },
       response: BoxHealth,
       handler: () => service.health(),
+    }),
+    route({
+      method: "POST",
+      path: "/box/backup",
+      tag: "box",
+      summary:
+        "Takes a backup now (admins): a checked copy of the database into the data disk's backups/nightly and the backup folder, as the nightly one does; answers the box's health",
+      access: { roles: ["admin"] },
+      response: BoxHealth,
+      handler: async () => {
+        await nightly().runNow();
+        return service.health();
+      },
+    }),
+    route({
+      method: "PUT",
+      path: "/box/backup",
+      tag: "box",
+      summary:
+        "Sets the second disk or USB stick the nightly backup also goes to (HQ staff; an existing folder under /srv, /mnt or /media; null for none); 409 when IRONBOX_BACKUP_DIR sets it; audited",
+      // HQ staff only: the folder receives the whole database (every shop's customers on a shared box).
+      access: HQ_STAFF,
+      body: BackupDirBody,
+      response: BoxHealth,
+      handler: async ({ caller, body }) => {
+        await nightly().saveSecondDir(caller, body);
+        return service.health();
+      },
     }),
   ];
 }

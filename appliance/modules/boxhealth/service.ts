@@ -1,11 +1,14 @@
 import { statfsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { eq } from "drizzle-orm";
-import { listBackups } from "../../../db/backups";
+import { listBackups, listBackupsIn, nightlyDir } from "../../../db/backups";
 import type { Db } from "../../../db/client";
 import { boxSettings } from "../../../db/schema";
 import type { Clock } from "../../platform/clock";
 import type { LinkHealth } from "../hqlink/model";
+import { displayDateTime } from "../../domain/format";
+import type { NightlyBackups } from "./backups";
+import { NIGHTLY_KEEP } from "./backups";
 import { checkIntegrity } from "./integrity";
 import { type Attention, type BoxHealth, type DeviceHealth, IntegrityCheck } from "./model";
 
@@ -15,6 +18,10 @@ export const DISK_WARN_SHARE = 0.1;
 /** A certificate expiring within this many days asks for a person. */
 export const CERT_WARN_DAYS = 30;
 const DAY_MS = 86_400_000;
+/** The newest backup older than this asks for a person. */
+export const BACKUP_WARN_HOURS = 48;
+/** A box with no copy yet says nothing for this long after it starts (its first nightly copy is taken within minutes). */
+const FIRST_BACKUP_GRACE_MS = 15 * 60_000;
 const LINK_OFF: LinkHealth = { state: "off", lag_seconds: null, last_shipped_at: null, last_error: null, warn_after_seconds: 300 };
 
 /** Free and total bytes of the file system holding `path` (what a non-root user may still write). */
@@ -52,6 +59,8 @@ export function createBoxHealthService(deps: {
   certificate?: () => { expires_at: string; names: string[] } | null;
   /** The data folder's file system; tests inject a full disk. */
   disk?: (path: string) => { free: number; total: number };
+  /** Nightly backups (none for a remote database). */
+  backups?: NightlyBackups;
   log?: (m: string, e?: unknown) => void;
 }) {
   const { db, clock } = deps;
@@ -99,7 +108,14 @@ export function createBoxHealthService(deps: {
     const freeShare = space.total ? space.free / space.total : 1;
     const integrity = await lastCheck();
     const link = deps.link?.() ?? LINK_OFF;
-    const [backup] = deps.dbFile ? listBackups(deps.dbFile) : [];
+    const [backup] = deps.dbFile
+      ? [
+          ...listBackupsIn(nightlyDir(deps.dbFile)).map((b) => ({ ...b, kind: "nightly" as const })),
+          ...listBackups(deps.dbFile).map((b) => ({ ...b, kind: "upgrade" as const })),
+        ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+      : [];
+    const run = (await deps.backups?.lastRun()) ?? null;
+    const second = (await deps.backups?.secondDir()) ?? { dir: null, from: null };
     const certificate = deps.certificate?.() ?? null;
 
     const attention: Attention[] = [];
@@ -117,6 +133,7 @@ export function createBoxHealthService(deps: {
       attention.push({ what: "link", message: `Head-quarters is ${minutes(link.lag_seconds ?? 0)} behind this box` });
     if (integrity && !integrity.ok)
       attention.push({ what: "integrity", message: `The database check of ${day(integrity.checked_at)} found a problem: ${integrity.result}` });
+    attention.push(...backupAttention({ now, startedAt, backup: backup ?? null, run, link, local: !!deps.dbFile }));
     if (certificate) {
       const left = (Date.parse(certificate.expires_at) - now.getTime()) / DAY_MS;
       if (left < CERT_WARN_DAYS)
@@ -136,7 +153,15 @@ export function createBoxHealthService(deps: {
       disk: { free_bytes: space.free, total_bytes: space.total, free_percent: Math.round(freeShare * 1000) / 10 },
       database: { bytes: deps.dbFile ? fileBytes(deps.dbFile) + fileBytes(`${deps.dbFile}-wal`) : 0, integrity },
       link,
-      backup: backup ? { at: backup.at, version: backup.version, bytes: backup.bytes, file: basename(backup.file) } : null,
+      backup: backup ? { at: backup.at, version: backup.version, bytes: backup.bytes, file: basename(backup.file), kind: backup.kind } : null,
+      backups: {
+        last_run: run
+          ? { at: run.at, ok: run.ok, bytes: run.bytes, error: run.error, copies: run.copies.map((c) => ({ dir: c.dir, ok: !c.error, error: c.error })) }
+          : null,
+        second_dir: second.dir,
+        second_dir_from: second.from,
+        keep: NIGHTLY_KEEP,
+      },
       certificate,
       needs_attention: attention,
     };
@@ -161,3 +186,33 @@ export function createBoxHealthService(deps: {
   };
 }
 export type BoxHealthService = ReturnType<typeof createBoxHealthService>;
+
+/**
+ * What the backups ask of a person: the last nightly copy failed, or did not reach the second
+ * disk; the newest copy is over BACKUP_WARN_HOURS old; or there is no copy at all and no link
+ * to HQ either (once the box has had time to take its first).
+ */
+export function backupAttention(a: {
+  now: Date;
+  startedAt: Date;
+  backup: { at: string } | null;
+  run: { at: string; ok: boolean; error: string | null; copies: { dir: string; error: string | null }[] } | null;
+  link: LinkHealth;
+  local: boolean;
+}): Attention[] {
+  if (!a.local) return [];
+  const out: Attention[] = [];
+  if (a.run && !a.run.ok) out.push({ what: "backup", message: `The backup of ${displayDateTime(a.run.at)} failed: ${a.run.error ?? "no reason given"}` });
+  for (const c of a.run?.copies ?? [])
+    if (c.error) out.push({ what: "backup", message: `The backup of ${displayDateTime(a.run!.at)} was not copied to ${c.dir}: ${c.error}` });
+  if (a.backup) {
+    const hours = (a.now.getTime() - Date.parse(a.backup.at)) / 3_600_000;
+    if (hours > BACKUP_WARN_HOURS)
+      out.push({
+        what: "backup",
+        message: `The newest backup is ${Math.floor(hours / 24)} days old (${displayDateTime(a.backup.at)}): check the nightly backup`,
+      });
+  } else if (a.link.state === "off" && a.now.getTime() - a.startedAt.getTime() >= FIRST_BACKUP_GRACE_MS)
+    out.push({ what: "backup", message: "This box has no backup and no link to head-quarters: one dead disk would lose its data" });
+  return out;
+}

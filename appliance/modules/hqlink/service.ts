@@ -22,6 +22,7 @@ import {
   replicaOnlyConfig,
   replicateConfig,
 } from "../../../drivers/replication/litestream";
+import { MOUNTED_DISK_ROOTS } from "../../domain/disks";
 import type { Clock } from "../../platform/clock";
 import type { Config } from "../../platform/config";
 import { conflict, unprocessable } from "../../platform/errors";
@@ -40,8 +41,11 @@ const STOPPED = "Litestream stopped";
 const STALL_MS = 20_000;
 const CHECKPOINT_HANDBACK_MS = 10 * 60_000;
 
-/** Where a file:// replica set on the screen may be: mounted disks, and the temp folder (tests). */
-const FILE_ROOTS = () => ["/srv", "/mnt", "/media", resolve(tmpdir())];
+/**
+ * Where a file:// replica set on the screen may be: mounted disks (the unit's ReadWritePaths=),
+ * and the temp folder (tests; private to the service under the unit's PrivateTmp=).
+ */
+const FILE_ROOTS = () => [...MOUNTED_DISK_ROOTS, resolve(tmpdir())];
 
 interface Stored {
   url?: string | null;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { BoxHealth, DeviceHealth } from "../../../appliance/modules/boxhealth/model";
 import { Section } from "../../components/form";
-import { boxHealth } from "./api";
+import { backupNow, boxHealth } from "./api";
 
 const MB = 1024 * 1024;
 const size = (bytes: number) => (bytes >= 1024 * MB ? `${(bytes / 1024 / MB).toFixed(1)} GB` : `${(bytes / MB).toFixed(1)} MB`);
@@ -45,6 +45,13 @@ export function BoxScreen() {
     const t = setInterval(load, 30_000);
     return () => clearInterval(t);
   }, [load]);
+  const [backingUp, setBackingUp] = useState(false);
+  const backup = () => {
+    setBackingUp(true);
+    backupNow()
+      .then(setH, () => {})
+      .finally(() => setBackingUp(false));
+  };
   if (!h) return <p className="muted">Reading the box…</p>;
   const link = h.link;
   return (
@@ -96,7 +103,21 @@ export function BoxScreen() {
               : "not run yet"}
           </dd>
           <dt>Last backup</dt>
-          <dd>{h.backup ? `${when(h.backup.at)}, before ${h.backup.version} (${size(h.backup.bytes)})` : "none yet (one is taken before each upgrade)"}</dd>
+          <dd>
+            {h.backup
+              ? `${when(h.backup.at)}, ${h.backup.kind === "nightly" ? "nightly" : `before ${h.backup.version}`} (${size(h.backup.bytes)})`
+              : "none yet (one is taken every night, and before each upgrade)"}{" "}
+            <button type="button" className="btn btn-small" disabled={backingUp} onClick={backup}>
+              {backingUp ? "Backing up…" : "Back up now"}
+            </button>
+          </dd>
+          <dt>Backup disk</dt>
+          <dd>
+            {h.backups.second_dir
+              ? `${h.backups.second_dir}${h.backups.second_dir_from === "env" ? " (IRONBOX_BACKUP_DIR)" : ""}`
+              : "none: the nightly copy stays on the box's own disk"}
+            {h.backups.last_run ? `; last run ${when(h.backups.last_run.at)}: ${h.backups.last_run.ok ? "ok" : h.backups.last_run.error}` : ""}
+          </dd>
           <dt>Link to head-quarters</dt>
           <dd>
             {link.state === "off"
