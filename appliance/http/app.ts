@@ -26,6 +26,8 @@ export interface AppDeps {
   log?: (msg: string, err?: unknown) => void;
   /** True on a shop box enrolled with HQ: routes marked `hqOwned` refuse (modules/reference). */
   managed?: () => boolean;
+  /** Issue 22: answers 421 to a Host that is not the box's (http/hostGuard.ts); absent, any Host. */
+  hostGuard?: (request: Request) => Response | undefined;
 }
 
 /** Repeated keys become arrays (spec §7: arrays as repeated keys without brackets). */
@@ -63,7 +65,9 @@ function isForeignKeyFailure(error: unknown): boolean {
 export function createApp(deps: AppDeps) {
   const log = deps.log ?? ((m, e) => console.error(m, e));
   const ui = deps.uiDir ? uiResponder(deps.uiDir) : null;
+  const guard = deps.hostGuard;
   const app = new Elysia()
+    .onRequest(({ request }) => guard?.(request))
     .onAfterHandle({ as: "global" }, ({ set }) => {
       Object.assign(set.headers, SECURITY_HEADERS);
     })

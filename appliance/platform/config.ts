@@ -185,6 +185,20 @@ export interface Config {
   replica: { url: string | null; keyPath: string | null; lagWarnSeconds: number | null; siteFromEnv: boolean };
   /** Messaging channels preset by the environment; the settings screen fills what is unset. */
   messaging: ChannelSettings;
+  /** IRONBOX_ALLOWED_HOSTS: more names the box answers to besides its own (http/hostGuard.ts). */
+  allowedHosts: string[];
+}
+
+/** IRONBOX_ALLOWED_HOSTS="hq.example.com,.chain.example": host names, or domains with a leading dot. */
+function allowedHosts(v: string | undefined): string[] {
+  const out = (v ?? "")
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  for (const n of out)
+    if (!/^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(n))
+      throw new Error(`IRONBOX_ALLOWED_HOSTS: ${JSON.stringify(n.slice(0, 80))} is not a host name (addresses need no entry)`);
+  return out;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -227,5 +241,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       siteFromEnv: !!env.IRONBOX_SITE_NAME,
     },
     messaging: messagingConfig(env, devices),
+    allowedHosts: allowedHosts(env.IRONBOX_ALLOWED_HOSTS),
   };
 }
