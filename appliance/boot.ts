@@ -2,6 +2,7 @@ import { type Database, migrateDatabase, openDatabase, startCheckpointer } from 
 import { seedTicketStates } from "../db/seed/states";
 import { seedDemo } from "./modules/system/demo";
 import { createApp } from "./http/app";
+import { boxHostNames, hostGuard } from "./http/hostGuard";
 import { pruneIdempotencyKeys } from "./http/idempotency";
 import { buildOpenApi } from "./http/openapi";
 import type { EmployeeCaller, RouteDef } from "./http/route";
@@ -227,7 +228,8 @@ export async function bootAppliance(
     ...reportRoutes(reports),
     ...chainRoutes(chain, clock),
   );
-  const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed });
+  const hosts = boxHostNames({ site: config.site, allowedHosts: config.allowedHosts, hqUrl: config.reference.hqUrl });
+  const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed, hostGuard: hostGuard(hosts) });
   await scanners.start();
   await journal.recover();
   // Rows a stopped box left `sending` are settled (asked about, or flagged) before sending goes on; not awaited: a phone that does not answer must not hold up boot.

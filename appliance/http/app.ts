@@ -26,6 +26,8 @@ export interface AppDeps {
   log?: (msg: string, err?: unknown) => void;
   /** True on a shop box enrolled with HQ: routes marked `hqOwned` refuse (modules/reference). */
   managed?: () => boolean;
+  /** Issue 22: answers 421 to a Host that is not the box's (http/hostGuard.ts); absent, any Host. */
+  hostGuard?: (request: Request) => Response | undefined;
 }
 
 /** Repeated keys become arrays (spec §7: arrays as repeated keys without brackets). */
@@ -66,7 +68,9 @@ export function createApp(deps: AppDeps) {
   // Which UI build this box serves, on every API answer: an open tablet reloads for an upgrade (ui/lib/release.ts).
   const build = uiBuildOf(deps.uiDir);
   const headers: Record<string, string> = build ? { ...SECURITY_HEADERS, "x-ironbox-ui": build } : SECURITY_HEADERS;
+  const guard = deps.hostGuard;
   const app = new Elysia()
+    .onRequest(({ request }) => guard?.(request))
     .onAfterHandle({ as: "global" }, ({ set }) => {
       Object.assign(set.headers, headers);
     })

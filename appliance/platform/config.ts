@@ -202,6 +202,20 @@ export interface Config {
   messaging: ChannelSettings;
   /** IRONBOX_BACKUP_DIR: a second disk or USB stick the nightly backup also goes to (modules/boxhealth/backups.ts). */
   backupDir: string | null;
+  /** IRONBOX_ALLOWED_HOSTS: more names the box answers to besides its own (http/hostGuard.ts). */
+  allowedHosts: string[];
+}
+
+/** IRONBOX_ALLOWED_HOSTS="hq.example.com,.chain.example": host names, or domains with a leading dot. */
+function allowedHosts(v: string | undefined): string[] {
+  const out = (v ?? "")
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  for (const n of out)
+    if (!/^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(n))
+      throw new Error(`IRONBOX_ALLOWED_HOSTS: ${JSON.stringify(n.slice(0, 80))} is not a host name (addresses need no entry)`);
+  return out;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -245,5 +259,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     messaging: messagingConfig(env, devices),
     backupDir: backupDir(env.IRONBOX_BACKUP_DIR),
+    allowedHosts: allowedHosts(env.IRONBOX_ALLOWED_HOSTS),
   };
 }

@@ -1,9 +1,9 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stableHostName } from "../domain/lanNames";
-import { certificateNames, ensureCertificates, readCertificateInfo } from "./tls";
+import { certificateNames, ensureCertificates, readCaCertificate, readCertificateInfo } from "./tls";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -156,4 +156,163 @@ test("a TLS client that trusts only the box's CA connects by the box's name with
   } finally {
     server.stop(true);
   }
+});
+
+/** openssl signs a leaf for `san` with the box's CA key, as whoever copied tls/ca.key would. */
+function leafSignedWithCaKey(dir: string, san: string): string {
+  const t = join(dir, "tls");
+  const name = san.replace(/\W/g, "_");
+  const csr = join(dir, `${name}.csr`);
+  const leaf = join(dir, `${name}.crt`);
+  const made = openssl(
+    "req",
+    "-new",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    join(dir, `${name}.key`),
+    "-subj",
+    "/CN=leaf",
+    "-addext",
+    `subjectAltName=${san}`,
+    "-out",
+    csr,
+  );
+  expect(made.ok).toBe(true);
+  const signed = openssl(
+    "x509",
+    "-req",
+    "-in",
+    csr,
+    "-CA",
+    join(t, "ca.crt"),
+    "-CAkey",
+    join(t, "ca.key"),
+    "-copy_extensions",
+    "copy",
+    "-days",
+    "30",
+    "-out",
+    leaf,
+  );
+  expect(signed.ok).toBe(true);
+  return leaf;
+}
+
+test("issue 22: the CA carries a critical name constraint: the box's names and private ranges only", async () => {
+  const dir = tempDir();
+  await ensureCertificates({ dataDir: dir, site: "Test Site", names: NAMES, now: NOW, log: quiet });
+  const t = join(dir, "tls");
+  const text = openssl("x509", "-in", join(t, "ca.crt"), "-noout", "-text").out;
+  expect(text).toContain("X509v3 Name Constraints: critical");
+  const permitted = text.slice(text.indexOf("Permitted:"));
+  for (const want of [
+    "DNS:local",
+    "DNS:localhost",
+    "DNS:shopbox",
+    "IP:10.0.0.0/255.0.0.0",
+    "IP:172.16.0.0/255.240.0.0",
+    "IP:192.168.0.0/255.255.0.0",
+    "IP:127.0.0.0/255.0.0.0",
+    "IP:FC00:0:0:0:0:0:0:0/FE00:0:0:0:0:0:0:0",
+    "IP:FE80:0:0:0:0:0:0:0/FFC0:0:0:0:0:0:0:0",
+    "IP:0:0:0:0:0:0:0:1/FFFF:FFFF:FFFF:FFFF:FFFF:FFFF:FFFF:FFFF",
+  ])
+    expect(permitted).toContain(want);
+  // The box's own certificate still verifies, for a TLS server.
+  expect(openssl("verify", "-CAfile", join(t, "ca.crt"), "-purpose", "sslserver", join(t, "server.crt")).ok).toBe(true);
+
+  // Attack: whoever holds ca.key signs for an outside site or a public address: refused.
+  for (const san of ["DNS:example.com", "DNS:www.google.com", "IP:8.8.8.8", "DNS:shopbox.example.com", "DNS:notlocal"]) {
+    const r = openssl("verify", "-CAfile", join(t, "ca.crt"), leafSignedWithCaKey(dir, san));
+    expect({ san, ok: r.ok }).toEqual({ san, ok: false });
+    expect(r.out).toContain("permitted subtree violation");
+  }
+  // Control: the same key signing for the box's own kinds of names verifies.
+  for (const san of ["DNS:ironbox-test-site.local", "DNS:shopbox", "DNS:localhost", "IP:192.168.1.20", "IP:10.9.8.7"])
+    expect({ san, ok: openssl("verify", "-CAfile", join(t, "ca.crt"), leafSignedWithCaKey(dir, san)).ok }).toEqual({ san, ok: true });
+});
+
+test("issue 22: a box address outside the private ranges is permitted as itself; a later outside name is left out, not fatal", async () => {
+  const dir = tempDir();
+  const logs: string[] = [];
+  await ensureCertificates({ dataDir: dir, site: "Test Site", names: [...NAMES, "203.0.113.5"], now: NOW, log: quiet });
+  const t = join(dir, "tls");
+  expect(openssl("x509", "-in", join(t, "ca.crt"), "-noout", "-text").out).toContain("IP:203.0.113.5/255.255.255.255");
+  expect(openssl("verify", "-CAfile", join(t, "ca.crt"), join(t, "server.crt")).ok).toBe(true);
+  // The host is renamed and moves to another public address: the CA cannot cover them; the
+  // certificate keeps the names it can (a refused name would void the whole certificate).
+  const first = readCaCertificate(dir)!.fingerprint;
+  await ensureCertificates({
+    dataDir: dir,
+    site: "Test Site",
+    names: ["ironbox-test-site.local", "localhost", "newname", "198.51.100.9", "192.168.1.20"],
+    now: NOW,
+    log: (m) => logs.push(m),
+  });
+  expect(readCaCertificate(dir)!.fingerprint).toBe(first);
+  expect(readCertificateInfo(dir)!.names).toEqual(["ironbox-test-site.local", "localhost", "192.168.1.20"]);
+  expect(logs.join("\n")).toContain("newname, 198.51.100.9 left out of the server certificate");
+  expect(openssl("verify", "-CAfile", join(t, "ca.crt"), join(t, "server.crt")).ok).toBe(true);
+});
+
+test("issue 22: a box with an old-style CA (no name constraints) replaces it and its server certificate once, and only once", async () => {
+  const dir = tempDir();
+  const t = join(dir, "tls");
+  mkdirSync(t, { recursive: true });
+  // What a box made before issue 22 holds: a CA with no name constraints, and a leaf from it.
+  expect(
+    openssl(
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-keyout",
+      join(t, "ca.key"),
+      "-out",
+      join(t, "ca.crt"),
+      "-subj",
+      "/CN=Ironbox Test Site local CA/O=Ironbox",
+      "-days",
+      "3650",
+      "-addext",
+      "basicConstraints=critical,CA:TRUE,pathlen:0",
+      "-addext",
+      "keyUsage=critical,keyCertSign,cRLSign",
+    ).ok,
+  ).toBe(true);
+  const oldLeaf = leafSignedWithCaKey(dir, NAMES.map((n) => (/^[\d.]+$/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(","));
+  Bun.spawnSync(["cp", oldLeaf, join(t, "server.crt")]);
+  Bun.spawnSync(["cp", oldLeaf.replace(/\.crt$/, ".key"), join(t, "server.key")]);
+  // The old CA could vouch for anyone: the attack this replacement closes.
+  expect(openssl("verify", "-CAfile", join(t, "ca.crt"), leafSignedWithCaKey(dir, "DNS:example.com")).ok).toBe(true);
+  const oldFingerprint = readCaCertificate(dir)!.fingerprint;
+  expect(readCaCertificate(dir)!.replaced_at).toBeNull();
+
+  const logs: string[] = [];
+  const boot1 = await ensureCertificates({ dataDir: dir, site: "Test Site", names: NAMES, now: NOW, log: (m) => logs.push(m) });
+  expect(boot1.caFingerprint).not.toBe(oldFingerprint);
+  expect(boot1.renewed).toBe("new certificate authority");
+  expect(logs[0]).toContain("could sign for any site (no name constraints); a new one was made: every tablet must install it again");
+  expect(readCaCertificate(dir)!.replaced_at).toBe(NOW.toISOString());
+  expect(JSON.parse(readFileSync(join(t, "ca-replaced.json"), "utf8")).previous_fingerprint).toBe(oldFingerprint);
+  expect(openssl("x509", "-in", join(t, "ca.crt"), "-noout", "-text").out).toContain("X509v3 Name Constraints: critical");
+  expect(openssl("verify", "-CAfile", join(t, "ca.crt"), "-purpose", "sslserver", join(t, "server.crt")).ok).toBe(true);
+  expect(openssl("verify", "-CAfile", join(t, "ca.crt"), leafSignedWithCaKey(dir, "DNS:example.com")).ok).toBe(false);
+
+  // Later starts keep the new CA and its server certificate: no second replacement.
+  const logs2: string[] = [];
+  const later = new Date(NOW.getTime() + 5 * DAY);
+  const boot2 = await ensureCertificates({ dataDir: dir, site: "Test Site", names: NAMES, now: later, log: (m) => logs2.push(m) });
+  const boot3 = await ensureCertificates({ dataDir: dir, site: "Test Site", names: NAMES, now: later, log: (m) => logs2.push(m) });
+  expect([boot2.caFingerprint, boot3.caFingerprint]).toEqual([boot1.caFingerprint, boot1.caFingerprint]);
+  expect([boot2.renewed, boot3.renewed]).toEqual([null, null]);
+  expect(logs2).toEqual([]);
+  expect(readCaCertificate(dir)!.replaced_at).toBe(NOW.toISOString());
 });

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { hostname, networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { stableHostName } from "../domain/lanNames";
+import { decodeNameConstraints, encodeNameConstraints, NAME_CONSTRAINTS_OID, type Permitted, permits, permittedFor } from "./nameConstraints";
 // tsyringe inside @peculiar/x509 needs the Reflect metadata API at import.
 import "reflect-metadata";
 
@@ -65,7 +66,15 @@ export interface TlsMaterial {
 
 const files = (dataDir: string) => {
   const dir = join(dataDir, "tls");
-  return { dir, caKey: join(dir, "ca.key"), caCert: join(dir, "ca.crt"), key: join(dir, "server.key"), cert: join(dir, "server.crt") };
+  return {
+    dir,
+    caKey: join(dir, "ca.key"),
+    caCert: join(dir, "ca.crt"),
+    key: join(dir, "server.key"),
+    cert: join(dir, "server.crt"),
+    /** When and why the CA was last replaced (the set-up page tells tablets to install the new one). */
+    caReplaced: join(dir, "ca-replaced.json"),
+  };
 };
 
 /** Writes atomically (a crash never leaves half a key); keys readable by the box's user only. */
@@ -97,7 +106,13 @@ function sanNames(cert: X509Certificate): string[] {
   return san ? san.names.items.map((n) => n.value) : [];
 }
 
-async function makeCa(site: string, now: Date): Promise<{ cert: X509Certificate; key: CryptoKey }> {
+/** The CA's critical name constraints, or null when it has none (a CA made before issue 22). */
+function caConstraints(cert: X509Certificate): Permitted | null {
+  const ext = cert.getExtension(NAME_CONSTRAINTS_OID);
+  return ext?.critical ? decodeNameConstraints(new Uint8Array(ext.value)) : null;
+}
+
+async function makeCa(site: string, names: string[], now: Date): Promise<{ cert: X509Certificate; key: CryptoKey }> {
   const keys = await generate();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -110,6 +125,7 @@ async function makeCa(site: string, now: Date): Promise<{ cert: X509Certificate;
       new x509.BasicConstraintsExtension(true, 0, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      new x509.Extension(NAME_CONSTRAINTS_OID, true, encodeNameConstraints(permittedFor(names))),
     ],
   });
   return { cert, key: keys.privateKey };
@@ -163,7 +179,7 @@ export async function ensureCertificates(opts: {
 }): Promise<TlsMaterial> {
   const now = opts.now ?? new Date();
   const log = opts.log ?? console.log;
-  const names = opts.names ?? certificateNames(opts.site);
+  let names = opts.names ?? certificateNames(opts.site);
   const f = files(opts.dataDir);
   mkdirSync(f.dir, { recursive: true, mode: 0o700 });
   chmodSync(f.dir, 0o700);
@@ -171,7 +187,9 @@ export async function ensureCertificates(opts: {
 
   let ca: { cert: X509Certificate; key: CryptoKey } | null = null;
   const storedCa = readCert(f.caCert);
-  if (storedCa && existsSync(f.caKey) && !nearEnd(storedCa)) {
+  // A CA made before issue 22 could sign for any site: replaced once (the new one is constrained).
+  const unconstrained = storedCa !== null && caConstraints(storedCa) === null;
+  if (storedCa && existsSync(f.caKey) && !nearEnd(storedCa) && !unconstrained) {
     try {
       ca = { cert: storedCa, key: await importKey(readFileSync(f.caKey, "utf8")) };
     } catch {
@@ -180,13 +198,21 @@ export async function ensureCertificates(opts: {
   }
   let caRenewed = false;
   if (!ca) {
-    if (storedCa)
-      log("HTTPS: the box's certificate authority was unusable or near its end; a new one was made: every tablet must install it again (/setup-tablet)");
-    ca = await makeCa(opts.site, now);
+    const why = unconstrained ? "could sign for any site (no name constraints)" : storedCa && nearEnd(storedCa) ? "was near its end" : "was unusable";
+    if (storedCa) log(`HTTPS: the box's certificate authority ${why}; a new one was made: every tablet must install it again (/setup-tablet)`);
+    ca = await makeCa(opts.site, names, now);
     writeSecure(f.caKey, await pemKey(ca.key), 0o600);
     writeSecure(f.caCert, ca.cert.toString("pem"), 0o644);
+    if (storedCa)
+      writeSecure(f.caReplaced, JSON.stringify({ replaced_at: now.toISOString(), reason: why, previous_fingerprint: fingerprintOf(storedCa) }), 0o644);
     caRenewed = true;
   }
+  // A name the CA may not sign for would make clients refuse the whole certificate: left out.
+  const permitted = caConstraints(ca.cert)!;
+  const outside = names.filter((n) => !permits(permitted, n));
+  if (outside.length)
+    log(`HTTPS: ${outside.join(", ")} left out of the server certificate: the box's certificate authority may not sign for them (made for its earlier names)`);
+  names = names.filter((n) => permits(permitted, n));
 
   const stored = readCert(f.cert);
   const want = [...names].sort().join(",");
@@ -226,7 +252,17 @@ export function readCertificateInfo(dataDir: string): { expires_at: string; name
 }
 
 /** The box's CA for tablets (/ca.crt and the set-up page); null before HTTPS has ever started. */
-export function readCaCertificate(dataDir: string): { der: Uint8Array<ArrayBuffer>; fingerprint: string; expires_at: string } | null {
-  const cert = readCert(files(dataDir).caCert);
-  return cert ? { der: new Uint8Array(cert.rawData), fingerprint: fingerprintOf(cert), expires_at: cert.notAfter.toISOString() } : null;
+export function readCaCertificate(
+  dataDir: string,
+): { der: Uint8Array<ArrayBuffer>; fingerprint: string; expires_at: string; replaced_at: string | null } | null {
+  const f = files(dataDir);
+  const cert = readCert(f.caCert);
+  if (!cert) return null;
+  let replaced_at: string | null = null;
+  try {
+    replaced_at = String(JSON.parse(readFileSync(f.caReplaced, "utf8")).replaced_at);
+  } catch {
+    // Never replaced (or the note is gone): the set-up page shows no notice.
+  }
+  return { der: new Uint8Array(cert.rawData), fingerprint: fingerprintOf(cert), expires_at: cert.notAfter.toISOString(), replaced_at };
 }

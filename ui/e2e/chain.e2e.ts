@@ -43,7 +43,7 @@ test("HQ staff restore two shops and download a chain report with both shops' ti
   const app = new AppPage(page);
   await app.open(`${HQ}/`);
   await app.loginShop();
-  await app.enterPin("9999");
+  await app.signIn("9999");
   await expect(page).toHaveURL(/\/home$/);
 
   await page.locator(".tiles .tile", { hasText: "Sites" }).click();

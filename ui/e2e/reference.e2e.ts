@@ -83,7 +83,7 @@ test("a managed shop shows HQ's catalogue read-only with the banner, and the ver
   const app = new AppPage(page);
   await page.goto(`http://localhost:${SHOP_PORT}/`);
   await app.loginShop();
-  await app.enterPin("9999");
+  await app.signIn("9999");
   await expect(page).toHaveURL(/\/home$/);
 
   // HQ's demo catalogue arrived; the shop's admin (an HQ admin of its own box) may not edit it.
@@ -111,7 +111,7 @@ test("head quarters publishes from the Reference data screen", async ({ page }) 
   const app = new AppPage(page);
   await page.goto(`http://localhost:${HQ_PORT}/`);
   await app.loginShop();
-  await app.enterPin("9999");
+  await app.signIn("9999");
   await page.goto(`http://localhost:${HQ_PORT}/configReference`);
   await expect(page.getByText("Last published: version 1")).toBeVisible();
   await expect(page.getByLabel("Public key")).toHaveValue(/^MC[A-Za-z0-9+/=]+$/);
@@ -123,7 +123,7 @@ test("a shop's admin on head quarters' box is not offered Publish (the server ke
   const app = new AppPage(page);
   await page.goto(`http://localhost:${HQ_PORT}/`);
   await app.loginShop("birkirkara", "shop-demo-2026");
-  await app.enterPin("5555");
+  await app.signIn("5555");
   await expect(page).toHaveURL(/\/home$/);
   await page.goto(`http://localhost:${HQ_PORT}/configReference`);
   await expect(page.getByText("Last published: version 1")).toBeVisible();

@@ -11,6 +11,12 @@ export const TabletSetup = z.object({
       url: z.string().describe("Where the CA certificate downloads (DER), on the box's plain HTTP port"),
       sha256_fingerprint: z.string().describe("To compare with what the tablet shows before trusting it"),
       expires_at: z.string(),
+      replaced_at: z
+        .string()
+        .nullable()
+        .describe(
+          "When the box replaced an earlier CA (e.g. one without name constraints, issue 22): tablets that installed the old one must install this one",
+        ),
     })
     .nullable(),
   certificate: z

@@ -15,7 +15,7 @@ export function createLanService(deps: { dataDir: string; site: string; httpPort
         host_name: stableHostName(deps.site),
         http_port: deps.httpPort,
         https_port: ca ? deps.httpsPort : null,
-        ca: ca && { url: CA_PATH, sha256_fingerprint: ca.fingerprint, expires_at: ca.expires_at },
+        ca: ca && { url: CA_PATH, sha256_fingerprint: ca.fingerprint, expires_at: ca.expires_at, replaced_at: ca.replaced_at },
         certificate: ca && readCertificateInfo(deps.dataDir),
       };
     },

@@ -247,6 +247,8 @@ export function createReferenceService(deps: ReferenceDeps) {
       }
       if (res.status === 204 || res.status === 304) return;
       if (res.status === 401) throw new SnapshotRefused("Head quarters refused this box's enrolment token");
+      if (res.status === 421)
+        throw new SnapshotRefused("Head quarters' box does not answer to the name in IRONBOX_HQ_URL: add that name to IRONBOX_ALLOWED_HOSTS on HQ's box");
       if (res.status !== 200) throw new SnapshotRefused(`Head quarters answered ${res.status}`);
       if (Number(res.headers.get("content-length") ?? 0) > MAX_SNAPSHOT_BYTES) throw new SnapshotRefused("The snapshot is too large: refused");
       const text = await readAtMost(res, MAX_SNAPSHOT_BYTES);

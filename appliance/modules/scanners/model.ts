@@ -37,7 +37,8 @@ export type GunSettings = z.infer<typeof GunSettings>;
 /** What is attached to the box that could be a gun (GET /scanners/devices). */
 export const AttachedDevices = z.object({
   serial: z.array(z.object({ path: z.string(), name: z.string() })),
-  keyboards: z.array(z.object({ path: z.string(), name: z.string() })),
+  /** `scanner`: the device identifies as a barcode scanner (a shop's admin may save only those; issue 22). */
+  keyboards: z.array(z.object({ path: z.string(), name: z.string(), scanner: z.boolean() })),
   hid: z.array(
     z.object({
       vendorId: z.number().int(),
@@ -45,6 +46,7 @@ export const AttachedDevices = z.object({
       product: z.string().optional(),
       manufacturer: z.string().optional(),
       serialNumber: z.string().optional(),
+      scanner: z.boolean(),
     }),
   ),
   hid_error: z.string().optional(),

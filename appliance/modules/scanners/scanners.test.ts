@@ -209,3 +209,61 @@ test("stored gun settings that no longer validate read as 'settings invalid' wit
   expect(fixed.invalid).toBeUndefined();
   expect(fixed.guns.map((g: { id: string }) => g.id)).toEqual(["counter-gun"]);
 });
+
+test("issue 22: a shop's admin cannot save a keyboard as a gun (it would stream typing to tablets); scanners and HQ's explicit choice can", async () => {
+  const dev = join(box.dir, "dev");
+  const sys = join(box.dir, "sys");
+  mkdirSync(join(dev, "input/by-id"), { recursive: true });
+  for (const n of [0, 4, 5, 6]) writeFileSync(join(dev, `input/event${n}`), "");
+  symlinkSync("../event0", join(dev, "input/by-id/usb-Logitech_USB_Keyboard-event-kbd"));
+  symlinkSync("../event4", join(dev, "input/by-id/usb-Honeywell_Imaging___Mobility_1900_18012B4C19-event-kbd"));
+  // event5: no telling by-id name, but sysfs says a Symbol (Zebra) device; event6: a keyboard by sysfs.
+  for (const [n, vendor, name] of [
+    [5, "05e0", "Symbol Technologies, Inc, 2008 Symbol Bar Code Scanner"],
+    [6, "046d", "Logitech USB Keyboard"],
+  ] as const) {
+    mkdirSync(join(sys, `class/input/event${n}/device/id`), { recursive: true });
+    writeFileSync(join(sys, `class/input/event${n}/device/id/vendor`), `${vendor}\n`);
+    writeFileSync(join(sys, `class/input/event${n}/device/name`), `${name}\n`);
+  }
+  const shopAdmin = await shopToken("birkirkara", 5555);
+  const hqAdmin = await box.employeeToken(1111); // the demo's HQ admin (HQ staff)
+  const put = (token: string, guns: object[]) => box.call("PUT", "/api/v1/scanners/", { token, body: guns });
+  const gun = (id: string, g: object) => ({ id, name: id, ...g });
+  const keyboards = [
+    gun("kbd0", { kind: "evdev", path: join(dev, "input/event0") }),
+    gun("kbd-byid", { kind: "evdev", path: join(dev, "input/by-id/usb-Logitech_USB_Keyboard-event-kbd") }),
+    gun("kbd6", { kind: "evdev", path: join(dev, "input/event6") }),
+    gun("kbd-hid", { kind: "hid", vendorId: 0x046d, productId: 0xc31c }),
+  ];
+  // Attack: each keyboard, as a shop admin: 422 with why, and nothing saved.
+  const saved = (await box.call("GET", "/api/v1/scanners/", { token: hqAdmin })).json.data;
+  for (const k of keyboards) {
+    const r = await put(shopAdmin, [k]);
+    expect([k.id, r.status, r.json.message]).toEqual([k.id, 422, expect.stringContaining("does not identify as a barcode scanner")]);
+  }
+  expect((await box.call("GET", "/api/v1/scanners/", { token: hqAdmin })).json.data).toEqual(saved);
+
+  // Control: devices that identify as scanners, by by-id name, sysfs maker or USB vendor.
+  const scanners = [
+    gun("honeywell", { kind: "evdev", path: join(dev, "input/by-id/usb-Honeywell_Imaging___Mobility_1900_18012B4C19-event-kbd") }),
+    gun("honeywell-node", { kind: "evdev", path: join(dev, "input/event4") }),
+    gun("symbol", { kind: "evdev", path: join(dev, "input/event5") }),
+    gun("zebra-hid", { kind: "hid", vendorId: 0x05e0, productId: 0x1200 }),
+  ];
+  const ok = await put(shopAdmin, scanners);
+  expect([ok.status, ok.json.message]).toEqual([200, undefined]);
+  // The device list says which keyboards are scanners.
+  const listed = (await box.call("GET", "/api/v1/scanners/devices", { token: hqAdmin })).json.data.keyboards;
+  expect(listed.map((k: { name: string; scanner: boolean }) => [k.name, k.scanner]).sort()).toEqual([
+    ["usb-Honeywell_Imaging___Mobility_1900_18012B4C19-event-kbd", true],
+    ["usb-Logitech_USB_Keyboard-event-kbd", false],
+  ]);
+
+  // HQ staff may add another device explicitly (a no-name gun); a shop admin may then keep it, renamed, but not repoint it.
+  expect((await put(hqAdmin, [...scanners, keyboards[0]!])).status).toBe(200);
+  expect((await put(shopAdmin, [...scanners, { ...keyboards[0]!, name: "No-name gun" }])).status).toBe(200);
+  const moved = await put(shopAdmin, [...scanners, { ...keyboards[0]!, path: join(dev, "input/event6") }]);
+  expect(moved.status).toBe(422);
+  expect((await put(hqAdmin, [])).status).toBe(200);
+});

@@ -6,9 +6,10 @@ import { agents, boxSettings } from "../../../db/schema";
 import { type DeviceAccess, DevicePathError } from "../../../drivers/devices";
 import { startEvdevScanner } from "../../../drivers/scanners/evdev";
 import { startHidScanner } from "../../../drivers/scanners/hid";
+import { evdevScannerReason, type HidInfo, hidIsScanner } from "../../../drivers/scanners/identify";
 import { startSerialScanner } from "../../../drivers/scanners/serial";
 import { unprocessable } from "../../platform/errors";
-import type { EmployeeCaller } from "../auth/caller";
+import { type EmployeeCaller, isHqStaff } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import type { BoxEventBus as EventBus } from "../events/model";
 import { audit } from "../audit/audit";
@@ -89,6 +90,17 @@ export function createScannerService({
     }
   }
 
+  /** A HID device is a scanner by its maker, or by what the attached device says of itself (usage page, names). */
+  async function hidScanner(vendorId: number, productId: number): Promise<boolean> {
+    if (hidIsScanner({ vendorId, productId })) return true;
+    try {
+      const mod = (await import("node-hid")) as unknown as { devices(): HidInfo[] };
+      return mod.devices().some((d) => d.vendorId === vendorId && d.productId === productId && hidIsScanner(d));
+    } catch {
+      return false; // no libusb: nothing attached can speak for it
+    }
+  }
+
   return {
     start: async () => startAll(await config()),
     stop: () => startAll([]),
@@ -120,6 +132,19 @@ export function createScannerService({
         }
       }
       const before = await config();
+      // Issue 22: a keyboard is an input device too; saved as a gun it would stream what is typed
+      // on the box to tablets. A shop's admin adds only devices that identify as scanners; HQ
+      // staff may add any (a no-name gun), and a gun already saved may stay as it is.
+      if (!isHqStaff(caller)) {
+        const same = (g: Gun) => before.some((b) => JSON.stringify({ ...b, name: "", agent_id: null }) === JSON.stringify({ ...g, name: "", agent_id: null }));
+        for (const g of guns) {
+          if (g.kind === "serial" || same(g)) continue;
+          if (g.kind === "evdev" ? !evdevScannerReason(g.path, devices.roots) : !(await hidScanner(g.vendorId, g.productId)))
+            throw unprocessable(
+              `${g.kind === "evdev" ? "path" : "vendorId"}: ${g.kind === "evdev" ? g.path : "this device"} does not identify as a barcode scanner (by its name or maker); only head office staff may add another device as a gun`,
+            );
+        }
+      }
       for (const g of guns) {
         if (g.agent_id === null) continue;
         // A shop's admin keeps a gun for its own shop only (HQ for any); a gun already kept for
@@ -147,16 +172,23 @@ export function createScannerService({
       if (existsSync(byId)) for (const f of readdirSync(byId)) serial.push({ path: `${byId}/${f}`, name: f });
       for (const f of existsSync(dev) ? readdirSync(dev) : []) if (/^tty(ACM|USB)\d+$/.test(f)) serial.push({ path: join(dev, f), name: f });
       // Keyboard-wedge guns appear as keyboards; their stable names end in -event-kbd.
-      const keyboards: { path: string; name: string }[] = [];
+      const keyboards: AttachedDevices["keyboards"] = [];
       const inputs = join(dev, "input/by-id");
-      if (existsSync(inputs)) for (const f of readdirSync(inputs)) if (f.endsWith("-event-kbd")) keyboards.push({ path: `${inputs}/${f}`, name: f });
-      let hid: { vendorId: number; productId: number; product?: string; manufacturer?: string; serialNumber?: string }[] = [];
+      if (existsSync(inputs))
+        for (const f of readdirSync(inputs))
+          if (f.endsWith("-event-kbd")) keyboards.push({ path: `${inputs}/${f}`, name: f, scanner: !!evdevScannerReason(`${inputs}/${f}`, devices.roots) });
+      let hid: AttachedDevices["hid"] = [];
       let hidError: string | undefined;
       try {
-        const mod = (await import("node-hid")) as unknown as { devices(): typeof hid };
-        hid = mod
-          .devices()
-          .map((d) => ({ vendorId: d.vendorId, productId: d.productId, product: d.product, manufacturer: d.manufacturer, serialNumber: d.serialNumber }));
+        const mod = (await import("node-hid")) as unknown as { devices(): (HidInfo & { serialNumber?: string })[] };
+        hid = mod.devices().map((d) => ({
+          vendorId: d.vendorId,
+          productId: d.productId,
+          product: d.product,
+          manufacturer: d.manufacturer,
+          serialNumber: d.serialNumber,
+          scanner: hidIsScanner(d),
+        }));
       } catch (e) {
         hidError = e instanceof Error ? e.message : String(e);
       }

@@ -5,11 +5,11 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import { parseDiscount } from "../../domain/money";
 import { effectivePrice, itemTotals, type PriceRecord, ticketTotal } from "../../domain/pricing";
 import { getBoxSecret, hashPassword, hashPin } from "../auth/secrets";
+import { createPlaceService } from "../places/service";
 import type { Db } from "../../../db/client";
 import {
   actionGarmentSubCategories,
   actions,
-  addresses,
   agents,
   configurations,
   customerPreferences,
@@ -99,13 +99,12 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
         names.map((n) => all.find((s) => s.name === n)!.id),
       );
     }
-    const addAddress = async (loc: string, name = "") => {
-      const [a] = await tx
-        .insert(addresses)
-        .values({ name, number: String(r.int(1, 180)), locality_id: locId.get(loc)!, street_id: r.pick(streetIds.get(loc)!) })
-        .returning({ id: addresses.id });
-      return a!.id;
-    };
+    // Issue 22: addresses go through the places service, as the API writes them: the street
+    // checked against its locality and the owning shop set (an address without an owner is
+    // HQ's, so a shop's staff could not open their own customers' addresses).
+    const places = createPlaceService({ db, clock: clock ?? { now: () => now } });
+    const addAddress = (loc: string, owner: number, name = "") =>
+      places.saveAddress(tx, { name, number: String(r.int(1, 180)), locality_id: locId.get(loc)!, street_id: r.pick(streetIds.get(loc)!) }, null, owner);
 
     await tx
       .insert(preferences)
@@ -119,11 +118,13 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
     const ensureAgent = async (user_name: string, locality: string, values: Omit<typeof agents.$inferInsert, "user_name">) => {
       const found = await tx.query.agents.findFirst({ where: eq(agents.user_name, user_name) });
       if (found) return found.id;
-      const address_id = await addAddress(locality, user_name === "hq" ? "Ironbox House" : "");
+      // As the agents service does: the shop first, then its premises, owned by it.
       const [a] = await tx
         .insert(agents)
-        .values({ ...values, address_id, user_name, created_at: agentCreated })
+        .values({ ...values, user_name, created_at: agentCreated })
         .returning({ id: agents.id });
+      const address_id = await addAddress(locality, a!.id, user_name === "hq" ? "Ironbox House" : "");
+      await tx.update(agents).set({ address_id }).where(eq(agents.id, a!.id));
       return a!.id;
     };
     const agentIds = {
@@ -310,7 +311,7 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
       const last = r.pick(SURNAMES);
       const full_name = `${first} ${last}`;
       const discount = i % 15 === 7 ? 10 : 0; // whole percent
-      const addressId = await addAddress(r.pick(shopArea[shop]));
+      const addressId = await addAddress(r.pick(shopArea[shop]), agentIds[shop]);
       const [c] = await tx
         .insert(customers)
         .values({

@@ -24,6 +24,10 @@ function tabletHost(setup: Setup): string {
   return lan ?? setup.host_name;
 }
 
+/** How long after the box replaced its CA the set-up page says so (tablets are set up again within weeks). */
+const REPLACED_NOTICE_DAYS = 90;
+const formatDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "2-digit", month: "2-digit", year: "numeric" });
+
 /**
  * Issue 16: a tablet's one-time set-up, public and on plain HTTP (the box does not move this
  * page to HTTPS): download the box's certificate authority by QR code, install it, compare its
@@ -72,6 +76,13 @@ export function TabletSetup() {
           <p>This box serves no HTTPS (it was started with IRONBOX_HTTPS=0); ask whoever installed it.</p>
         ) : (
           <>
+            {setup.ca.replaced_at && Date.now() - Date.parse(setup.ca.replaced_at) < REPLACED_NOTICE_DAYS * 86_400_000 && (
+              <p data-testid="ca-replaced" className="form-error" style={{ fontWeight: 600 }}>
+                This box replaced its certificate on {formatDate(setup.ca.replaced_at)}: the new one may only vouch for this box's own names and addresses.
+                Every tablet set up before then must install the new certificate below (and may remove the old "Ironbox" one), or it will show a certificate
+                error.
+              </p>
+            )}
             <h2 style={{ marginBottom: 0 }}>Once per tablet</h2>
             <ol style={{ lineHeight: 1.6 }}>
               <li>

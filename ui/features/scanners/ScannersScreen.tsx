@@ -111,7 +111,10 @@ export function ScannersScreen() {
             <li key={d.path} className="row-link">
               <span className="row-main">
                 <strong>{d.name}</strong>
-                <span className="muted">keyboard-wedge · {d.path}</span>
+                <span className="muted">
+                  keyboard-wedge · {d.path}
+                  {!d.scanner && " · not known as a scanner: only head office staff may add it"}
+                </span>
               </span>
               <button
                 type="button"
@@ -128,6 +131,7 @@ export function ScannersScreen() {
                 <strong>{d.product ?? "HID device"}</strong>
                 <span className="muted">
                   {d.manufacturer ?? ""} USB {hex(d.vendorId)}:{hex(d.productId)}
+                  {!d.scanner && " · not known as a scanner: only head office staff may add it"}
                 </span>
               </span>
               <button
