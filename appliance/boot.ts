@@ -63,6 +63,8 @@ import { createChainService } from "./modules/chain/service";
 import { createReportService } from "./modules/reports/service";
 import { createSchedulingService } from "./modules/scheduling/service";
 import { createApprovalService } from "./modules/approval/service";
+import { paymentRoutes } from "./modules/payments/routes";
+import { createPaymentService } from "./modules/payments/service";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 
@@ -187,6 +189,7 @@ export async function bootAppliance(
     ...placeRoutes(places),
     ...customerRoutes(createCustomerService({ db, clock, places, approvals })),
     ...ticketRoutes(tickets, items),
+    ...paymentRoutes(createPaymentService({ db, clock, approvals })),
     ...approvalRoutes(approvals),
     ...printingRoutes({ clock, receipt }),
     ...printJournalRoutes(journal, printing),
