@@ -7,6 +7,7 @@ CREATE TABLE `payments` (
 	`amount` integer NOT NULL,
 	`tender` text NOT NULL,
 	`tendered` integer,
+	`change_given` integer,
 	`stop` text,
 	`refund_of` integer,
 	`reason` text,

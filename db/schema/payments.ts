@@ -29,8 +29,10 @@ export const payments = sqliteTable(
     amount: integer("amount").notNull(),
     /** cash | card | other */
     tender: text("tender").notNull(),
-    /** Cash handed over by the customer (cents) when more than the amount; change = tendered - amount. */
+    /** Cash handed over by the customer (cents), on the first row of the tender. */
     tendered: integer("tendered"),
+    /** The change given back for it (cents): tendered less all the tender took. */
+    change_given: integer("change_given"),
     /** A driver's run: the stop (pickup or delivery) it was taken at, e.g. "delivery". */
     stop: text("stop"),
     refund_of: integer("refund_of").references((): AnySQLiteColumn => payments.id),

@@ -18,6 +18,7 @@ export interface NewPayment {
   amount: number;
   tender: Tender;
   tendered?: number | null;
+  change_given?: number | null;
   stop?: string | null;
   refund_of?: number | null;
   reason?: string | null;
@@ -57,6 +58,7 @@ export async function insertPayment(q: Exec, p: NewPayment): Promise<PaymentRow>
       amount: p.amount,
       tender: p.tender,
       tendered: p.tendered ?? null,
+      change_given: p.change_given ?? null,
       stop: p.stop ?? null,
       refund_of: p.refund_of ?? null,
       reason: p.reason ?? null,

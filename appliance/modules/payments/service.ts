@@ -19,22 +19,15 @@ export const recordPayment = (q: Exec, p: NewPayment) => insertPayment(q, p);
 
 const euroTenders = (c: Record<Tender, number>): ByTender => ({ cash: toEuros(c.cash), card: toEuros(c.card), other: toEuros(c.other) });
 
-/**
- * Rows as the API shows them (euros). The change given for cash is the tendered amount less
- * what that tender took: the rows written at the same instant on the same ticket (a pay in
- * full writes one row per item and one for the rest).
- */
+/** Rows as the API shows them (euros). */
 export function paymentsOut(rows: { p: PaymentRow; employee: string | null }[]): Payment[] {
-  const event = (p: PaymentRow) => `${p.ticket_id} ${p.taken_at} ${p.tender}`;
-  const took = new Map<string, number>();
-  for (const { p } of rows) if (p.amount > 0) took.set(event(p), (took.get(event(p)) ?? 0) + p.amount);
-  return rows.map(({ p, employee }) => ({
+  return rows.map(({ p: { change_given, ...p }, employee }) => ({
     ...p,
     employee,
     tender: p.tender as Tender,
     amount: toEuros(p.amount),
     tendered: p.tendered === null ? null : toEuros(p.tendered),
-    change: p.tendered === null ? null : toEuros(Math.max(0, p.tendered - (took.get(event(p)) ?? p.amount))),
+    change: change_given === null ? null : toEuros(change_given),
   }));
 }
 

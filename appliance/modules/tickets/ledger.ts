@@ -96,6 +96,8 @@ export function createLedger(clock: Clock) {
     };
   }
 
+  const handedOver = (pay: PayWith, take: number) => (pay.tendered == null ? {} : { tendered: pay.tendered, change_given: pay.tendered - take });
+
   /**
    * Takes `cents` for an item (null: whatever is left), never more than its balance nor the
    * ticket's; one payment row (its trigger adds it to both totals). Cash is on the caller (an
@@ -108,7 +110,7 @@ export function createLedger(clock: Clock) {
     const take = cents ?? balance;
     if (take > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
     if (take <= 0) return 0;
-    await recordPayment(q, { ...rowBase(caller, t, pay, take), item_id: id, amount: take, tendered: pay.tendered ?? null });
+    await recordPayment(q, { ...rowBase(caller, t, pay, take), item_id: id, amount: take, ...handedOver(pay, take) });
     await recordOwing(q, caller, i.ticket_id, id, take, pay.tender);
     return take;
   }
@@ -127,16 +129,17 @@ export function createLedger(clock: Clock) {
     if (take <= 0) return 0;
     const base = rowBase(caller, t, pay, take);
     let left = take;
-    let tendered = pay.tendered ?? null;
+    // The cash handed over and the change are on the tender's first row.
+    let cash = handedOver(pay, take);
     const items = await q.select().from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id)).orderBy(ticketSubCategories.id);
     for (const i of items) {
       const part = Math.min(left, Math.max(0, (i.total_override ?? i.total) - i.total_paid));
       if (part <= 0) continue;
-      await recordPayment(q, { ...base, item_id: i.id, amount: part, tendered });
-      tendered = null;
+      await recordPayment(q, { ...base, item_id: i.id, amount: part, ...cash });
+      cash = {};
       left -= part;
     }
-    if (left > 0) await recordPayment(q, { ...base, item_id: null, amount: left, tendered });
+    if (left > 0) await recordPayment(q, { ...base, item_id: null, amount: left, ...cash });
     await recordOwing(q, caller, id, null, take, pay.tender);
     return take;
   }
