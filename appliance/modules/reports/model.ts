@@ -176,8 +176,9 @@ export const REPORT_TITLES: Record<ReportName, string> = {
 // ---------------------------------------------------------------- home statistics
 
 /**
- * A period's money and counts, over the tickets confirmed in it (euros). Takings are their
- * totals; paid is what has been paid against them so far; outstanding the rest.
+ * A period's money and counts (euros). Sales are the totals of the tickets confirmed in it;
+ * paid is what has been paid against them so far; outstanding the rest. Takings are the money
+ * taken in the period (payment rows, refunds less: one definition everywhere), by tender.
  */
 export const PeriodFigures = z.object({
   from: IsoDate,
@@ -185,9 +186,13 @@ export const PeriodFigures = z.object({
   tickets: z.number(),
   items: z.number(),
   express_items: z.number(),
-  takings: z.number(),
+  sales: z.number(),
   paid: z.number(),
   outstanding: z.number(),
+  takings: z.number(),
+  cash: z.number(),
+  card: z.number(),
+  other: z.number(),
 });
 export type PeriodFigures = z.infer<typeof PeriodFigures>;
 

@@ -45,9 +45,13 @@ export function fileResponse(file: ReportFile): Response {
 
 const periodEuros = (p: HomeCents["periods"]["today"]): PeriodFigures => ({
   ...p,
-  takings: toEuros(p.takings),
+  sales: toEuros(p.sales),
   paid: toEuros(p.paid),
   outstanding: toEuros(p.outstanding),
+  takings: toEuros(p.takings),
+  cash: toEuros(p.cash),
+  card: toEuros(p.card),
+  other: toEuros(p.other),
 });
 const periodsEuros = (p: HomeCents["periods"]) => ({ today: periodEuros(p.today), week: periodEuros(p.week), month: periodEuros(p.month) });
 const rankedEuros = (r: HomeCents["top_garments"]) => r.map((x) => ({ ...x, total: toEuros(x.total) }));
