@@ -11,6 +11,7 @@ import { dayStartUtc, weekOf, weekStart } from "../../domain/schedule";
 import { DONE_STATES } from "../../domain/states";
 import { type Cell, maltaDay } from "./cells";
 import type { ReportName, ReportQuery } from "./model";
+import { paymentsReport, tillReport } from "../payments/reports";
 import { takingsFrom, takingsQuery } from "../payments/takings";
 
 /** A read-only connection: the rows of a query as arrays, in column order. */
@@ -373,7 +374,15 @@ async function* itemStateReport(src: Source, q: ReportQuery, scope: Scope): Prod
   }
 }
 
-export const REPORTS: Record<ReportName, (src: Source, q: ReportQuery, scope: Scope) => Producer> = { salesReport, clientReport, itemReport, itemStateReport };
+export const REPORTS: Record<ReportName, (src: Source, q: ReportQuery, scope: Scope) => Producer> = {
+  salesReport,
+  clientReport,
+  itemReport,
+  itemStateReport,
+  // The payments module owns its tables and their reports.
+  paymentsReport,
+  tillReport,
+};
 
 // ---------------------------------------------------------------- home statistics
 
