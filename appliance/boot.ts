@@ -137,7 +137,8 @@ export async function bootAppliance(
   const discover = () => discoverPrinters(devices.roots);
   const log = opts.log ?? console.error;
   const journal = createPrintJournal({ db, clock, bus, devices, log, discover, ...(opts.printSender ? { send: opts.printSender } : {}) });
-  const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[]) => receiptData({ db, clock, tickets, places }, caller, id, itemIds);
+  const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[], opts?: { confirming?: boolean }) =>
+    receiptData({ db, clock, tickets, places }, caller, id, itemIds, opts);
   const printing = createPrintService({ journal, tickets, items, clock, receipt, discover });
   const scanners = createScannerService({ db, clock, bus, devices, log, drivers: opts.scannerDrivers });
   const boxHealth = createBoxHealthService({

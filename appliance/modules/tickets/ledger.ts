@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { employeeOwings, employees, itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { toEuros } from "../../domain/money";
-import { PAID_STATES } from "../../domain/states";
+import { PAID_STATES, stateOnConfirm } from "../../domain/states";
 import type { Clock } from "../../platform/clock";
 import { notFound, unprocessable } from "../../platform/errors";
 import { audit } from "../audit/audit";
@@ -153,7 +153,7 @@ export function createLedger(clock: Clock) {
     const [item] = await q.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, t.id)).limit(1);
     if (!item) throw unprocessable("Ticket is empty");
     if (t.confirmed_at) return;
-    const state = t.state === "CREATED" ? (t.pickup_from_client ? "AWAITING PICKUP" : "") : t.state;
+    const state = stateOnConfirm(t);
     await q.update(tickets).set({ confirmed_at: now(), state }).where(eq(tickets.id, t.id));
     if (state !== t.state) {
       await q

@@ -352,6 +352,12 @@ export function createTicketService({
       return view(caller, id);
     },
 
+    /** Confirms inside the caller's transaction: the receipt's print jobs commit with it, or neither does. */
+    async confirmIn(tx: Exec, caller: EmployeeCaller, id: number) {
+      const t = await ledger.ticketRow(tx, caller, id);
+      await ledger.confirm(tx, caller, t);
+    },
+
     /**
      * The counter's pickup and delivery options (spec §7 deliveryPickupOptions, /pickup and
      * /delivery): only the fields given change. A van stop added on a day its locality is full
