@@ -12,6 +12,7 @@ const TENDER = { cash: "Cash", card: "Card", other: "Other" } as const;
  */
 export function Payments({ ticketId, version }: { ticketId: number; version: unknown }) {
   const [rows, setRows] = useState<Payment[] | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the trigger (a new payment), not a value the effect reads.
   useEffect(() => {
     listPayments(ticketId).then(setRows, () => setRows([]));
   }, [ticketId, version]);
