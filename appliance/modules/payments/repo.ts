@@ -71,8 +71,14 @@ export async function insertPayment(q: Exec, p: NewPayment): Promise<PaymentRow>
 }
 
 /** Whether a ticket (or an item) ever had a payment row: such a ticket keeps its history and cannot be deleted. */
-export async function hasPayments(q: Exec, where: { ticket?: number; item?: number }): Promise<boolean> {
-  const cond = where.item !== undefined ? eq(payments.ticket_sub_category_id, where.item) : eq(payments.ticket_id, where.ticket!);
+export async function hasPayments(q: Exec, where: { ticket?: number; item?: number; tickets?: number[] }): Promise<boolean> {
+  if (where.tickets && !where.tickets.length) return false;
+  const cond =
+    where.item !== undefined
+      ? eq(payments.ticket_sub_category_id, where.item)
+      : where.tickets
+        ? inArray(payments.ticket_id, where.tickets)
+        : eq(payments.ticket_id, where.ticket!);
   const [r] = await q.select({ id: payments.id }).from(payments).where(cond).limit(1);
   return !!r;
 }
