@@ -68,6 +68,8 @@ import { createChainService } from "./modules/chain/service";
 import { createReportService } from "./modules/reports/service";
 import { createSchedulingService } from "./modules/scheduling/service";
 import { createApprovalService } from "./modules/approval/service";
+import { paymentRoutes } from "./modules/payments/routes";
+import { createPaymentService } from "./modules/payments/service";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 
@@ -143,7 +145,8 @@ export async function bootAppliance(
   const discover = () => discoverPrinters(devices.roots);
   const log = opts.log ?? console.error;
   const journal = createPrintJournal({ db, clock, bus, devices, log, discover, ...(opts.printSender ? { send: opts.printSender } : {}) });
-  const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[]) => receiptData({ db, clock, tickets, places }, caller, id, itemIds);
+  const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[], opts?: { confirming?: boolean }) =>
+    receiptData({ db, clock, tickets, places }, caller, id, itemIds, opts);
   const printing = createPrintService({ journal, tickets, items, clock, receipt, discover });
   const scanners = createScannerService({ db, clock, bus, devices, log, drivers: opts.scannerDrivers });
   // Nightly backups of a local database: the data disk, and a second disk when one is set.
@@ -201,6 +204,7 @@ export async function bootAppliance(
     ...placeRoutes(places),
     ...customerRoutes(createCustomerService({ db, clock, places, approvals })),
     ...ticketRoutes(tickets, items),
+    ...paymentRoutes(createPaymentService({ db, clock, approvals })),
     ...approvalRoutes(approvals),
     ...printingRoutes({ clock, receipt }),
     ...printJournalRoutes(journal, printing),

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hashPin } from "../appliance/modules/auth/secrets";
+import { checkPaymentSums } from "../appliance/modules/payments/check";
 import { openDatabase } from "../db/client";
 import { ticketsOffPrice } from "./faults/lib";
 import { GENERATED_TABLES, generateReference, parseArgs, type RefOptions } from "./gen-reference";
@@ -41,6 +42,12 @@ test("the requested counts, demo rows included, with 5 agents and 20 employees",
   expect(first.counts.ticket_sub_category_modifiers).toBeGreaterThan(0);
   expect(first.counts.ticket_log_states).toBeGreaterThanOrEqual(1000);
   expect(one("SELECT count(*) AS n FROM ticket_states").n).toBe(16);
+});
+
+test("every ticket's and item's total_paid equals its payment rows (issue 24)", async () => {
+  expect(await checkPaymentSums((sql) => db.query(sql).values() as unknown[][])).toEqual([]);
+  expect(one("SELECT count(*) AS n FROM payments").n).toBeGreaterThan(100);
+  expect(one("SELECT count(*) AS n FROM tickets WHERE total_paid > 0").n).toBeGreaterThan(100);
 });
 
 test("integrity_check is ok and every foreign key resolves", () => {

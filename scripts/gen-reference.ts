@@ -20,6 +20,7 @@ import { effectivePrice, itemTotals, type PriceRecord, ticketTotal } from "../ap
 import { getBoxSecret, hashPassword, hashPin } from "../appliance/modules/auth/secrets";
 import { migrateDatabase, openDatabase } from "../db/client";
 import { REBUILD_CUSTOMER_STATS } from "../db/maintenance";
+import { CARRY_PAID_SQL } from "../appliance/modules/payments/check";
 import { addresses, agents, employees, localities, streets } from "../db/schema";
 import {
   DAY_MS,
@@ -229,7 +230,11 @@ export async function generateReference(o: RefOptions): Promise<{ path: string; 
     for (const ix of indexes) sq.run(`DROP INDEX "${ix.name}"`);
     // The customer_stats triggers look tickets up by customer, which without the dropped
     // indexes is a scan per row: drop them too and rebuild the table once at the end.
-    const triggers = sq.query("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'tickets'").all() as { name: string; sql: string }[];
+    // The payments triggers would add each carried row to totals already written (below).
+    const triggers = sq.query("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('tickets', 'payments')").all() as {
+      name: string;
+      sql: string;
+    }[];
     for (const tr of triggers) sq.run(`DROP TRIGGER "${tr.name}"`);
     bulkLoad(sq, o, log);
     const ixStart = performance.now();
@@ -237,6 +242,8 @@ export async function generateReference(o: RefOptions): Promise<{ path: string; 
     log(`${indexes.length} indexes rebuilt: ${Math.round(performance.now() - ixStart)} ms`);
     const trStart = performance.now();
     sq.run("BEGIN");
+    // Paid amounts were bulk-written as totals: they become payment rows, as migration 0010 does.
+    sq.exec(CARRY_PAID_SQL);
     sq.exec(REBUILD_CUSTOMER_STATS);
     for (const tr of triggers) sq.run(tr.sql);
     sq.run("COMMIT");

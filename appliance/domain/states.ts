@@ -13,3 +13,7 @@ export const DONE_STATES: readonly string[] = ["DELIVERED", "DELIVERED AND PAID"
  * balance as paid to whoever set it, never a silent write-off (README "Paid states").
  */
 export const PAID_STATES: readonly string[] = ["DELIVERED AND PAID", "CLOSED"];
+
+/** The state confirming gives a ticket (spec §2/§4); a receipt printed with the confirm shows it. */
+export const stateOnConfirm = (t: { state: string; pickup_from_client: boolean }) =>
+  t.state === "CREATED" ? (t.pickup_from_client ? "AWAITING PICKUP" : "") : t.state;

@@ -51,11 +51,15 @@ describe("deleting records with history", () => {
     const item = (
       await box.call("POST", "/api/v1/ticketSubCategory/", { token: employee, body: { ticket_id: ticket.id, garment_sub_category_id: garment.id } })
     ).json.data[0];
-    // The employee takes €1 (an owing on them); the admin then makes the item free and settles
-    // the ticket, which brings total_paid back to 0 while the owing stays.
+    // The employee takes €1 (an owing on them); the admin then makes the item free and refunds
+    // the €1 (paying in full never lowers what was paid: issue 24), so total_paid is 0 again
+    // while the payment rows and the owing stay.
     expect((await box.call("PUT", `/api/v1/ticketSubCategory/paidFor/${item.id}/1`, { token: employee })).status).toBe(200);
     expect((await box.call("PUT", `/api/v1/ticketSubCategory/${item.id}`, { token: hqAdmin, body: { total_override: 0 } })).status).toBe(200);
     expect((await box.call("PUT", `/api/v1/tickets/paidFor/${ticket.id}`, { token: hqAdmin })).status).toBe(200);
+    expect((await box.call("GET", `/api/v1/tickets/${ticket.id}`, { token: hqAdmin })).json.data.total_paid).toBe(1);
+    const [payment] = (await box.call("GET", `/api/v1/payments/?ticket=${ticket.id}`, { token: hqAdmin })).json.data;
+    expect((await box.call("POST", `/api/v1/payments/${payment.id}/refund`, { token: hqAdmin, body: { amount: 1, reason: "Made free" } })).status).toBe(200);
     expect((await box.call("GET", `/api/v1/tickets/${ticket.id}`, { token: hqAdmin })).json.data.total_paid).toBe(0);
     // Before: each of these failed on the owing's foreign key with a 500.
     expect(await del("/ticketSubCategory/:id", item.id)).toMatchObject({ status: 409, json: { message: "Item has payments; it cannot be deleted" } });

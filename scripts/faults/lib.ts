@@ -1,6 +1,7 @@
 /** Shared by the fault scripts: the real appliance as a child process, a burst of counter writes, and the after-crash check. */
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
+import { checkPaymentSums } from "../../appliance/modules/payments/check";
 import { type Database, openDatabase } from "../../db/client";
 import { recomputeTicket } from "../../appliance/modules/tickets/totals";
 
@@ -79,7 +80,8 @@ export async function burst(box: Box, acked: Acked, workers: number, label: stri
           acked.items.add(item.id);
           acked.writes++;
         }
-        const paid = await call(box.base, "PUT", `/tickets/paidFor/${t}`, token);
+        // Cash and card by turns: each a payment row whose trigger moves the totals (issue 24).
+        const paid = await call(box.base, "PUT", `/tickets/paidFor/${t}?method=${n % 2 ? "card" : "cash"}`, token);
         acked.paid.set(t, Math.round(paid.total_paid * 100));
         acked.writes++;
       } catch {
@@ -126,7 +128,9 @@ async function checkOrThrow(dbFile: string, acked: Acked) {
       [...acked.tickets].filter((t) => !tickets.has(t)).length +
       [...acked.items].filter((i) => !items.has(i)).length +
       [...acked.paid].filter(([t, cents]) => (paidNow.get(t) ?? 0) < cents).length;
-    const totalsOff = (await ticketsOffPrice(database, [...acked.tickets])).length;
+    // Never a payment row without its totals, nor a total without its rows.
+    const ledgerOff = (await checkPaymentSums(async (sql) => (await database.client.execute(sql)).rows.map((r) => Object.values(r)))).length;
+    const totalsOff = (await ticketsOffPrice(database, [...acked.tickets])).length + ledgerOff;
     return { integrity, lost, totalsOff, ok: integrity === "ok" && lost === 0 && totalsOff === 0 };
   } finally {
     database.close();

@@ -190,18 +190,18 @@ for (const [size, viewport] of [
     const app = new AppPage(page);
     await app.loginAs("9999");
     await expect(stats(page).getByRole("heading", { name: "Statistics: every shop" })).toBeVisible();
-    for (const label of ["Takings", "Paid", "Outstanding", "Items due today", "Items overdue", "Express open"]) {
+    for (const label of ["Sales", "Takings", "Cash", "Card", "Paid", "Outstanding", "Items due today", "Items overdue", "Express open"]) {
       await expect(stats(page).locator(".stat-card", { hasText: label }).first()).toBeVisible();
     }
     await expect(stats(page).locator(".stat-card", { hasText: "Takings" }).locator("dd")).toHaveText(/^€[\d,]+\.\d\d$/);
     const chart = stats(page).getByRole("img", { name: /^Tickets by state \(open now\)\./ });
     await expect(chart).toBeVisible();
     await expect.poll(() => drawn(chart)).toBe(true);
-    await expect(stats(page).getByRole("img", { name: /^Takings: paid and outstanding\./ })).toBeVisible();
+    await expect(stats(page).getByRole("img", { name: /^Sales: paid and outstanding\./ })).toBeVisible();
     await expect(stats(page).getByRole("img", { name: /^Top garments this month\./ })).toBeVisible();
-    await expect(stats(page).getByRole("img", { name: /^Shops: takings today\./ })).toBeVisible();
+    await expect(stats(page).getByRole("img", { name: /^Shops: sales today\./ })).toBeVisible();
     await stats(page).getByRole("button", { name: "This month" }).click();
-    await expect(stats(page).getByRole("img", { name: /^Shops: takings this month\./ })).toBeVisible();
+    await expect(stats(page).getByRole("img", { name: /^Shops: sales this month\./ })).toBeVisible();
     await expect(stats(page).getByText(/^01\/\d\d\/\d{4} – \d\d\/\d\d\/\d{4}$/)).toBeVisible();
     await page.screenshot({ path: `test-results/screens/home-stats-${size}.png`, fullPage: true });
     expect(asked).toHaveLength(1);

@@ -21,6 +21,8 @@ const TITLES: Record<ReportName, string> = {
   clientReport: "Client report",
   itemReport: "Item report",
   itemStateReport: "Item state report",
+  paymentsReport: "Payments report",
+  tillReport: "Till report",
 };
 const fileName = (report: ReportName, ext = "csv") => `${TITLES[report]} ${printDate(today)} ${printDate(today)}.${ext}`;
 /** The columns of README's reports, written out here; head quarters' include the shop. */
@@ -46,6 +48,24 @@ const COLUMNS: Record<ReportName, string[]> = {
     "Commission",
   ],
   itemStateReport: ["Item ID", "Ticket ID", "Garment", "Description", "State", "When", "Employee", "Shop", "Note"],
+  paymentsReport: ["Date", "Time", "Shop", "Ticket ID", "Item ID", "Tender", "Amount", "Tendered", "Change", "Employee", "Refund of", "Reason"],
+  tillReport: [
+    "Date",
+    "Shop",
+    "Expected cash",
+    "Counted cash",
+    "Variance cash",
+    "Expected card",
+    "Counted card",
+    "Variance card",
+    "Expected other",
+    "Counted other",
+    "Variance other",
+    "Closed at",
+    "Closed by",
+    "Note",
+    "Reopened at",
+  ],
 };
 
 type Row = Record<string, string>;

@@ -9,6 +9,7 @@
  * keeps reading it whole.
  */
 import { Database } from "bun:sqlite";
+import { takingsFrom, takingsQuery } from "../payments/takings";
 
 export interface CheckResult {
   /** "ok", or SQLite's first complaints. */
@@ -17,25 +18,6 @@ export interface CheckResult {
   last_data_at: string | null;
   /** Payments taken in [day start, day end), in cents. */
   takings_cents: number;
-}
-
-/**
- * The first audit row at or after `at`. Audit rows are written in time order, so their ids
- * and times rise together: a binary search by id reads about twenty rows, where a filter on
- * `at` (not indexed) would read the whole log.
- */
-function firstAuditAt(db: Database, at: string): number {
-  const [lo0, hi0] = db.query("SELECT coalesce(min(id), 0), coalesce(max(id), 0) FROM audit_log").values()[0] as [number, number];
-  let lo = lo0;
-  let hi = hi0 + 1;
-  const atOf = db.query("SELECT at FROM audit_log WHERE id >= ? ORDER BY id LIMIT 1");
-  while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    const row = atOf.values(mid)[0] as [string] | undefined;
-    if (!row || row[0] >= at) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 export function checkCopy(path: string, dayStart: string, dayEnd: string): CheckResult {
@@ -53,13 +35,12 @@ export function checkCopy(path: string, dayStart: string, dayEnd: string): Check
         .filter((x): x is string => !!x)
         .sort()
         .pop() ?? null;
-    const [takings] = db
-      .query(
-        `SELECT coalesce(sum(json_extract(detail, '$.amount_cents')), 0) FROM audit_log
-         WHERE id >= ? AND at >= ? AND at < ? AND action IN ('payment', 'pay_in_full')`,
-      )
-      .values(firstAuditAt(db, dayStart), dayStart, dayEnd)[0] as [number];
-    return { integrity, last_data_at: last, takings_cents: Number(takings) };
+    // Takings as every screen counts them: the payments module's one definition.
+    // A copy from before payments were rows (migration 0010) has none to count.
+    const tq = takingsQuery(dayStart, dayEnd, null);
+    const hasPayments = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'payments'").values().length > 0;
+    const { all } = takingsFrom(hasPayments ? (db.query(tq.sql).values(...tq.args) as unknown[][]) : []);
+    return { integrity, last_data_at: last, takings_cents: all.total };
   } finally {
     db.close();
   }

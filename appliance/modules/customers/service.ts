@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { hasPayments } from "../payments/service";
 import type { Db } from "../../../db/client";
 import { addresses, agents, customerPreferences, customerStats, customers, employeeOwings, preferences, tickets } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
@@ -333,7 +334,8 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
         .from(employeeOwings)
         .innerJoin(tickets, eq(tickets.id, employeeOwings.ticket_id))
         .where(eq(tickets.customer_id, id));
-      if ((paid?.n ?? 0) > 0) throw conflict("Customer has tickets with payments; it cannot be removed");
+      const own = (await db.select({ id: tickets.id }).from(tickets).where(eq(tickets.customer_id, id))).map((t) => t.id);
+      if ((paid?.n ?? 0) > 0 || (await hasPayments(db, { tickets: own }))) throw conflict("Customer has tickets with payments; it cannot be removed");
       await db.transaction(async (tx) => {
         await tx.delete(tickets).where(eq(tickets.customer_id, id));
         await tx.delete(customerPreferences).where(eq(customerPreferences.customer_id, id));

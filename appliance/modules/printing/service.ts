@@ -38,7 +38,7 @@ export function createPrintService(deps: {
   tickets: TicketService;
   items: ItemService;
   clock: Clock;
-  receipt: (caller: EmployeeCaller, id: number, items?: number[]) => Promise<ReceiptData>;
+  receipt: (caller: EmployeeCaller, id: number, items?: number[], opts?: { confirming?: boolean }) => Promise<ReceiptData>;
   discover: () => PrinterDevice[];
 }) {
   const { journal, tickets, items, clock } = deps;
@@ -135,16 +135,19 @@ export function createPrintService(deps: {
       return dispatch(caller, req, where, jobs, (tx) => items.markPrinted(tx, caller, t.id, ids, tomorrow));
     },
 
-    /** The receipt in ESC/POS; printing it confirms the ticket (spec §2). */
+    /**
+     * The receipt in ESC/POS; printing it confirms the ticket (spec §2): the confirm and the
+     * print job commit in one transaction, as labels do, so a receipt is never printed for a
+     * ticket left unconfirmed, nor a ticket confirmed by a print that never queued.
+     */
     async receipt(caller: EmployeeCaller, req: PrintRequest): Promise<PrintResult> {
       const t = await tickets.view(caller, req.ticket_id);
       if (!t.ticket_sub_categories.length) throw unprocessable("Ticket is empty");
       const where = await destination(req);
       const encoding = req.encoding ?? (where.printer ? where.printer.language : "ESCPOS");
       if (encoding !== "ESCPOS") throw unprocessable("encoding: receipts print in ESC/POS");
-      await tickets.confirm(caller, t.id);
-      const bytes = encodeEscPosReceipt(await deps.receipt(caller, t.id, req.item_ids), req.paper ?? where.printer?.paper ?? "80mm");
-      return dispatch(caller, req, where, [{ kind: "receipt", encoding, bytes, ticket_id: t.id }]);
+      const bytes = encodeEscPosReceipt(await deps.receipt(caller, t.id, req.item_ids, { confirming: true }), req.paper ?? where.printer?.paper ?? "80mm");
+      return dispatch(caller, req, where, [{ kind: "receipt", encoding, bytes, ticket_id: t.id }], (tx) => tickets.confirmIn(tx, caller, t.id));
     },
 
     /** A sample label or receipt, so whoever sets a printer up sees it work. */

@@ -5,6 +5,7 @@ import { ticketStates } from "../../../db/schema";
 import { renderPdf } from "../../../drivers/pdf/document";
 import { RECEIPT_CONDITIONS, type ReceiptData } from "../../../drivers/printers/receipt";
 import { businessDay } from "../../domain/dates";
+import { stateOnConfirm } from "../../domain/states";
 import { euro, printDate } from "../../domain/format";
 import { ticketCode } from "../../domain/scancodes";
 import { vatSplit } from "../../domain/pricing";
@@ -22,16 +23,20 @@ export async function receiptData(
   caller: EmployeeCaller,
   id: number,
   itemIds?: number[],
+  opts: { confirming?: boolean } = {},
 ): Promise<ReceiptData> {
   const t = await deps.tickets.view(caller, id);
-  const state = await deps.db.query.ticketStates.findFirst({ where: eq(ticketStates.name, t.state) });
+  // Printed as the confirm that commits with its print job leaves the ticket.
+  const confirming = opts.confirming && !t.confirmed_at;
+  const stateName = confirming ? stateOnConfirm(t) : t.state;
+  const state = await deps.db.query.ticketStates.findFirst({ where: eq(ticketStates.name, stateName) });
   const address = t.customer.address_id ? await deps.places.getAddress(t.customer.address_id) : null;
   const items = t.ticket_sub_categories.filter((i) => !itemIds?.length || itemIds.includes(i.id));
   const split = vatSplit(t.total);
   return {
     shop: t.agent,
     ticketId: t.id,
-    date: printDate(businessDay(new Date(t.confirmed_at ?? t.created_at))),
+    date: printDate(businessDay(confirming ? deps.clock.now() : new Date(t.confirmed_at ?? t.created_at))),
     customer: { name: t.customer.full_name, mobile: t.customer.mobile || undefined, address: address?.line },
     items: items.map((i) => ({
       name: i.sub_category?.name ?? i.description,

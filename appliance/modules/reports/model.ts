@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { IsoDate } from "../../domain/schemas";
 
-export const REPORT_NAMES = ["salesReport", "clientReport", "itemReport", "itemStateReport"] as const;
+export const REPORT_NAMES = ["salesReport", "clientReport", "itemReport", "itemStateReport", "paymentsReport", "tillReport"] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 export const REPORT_FORMATS = ["csv", "xlsx"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -91,11 +91,32 @@ export const ItemReportQuery = z
 /** GET /tickets/csv/itemStateReport?from&to&states&actions: state changes logged in the range (states: ids or names). */
 export const ItemStateReportQuery = z.object({ ...range, states: StateList.optional(), actions: IdList.optional() }).superRefine(ordered);
 
+/** GET /tickets/csv/paymentsReport?from&to&methods: payment and refund rows (methods: cash,card,other). */
+export const PaymentsReportQuery = z
+  .object({
+    ...range,
+    methods: z
+      .string()
+      .max(100)
+      .transform((s) =>
+        s
+          .split(",")
+          .map((m) => m.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.enum(["cash", "card", "other"])))
+      .optional(),
+  })
+  .superRefine(ordered);
+/** GET /tickets/csv/tillReport?from&to: the drawer closes of the days. */
+export const TillReportQuery = z.object(range).superRefine(ordered);
+
 export type SalesReportQuery = z.infer<typeof SalesReportQuery>;
 export type ClientReportQuery = z.infer<typeof ClientReportQuery>;
 export type ItemReportQuery = z.infer<typeof ItemReportQuery>;
 export type ItemStateReportQuery = z.infer<typeof ItemStateReportQuery>;
 export type ReportQuery = (SalesReportQuery | ClientReportQuery | ItemReportQuery | ItemStateReportQuery) & {
+  methods?: ("cash" | "card" | "other")[];
   actions?: number[];
   agents?: number[];
   states?: (number | string)[];
@@ -183,6 +204,39 @@ export const REPORT_COLUMNS: Record<ReportName, readonly ReportColumn[]> = {
     col("Shop", "text", true),
     col("Note"),
   ],
+  // One row per payment or refund (negative), on the Malta day and time it was taken.
+  paymentsReport: [
+    col("Date", "date"),
+    col("Time"),
+    col("Shop", "text", true),
+    col("Ticket ID", "int"),
+    col("Item ID", "int"),
+    col("Tender"),
+    col("Amount", "money"),
+    col("Tendered", "money"),
+    col("Change", "money"),
+    col("Employee"),
+    col("Refund of", "int"),
+    col("Reason"),
+  ],
+  // One row per drawer close (a reopened close stays, with when it was reopened).
+  tillReport: [
+    col("Date", "date"),
+    col("Shop", "text", true),
+    col("Expected cash", "money"),
+    col("Counted cash", "money"),
+    col("Variance cash", "money"),
+    col("Expected card", "money"),
+    col("Counted card", "money"),
+    col("Variance card", "money"),
+    col("Expected other", "money"),
+    col("Counted other", "money"),
+    col("Variance other", "money"),
+    col("Closed at", "datetime"),
+    col("Closed by"),
+    col("Note"),
+    col("Reopened at", "datetime"),
+  ],
 };
 
 /** File names (Content-Disposition): "<title> DD-MM-YYYY DD-MM-YYYY.<format>". */
@@ -191,13 +245,16 @@ export const REPORT_TITLES: Record<ReportName, string> = {
   clientReport: "Client report",
   itemReport: "Item report",
   itemStateReport: "Item state report",
+  paymentsReport: "Payments report",
+  tillReport: "Till report",
 };
 
 // ---------------------------------------------------------------- home statistics
 
 /**
- * A period's money and counts, over the tickets confirmed in it (euros). Takings are their
- * totals; paid is what has been paid against them so far; outstanding the rest.
+ * A period's money and counts (euros). Sales are the totals of the tickets confirmed in it;
+ * paid is what has been paid against them so far; outstanding the rest. Takings are the money
+ * taken in the period (payment rows, refunds less: one definition everywhere), by tender.
  */
 export const PeriodFigures = z.object({
   from: IsoDate,
@@ -205,9 +262,13 @@ export const PeriodFigures = z.object({
   tickets: z.number(),
   items: z.number(),
   express_items: z.number(),
-  takings: z.number(),
+  sales: z.number(),
   paid: z.number(),
   outstanding: z.number(),
+  takings: z.number(),
+  cash: z.number(),
+  card: z.number(),
+  other: z.number(),
 });
 export type PeriodFigures = z.infer<typeof PeriodFigures>;
 

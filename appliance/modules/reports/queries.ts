@@ -12,6 +12,8 @@ import { dayStartUtc, weekOf, weekStart } from "../../domain/schedule";
 import { DONE_STATES } from "../../domain/states";
 import { type Cell, maltaDay } from "./cells";
 import type { ReportName, ReportQuery } from "./model";
+import { paymentsReport, tillReport } from "../payments/reports";
+import { takingsFrom, takingsQuery } from "../payments/takings";
 
 /** A read-only connection: the rows of a query as arrays, in column order. */
 export interface Source {
@@ -380,12 +382,35 @@ async function* itemStateReport(src: Source, q: ReportQuery, scope: Scope): Prod
   }
 }
 
-export const REPORTS: Record<ReportName, (src: Source, q: ReportQuery, scope: Scope) => Producer> = { salesReport, clientReport, itemReport, itemStateReport };
+export const REPORTS: Record<ReportName, (src: Source, q: ReportQuery, scope: Scope) => Producer> = {
+  salesReport,
+  clientReport,
+  itemReport,
+  itemStateReport,
+  // The payments module owns its tables and their reports.
+  paymentsReport,
+  tillReport,
+};
 
 // ---------------------------------------------------------------- home statistics
 
 /** A period's figures in cents, per agent. */
-type PeriodCents = { from: string; to: string; tickets: number; items: number; express_items: number; takings: number; paid: number; outstanding: number };
+type PeriodCents = {
+  from: string;
+  to: string;
+  tickets: number;
+  items: number;
+  express_items: number;
+  /** The totals of the tickets confirmed in the period; paid and outstanding are against them. */
+  sales: number;
+  paid: number;
+  outstanding: number;
+  /** Money taken in the period by tender, refunds less (the payments module's one definition). */
+  takings: number;
+  cash: number;
+  card: number;
+  other: number;
+};
 
 export interface HomeCents {
   day: string;
@@ -399,6 +424,8 @@ export interface HomeCents {
   top_actions: { name: string; items: number; total: number }[];
 }
 
+const ZERO = { tickets: 0, items: 0, express_items: 0, sales: 0, paid: 0, outstanding: 0, takings: 0, cash: 0, card: 0, other: 0 };
+
 /** The admin home's figures for `day` (a Malta day), over `agents` (null: every shop). */
 export async function homeStatistics(src: Source, day: string, agents: number[] | null): Promise<HomeCents> {
   const { year, week } = weekOf(day);
@@ -411,7 +438,7 @@ export async function homeStatistics(src: Source, day: string, agents: number[] 
   const scoped = agents ? "AND t.agent_id IN (SELECT value FROM json_each(?))" : "";
   const scopeArg = agents ? [json(agents)] : [];
   const shops = await src.values(`SELECT id, name FROM agents ${agents ? "WHERE id IN (SELECT value FROM json_each(?))" : ""} ORDER BY name`, scopeArg);
-  const empty = (r: { from: string; to: string }): PeriodCents => ({ ...r, tickets: 0, items: 0, express_items: 0, takings: 0, paid: 0, outstanding: 0 });
+  const empty = (r: { from: string; to: string }): PeriodCents => ({ ...r, ...ZERO });
   const perAgent = new Map(
     shops.map((s) => [
       num(s[0]),
@@ -433,9 +460,20 @@ export async function homeStatistics(src: Source, day: string, agents: number[] 
       for (const p of [perAgent.get(num(r[0]))?.periods[key], total[key]]) {
         if (!p) continue;
         p.tickets += num(r[1]);
-        p.takings += num(r[2]);
+        p.sales += num(r[2]);
         p.paid += num(r[3]);
-        p.outstanding = p.takings - p.paid;
+        p.outstanding = p.sales - p.paid;
+      }
+    }
+    const tq = takingsQuery(start, end, agents);
+    const { byAgent } = takingsFrom(await src.values(tq.sql, tq.args));
+    for (const [agent, x] of byAgent) {
+      for (const p of [perAgent.get(agent)?.periods[key], total[key]]) {
+        if (!p) continue;
+        p.takings += x.total;
+        p.cash += x.cash;
+        p.card += x.card;
+        p.other += x.other;
       }
     }
     for (const r of items) {
@@ -497,16 +535,8 @@ export async function homeStatistics(src: Source, day: string, agents: number[] 
  */
 export function sumHome(day: string, parts: readonly HomeCents[]): HomeCents {
   const period = (key: "today" | "week" | "month"): PeriodCents => {
-    const p = { ...(parts[0]?.periods[key] ?? { from: day, to: day }), tickets: 0, items: 0, express_items: 0, takings: 0, paid: 0, outstanding: 0 };
-    for (const x of parts) {
-      const q = x.periods[key];
-      p.tickets += q.tickets;
-      p.items += q.items;
-      p.express_items += q.express_items;
-      p.takings += q.takings;
-      p.paid += q.paid;
-      p.outstanding += q.outstanding;
-    }
+    const p = { ...(parts[0]?.periods[key] ?? { from: day, to: day }), ...ZERO };
+    for (const x of parts) for (const f of Object.keys(ZERO) as (keyof typeof ZERO)[]) p[f] += x.periods[key][f];
     return p;
   };
   const byState = new Map<string, number>();

@@ -297,7 +297,11 @@ describe("home statistics", () => {
     const [start, end] = [dayStartUtc("2026-11-01"), dayStartUtc("2026-12-01")];
     const db = await one("SELECT count(*), sum(total), sum(total_paid) FROM tickets WHERE confirmed_at >= ? AND confirmed_at < ?", [start, end]);
     expect(s.periods.month.tickets).toBe(Number(db[0]));
-    expect(Math.round(s.periods.month.takings * 100)).toBe(Number(db[1]));
+    expect(Math.round(s.periods.month.sales * 100)).toBe(Number(db[1]));
+    // Takings are the payment rows taken in the month, by tender.
+    const taken = await one("SELECT sum(amount), sum(amount) FILTER (WHERE tender = 'cash') FROM payments WHERE taken_at >= ? AND taken_at < ?", [start, end]);
+    expect(Math.round(s.periods.month.takings * 100)).toBe(Number(taken[0]));
+    expect(Math.round(s.periods.month.cash * 100)).toBe(Number(taken[1]));
     expect(Math.round(s.periods.month.outstanding * 100)).toBe(Number(db[1]) - Number(db[2]));
     expect(s.shops.reduce((n: number, x: any) => n + x.periods.month.tickets, 0)).toBe(s.periods.month.tickets);
     expect(s.tickets_by_state.length).toBeGreaterThan(0);

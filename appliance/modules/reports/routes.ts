@@ -10,7 +10,9 @@ import {
   type PeriodFigures,
   type ReportName,
   type ReportQuery,
+  PaymentsReportQuery,
   SalesReportQuery,
+  TillReportQuery,
 } from "./model";
 import type { HomeCents } from "./queries";
 import type { ReportFile, ReportService } from "./service";
@@ -23,6 +25,8 @@ export const REPORT_QUERIES: Record<ReportName, z.ZodType<ReportQuery>> = {
   clientReport: ClientReportQuery,
   itemReport: ItemReportQuery,
   itemStateReport: ItemStateReportQuery,
+  paymentsReport: PaymentsReportQuery,
+  tillReport: TillReportQuery,
 };
 export const REPORT_SUMMARIES: Record<ReportName, string> = {
   salesReport: "Sales per day, shop and action: items, gross, discounts, net, VAT 18 %, paid, outstanding (CSV, or xlsx with format=xlsx; 204 when empty)",
@@ -30,6 +34,9 @@ export const REPORT_SUMMARIES: Record<ReportName, string> = {
   itemReport:
     "Per item: ticket, date, shop, customer, state, garment, actions, price, total, paid and commission at a whole percent (CSV or xlsx; 204 when empty)",
   itemStateReport: "Per item state change: item, ticket, garment, state, when, employee, shop, note (CSV or xlsx; 204 when empty)",
+  paymentsReport:
+    "Per payment or refund: date, time, shop, ticket, item, tender, amount, tendered, change, employee, refund of, reason; ?methods=cash,card,other (CSV or xlsx; 204 when empty)",
+  tillReport: "Per drawer close: day, shop, expected, counted and variance per tender, closed at and by, note, reopened (CSV or xlsx; 204 when empty)",
 };
 
 /** RFC 6266: a plain ASCII name, and the exact one encoded. */
@@ -45,9 +52,13 @@ export function fileResponse(file: ReportFile): Response {
 
 const periodEuros = (p: HomeCents["periods"]["today"]): PeriodFigures => ({
   ...p,
-  takings: toEuros(p.takings),
+  sales: toEuros(p.sales),
   paid: toEuros(p.paid),
   outstanding: toEuros(p.outstanding),
+  takings: toEuros(p.takings),
+  cash: toEuros(p.cash),
+  card: toEuros(p.card),
+  other: toEuros(p.other),
 });
 const periodsEuros = (p: HomeCents["periods"]) => ({ today: periodEuros(p.today), week: periodEuros(p.week), month: periodEuros(p.month) });
 const rankedEuros = (r: HomeCents["top_garments"]) => r.map((x) => ({ ...x, total: toEuros(x.total) }));

@@ -6,6 +6,7 @@ import { parseDiscount } from "../../domain/money";
 import { effectivePrice, itemTotals, type PriceRecord, ticketTotal } from "../../domain/pricing";
 import { getBoxSecret, hashPassword, hashPin } from "../auth/secrets";
 import { createPlaceService } from "../places/service";
+import { recordPayment } from "../payments/service";
 import type { Db } from "../../../db/client";
 import {
   actionGarmentSubCategories,
@@ -414,8 +415,9 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
           },
         });
       }
-      // A partial payment settles the first item; a full one settles everything.
-      items.forEach((it, k) => (it.row.total_paid = fullyPaid || (partlyPaid && k === 0) ? it.row.total! : 0));
+      // A partial payment settles the first item; a full one settles everything. The amounts
+      // become payment rows below (their trigger keeps total_paid), cash or card by turns.
+      const itemPaid = items.map((it, k) => (fullyPaid || (partlyPaid && k === 0) ? it.row.total! : 0));
       const pickup_charge = p.pickedUp ? PICKUP_CHARGE : 0;
       const delivery_charge = deliverToClient ? DELIVERY_CHARGE : 0;
       const total = ticketTotal(
@@ -423,7 +425,9 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
         pickup_charge,
         delivery_charge,
       );
-      const itemsPaid = items.reduce((s, it) => s + it.row.total_paid!, 0);
+      const itemsPaid = itemPaid.reduce((s, c) => s + c, 0);
+      const paidAt = new Date(p.created.getTime() + 5 * 60_000);
+      const payment = { agent_id: customer.agentId, employee_id: desk.id, tender: p.i % 3 === 0 ? ("card" as const) : ("cash" as const), at: paidAt };
 
       const [t] = await tx
         .insert(tickets)
@@ -442,7 +446,7 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
           has_express_item: items.some((it) => it.row.has_express),
           state: p.state,
           total,
-          total_paid: fullyPaid ? total : itemsPaid,
+          total_paid: 0,
           pickup_charge,
           delivery_charge,
           confirmed_at: confirmed ? new Date(p.created.getTime() + 5 * 60_000).toISOString() : null,
@@ -461,11 +465,12 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
           agent_id: customer.agentId,
         })),
       );
-      for (const it of items) {
+      for (const [k, it] of items.entries()) {
         const [item] = await tx
           .insert(ticketSubCategories)
           .values({ ...it.row, ticket_id: t!.id })
           .returning({ id: ticketSubCategories.id });
+        if (itemPaid[k]! > 0) await recordPayment(tx, { ...payment, ticket_id: t!.id, item_id: item!.id, amount: itemPaid[k]! });
         await tx.insert(ticketSubCategoryActions).values(it.acts.map((a) => ({ ...a, ticket_sub_category_id: item!.id })));
         if (it.mods.length) {
           await tx
@@ -482,6 +487,8 @@ export async function seedDemo(db: Db, clock?: { now(): Date }): Promise<void> {
           })),
         );
       }
+      // A full payment also covers the pickup and delivery charges.
+      if (fullyPaid && total > itemsPaid) await recordPayment(tx, { ...payment, ticket_id: t!.id, item_id: null, amount: total - itemsPaid });
     }
   });
 }

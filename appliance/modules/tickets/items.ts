@@ -24,8 +24,9 @@ import { audit } from "../audit/audit";
 import { allowedActions, assertActionsAllowed } from "../catalogue/actionAccess";
 import { assertImagesVisible } from "../images/service";
 import { type Exec, loadItems, unitPrice } from "./repo";
-import { createLedger } from "./ledger";
+import { CASH, createLedger, type PayWith } from "./ledger";
 import type { SignatureStore } from "./signatures";
+import { hasPayments } from "../payments/service";
 import type { Item, ItemBody, ItemUpdate as ItemUpdateBody, StateChange } from "./model";
 import { recomputeTicket } from "./totals";
 
@@ -246,7 +247,7 @@ export function createItemService({
       const cur = await item(caller, id);
       // Owings are payments too, even when a later change brought total_paid back to 0.
       const [owings] = await db.select({ n: count() }).from(employeeOwings).where(eq(employeeOwings.ticket_sub_category_id, id));
-      if (cur.total_paid > 0 || (owings?.n ?? 0) > 0) throw conflict("Item has payments; it cannot be deleted");
+      if (cur.total_paid > 0 || (owings?.n ?? 0) > 0 || (await hasPayments(db, { item: cur.id }))) throw conflict("Item has payments; it cannot be deleted");
       const t = await ledger.ticketRow(db, caller, cur.ticket_id);
       const approver = t.confirmed_at ? await approvals.approve(caller, approval, "removing an item from a confirmed ticket") : null;
       await db.transaction(async (tx) => {
@@ -258,12 +259,12 @@ export function createItemService({
     },
 
     /** Takes `cents` for the item (full: whatever is left); never more than the balance. */
-    async pay(caller: EmployeeCaller, id: number, cents: number, full: boolean) {
+    async pay(caller: EmployeeCaller, id: number, cents: number, full: boolean, pay: PayWith = CASH) {
       const cur = await item(caller, id);
       await db.transaction(async (tx) => {
         await recomputeTicket(tx, cur.ticket_id);
-        const taken = await ledger.payItem(tx, caller, id, full ? null : cents);
-        if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", id, { amount_cents: taken, full });
+        const taken = await ledger.payItem(tx, caller, id, full ? null : cents, pay);
+        if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", id, { amount_cents: taken, full, tender: pay.tender });
       });
       return one(id);
     },

@@ -1,13 +1,27 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { employeeOwings, employees, itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { toEuros } from "../../domain/money";
-import { PAID_STATES } from "../../domain/states";
+import { PAID_STATES, stateOnConfirm } from "../../domain/states";
 import type { Clock } from "../../platform/clock";
 import { notFound, unprocessable } from "../../platform/errors";
 import { audit } from "../audit/audit";
 import { assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import type { Exec } from "./repo";
 import { recomputeTicket } from "./totals";
+import type { Tender } from "../payments/model";
+import { recordPayment } from "../payments/service";
+
+/**
+ * How a payment is taken: the tender, for cash what was handed over (cents), and for an
+ * import the time and employee it was really taken at and by (default: now, the caller).
+ */
+export interface PayWith {
+  tender: Tender;
+  tendered?: number | null;
+  at?: Date;
+  employee_id?: number;
+}
+export const CASH: PayWith = { tender: "cash" };
 
 /**
  * The steps the ticket, item and printing use cases share. Each runs on the executor it is
@@ -46,11 +60,12 @@ export function createLedger(clock: Clock) {
   }
 
   /**
-   * A payment taken by an employee or a driver is money they now hold for the shop: it is
-   * recorded as an owing (100 %) and added to their pending figure until cleared.
+   * Cash taken by an employee or a driver is money they now hold for the shop: it is
+   * recorded as an owing (100 %) and added to their pending figure until cleared. Card and
+   * other tenders never pass through their hands.
    */
-  async function recordOwing(q: Exec, caller: EmployeeCaller, ticketId: number, itemId: number | null, cents: number) {
-    if (cents <= 0 || (caller.employee.role !== "employee" && caller.employee.role !== "driver")) return;
+  async function recordOwing(q: Exec, caller: EmployeeCaller, ticketId: number, itemId: number | null, cents: number, tender: Tender = "cash") {
+    if (cents <= 0 || tender !== "cash" || (caller.employee.role !== "employee" && caller.employee.role !== "driver")) return;
     await q.insert(employeeOwings).values({
       ticket_id: ticketId,
       employee_id: caller.employee.id,
@@ -66,26 +81,66 @@ export function createLedger(clock: Clock) {
       .where(eq(employees.id, caller.employee.id));
   }
 
+  /** The payment row's fixed parts: who, when, where (a driver's stop), by which tender. */
+  function rowBase(caller: EmployeeCaller, t: typeof tickets.$inferSelect, pay: PayWith, take: number) {
+    if (pay.tendered != null && pay.tender !== "cash") throw unprocessable("tendered: only cash is handed over");
+    if (pay.tendered != null && pay.tendered < take) throw unprocessable("tendered: less than the amount paid");
+    return {
+      ticket_id: t.id,
+      agent_id: t.agent_id,
+      employee_id: pay.employee_id ?? caller.employee.id,
+      tender: pay.tender,
+      // A driver takes money on the run: the row names the stop (the ticket's delivery, else its pickup).
+      stop: caller.employee.role === "driver" ? (t.delivery_date ? `delivery ${t.delivery_date}` : t.pickup_date ? `pickup ${t.pickup_date}` : null) : null,
+      at: pay.at ?? clock.now(),
+    };
+  }
+
+  const handedOver = (pay: PayWith, take: number) => (pay.tendered == null ? {} : { tendered: pay.tendered, change_given: pay.tendered - take });
+
   /**
-   * Takes `cents` for an item (null: whatever is left), never more than its balance; the
-   * money is on the caller (an owing for employees and drivers). Returns the cents taken.
+   * Takes `cents` for an item (null: whatever is left), never more than its balance nor the
+   * ticket's; one payment row (its trigger adds it to both totals). Cash is on the caller (an
+   * owing for employees and drivers). Returns the cents taken.
    */
-  async function payItem(q: Exec, caller: EmployeeCaller, id: number, cents: number | null): Promise<number> {
+  async function payItem(q: Exec, caller: EmployeeCaller, id: number, cents: number | null, pay: PayWith = CASH): Promise<number> {
     const i = (await q.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) }))!;
-    const balance = Math.max(0, (i.total_override ?? i.total) - i.total_paid);
+    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, i.ticket_id) }))!;
+    const balance = Math.max(0, Math.min((i.total_override ?? i.total) - i.total_paid, t.total - t.total_paid));
     const take = cents ?? balance;
     if (take > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
     if (take <= 0) return 0;
-    await q
-      .update(ticketSubCategories)
-      .set({ total_paid: i.total_paid + take })
-      .where(eq(ticketSubCategories.id, id));
-    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, i.ticket_id) }))!;
-    await q
-      .update(tickets)
-      .set({ total_paid: Math.min(t.total, t.total_paid + take) })
-      .where(eq(tickets.id, i.ticket_id));
-    await recordOwing(q, caller, i.ticket_id, id, take);
+    await recordPayment(q, { ...rowBase(caller, t, pay, take), item_id: id, amount: take, ...handedOver(pay, take) });
+    await recordOwing(q, caller, i.ticket_id, id, take, pay.tender);
+    return take;
+  }
+
+  /**
+   * Takes `cents` on a ticket (null: all that is left), never more than its balance and never
+   * lowering what was paid: item by item (each its own balance, oldest first), then the rest
+   * (charges) on the ticket. The rows share one instant: together they are one tender.
+   */
+  async function payTicket(q: Exec, caller: EmployeeCaller, id: number, cents: number | null, pay: PayWith = CASH): Promise<number> {
+    await recomputeTicket(q, id);
+    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, id) }))!;
+    const balance = Math.max(0, t.total - t.total_paid);
+    const take = cents ?? balance;
+    if (take > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
+    if (take <= 0) return 0;
+    const base = rowBase(caller, t, pay, take);
+    let left = take;
+    // The cash handed over and the change are on the tender's first row.
+    let cash = handedOver(pay, take);
+    const items = await q.select().from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id)).orderBy(ticketSubCategories.id);
+    for (const i of items) {
+      const part = Math.min(left, Math.max(0, (i.total_override ?? i.total) - i.total_paid));
+      if (part <= 0) continue;
+      await recordPayment(q, { ...base, item_id: i.id, amount: part, ...cash });
+      cash = {};
+      left -= part;
+    }
+    if (left > 0) await recordPayment(q, { ...base, item_id: null, amount: left, ...cash });
+    await recordOwing(q, caller, id, null, take, pay.tender);
     return take;
   }
 
@@ -98,7 +153,7 @@ export function createLedger(clock: Clock) {
     const [item] = await q.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, t.id)).limit(1);
     if (!item) throw unprocessable("Ticket is empty");
     if (t.confirmed_at) return;
-    const state = t.state === "CREATED" ? (t.pickup_from_client ? "AWAITING PICKUP" : "") : t.state;
+    const state = stateOnConfirm(t);
     await q.update(tickets).set({ confirmed_at: now(), state }).where(eq(tickets.id, t.id));
     if (state !== t.state) {
       await q
@@ -137,6 +192,6 @@ export function createLedger(clock: Clock) {
     }
   }
 
-  return { ticketRow, assertState, storeSignature, logTicket, recordOwing, payItem, confirm, setItemsState };
+  return { ticketRow, assertState, storeSignature, logTicket, recordOwing, payItem, payTicket, confirm, setItemsState };
 }
 export type Ledger = ReturnType<typeof createLedger>;

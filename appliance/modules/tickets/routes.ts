@@ -3,6 +3,7 @@ import { unprocessable } from "../../platform/errors";
 import { ROLES, route } from "../../http/route";
 import { IdParams, IsoDate } from "../../domain/schemas";
 import { WithApproval } from "../approval/routes";
+import { PayQuery, type Tender } from "../payments/model";
 import type { ItemService } from "./items";
 import { toCents } from "../../domain/money";
 import {
@@ -34,6 +35,11 @@ const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 const many = z.union([z.string().max(100), z.array(z.string().max(100)).max(50)]).transform((v) => [v].flat());
 const IdBody = z.object({ id: z.coerce.number().int().positive() });
 /** Who approves, for the services: the PIN (if any) and the tablet it was typed on. */
+/** The tender of a pay route's query; cash handed over is in euros on the wire. */
+const payWith = (q: { method?: Tender; tendered?: number }) => ({
+  tender: q.method ?? "cash",
+  tendered: q.tendered === undefined ? null : toCents(q.tendered),
+});
 const approvalOf = (body: { approval?: { pin: string } }, client: string) => ({ pin: body.approval?.pin, client });
 
 export function ticketRoutes(tickets: TicketService, items: ItemService) {
@@ -102,10 +108,13 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       path: "/tickets/paidFor/:id",
       response: Ticket,
       tag: "tickets",
-      summary: "Pays the ticket in full",
+      summary:
+        "Pays the ticket in full (?amount= euros: a part, for a split tender) by ?method=cash|card|other (default cash; ?tendered= euros handed over); never lowers what was paid",
       access: staff,
       params: IdParams,
-      handler: async ({ caller, params }) => ticketOut(await tickets.payInFull(caller, params.id)),
+      query: PayQuery.extend({ amount: z.coerce.number().finite().min(0).max(1_000_000).optional() }),
+      handler: async ({ caller, params, query }) =>
+        ticketOut(await tickets.payInFull(caller, params.id, payWith(query), query.amount === undefined ? null : toCents(query.amount))),
     }),
     route({
       method: "GET",
@@ -325,11 +334,11 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       path: "/ticketSubCategory/paidFor/:id/:amount",
       response: Item,
       tag: "items",
-      summary: "Takes a payment for an item; ?full=true pays what is left",
+      summary: "Takes a payment for an item; ?full=true pays what is left; ?method=cash|card|other (default cash), ?tendered= euros handed over",
       access: staff,
       params: z.object({ id: IdParams.shape.id, amount: z.coerce.number().finite().min(0).max(1_000_000) }),
-      query: z.object({ full: bool.optional() }),
-      handler: async ({ caller, params, query }) => itemOut(await items.pay(caller, params.id, toCents(params.amount), query.full ?? false)),
+      query: PayQuery.extend({ full: bool.optional() }),
+      handler: async ({ caller, params, query }) => itemOut(await items.pay(caller, params.id, toCents(params.amount), query.full ?? false, payWith(query))),
     }),
     route({
       method: "PUT",

@@ -13,7 +13,8 @@ import { audit } from "../audit/audit";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import type { SchedulingService } from "../scheduling/service";
 import { PAID_STATES } from "../../domain/states";
-import { createLedger } from "./ledger";
+import { CASH, createLedger, type PayWith } from "./ledger";
+import { hasPayments } from "../payments/service";
 import type { StateChange, Ticket, TicketBody, TicketListRow, TicketSummary } from "./model";
 import { type Exec, loadItems, loadTicket, loadTicketLogs, type TicketRecord } from "./repo";
 import type { SignatureStore } from "./signatures";
@@ -156,24 +157,6 @@ export function createTicketService({
     const [a] = await db.select({ locality_id: addresses.locality_id }).from(addresses).where(eq(addresses.id, addressId));
     if (!a || !(await scheduling.listPickupDeliveries()).some((s) => s.locality_ids.includes(a.locality_id))) return inAWeek;
     return (await scheduling.availability({ locality: a.locality_id, from: inAWeek, days: 7, default_date: inAWeek })).proposed ?? inAWeek;
-  }
-
-  /**
-   * Takes what is left to pay on a ticket (every item its total, the ticket its total incl.
-   * charges) as paid to the caller; returns the amount taken, in cents.
-   */
-  async function settle(q: Exec, caller: EmployeeCaller, id: number): Promise<number> {
-    await recomputeTicket(q, id);
-    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, id) }))!;
-    const items = await q.select().from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id));
-    for (const i of items) {
-      const owed = i.total_override ?? i.total;
-      if (i.total_paid !== owed) await q.update(ticketSubCategories).set({ total_paid: owed }).where(eq(ticketSubCategories.id, i.id));
-    }
-    const delta = t.total - t.total_paid;
-    await q.update(tickets).set({ total_paid: t.total }).where(eq(tickets.id, id));
-    await ledger.recordOwing(q, caller, id, null, delta);
-    return delta;
   }
 
   /**
@@ -356,7 +339,7 @@ export function createTicketService({
       const t = await row(caller, id);
       // Owings are payments too, even when a later change brought total_paid back to 0.
       const [owings] = await db.select({ n: count() }).from(employeeOwings).where(eq(employeeOwings.ticket_id, id));
-      if (t.total_paid > 0 || (owings?.n ?? 0) > 0) throw conflict("Ticket has payments; it cannot be deleted");
+      if (t.total_paid > 0 || (owings?.n ?? 0) > 0 || (await hasPayments(db, { ticket: t.id }))) throw conflict("Ticket has payments; it cannot be deleted");
       const [item] = await db.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id)).limit(1);
       const approver = item || t.confirmed_at ? await approvals.approve(caller, approval, "deleting a ticket with items") : null;
       await db.transaction(async (tx) => {
@@ -371,6 +354,12 @@ export function createTicketService({
       const t = await row(caller, id);
       await db.transaction((tx) => ledger.confirm(tx, caller, t));
       return view(caller, id);
+    },
+
+    /** Confirms inside the caller's transaction: the receipt's print jobs commit with it, or neither does. */
+    async confirmIn(tx: Exec, caller: EmployeeCaller, id: number) {
+      const t = await ledger.ticketRow(tx, caller, id);
+      await ledger.confirm(tx, caller, t);
     },
 
     /**
@@ -431,11 +420,16 @@ export function createTicketService({
     },
 
     /** Pays the whole ticket: every item its total, and the ticket's charges. */
-    async payInFull(caller: EmployeeCaller, id: number) {
+    /**
+     * Spec: pays the ticket in full (or `cents` of it: a part of a split tender), by `pay`'s
+     * tender. Never lowers what was paid: money leaves only by a refund (payments module).
+     * An import records past amounts through here with tender "other", its time and employee.
+     */
+    async payInFull(caller: EmployeeCaller, id: number, pay: PayWith = CASH, cents: number | null = null) {
       await row(caller, id);
       await db.transaction(async (tx) => {
-        const delta = await settle(tx, caller, id);
-        await audit(tx, clock.now(), caller, "pay_in_full", "ticket", id, { amount_cents: delta });
+        const taken = await ledger.payTicket(tx, caller, id, cents, pay);
+        if (taken > 0) await audit(tx, clock.now(), caller, "pay_in_full", "ticket", id, { amount_cents: taken, tender: pay.tender });
       });
       return view(caller, id);
     },
@@ -475,7 +469,7 @@ export function createTicketService({
           await audit(tx, clock.now(), caller, "change_state", "ticket", null, { ids, state: change.State });
           if (PAID_STATES.includes(change.State)) {
             for (const id of ids) {
-              const taken = await settle(tx, caller, id);
+              const taken = await ledger.payTicket(tx, caller, id, null);
               if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket", id, { amount_cents: taken, state: change.State });
             }
           }

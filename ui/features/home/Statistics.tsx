@@ -20,7 +20,7 @@ const range = (p: PeriodFigures) => (p.from === p.to ? displayDate(p.from) : `${
 const ranked = (title: string, list: Ranked[], color: string) => (
   <BarChart title={title} labels={list.map((r) => r.name)} series={[{ label: "Items", values: list.map((r) => r.items), color }]} horizontal format={count} />
 );
-/** Paid and outstanding stacked: the bar's length is the takings. */
+/** Paid and outstanding stacked: the bar's length is the sales. */
 const moneySeries = (periods: PeriodFigures[]): Series[] => [
   { label: "Paid", values: periods.map((p) => p.paid), color: COLORS.paid },
   { label: "Outstanding", values: periods.map((p) => p.outstanding), color: COLORS.outstanding },
@@ -63,7 +63,7 @@ export function Statistics() {
     return (
       <div className="stats-charts">
         <BarChart
-          title="Takings: paid and outstanding"
+          title="Sales: paid and outstanding"
           labels={PERIODS.map((p) => p.label)}
           series={moneySeries(PERIODS.map((p) => stats.periods[p.key]))}
           stacked
@@ -81,7 +81,7 @@ export function Statistics() {
         {ranked("Top actions this month", stats.top_actions, COLORS.action)}
         {shops && shops.length > 0 && (
           <BarChart
-            title={`Shops: takings ${PERIODS.find((p) => p.key === period)!.label.toLowerCase()}`}
+            title={`Shops: sales ${PERIODS.find((p) => p.key === period)!.label.toLowerCase()}`}
             labels={shops.map((s) => s.name)}
             series={moneySeries(shops.map((s) => s.periods[period]))}
             horizontal
@@ -119,8 +119,11 @@ export function Statistics() {
         </fieldset>
       </div>
       <dl className="stats-figures">
-        <Figure label="Takings" value={euroFromEuros(p.takings)} />
+        <Figure label="Sales" value={euroFromEuros(p.sales)} />
         <Figure label="Paid" value={euroFromEuros(p.paid)} />
+        <Figure label="Takings" value={euroFromEuros(p.takings)} />
+        <Figure label="Cash" value={euroFromEuros(p.cash)} />
+        <Figure label="Card" value={euroFromEuros(p.card)} />
         <Figure label="Outstanding" value={euroFromEuros(p.outstanding)} warn={p.outstanding > 0} />
         <Figure label="Tickets" value={count(p.tickets)} />
         <Figure label="Items" value={count(p.items)} />

@@ -11,6 +11,7 @@ import { getTicket, listTicketStates, payLabel, payTicket, setTicketsState } fro
 import { askTicketDiscount } from "./discount";
 import { PrintButton } from "../printing/PrinterDialog";
 import { History } from "./History";
+import { Payments } from "./Payments";
 import { ItemRow } from "./ItemRow";
 import { ProcessFeedback } from "./ProcessFeedback";
 import { TicketStops } from "./TicketStops";
@@ -105,6 +106,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
           <strong data-testid="ticket-total">Total {euroFromEuros(t.total)}</strong>
           <span>Paid {euroFromEuros(t.total_paid)}</span>
         </div>
+        <Payments ticketId={t.id} version={t.total_paid} />
         <div className="form-buttons">
           <button type="button" className="btn" onClick={discount}>
             Discount

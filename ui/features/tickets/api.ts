@@ -1,3 +1,4 @@
+import type { Payment } from "../../../appliance/modules/payments/model";
 import type { CustomerDetail, CustomerTicket } from "../../../appliance/modules/customers/model";
 import type { Address, AddressInput } from "../../../appliance/modules/places/model";
 import type { Availability } from "../../../appliance/modules/scheduling/model";
@@ -27,6 +28,8 @@ export const openTicket = (customerId: number) => api<Ticket>("POST", "/tickets/
 /** Quiet: a failed confirmation leaves the ticket open without a message (spec §8). */
 export const confirmTicket = (id: number) => api<unknown>("PUT", `/tickets/${id}/confirm`, { quiet: true });
 export const payTicket = (id: number) => api<Ticket>("PUT", `/tickets/paidFor/${id}`);
+/** A ticket's payment and refund rows (issue 24). */
+export const listPayments = (ticketId: number) => apiList<Payment>("/payments/", { ticket: ticketId });
 export const setTicketsState = (ids: number[], state: string) => api<StateChangeResult>("PUT", "/tickets/changeState", { body: { Ids: ids, State: state } });
 export const listTicketStates = () => apiList<TicketState>("/ticketStates/");
 /** A customer's tickets (spec §2 Customers detail) with the agent that took each, newest first. */

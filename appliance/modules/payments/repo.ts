@@ -1,0 +1,111 @@
+import { and, asc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { employees, payments, tillCloses } from "../../../db/schema";
+import { addDays, businessDay } from "../../domain/dates";
+import type { Tender } from "./model";
+
+/** The database or the caller's transaction: a payment is written inside the use case's transaction. */
+export type Exec = Pick<Db, "select" | "insert" | "update" | "delete" | "query">;
+
+export type PaymentRow = typeof payments.$inferSelect;
+
+/** What one payment records; `at` and `employee_id` default to now and the caller (an import names both). */
+export interface NewPayment {
+  ticket_id: number;
+  item_id: number | null;
+  agent_id: number;
+  employee_id: number | null;
+  amount: number;
+  tender: Tender;
+  tendered?: number | null;
+  change_given?: number | null;
+  stop?: string | null;
+  refund_of?: number | null;
+  reason?: string | null;
+  approved_by?: number | null;
+  at: Date;
+}
+
+/** A day closed for a shop (a standing close, not reopened). */
+export async function closedDay(q: Exec, agentId: number, day: string) {
+  const [c] = await q
+    .select()
+    .from(tillCloses)
+    .where(and(eq(tillCloses.agent_id, agentId), eq(tillCloses.day, day), isNull(tillCloses.reopened_at)));
+  return c ?? null;
+}
+
+/** The drawer day a payment taken at `at` counts in: its Malta day, or the next open one after a close. */
+export async function tillDayFor(q: Exec, agentId: number, at: Date): Promise<string> {
+  let day = businessDay(at);
+  // Bounded: a shop closes at most one day per day; a run of closed future days is unusual.
+  for (let i = 0; i < 366 && (await closedDay(q, agentId, day)); i++) day = addDays(day, 1);
+  return day;
+}
+
+/**
+ * Writes one row. The insert's trigger adds the amount to the item's and the ticket's
+ * total_paid in the same statement, so the caller's transaction commits both or neither.
+ */
+export async function insertPayment(q: Exec, p: NewPayment): Promise<PaymentRow> {
+  const [row] = await q
+    .insert(payments)
+    .values({
+      ticket_id: p.ticket_id,
+      ticket_sub_category_id: p.item_id,
+      agent_id: p.agent_id,
+      employee_id: p.employee_id,
+      amount: p.amount,
+      tender: p.tender,
+      tendered: p.tendered ?? null,
+      change_given: p.change_given ?? null,
+      stop: p.stop ?? null,
+      refund_of: p.refund_of ?? null,
+      reason: p.reason ?? null,
+      approved_by: p.approved_by ?? null,
+      taken_at: p.at.toISOString(),
+      till_day: await tillDayFor(q, p.agent_id, p.at),
+    })
+    .returning();
+  return row!;
+}
+
+/** Whether a ticket (or an item) ever had a payment row: such a ticket keeps its history and cannot be deleted. */
+export async function hasPayments(q: Exec, where: { ticket?: number; item?: number; tickets?: number[] }): Promise<boolean> {
+  if (where.tickets && !where.tickets.length) return false;
+  const cond =
+    where.item !== undefined
+      ? eq(payments.ticket_sub_category_id, where.item)
+      : where.tickets
+        ? inArray(payments.ticket_id, where.tickets)
+        : eq(payments.ticket_id, where.ticket!);
+  const [r] = await q.select({ id: payments.id }).from(payments).where(cond).limit(1);
+  return !!r;
+}
+
+/** What a payment still holds: its amount less what was refunded from it (cents). */
+export async function stillHeld(q: Exec, p: PaymentRow): Promise<number> {
+  const [r] = await q
+    .select({ s: sql<number>`coalesce(sum(${payments.amount}), 0)` })
+    .from(payments)
+    .where(eq(payments.refund_of, p.id));
+  return p.amount + Number(r?.s ?? 0);
+}
+
+/** Rows with the employee's name, oldest first. */
+export async function listRows(q: Exec, where: { ticket?: number; from?: string; to?: string; agents: number[] | null; tenders?: Tender[] }) {
+  const conds = [
+    where.ticket !== undefined ? eq(payments.ticket_id, where.ticket) : undefined,
+    where.from ? gte(payments.taken_at, where.from) : undefined,
+    where.to ? lt(payments.taken_at, where.to) : undefined,
+    where.agents ? inArray(payments.agent_id, where.agents) : undefined,
+    where.tenders?.length ? inArray(payments.tender, where.tenders) : undefined,
+  ].filter((c) => c !== undefined);
+  return q
+    .select({ p: payments, employee: employees.full_name })
+    .from(payments)
+    .leftJoin(employees, eq(employees.id, payments.employee_id))
+    .where(conds.length ? and(...conds) : undefined)
+    .orderBy(asc(payments.id))
+    .limit(10_000);
+}

@@ -1,0 +1,211 @@
+import { and, eq, gte, isNotNull, lt, ne, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { employees, payments, tillCloses } from "../../../db/schema";
+import { businessDay } from "../../domain/dates";
+import { toCents, toEuros } from "../../domain/money";
+import { dayStartUtc } from "../../domain/schedule";
+import { addDays } from "../../domain/dates";
+import type { Clock } from "../../platform/clock";
+import { conflict, notFound, unprocessable } from "../../platform/errors";
+import type { ApprovalService } from "../approval/service";
+import { audit } from "../audit/audit";
+import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
+import { TENDERS, type ByTender, type Payment, type Tender, type TillDay } from "./model";
+import { closedDay, type Exec, insertPayment, listRows, type NewPayment, type PaymentRow, stillHeld } from "./repo";
+
+// What other modules use: the tickets ledger records payments inside its own transactions.
+export { hasPayments, type NewPayment } from "./repo";
+export const recordPayment = (q: Exec, p: NewPayment) => insertPayment(q, p);
+
+const euroTenders = (c: Record<Tender, number>): ByTender => ({ cash: toEuros(c.cash), card: toEuros(c.card), other: toEuros(c.other) });
+
+/** Rows as the API shows them (euros). */
+export function paymentsOut(rows: { p: PaymentRow; employee: string | null }[]): Payment[] {
+  return rows.map(({ p: { change_given, ...p }, employee }) => ({
+    ...p,
+    employee,
+    tender: p.tender as Tender,
+    amount: toEuros(p.amount),
+    tendered: p.tendered === null ? null : toEuros(p.tendered),
+    change: change_given === null ? null : toEuros(change_given),
+  }));
+}
+
+export function createPaymentService({ db, clock, approvals }: { db: Db; clock: Clock; approvals: ApprovalService }) {
+  /** The shop a till request is about: the caller's; HQ names one (its own by default). */
+  function tillShop(caller: EmployeeCaller, agent: number | undefined): number {
+    if (agent === undefined) return caller.agent.id;
+    assertSameAgent(caller, agent, "Shop");
+    return agent;
+  }
+
+  async function expected(q: Exec, agentId: number, day: string) {
+    const rows = await q
+      .select({
+        tender: payments.tender,
+        sum: sql<number>`coalesce(sum(${payments.amount}), 0)`,
+        ins: sql<number>`sum(${payments.amount} > 0)`,
+        outs: sql<number>`sum(${payments.amount} < 0)`,
+      })
+      .from(payments)
+      .where(and(eq(payments.agent_id, agentId), eq(payments.till_day, day)))
+      .groupBy(payments.tender);
+    const cents: Record<Tender, number> = { cash: 0, card: 0, other: 0 };
+    let ins = 0;
+    let outs = 0;
+    for (const r of rows) {
+      if ((TENDERS as readonly string[]).includes(r.tender)) cents[r.tender as Tender] += Number(r.sum);
+      ins += Number(r.ins ?? 0);
+      outs += Number(r.outs ?? 0);
+    }
+    return { cents, ins, outs };
+  }
+
+  async function tillDay(caller: EmployeeCaller, day: string, agent?: number): Promise<TillDay> {
+    const agentId = tillShop(caller, agent);
+    const { cents, ins, outs } = await expected(db, agentId, day);
+    const byEmployee = await db
+      .select({
+        employee_id: payments.employee_id,
+        employee: employees.full_name,
+        role: employees.role,
+        cash: sql<number>`coalesce(sum(${payments.amount}), 0)`,
+      })
+      .from(payments)
+      .leftJoin(employees, eq(employees.id, payments.employee_id))
+      .where(and(eq(payments.agent_id, agentId), eq(payments.till_day, day), eq(payments.tender, "cash")))
+      .groupBy(payments.employee_id);
+    const [moved] = await db
+      .select({ n: sql<number>`count(*)` })
+      .from(payments)
+      .where(
+        and(
+          eq(payments.agent_id, agentId),
+          gte(payments.taken_at, dayStartUtc(day)),
+          lt(payments.taken_at, dayStartUtc(addDays(day, 1))),
+          ne(payments.till_day, day),
+        ),
+      );
+    const close = await closedDay(db, agentId, day);
+    const reopened = await db
+      .select()
+      .from(tillCloses)
+      .where(and(eq(tillCloses.agent_id, agentId), eq(tillCloses.day, day), isNotNull(tillCloses.reopened_at)));
+    return {
+      day,
+      agent_id: agentId,
+      expected: euroTenders(cents),
+      payments: ins,
+      refunds: outs,
+      by_employee: byEmployee.map((e) => ({ ...e, role: e.role ?? null, cash: toEuros(Number(e.cash)) })),
+      moved_to_next_day: Number(moved?.n ?? 0),
+      closed: close
+        ? {
+            closed_at: close.closed_at,
+            employee_id: close.employee_id,
+            note: close.note,
+            counted: euroTenders({ cash: close.counted_cash, card: close.counted_card, other: close.counted_other }),
+            variance: euroTenders({
+              cash: close.counted_cash - close.expected_cash,
+              card: close.counted_card - close.expected_card,
+              other: close.counted_other - close.expected_other,
+            }),
+          }
+        : null,
+      reopened: reopened.map((r) => ({ closed_at: r.closed_at, reopened_at: r.reopened_at!, reopened_by: r.reopened_by })),
+    };
+  }
+
+  return {
+    /** A ticket's rows, or a period's (Malta days, inclusive), scoped to the caller's shop (HQ: all). */
+    async list(caller: EmployeeCaller, q: { ticket?: number; from?: string; to?: string }) {
+      const scope = agentScope(caller);
+      const rows = await listRows(db, {
+        ticket: q.ticket,
+        from: q.from ? dayStartUtc(q.from) : undefined,
+        to: q.to ? dayStartUtc(addDays(q.to, 1)) : undefined,
+        agents: scope,
+      });
+      return paymentsOut(rows);
+    },
+
+    /**
+     * Money back from one payment: a negative row linked to it, never more than it still
+     * holds, with a reason; employees and drivers need a manager's PIN. Audited.
+     */
+    async refund(caller: EmployeeCaller, id: number, input: { amount: number; reason: string }, approval: { pin?: string; client: string }) {
+      const cents = toCents(input.amount);
+      const approver = await approvals.approve(caller, approval, `a refund of €${toEuros(cents).toFixed(2)}`);
+      const row = await db.transaction(async (tx) => {
+        const [p] = await tx.select().from(payments).where(eq(payments.id, id));
+        if (!p) throw notFound("Payment");
+        assertSameAgent(caller, p.agent_id, "Payment");
+        if (p.amount <= 0) throw unprocessable("Payment: a refund cannot be refunded");
+        const held = await stillHeld(tx, p);
+        if (cents > held) throw unprocessable(`amount: more than this payment still holds (€${toEuros(held).toFixed(2)})`);
+        const r = await insertPayment(tx, {
+          ticket_id: p.ticket_id,
+          item_id: p.ticket_sub_category_id,
+          agent_id: p.agent_id,
+          employee_id: caller.employee.id,
+          amount: -cents,
+          tender: p.tender as Tender,
+          refund_of: p.id,
+          reason: input.reason,
+          approved_by: approver?.id ?? null,
+          at: clock.now(),
+        });
+        await audit(tx, clock.now(), caller, "refund", "payment", p.id, {
+          amount_cents: cents,
+          reason: input.reason,
+          ticket_id: p.ticket_id,
+          ...(approver ? { approved_by: approver.id } : {}),
+        });
+        return r;
+      });
+      const [name] = await db.select({ n: employees.full_name }).from(employees).where(eq(employees.id, caller.employee.id));
+      return paymentsOut([{ p: row, employee: name?.n ?? null }])[0]!;
+    },
+
+    tillDay,
+
+    /** Closes a shop's day with what was counted; a second close answers 409. Audited. */
+    async closeTill(caller: EmployeeCaller, day: string, input: { counted: ByTender; note?: string }, agent?: number) {
+      const agentId = tillShop(caller, agent);
+      if (day > businessDay(clock.now())) throw unprocessable("date: a day that has not come cannot be closed");
+      const counted = { cash: toCents(input.counted.cash), card: toCents(input.counted.card), other: toCents(input.counted.other) };
+      await db.transaction(async (tx) => {
+        if (await closedDay(tx, agentId, day)) throw conflict("This day's drawer is already closed");
+        const { cents } = await expected(tx, agentId, day);
+        await tx.insert(tillCloses).values({
+          agent_id: agentId,
+          day,
+          expected_cash: cents.cash,
+          expected_card: cents.card,
+          expected_other: cents.other,
+          counted_cash: counted.cash,
+          counted_card: counted.card,
+          counted_other: counted.other,
+          note: input.note ?? "",
+          employee_id: caller.employee.id,
+          closed_at: clock.now().toISOString(),
+        });
+        await audit(tx, clock.now(), caller, "close_till", "till", agentId, { day, counted, expected: cents });
+      });
+      return tillDay(caller, day, agent);
+    },
+
+    /** An admin reopens a closed day (the close stays on record, audited); payments then count in it again. */
+    async reopenTill(caller: EmployeeCaller, day: string, agent?: number) {
+      const agentId = tillShop(caller, agent);
+      await db.transaction(async (tx) => {
+        const c = await closedDay(tx, agentId, day);
+        if (!c) throw notFound("Closed day");
+        await tx.update(tillCloses).set({ reopened_at: clock.now().toISOString(), reopened_by: caller.employee.id }).where(eq(tillCloses.id, c.id));
+        await audit(tx, clock.now(), caller, "reopen_till", "till", agentId, { day });
+      });
+      return tillDay(caller, day, agent);
+    },
+  };
+}
+export type PaymentService = ReturnType<typeof createPaymentService>;
