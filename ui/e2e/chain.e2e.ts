@@ -10,7 +10,7 @@ import { OwnBox } from "./pages/ownBox";
 /**
  * HQ mode (issue 15): head quarters' box with two shops' copies. Two demo shop boxes each take
  * a paid ticket (the same id at both) and ship their database with a real `litestream
- * replicate` to a file:// storage folder (appliance/modules/chain/testSites.ts); this spec
+ * replicate` to a file:// storage folder (appliance/test/chainSites.ts); this spec
  * starts an HQ-mode box on that storage (port E2E_PORT+9; restores on demand only), restores
  * both sites from the Sites screen, and downloads a chain-wide item report.
  */
@@ -24,7 +24,7 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   rmSync(storage, { recursive: true, force: true });
   mkdirSync(storage, { recursive: true });
-  const shipped = JSON.parse(execFileSync("node_modules/.bin/bun", ["appliance/modules/chain/testSites.ts", storage], { encoding: "utf8" }).trim()) as {
+  const shipped = JSON.parse(execFileSync("node_modules/.bin/bun", ["appliance/test/chainSites.ts", storage], { encoding: "utf8" }).trim()) as {
     mosta: number;
     birkirkara: number;
   };

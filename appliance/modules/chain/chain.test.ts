@@ -17,7 +17,7 @@ import { createReportService } from "../reports/service";
 import { startSshd } from "../../../scripts/faults/sshd";
 import { LITESTREAM_BIN } from "../../../drivers/replication/litestream";
 import { createChainService } from "./service";
-import { shipSite } from "./testSites";
+import { shipSite } from "../../test/chainSites";
 
 const NOW = "2026-11-22T09:00:00Z";
 const tmp = mkdtempSync(join(tmpdir(), "ironbox-chain-"));

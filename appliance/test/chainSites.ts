@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { testBox } from "../../test/harness";
-import { LITESTREAM_BIN } from "../../../drivers/replication/litestream";
+import { testBox } from "./harness";
+import { LITESTREAM_BIN } from "../../drivers/replication/litestream";
 
 /** A snapshot file in the replica (the first full upload of a generation). */
 export function hasSnapshot(replica: string): boolean {
@@ -77,10 +77,10 @@ export async function shipSite(storage: string, site: string, customer: string, 
   }
 }
 
-// `bun testSites.ts <storage>`: two sites, mosta and birkirkara, shipped today (the browser test's HQ).
+// `bun appliance/test/chainSites.ts <storage>`: two sites, mosta and birkirkara, shipped today (the browser test's HQ).
 if (import.meta.main) {
   const storage = process.argv[2];
-  if (!storage) throw new Error("usage: bun appliance/modules/chain/testSites.ts <storage folder>");
+  if (!storage) throw new Error("usage: bun appliance/test/chainSites.ts <storage folder>");
   const now = new Date().toISOString();
   const mosta = await shipSite(storage, "mosta", "Mosta Customer", now);
   const birkirkara = await shipSite(storage, "birkirkara", "Birkirkara Customer", now);
