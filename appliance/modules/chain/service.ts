@@ -19,6 +19,7 @@ import { addDays, businessDay } from "../../domain/dates";
 import { dayStartUtc } from "../../domain/schedule";
 import { isSiteName } from "../../domain/sites";
 import { maskUrl } from "../../domain/urls";
+import { runChild } from "../../platform/child";
 import type { Clock } from "../../platform/clock";
 import type { HqConfig } from "../../platform/config";
 import { conflict, notFound } from "../../platform/errors";
@@ -176,27 +177,22 @@ export function createChainService(deps: {
     return ["-config", cfg, "-no-expand-env", virtual];
   }
 
-  /** Restores and checks under way, so that stopping the box stops them too. */
-  const children = new Set<{ kill(): void }>();
-  let stopped = false;
+  /** Aborted when the box stops: kills the restores and checks under way. */
+  const stopping = new AbortController();
 
+  /** A restore or check: at nice 10 (the counter comes first), bounded, killed when the box stops. */
   async function run(cmd: string[]): Promise<{ code: number; out: string; err: string }> {
-    if (stopped) return { code: 1, out: "", err: "HQ's box is stopping" };
-    const child = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-    children.add(child);
-    const timeout = setTimeout(() => child.kill(), RESTORE_TIMEOUT_MS);
-    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    clearTimeout(timeout);
-    children.delete(child);
-    return { code, out, err };
+    if (stopping.signal.aborted) return { code: 1, out: "", err: "HQ's box is stopping" };
+    const end = await runChild(cmd, { nice: 10, timeoutMs: RESTORE_TIMEOUT_MS, signal: stopping.signal });
+    const err = end.exit === "timeout" ? `${end.stderr}\nit took longer than ${RESTORE_TIMEOUT_MS / 60_000} min` : end.stderr;
+    return { code: end.code ?? 1, out: end.stdout, err };
   }
 
   /** Stops the schedule and kills the restores and checks under way (their temporary files go at the next restore). */
   function stop(): void {
-    stopped = true;
     if (timer) clearInterval(timer);
     timer = null;
-    for (const c of children) c.kill();
+    stopping.abort();
   }
 
   async function restoreOnce(s: Site, r: SiteRecord): Promise<void> {
@@ -216,7 +212,7 @@ export function createChainService(deps: {
       }
       const why = explain(res.err || res.out, s.url);
       failure = why.message;
-      if (!why.retry || attempt === ATTEMPTS || stopped) break;
+      if (!why.retry || attempt === ATTEMPTS || stopping.signal.aborted) break;
       r.retries++;
       await Bun.sleep(RETRY_MS * attempt);
     }
