@@ -9,6 +9,7 @@
  * keeps reading it whole.
  */
 import { Database } from "bun:sqlite";
+import { readSchemaVersion, type SchemaVersion } from "../../../db/version";
 
 export interface CheckResult {
   /** "ok", or SQLite's first complaints. */
@@ -17,6 +18,8 @@ export interface CheckResult {
   last_data_at: string | null;
   /** Payments taken in [day start, day end), in cents. */
   takings_cents: number;
+  /** The copy's schema version and release; its figures above are read only when it is HQ's own. */
+  schema?: SchemaVersion;
 }
 
 /**
@@ -45,6 +48,10 @@ export function checkCopy(path: string, dayStart: string, dayEnd: string): Check
     const integrity = problems.map((r) => r[0]).join("; ");
     if (integrity !== "ok") return { integrity, last_data_at: null, takings_cents: 0 };
     db.run("PRAGMA journal_mode = DELETE");
+    // The version first: the queries below are written for this release's schema, and a copy
+    // on another one is never read with them.
+    const schema = readSchemaVersion((sql) => db.query(sql).values() as unknown[][]);
+    if (schema.status !== "current") return { integrity, last_data_at: null, takings_cents: 0, schema };
     // Tickets and item state logs are written in time order: the last id is the newest.
     const [ticket] = (db.query("SELECT created_at FROM tickets ORDER BY id DESC LIMIT 1").values()[0] ?? [null]) as [string | null];
     const [log] = (db.query("SELECT logged_at FROM item_log_states ORDER BY id DESC LIMIT 1").values()[0] ?? [null]) as [string | null];
@@ -59,7 +66,7 @@ export function checkCopy(path: string, dayStart: string, dayEnd: string): Check
          WHERE id >= ? AND at >= ? AND at < ? AND action IN ('payment', 'pay_in_full')`,
       )
       .values(firstAuditAt(db, dayStart), dayStart, dayEnd)[0] as [number];
-    return { integrity, last_data_at: last, takings_cents: Number(takings) };
+    return { integrity, last_data_at: last, takings_cents: Number(takings), schema };
   } finally {
     db.close();
   }
