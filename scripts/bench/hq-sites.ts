@@ -56,7 +56,18 @@ try {
   const db = new Database(moved);
   db.run("INSERT INTO box_settings (key, value) VALUES ('bench', '1') ON CONFLICT (key) DO UPDATE SET value = value + 1");
   db.close();
-  await (await replicate(moved, join(storage, names[0]!), 600_000)).stop();
+  // Shipped once the replica's WAL list grew (a restarted Litestream may first take a while).
+  const walFiles = () =>
+    Number(
+      Bun.spawnSync(["sh", "-c", `find "${join(storage, names[0]!)}" -name '*.wal.lz4' | wc -l`])
+        .stdout.toString()
+        .trim(),
+    );
+  const before = walFiles();
+  const rep = await replicate(moved, join(storage, names[0]!), 600_000);
+  for (let i = 0; i < 1200 && walFiles() === before; i++) await Bun.sleep(250);
+  await rep.stop();
+  console.log(`site-01 moved and shipped in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   await round("round 3, one site moved");
   console.log(`restores: ${chain.list().reduce((a, x) => a + x.restores, 0)}, unchanged rounds: ${chain.list().reduce((a, x) => a + x.unchanged_rounds, 0)}`);
   chain.stop();
