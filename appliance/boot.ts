@@ -1,4 +1,5 @@
 import { type Database, migrateDatabase, openDatabase, startCheckpointer } from "../db/client";
+import { recordRelease } from "../db/version";
 import { seedTicketStates } from "../db/seed/states";
 import { seedDemo } from "./modules/system/demo";
 import { createApp } from "./http/app";
@@ -100,6 +101,8 @@ export async function bootAppliance(
   const migrated = await migrateDatabase(database, { backup: { version: config.version, now: clock.now() } });
   if (migrated.backup)
     (opts.log ?? console.log)(`Ironbox ${config.version}: copied the database to ${migrated.backup.file} before ${migrated.applied} migration(s)`);
+  // The database says which release wrote it (HQ reads a site copy's version before its SQL).
+  await recordRelease(database.client, config.version);
   const { db } = database;
   // The spec's ticket states, unless the states are HQ's (a snapshot was applied here).
   if (!(await appliedReferenceVersion(db))) await seedTicketStates(db);

@@ -5,7 +5,8 @@
  * appliance/modules/hqlink/service.ts and scripts/restore-box.ts.
  */
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
 /** The pinned binary, wherever the package manager put the package. */
 export const LITESTREAM_BIN = join(dirname(createRequire(import.meta.url).resolve("@flydotio/litestream-linux-x64/package.json")), "litestream");
@@ -82,17 +83,55 @@ export function parseLogLine(line: string): LogLine | null {
   return { time, level, msg, attrs: rest };
 }
 
+/**
+ * A position in Litestream's terms (its `Pos`): the generation (a new one starts with a full
+ * snapshot whenever Litestream loses track of the WAL), the shadow WAL segment's index within
+ * it, and the byte offset within that segment. Offsets of different indexes do not add up:
+ * (3, 708672) is after (2, 4449632).
+ */
+export interface Position {
+  generation: string;
+  index: number;
+  offset: number;
+}
+
 /** A position as Litestream logs it: `<generation>/<index in hex>:<offset>`. */
-export function parsePosition(p: string | undefined): { generation: string; index: number; offset: number } | null {
+export function parsePosition(p: string | undefined): Position | null {
   const m = p ? /^([0-9a-f]+)\/([0-9a-f]+):(\d+)$/.exec(p) : null;
   return m ? { generation: m[1]!, index: Number.parseInt(m[2]!, 16), offset: Number(m[3]) } : null;
 }
 
-/** The gauges the link's state is read from (Prometheus text from `addr`'s /metrics). */
+/** Orders two positions of one generation (negative: a is before b). */
+export function comparePositions(a: Omit<Position, "generation">, b: Omit<Position, "generation">): number {
+  return a.index - b.index || a.offset - b.offset;
+}
+
+/**
+ * Where the replica is after an upload, from its log line: "snapshot written" holds the
+ * snapshot's position; "wal segment written" logs where the upload *started* and `sz`, the
+ * bytes it wrote from there (the 32-byte WAL header included when it started at 0), so the
+ * replica ends at offset + sz (Litestream 0.3.13, replica.go syncWAL). Null for other lines.
+ */
+export function shippedPosition(l: LogLine): Position | null {
+  const p = parsePosition(l.attrs.position);
+  if (!p) return null;
+  if (l.msg === "snapshot written") return p;
+  if (l.msg !== "wal segment written") return null;
+  const sz = Number(l.attrs.sz);
+  return Number.isFinite(sz) ? { ...p, offset: p.offset + sz } : null;
+}
+
+/** The gauges of Litestream's Prometheus text (from `addr`'s /metrics). */
 export interface Metrics {
-  /** The box's own newest position: Litestream's shadow WAL index and its size. */
-  local: { index: number; offset: number } | null;
-  /** What the replica has: its WAL index and offset. */
+  /** The newest shadow WAL segment's index. */
+  shadowIndex: number | null;
+  /**
+   * The bytes of all the shadow WAL segments Litestream still keeps (it keeps the one before
+   * the replica's): NOT an offset in the newest segment. Read as one, it never equals the
+   * replica's offset again after the first segment change (the lag that never settled).
+   */
+  shadowBytes: number | null;
+  /** What the replica has: its segment index and the offset in it (set only by an upload since Litestream started). */
   replica: { index: number; offset: number } | null;
   syncErrors: number;
 }
@@ -103,12 +142,54 @@ export function parseMetrics(text: string): Metrics {
     const m = /^(litestream_[a-z_]+)(?:\{[^}]*\})?\s+(\S+)$/.exec(line);
     if (m) v[m[1]!] = Number(m[2]);
   }
-  const pair = (i: string, o: string) => (v[i] !== undefined && v[o] !== undefined ? { index: v[i]!, offset: v[o]! } : null);
+  const ri = v.litestream_replica_wal_index;
+  const ro = v.litestream_replica_wal_offset;
   return {
-    local: pair("litestream_shadow_wal_index", "litestream_shadow_wal_size"),
-    replica: pair("litestream_replica_wal_index", "litestream_replica_wal_offset"),
+    shadowIndex: v.litestream_shadow_wal_index ?? null,
+    shadowBytes: v.litestream_shadow_wal_size ?? null,
+    replica: ri !== undefined && ro !== undefined ? { index: ri, offset: ro } : null,
     syncErrors: v.litestream_sync_error_count ?? 0,
   };
+}
+
+const WAL_HEADER = 32;
+const FRAME_HEADER = 24;
+
+/**
+ * The box's own newest position, read as Litestream reads it (db.go, DB.Pos): the generation
+ * in `.<db>-litestream/generation`, the highest `<index>.wal` shadow segment of that
+ * generation, and that segment's size cut down to whole frames (the page size is in the WAL
+ * header). Null while Litestream has made no generation yet.
+ */
+export function shadowPosition(dbPath: string): Position | null {
+  const meta = join(dirname(dbPath), `.${basename(dbPath)}-litestream`);
+  try {
+    const generation = readFileSync(join(meta, "generation"), "utf8").trim();
+    if (!/^[0-9a-f]+$/.test(generation)) return null;
+    const wal = join(meta, "generations", generation, "wal");
+    const indexes = readdirSync(wal)
+      .map((f) => /^([0-9a-f]{8})\.wal$/.exec(f)?.[1])
+      .filter((x): x is string => !!x)
+      .map((x) => Number.parseInt(x, 16));
+    if (!indexes.length) return { generation, index: 0, offset: 0 };
+    const index = Math.max(...indexes);
+    const file = join(wal, `${index.toString(16).padStart(8, "0")}.wal`);
+    const size = statSync(file).size;
+    if (size < WAL_HEADER) return { generation, index, offset: 0 };
+    const header = Buffer.alloc(4);
+    const fd = openSync(file, "r");
+    try {
+      readSync(fd, header, 0, 4, 8);
+    } finally {
+      closeSync(fd);
+    }
+    const raw = header.readUInt32BE(0);
+    const frame = FRAME_HEADER + (raw === 1 ? 65536 : raw);
+    return { generation, index, offset: WAL_HEADER + Math.floor((size - WAL_HEADER) / frame) * frame };
+  } catch {
+    // No generation yet, or a segment removed between the listing and the read: next poll.
+    return null;
+  }
 }
 
 /** Litestream's error text in plain words for the shop (the raw text stays in the box's log). */

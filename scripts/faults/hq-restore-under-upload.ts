@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LITESTREAM_BIN } from "../../drivers/replication/litestream";
-import { hasSnapshot } from "../../appliance/modules/chain/testSites";
+import { hasSnapshot } from "../../appliance/test/chainSites";
 import { arg, burst, call, newAcked, startBox } from "./lib";
 import { startSshd } from "./sshd";
 

@@ -10,7 +10,7 @@ import { OwnBox } from "./pages/ownBox";
 /**
  * HQ mode (issue 15): head quarters' box with two shops' copies. Two demo shop boxes each take
  * a paid ticket (the same id at both) and ship their database with a real `litestream
- * replicate` to a file:// storage folder (appliance/modules/chain/testSites.ts); this spec
+ * replicate` to a file:// storage folder (appliance/test/chainSites.ts); this spec
  * starts an HQ-mode box on that storage (port E2E_PORT+9; restores on demand only), restores
  * both sites from the Sites screen, and downloads a chain-wide item report.
  */
@@ -21,10 +21,10 @@ const HQ = hqBox.url;
 let ticket = 0;
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   rmSync(storage, { recursive: true, force: true });
   mkdirSync(storage, { recursive: true });
-  const shipped = JSON.parse(execFileSync("node_modules/.bin/bun", ["appliance/modules/chain/testSites.ts", storage], { encoding: "utf8" }).trim()) as {
+  const shipped = JSON.parse(execFileSync("node_modules/.bin/bun", ["appliance/test/chainSites.ts", storage], { encoding: "utf8" }).trim()) as {
     mosta: number;
     birkirkara: number;
   };
@@ -59,6 +59,16 @@ test("HQ staff restore two shops and download a chain report with both shops' ti
     await expect(row.locator('[data-col="error"]')).toHaveText("none");
     await expect(row.locator('[data-col="lag"]')).not.toHaveText("–");
   }
+
+  // A shop one migration behind: restored and shown with its version and what it means, never read.
+  const qormi = table.locator('tr[data-site="qormi"]');
+  await qormi.getByRole("button", { name: "Restore qormi now" }).click();
+  await expect(app.toast("qormi restored.")).toBeVisible({ timeout: 30_000 });
+  await expect(qormi.locator('[data-col="version"]')).toContainText(/schema \d+ · release 0\.0\.1/);
+  await expect(qormi.locator('[data-col="version"]')).toContainText("This site is on an older release");
+  await expect(qormi.locator('[data-col="version"]')).toContainText("reports for this site wait until it upgrades");
+  await expect(qormi.locator('[data-col="last-data"]')).toHaveText("–");
+  await expect(table.locator('tr[data-site="mosta"] [data-col="version"] [role="note"]')).toHaveCount(0);
 
   await page.getByRole("link", { name: "Chain reports" }).click();
   await expect(page).toHaveURL(/\/sites\/reports$/);

@@ -17,7 +17,8 @@ import { createReportService } from "../reports/service";
 import { startSshd } from "../../../scripts/faults/sshd";
 import { LITESTREAM_BIN } from "../../../drivers/replication/litestream";
 import { createChainService } from "./service";
-import { shipSite } from "./testSites";
+import { expectedSchemaVersion } from "../../../db/version";
+import { replicate, shipSite } from "../../test/chainSites";
 
 const NOW = "2026-11-22T09:00:00Z";
 const tmp = mkdtempSync(join(tmpdir(), "ironbox-chain-"));
@@ -173,6 +174,8 @@ describe("the restore scheduler", () => {
     writeFileSync(
       stand,
       `#!/bin/sh
+# Only restores are counted and failed on cue (the listing before a restore passes through).
+[ "$1" = "restore" ] || exec "${LITESTREAM_BIN}" "$@"
 echo run >> "${cue}/runs"
 out=""; prev=""
 for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
@@ -265,7 +268,8 @@ if [ -e "${cue}/corrupt" ]; then dd if=/dev/urandom of="$out" bs=4096 seek=2 cou
     try {
       const before = runs();
       const restoring = stopping.restoreNow("mosta");
-      await Bun.sleep(300);
+      // Stopped once the (slow) restore runs.
+      for (let i = 0; i < 200 && runs() === before; i++) await Bun.sleep(25);
       stopping.stop();
       const s = await restoring;
       expect(runs() - before).toBe(1);
@@ -302,4 +306,102 @@ describe("over SFTP", () => {
       await sshd.close();
     }
   }, 60_000);
+});
+
+describe("HQ reads shop copies by contract", () => {
+  // Three shops of its own: one on HQ's schema, one a migration behind (an older release), one
+  // a migration ahead whose tickets table HQ's SQL would no longer read (a renamed column).
+  const store = join(tmp, "versions");
+  const shops: TestBox[] = [];
+  let chain: ReturnType<typeof createChainService>;
+  let release = "";
+
+  async function shop(site: string, alter: (sql: (q: string) => Promise<unknown>) => Promise<void>) {
+    const box = await testBox({ demo: true, now: NOW });
+    shops.push(box);
+    await alter((q) => box.database.client.execute(q));
+    const ship = async () => (await replicate(join(box.dir, "ironbox.db"), join(store, site))).stop();
+    await ship();
+    return { box, ship };
+  }
+
+  beforeAll(async () => {
+    mkdirSync(store);
+    const clock = fixedClock(NOW);
+    chain = createChainService({
+      hq: { sites: [], storage: store, restoreEverySec: 0, sftpKey: null },
+      dataDir: join(tmp, "hq-versions"),
+      clock,
+      reports: createReportService({ db: { url: `file:${join(tmp, "none.db")}` }, clock }),
+      log: () => {},
+    });
+  }, 60_000);
+  afterAll(() => {
+    for (const b of shops) b.close();
+  });
+
+  test("every database knows its schema version and release; HQ reads the current one, and not one behind or ahead", async () => {
+    const current = await shop("current", async () => {});
+    release = String((await current.box.database.client.execute("SELECT value FROM box_settings WHERE key = 'release'")).rows[0]!.value);
+    expect(release).toMatch(/^\d+\.\d+\.\d+/);
+    await shop("behind", async (sql) => {
+      await sql("DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)");
+      await sql("UPDATE box_settings SET value = '0.0.1' WHERE key = 'release'");
+    });
+    await shop("ahead", async (sql) => {
+      await sql("INSERT INTO __drizzle_migrations (hash, created_at) SELECT 'a-newer-release', max(created_at) + 1000 FROM __drizzle_migrations");
+      await sql("ALTER TABLE tickets RENAME COLUMN created_at TO opened_at");
+      await sql("UPDATE box_settings SET value = '99.0.0' WHERE key = 'release'");
+    });
+    const expected = expectedSchemaVersion();
+    await chain.restoreAll();
+    const sites = Object.fromEntries(chain.list().map((x) => [x.site, x]));
+    expect(sites.current).toMatchObject({ has_copy: true, last_error: null, schema: { version: expected, release, status: "current" }, schema_note: null });
+    expect(sites.current!.last_data_at).toMatch(/^\d{4}-/);
+    expect(sites.behind).toMatchObject({
+      has_copy: true,
+      last_error: null,
+      last_data_at: null,
+      schema: { version: expected - 1, release: "0.0.1", status: "behind" },
+    });
+    expect(sites.behind!.schema_note).toBe(
+      `This site is on an older release (schema ${expected - 1}, release 0.0.1; HQ reads schema ${expected}): reports for this site wait until it upgrades`,
+    );
+    expect(sites.ahead).toMatchObject({
+      has_copy: true,
+      last_error: null,
+      last_data_at: null,
+      schema: { version: expected + 1, release: "99.0.0", status: "ahead" },
+    });
+    expect(sites.ahead!.schema_note).toBe(
+      `This site runs a newer release than HQ (schema ${expected + 1}, release 99.0.0; HQ reads schema ${expected}): reports for this site wait until HQ upgrades`,
+    );
+    // Reports read only the current copy: every row's site is "current"; asking for another says why.
+    const report = await chain.report("itemReport", { from: "2026-11-01", to: "2026-11-30" } as never, undefined);
+    expect(report.kind).toBe("file");
+    const text = await new Response((report as { body: ReadableStream }).body).text();
+    const rows = parse(text.replace(/^\uFEFF/, ""), { columns: true }) as Record<string, string>[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => r.Site))).toEqual(new Set(["current"]));
+    expect(() => chain.report("itemReport", { from: "2026-11-01", to: "2026-11-30" } as never, "behind")).toThrow(/wait until it upgrades/);
+    expect(() => chain.report("itemReport", { from: "2026-11-01", to: "2026-11-30" } as never, "ahead")).toThrow(/wait until HQ upgrades/);
+    expect((await chain.statistics()).map((x) => x.site)).toEqual(["current"]);
+  }, 240_000);
+
+  test("a round restores only the sites whose replica moved since their last restore", async () => {
+    const before = Object.fromEntries(chain.list().map((x) => [x.site, x.restores]));
+    await chain.restoreAll();
+    const idle = Object.fromEntries(chain.list().map((x) => [x.site, x]));
+    for (const site of ["current", "behind", "ahead"]) expect(idle[site]).toMatchObject({ restores: before[site], unchanged_rounds: 1 });
+    // One shop takes a write and ships it: only that one is restored next round.
+    const box = shops[0]!;
+    await box.database.client.execute("UPDATE box_settings SET value = value WHERE key = 'release'");
+    await box.database.client.execute("INSERT INTO box_settings (key, value) VALUES ('moved', '1')");
+    await (await replicate(join(box.dir, "ironbox.db"), join(store, "current"))).stop();
+    await chain.restoreAll();
+    const after = Object.fromEntries(chain.list().map((x) => [x.site, x]));
+    expect(after.current).toMatchObject({ restores: before.current! + 1, unchanged_rounds: 1 });
+    expect(after.behind).toMatchObject({ restores: before.behind, unchanged_rounds: 2 });
+    expect(after.ahead).toMatchObject({ restores: before.ahead, unchanged_rounds: 2 });
+  }, 120_000);
 });

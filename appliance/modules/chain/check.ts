@@ -10,6 +10,7 @@
  */
 import { Database } from "bun:sqlite";
 import { takingsFrom, takingsQuery } from "../payments/takings";
+import { readSchemaVersion, type SchemaVersion } from "../../../db/version";
 
 export interface CheckResult {
   /** "ok", or SQLite's first complaints. */
@@ -18,6 +19,8 @@ export interface CheckResult {
   last_data_at: string | null;
   /** Payments taken in [day start, day end), in cents. */
   takings_cents: number;
+  /** The copy's schema version and release; its figures above are read only when it is HQ's own. */
+  schema?: SchemaVersion;
 }
 
 export function checkCopy(path: string, dayStart: string, dayEnd: string): CheckResult {
@@ -27,6 +30,10 @@ export function checkCopy(path: string, dayStart: string, dayEnd: string): Check
     const integrity = problems.map((r) => r[0]).join("; ");
     if (integrity !== "ok") return { integrity, last_data_at: null, takings_cents: 0 };
     db.run("PRAGMA journal_mode = DELETE");
+    // The version first: the queries below are written for this release's schema, and a copy
+    // on another one is never read with them.
+    const schema = readSchemaVersion((sql) => db.query(sql).values() as unknown[][]);
+    if (schema.status !== "current") return { integrity, last_data_at: null, takings_cents: 0, schema };
     // Tickets and item state logs are written in time order: the last id is the newest.
     const [ticket] = (db.query("SELECT created_at FROM tickets ORDER BY id DESC LIMIT 1").values()[0] ?? [null]) as [string | null];
     const [log] = (db.query("SELECT logged_at FROM item_log_states ORDER BY id DESC LIMIT 1").values()[0] ?? [null]) as [string | null];
@@ -35,12 +42,11 @@ export function checkCopy(path: string, dayStart: string, dayEnd: string): Check
         .filter((x): x is string => !!x)
         .sort()
         .pop() ?? null;
-    // Takings as every screen counts them: the payments module's one definition.
-    // A copy from before payments were rows (migration 0010) has none to count.
+    // Takings as every screen counts them: the payments module's one definition (the copy is
+    // on HQ's schema version, checked above, so its payments table is there).
     const tq = takingsQuery(dayStart, dayEnd, null);
-    const hasPayments = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'payments'").values().length > 0;
-    const { all } = takingsFrom(hasPayments ? (db.query(tq.sql).values(...tq.args) as unknown[][]) : []);
-    return { integrity, last_data_at: last, takings_cents: all.total };
+    const { all } = takingsFrom(db.query(tq.sql).values(...tq.args) as unknown[][]);
+    return { integrity, last_data_at: last, takings_cents: all.total, schema };
   } finally {
     db.close();
   }

@@ -37,6 +37,18 @@ export const SiteState = z.object({
   /** Restores swapped in, and failed attempts retried, since the box started. */
   restores: z.number(),
   retries: z.number(),
+  /** The copy's schema version (its last migration) and release, read before anything else is; null before the first restore. */
+  schema: z
+    .object({
+      version: z.number().nullable(),
+      release: z.string().nullable(),
+      status: z.enum(["current", "behind", "ahead", "unknown"]).describe("Against the schema HQ's release reads: only `current` copies are read"),
+    })
+    .nullable(),
+  /** What a copy on another version means, in plain words ("reports for this site wait until it upgrades"); null when HQ reads it. */
+  schema_note: z.string().nullable(),
+  /** Restore rounds that found the site's replica unchanged and restored nothing, since the box started. */
+  unchanged_rounds: z.number(),
 });
 export type SiteState = z.infer<typeof SiteState>;
 

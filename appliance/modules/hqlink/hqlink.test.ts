@@ -169,6 +169,34 @@ describe("supervisor", () => {
     expect(() => process.kill(last, 0)).toThrow();
   }, 70_000);
 
+  test("idle after a burst that moves Litestream to new WAL segments: lag 0 and no restart", async () => {
+    const { box, admin } = await linkedBox();
+    const replica = mkdtempSync(join(tmpdir(), "ironbox-replica-"));
+    dirs.push(replica);
+    await box.call("PUT", "/api/v1/hqlink", { token: admin, body: { url: `file://${replica}/burst` } });
+    const first = await until(box, admin, (x) => x.state === "ok" && x.lag_seconds === 0 && x.shipped !== null);
+    // About 8 s of writes, some 3,000 pages: Litestream checkpoints and starts new segments.
+    const db = box.database.client;
+    await db.execute("CREATE TABLE burst (id INTEGER PRIMARY KEY, v BLOB)");
+    const end = Date.now() + 8000;
+    for (let i = 0; i < 80 && Date.now() < end; i++) {
+      await db.batch(
+        Array.from({ length: 40 }, () => "INSERT INTO burst (v) VALUES (randomblob(3000))"),
+        "write",
+      );
+      await Bun.sleep(100);
+    }
+    const level = await until(box, admin, (x) => x.lag_seconds === 0 && x.shipped.index > first.shipped.index && x.running, 60_000);
+    expect(level.shipped).toEqual(level.local);
+    // Then idle: level at every look, and Litestream left alone (the watchdog's patience is 10 + 20 s).
+    const idleUntil = Date.now() + 32_000;
+    while (Date.now() < idleUntil) {
+      const s = (await box.call("GET", "/api/v1/hqlink", { token: admin })).json.data;
+      expect(s).toMatchObject({ state: "ok", lag_seconds: 0, restarts: level.restarts, running: true });
+      await Bun.sleep(1000);
+    }
+  }, 120_000);
+
   test("a server that is not there: down, in plain words", async () => {
     const { box, admin } = await linkedBox();
     await box.call("PUT", "/api/v1/hqlink", { token: admin, body: { url: `sftp://root@127.0.0.1:${await closedPort()}/mosta`, key: key() } });

@@ -11,9 +11,8 @@
  * connection checkpointed and truncated the WAL index that libSQL still had mapped, and the box
  * died of SIGBUS under the mixed-load bench (SQLite's "How to corrupt", multiple copies of
  * SQLite in one program). Across processes the locks work as SQLite intends. Its memory is
- * its own too, so a report never grows the box's.
+ * its own too, so a report never grows the box's. The box starts it at nice 10 (platform/child.ts).
  */
-import { dlopen, FFIType } from "bun:ffi";
 import { Database } from "bun:sqlite";
 import { Writable } from "node:stream";
 import { csvRecord, XLSX_FORMATS, xlsxCell } from "./cells";
@@ -41,26 +40,6 @@ async function openSource(db: DbTarget): Promise<Source> {
       return (await client.execute({ sql, args })).rows as unknown as unknown[][];
     },
   };
-}
-
-/**
- * The report drops to nice 10, so on a box with two cores the counter's requests always get
- * the CPU first and the report takes what is left. Elsewhere, or if libc cannot be reached,
- * it runs at normal priority.
- */
-function lowerPriority() {
-  const gettid = { x64: 186, arm64: 178 }[process.arch as "x64" | "arm64"];
-  if (process.platform !== "linux" || !gettid) return;
-  try {
-    const libc = dlopen("libc.so.6", {
-      syscall: { args: [FFIType.i64], returns: FFIType.i64 },
-      setpriority: { args: [FFIType.i32, FFIType.u32, FFIType.i32], returns: FFIType.i32 },
-    });
-    libc.symbols.setpriority(0, Number(libc.symbols.syscall(gettid)), 10);
-    libc.close();
-  } catch {
-    // Normal priority: slower counter answers while a report runs, nothing worse.
-  }
 }
 
 /**
@@ -159,7 +138,6 @@ async function xlsx(job: ReportJob) {
 
 async function main(): Promise<number> {
   const job = (await Bun.stdin.json()) as Job;
-  lowerPriority();
   if (job.kind === "home") {
     const all = [];
     for (const db of job.dbs) all.push(await homeStatistics(await openSource(db), job.day, job.agents));

@@ -9,6 +9,7 @@
 import { fileURLToPath } from "node:url";
 import { businessDay } from "../../domain/dates";
 import { printDate } from "../../domain/format";
+import { spawnChild } from "../../platform/child";
 import type { Clock } from "../../platform/clock";
 import { tooMany } from "../../platform/errors";
 import { agentScope, type EmployeeCaller } from "../auth/caller";
@@ -25,12 +26,14 @@ const CONTENT_TYPES: Record<ReportFormat, string> = {
 
 const CHILD = fileURLToPath(new URL("./child.ts", import.meta.url));
 
-/** A running report process: its output as chunks, how it ended, and a way to stop it. */
+/**
+ * A running report process: its output as chunks, how it ended, and a way to stop it. At nice
+ * 10: on a box with two cores the counter's requests always get the CPU first and the report
+ * takes what is left.
+ */
 function startChild(job: Job, onStop: () => void) {
-  const child = Bun.spawn([process.execPath, CHILD], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-  child.stdin.write(JSON.stringify(job));
-  child.stdin.end();
-  const reader = child.stdout.getReader();
+  const child = spawnChild([process.execPath, CHILD], { input: JSON.stringify(job), nice: 10, stderrLimit: 500 });
+  const reader = child.stdout!.getReader();
   let stopped = false;
   const stop = () => {
     if (stopped) return;
@@ -43,11 +46,11 @@ function startChild(job: Job, onStop: () => void) {
     next: async () => (await reader.read()).value ?? null,
     /** After the output ended: how the process ended (empty, done, or why it failed). */
     async outcome(): Promise<"done" | "empty" | { failed: string }> {
-      const code = await child.exited;
+      const end = await child.ended;
       stop();
-      if (code === EXIT.done) return "done";
-      if (code === EXIT.empty) return "empty";
-      return { failed: (await new Response(child.stderr).text()).slice(0, 500) || `exit ${code}` };
+      if (end.code === EXIT.done) return "done";
+      if (end.code === EXIT.empty) return "empty";
+      return { failed: end.stderr || `exit ${end.code ?? end.exit}` };
     },
     stop,
   };

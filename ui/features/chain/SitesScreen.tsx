@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
 import type { SiteState } from "../../../appliance/modules/chain/model";
 import { Section } from "../../components/form";
+import { versionText } from "./version";
 import { toast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { listSites, restoreSite } from "./api";
@@ -92,6 +93,7 @@ export function SitesScreen() {
                   <th>Last data</th>
                   <th>Lag</th>
                   <th>Today's takings</th>
+                  <th>Version</th>
                   <th>Restored</th>
                   <th>Last error</th>
                   <th />
@@ -108,6 +110,14 @@ export function SitesScreen() {
                       <td data-col="last-data">{s.last_data_at ? displayDateTime(s.last_data_at) : "–"}</td>
                       <td data-col="lag">{lagText(s.lag_seconds)}</td>
                       <td data-col="takings">{euroFromEuros(s.today_takings)}</td>
+                      <td data-col="version">
+                        {versionText(s.schema)}
+                        {s.schema_note && (
+                          <div className="form-error" role="note">
+                            {s.schema_note}
+                          </div>
+                        )}
+                      </td>
                       <td>{s.last_restored_at ? displayDateTime(s.last_restored_at) : "never"}</td>
                       <td data-col="error">{s.last_error ? <span className="form-error">{s.last_error}</span> : <span className="muted">none</span>}</td>
                       <td>

@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { testBox } from "../../test/harness";
-import { LITESTREAM_BIN } from "../../../drivers/replication/litestream";
+import { testBox } from "./harness";
+import { LITESTREAM_BIN } from "../../drivers/replication/litestream";
 
 /** A snapshot file in the replica (the first full upload of a generation). */
 export function hasSnapshot(replica: string): boolean {
@@ -40,6 +40,12 @@ export async function replicate(dbFile: string, replica: string, timeoutMs = 20_
   };
 }
 
+/** Makes a shop's database look one migration behind, written by release 0.0.1. */
+export async function oneMigrationBehind(sql: (q: string) => Promise<unknown>) {
+  await sql("DELETE FROM __drizzle_migrations WHERE created_at = (SELECT max(created_at) FROM __drizzle_migrations)");
+  await sql("UPDATE box_settings SET value = '0.0.1' WHERE key = 'release'");
+}
+
 type Call = (method: string, path: string, body?: unknown) => Promise<any>;
 
 /** A confirmed, paid ticket of one garment for a new customer named `customer`: its id. */
@@ -59,7 +65,13 @@ export async function paidTicket(call: Call, customer: string): Promise<number> 
  * database to `<storage>/<site>` with a real `litestream replicate`. Demo boxes share their
  * data, so every site's new ticket has the same id: returned.
  */
-export async function shipSite(storage: string, site: string, customer: string, now?: string): Promise<number> {
+export async function shipSite(
+  storage: string,
+  site: string,
+  customer: string,
+  now?: string,
+  alter?: (sql: (q: string) => Promise<unknown>) => Promise<void>,
+): Promise<number> {
   const shop = await testBox({ demo: true, ...(now ? { now } : {}) });
   try {
     const token = await shop.employeeToken(1111);
@@ -69,6 +81,7 @@ export async function shipSite(storage: string, site: string, customer: string, 
       return r.json.data;
     };
     const ticket = await paidTicket(call, customer);
+    if (alter) await alter((q) => shop.database.client.execute(q));
     const rep = await replicate(join(shop.dir, "ironbox.db"), join(storage, site));
     await rep.stop();
     return ticket;
@@ -77,12 +90,14 @@ export async function shipSite(storage: string, site: string, customer: string, 
   }
 }
 
-// `bun testSites.ts <storage>`: two sites, mosta and birkirkara, shipped today (the browser test's HQ).
+// `bun appliance/test/chainSites.ts <storage>`: mosta and birkirkara shipped today, and qormi a migration behind (the browser test's HQ).
 if (import.meta.main) {
   const storage = process.argv[2];
-  if (!storage) throw new Error("usage: bun appliance/modules/chain/testSites.ts <storage folder>");
+  if (!storage) throw new Error("usage: bun appliance/test/chainSites.ts <storage folder>");
   const now = new Date().toISOString();
   const mosta = await shipSite(storage, "mosta", "Mosta Customer", now);
   const birkirkara = await shipSite(storage, "birkirkara", "Birkirkara Customer", now);
+  // A third on the release before (one migration behind): HQ shows it and does not read it.
+  await shipSite(storage, "qormi", "Qormi Customer", now, oneMigrationBehind);
   console.log(JSON.stringify({ mosta, birkirkara }));
 }
