@@ -3,3 +3,4 @@ export * from "./people";
 export * from "./catalogue";
 export * from "./tickets";
 export * from "./system";
+export * from "./import";
