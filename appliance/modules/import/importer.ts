@@ -20,6 +20,8 @@ const PAGE = 200;
 const PARALLEL = 8;
 /** The report keeps this many refusals in full; the rest are counted. */
 const MAX_LISTED_REFUSALS = 2000;
+/** Ids above the highest listed ticket answering 404 in a row before the newest drafts are taken as all read. */
+const GAP_TAIL = 24;
 
 export interface Progress {
   kind: Kind;
@@ -340,18 +342,34 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
 
   /**
    * The ticket list leaves out CREATED tickets (not yet confirmed, labels maybe printed) and a
-   * ticket can move in the list while it is read: every id below the highest not seen is
-   * asked for alone (404: deleted at the source).
+   * ticket can move in the list while it is read: every id below the highest seen that was
+   * not seen is asked for alone (404: deleted at the source), then ids above it until
+   * GAP_TAIL in a row answer 404 (the newest drafts).
    */
   async function probeGaps(p: KindPlan, seen: Set<number>) {
     const max = Math.max(0, ...seen);
+    const fetchOne = (id: number) => src.get(`/tickets/${id}`).catch((e: SourceError) => (e.status === 404 ? null : { __failed: true, id, reason: e.message }));
     const missing: number[] = [];
     for (let id = 1; id < max; id++) if (!seen.has(id)) missing.push(id);
     for (let i = 0; i < missing.length; i += pageSize) {
       if (o.signal?.aborted) throw new Error("import stopped");
-      const found = await parallel(missing.slice(i, i + pageSize), (id) =>
-        src.get(`/tickets/${id}`).catch((e: SourceError) => (e.status === 404 ? null : { __failed: true, id, reason: e.message })),
+      const found = await parallel(missing.slice(i, i + pageSize), fetchOne);
+      await write(
+        p,
+        await sift(
+          p,
+          failedCompletions(
+            p,
+            found.filter((x) => x !== null),
+          ),
+        ),
       );
+    }
+    let misses = 0;
+    for (let id = max + 1; misses < GAP_TAIL; id += PARALLEL) {
+      const batch = Array.from({ length: PARALLEL }, (_, k) => id + k);
+      const found = await parallel(batch, fetchOne);
+      for (const f of found) misses = f === null ? misses + 1 : 0;
       await write(
         p,
         await sift(

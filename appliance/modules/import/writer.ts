@@ -208,19 +208,17 @@ async function writeTicket(c: WriteContext, t: R.Ticket) {
     await q.delete(ticketSubCategoryModifiers).where(eq(ticketSubCategoryModifiers.ticket_sub_category_id, i.id));
     await q.delete(itemLogStates).where(eq(itemLogStates.ticket_sub_category_id, i.id));
     if (acts.length)
-      await q
-        .insert(ticketSubCategoryActions)
-        .values(
-          acts.map((a) => ({
-            id: a.id,
-            ticket_sub_category_id: i.id,
-            action_id: a.actionID,
-            name: a.name,
-            quantity: a.quantity,
-            price: a.price,
-            images: "[]",
-          })),
-        );
+      await q.insert(ticketSubCategoryActions).values(
+        acts.map((a) => ({
+          id: a.id,
+          ticket_sub_category_id: i.id,
+          action_id: a.actionID,
+          name: a.name,
+          quantity: a.quantity,
+          price: a.price,
+          images: "[]",
+        })),
+      );
     if (mods.length) await q.insert(ticketSubCategoryModifiers).values(mods.map((m) => ({ ...m, ticket_sub_category_id: i.id })));
     if (ils.length) await q.insert(itemLogStates).values(ils.map((l) => ({ ...l, ticket_sub_category_id: i.id })));
   }
