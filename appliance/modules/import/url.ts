@@ -10,9 +10,20 @@ import { isIP } from "node:net";
 
 const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
 
+/** An IPv4-mapped IPv6 address (::ffff:1.2.3.4, or ::ffff:102:304 as URL writes it) as IPv4. */
+function mappedV4(ip: string): string | null {
+  const m = /^::ffff:(.+)$/.exec(ip);
+  if (!m) return null;
+  if (isIP(m[1]!) === 4) return m[1]!;
+  const h = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(m[1]!);
+  if (!h) return null;
+  const [a, b] = [parseInt(h[1]!, 16), parseInt(h[2]!, 16)];
+  return `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;
+}
+
 /** Why an IP address may not be the old system, or null. */
 export function addressProblem(ip: string, allowLoopback: boolean): string | null {
-  const v4 = ip.startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+  const v4 = mappedV4(ip.toLowerCase()) ?? ip;
   if (isIP(v4) === 4) {
     const [a, b] = v4.split(".").map(Number) as [number, number];
     if (a === 169 && b === 254) return "a link-local address (where instance metadata lives) is not allowed";
