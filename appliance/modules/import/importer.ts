@@ -317,6 +317,7 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
         progress(p, seen.size, Math.max(total, seen.size));
       }
       if (p.kind === "ticket") await probeGaps(p, seen);
+      progress(p, kinds[p.kind]!.read, kinds[p.kind]!.read);
       return;
     }
     let raws: unknown[] = [];
