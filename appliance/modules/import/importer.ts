@@ -329,6 +329,7 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
         );
         raws = lists.flat();
       } else raws = await src.list(p.read.path);
+      if (p.kind === "address") raws.push(...(await addressesPastTheCap(raws)));
     } catch (e) {
       refuse(p.kind, null, `${p.read && "path" in p.read ? p.read.path : p.label}: ${(e as Error).message}`);
     }
@@ -339,6 +340,22 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
       await write(p, out.slice(i, i + pageSize));
     }
     progress(p, raws.length, raws.length);
+  }
+
+  /**
+   * GET /address/ answers at most 1000 addresses (Ironbox's cap); the rest are asked for by
+   * id (?ids= repeated, 200 at a time) above the highest one seen, until a block is empty.
+   */
+  async function addressesPastTheCap(first: unknown[]): Promise<unknown[]> {
+    const out: unknown[] = [];
+    let next = 1 + Math.max(0, ...first.map((r) => Number((r as { id?: unknown })?.id) || 0));
+    for (let guard = 0; guard < 10_000; guard++, next += 200) {
+      const ids = Array.from({ length: 200 }, (_, k) => `ids=${next + k}`).join("&");
+      const rows = await src.list(`/address/?${ids}`);
+      if (!rows.length) break;
+      out.push(...rows);
+    }
+    return out;
   }
 
   /**
