@@ -62,6 +62,8 @@ import { repairOverflowedMoney } from "./modules/tickets/totals";
 import { approvalRoutes } from "./modules/approval/routes";
 import { schedulingRoutes } from "./modules/scheduling/routes";
 import { reportRoutes } from "./modules/reports/routes";
+import { importRoutes } from "./modules/import/routes";
+import { createImportService } from "./modules/import/service";
 import { referenceRoutes } from "./modules/reference/routes";
 import { appliedReferenceVersion, createReferenceService } from "./modules/reference/service";
 import { chainRoutes } from "./modules/chain/routes";
@@ -234,6 +236,8 @@ export async function bootAppliance(
     ...referenceRoutes(reference),
     ...reportRoutes(reports),
     ...chainRoutes(chain, clock),
+    // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
+    ...importRoutes(createImportService({ db, clock, secret, databaseFile: database.file ?? null, allowLoopback: config.importAllowLoopback })),
   );
   const hosts = boxHostNames({ site: config.site, allowedHosts: config.allowedHosts, hqUrl: config.reference.hqUrl });
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed, hostGuard: hostGuard(hosts) });

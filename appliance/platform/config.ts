@@ -174,6 +174,8 @@ export interface Config {
   databaseUrl: string;
   databaseAuthToken: string | undefined;
   demo: boolean;
+  /** Issue 26: the HQ screen's import may read from this box's own loopback (tests' stand-in old systems only). */
+  importAllowLoopback: boolean;
   admin: { user: string; password: string; pin: string } | null;
   uiDir: string;
   version: string;
@@ -239,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: env.DATABASE_URL || `file:${resolve(dataDir, "ironbox.db")}`,
     databaseAuthToken: env.DATABASE_AUTH_TOKEN || undefined,
     demo: env.IRONBOX_DEMO === "1" || env.IRONBOX_DEMO === "true",
+    importAllowLoopback: env.IRONBOX_IMPORT_ALLOW_LOOPBACK === "1",
     admin: user && password && pin ? { user, password, pin } : null,
     uiDir: resolve(env.IRONBOX_UI_DIR || resolve(import.meta.dir, "../../ui/dist")),
     version: pkg.version,

@@ -4,3 +4,4 @@ export * from "./catalogue";
 export * from "./tickets";
 export * from "./system";
 export * from "./payments";
+export * from "./import";

@@ -1,0 +1,459 @@
+// Moving in (issue 26): reads the old system through its GET routes and writes what is new
+// or changed since the last run into this box, with the old ids. Each kind is read, checked
+// (records.ts), checked for the records it points at (plan.ts), compared with the last run's
+// fingerprint and written in batches, one transaction each; a batch that fails is written
+// again record by record so one bad record is refused alone, with its reason.
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { importRuns, ticketStates } from "../../../db/schema";
+import type { Clock } from "../../platform/clock";
+import { audit } from "../audit/audit";
+import type { EmployeeCaller } from "../auth/caller";
+import { connectSource, type Source, SourceError, type SourceOptions } from "./client";
+import { importPayments } from "./payments";
+import { dependencyOrder, type KindPlan, PLAN, statesOf } from "./plan";
+import { firstProblem, fingerprint, type Ticket } from "./records";
+import { type Kind, knownHashes, type NewPin, type WriteContext, writeRecord } from "./writer";
+
+const PAGE = 200;
+/** Requests in flight at once for per-record reads (preferences, state logs). */
+const PARALLEL = 8;
+/** The report keeps this many refusals in full; the rest are counted. */
+const MAX_LISTED_REFUSALS = 2000;
+/** Ids above the highest listed ticket answering 404 in a row before the newest drafts are taken as all read. */
+const GAP_TAIL = 24;
+
+export interface Progress {
+  kind: Kind;
+  label: string;
+  /** Records of this kind read so far, and how many there are (estimated for paged kinds). */
+  done: number;
+  total: number;
+  /** Kinds finished, of all. */
+  step: number;
+  steps: number;
+}
+
+export interface KindCounts {
+  read: number;
+  new: number;
+  changed: number;
+  unchanged: number;
+  refused: number;
+}
+
+export interface Refusal {
+  kind: Kind;
+  id: number | null;
+  reason: string;
+}
+
+export interface ImportReport {
+  run_id: number | null;
+  source: string;
+  dry_run: boolean;
+  started_at: string;
+  finished_at: string;
+  seconds: number;
+  requests: number;
+  kinds: Partial<Record<Kind, KindCounts>>;
+  refusals: Refusal[];
+  refusals_not_listed: number;
+  /** Per ticket, the imported total and paid equal the source's (checked in each ticket's transaction). */
+  money: { tickets: number; total_cents: number; paid_cents: number; equal_to_source: boolean; refused_for_money: number };
+  /** New PINs of imported employees: shown once, never stored. */
+  pins: NewPin[];
+}
+
+export interface ImportDeps {
+  db: Db;
+  clock: Clock;
+  secret: string;
+  /** Who the import acts as on this box (an admin of HQ): audit rows, payments. */
+  caller: EmployeeCaller;
+}
+
+export interface ImportOptions extends SourceOptions {
+  dryRun?: boolean;
+  onProgress?: (p: Progress) => void;
+  /** Stops between batches (an HQ screen's Cancel, a test's "kill halfway"). */
+  signal?: AbortSignal;
+  pageSize?: number;
+}
+
+type Parsed = { id: number; record: any; hash: string };
+
+export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<ImportReport> {
+  const { db, clock } = deps;
+  const started = clock.now();
+  const t0 = performance.now();
+  const dry = o.dryRun ?? false;
+  const pageSize = o.pageSize ?? PAGE;
+  const source = o.from.replace(/\/\/[^/@]*@/, "//");
+  const kinds: Partial<Record<Kind, KindCounts>> = {};
+  const refusals: Refusal[] = [];
+  let notListed = 0;
+  const pins: NewPin[] = [];
+  const money = { tickets: 0, total_cents: 0, paid_cents: 0, equal_to_source: true, refused_for_money: 0 };
+
+  const runId = dry
+    ? null
+    : (await db.insert(importRuns).values({ source, started_at: started.toISOString(), status: "running" }).returning({ id: importRuns.id }))[0]!.id;
+  const ctx = (q: WriteContext["q"]): WriteContext => ({ q, runId: runId ?? 0, secret: deps.secret, caller: deps.caller, pay: importPayments(clock), pins });
+
+  const refuse = (kind: Kind, id: number | null, reason: string) => {
+    kinds[kind]!.refused++;
+    if (reason.startsWith("money check")) money.refused_for_money++;
+    if (refusals.length < MAX_LISTED_REFUSALS) refusals.push({ kind, id, reason });
+    else notListed++;
+  };
+
+  // What exists (on this box, or accepted in this run): references are checked against it.
+  const known = new Map<Kind, Set<number>>();
+  const knownStates = new Set((await db.select({ name: ticketStates.name }).from(ticketStates)).map((s) => s.name));
+  async function loadKnown(p: KindPlan) {
+    const rows = await db.select({ id: p.table.id }).from(p.table as any);
+    known.set(p.kind, new Set(rows.map((r: { id: number }) => r.id)));
+  }
+
+  /** Checks, fingerprints and sorts out one kind's raw records; returns those to write. */
+  async function sift(p: KindPlan, raws: unknown[]): Promise<Parsed[]> {
+    const counts = kinds[p.kind]!;
+    const ok: Parsed[] = [];
+    for (const raw of raws) {
+      counts.read++;
+      const rawId = typeof (raw as { id?: unknown })?.id === "number" ? (raw as { id: number }).id : null;
+      const r = p.schema.safeParse(raw);
+      if (!r.success) {
+        refuse(p.kind, rawId, firstProblem(r.error));
+        continue;
+      }
+      ok.push({ id: r.data.id, record: r.data, hash: fingerprint(r.data) });
+    }
+    const ordered = p.kind === "action" || p.kind === "price" ? dependencyOrder(ok, (x) => x.record.is_percentage_of) : ok;
+    const before = dry
+      ? new Map<number, string>()
+      : await knownHashes(
+          db,
+          p.kind,
+          ordered.map((x) => x.id),
+        );
+    const out: Parsed[] = [];
+    // Records of this answer that passed, for references within one kind (percentage prices).
+    const passed = new Set<number>();
+    for (const x of ordered) {
+      const missing = p.refs(x.record).find(([k, id]) => id != null && !known.get(k)?.has(id) && !(k === p.kind && passed.has(id)));
+      if (missing) {
+        refuse(p.kind, x.id, `${missing[2]} ${missing[1]} is not in the old system's answer nor on this box`);
+        continue;
+      }
+      if (p.kind === "ticket") {
+        const bad = statesOf(x.record as Ticket).find((s) => !knownStates.has(s));
+        if (bad !== undefined) {
+          refuse(p.kind, x.id, `state "${bad.slice(0, 60)}" is not a ticket state`);
+          continue;
+        }
+      }
+      passed.add(x.id);
+      const prev = before.get(x.id);
+      if (prev === x.hash) {
+        counts.unchanged++;
+        known.get(p.kind)!.add(x.id);
+        continue;
+      }
+      out.push(x);
+      if (dry) {
+        prev === undefined && !known.get(p.kind)!.has(x.id) ? counts.new++ : counts.changed++;
+        accept(p, x);
+      }
+    }
+    if (p.kind === "ticket_state") for (const x of out) knownStates.add(x.record.name);
+    return dry ? [] : out;
+  }
+
+  function accept(p: KindPlan, x: Parsed) {
+    known.get(p.kind)!.add(x.id);
+    if (p.kind === "ticket") {
+      const t = x.record as Ticket;
+      money.tickets++;
+      money.total_cents += t.total;
+      money.paid_cents += t.total_paid;
+    }
+  }
+
+  /** Writes records in one transaction; when it fails, one by one, refusing the bad ones. */
+  async function write(p: KindPlan, batch: Parsed[]) {
+    if (!batch.length) return;
+    const counts = kinds[p.kind]!;
+    const isNew = (x: Parsed) => !known.get(p.kind)!.has(x.id);
+    const tally = (x: Parsed) => {
+      isNew(x) ? counts.new++ : counts.changed++;
+      accept(p, x);
+    };
+    const pinsBefore = pins.length;
+    try {
+      await db.transaction(async (tx) => {
+        for (const x of batch) await writeRecord(ctx(tx), p.kind, x.record, x.hash);
+      });
+      for (const x of batch) tally(x);
+      return;
+    } catch {
+      pins.length = pinsBefore; // the batch's PINs were rolled back with it
+    }
+    for (const x of batch) {
+      const mark = pins.length;
+      try {
+        await db.transaction(async (tx) => writeRecord(ctx(tx), p.kind, x.record, x.hash));
+        tally(x);
+      } catch (e) {
+        pins.length = mark;
+        refuse(p.kind, x.id, (e as Error).message.replace(/\s+/g, " ").slice(0, 300));
+      }
+    }
+  }
+
+  let src: Source;
+  try {
+    src = await connectSource(o);
+  } catch (e) {
+    if (runId)
+      await db
+        .update(importRuns)
+        .set({ status: "failed", finished_at: clock.now().toISOString(), report: JSON.stringify({ error: (e as Error).message }) })
+        .where(eq(importRuns.id, runId));
+    throw e;
+  }
+
+  const progress = (p: KindPlan, done: number, total: number) =>
+    o.onProgress?.({ kind: p.kind, label: p.label, done, total, step: PLAN.indexOf(p), steps: PLAN.length });
+
+  /** Pages of a list route; a page that fails is halved until the bad record is alone and refused. */
+  async function* pages(p: KindPlan, path: string): AsyncGenerator<unknown[]> {
+    const sep = path.includes("?") ? "&" : "?";
+    let offset = 0;
+    for (;;) {
+      const got = await pageOrBisect(p, `${path}${sep}`, offset, pageSize);
+      if (got.rows.length) yield got.rows;
+      if (got.allFailed) {
+        refuse(p.kind, null, `gave up reading ${p.label} at offset ${offset}: every record of a page failed`);
+        return;
+      }
+      if (got.consumed < pageSize) return;
+      offset += got.consumed;
+    }
+  }
+  async function pageOrBisect(p: KindPlan, prefix: string, offset: number, limit: number): Promise<{ rows: unknown[]; consumed: number; allFailed: boolean }> {
+    try {
+      const rows = await src.list(`${prefix}limit=${limit}&offset=${offset}`);
+      return { rows, consumed: rows.length, allFailed: false };
+    } catch (e) {
+      if (!(e instanceof SourceError)) throw e;
+      if (limit === 1) {
+        refuse(p.kind, null, `record at offset ${offset}: ${e.message}`);
+        return { rows: [], consumed: 1, allFailed: true };
+      }
+      const half = Math.ceil(limit / 2);
+      const a = await pageOrBisect(p, prefix, offset, half);
+      if (a.consumed < half) return a;
+      const b = await pageOrBisect(p, prefix, offset + half, limit - half);
+      return { rows: [...a.rows, ...b.rows], consumed: a.consumed + b.consumed, allFailed: a.allFailed && b.allFailed };
+    }
+  }
+
+  /** Runs `fn` over items with a few requests in flight. */
+  async function parallel<T, U>(items: T[], fn: (x: T) => Promise<U>): Promise<U[]> {
+    const out = new Array<U>(items.length);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(PARALLEL, items.length) }, async () => {
+        while (next < items.length) {
+          const i = next++;
+          out[i] = await fn(items[i]!);
+        }
+      }),
+    );
+    return out;
+  }
+
+  /** Adds what a list row lacks: a customer's preferences, a ticket's state history. */
+  async function complete(p: KindPlan, rows: unknown[]): Promise<unknown[]> {
+    if (p.kind !== "customer" && p.kind !== "ticket") return rows;
+    return parallel(rows, async (row) => {
+      const r = row as { id?: unknown; ticket_log_states?: unknown };
+      if (typeof r !== "object" || r === null || typeof r.id !== "number") return row;
+      try {
+        if (p.kind === "customer") {
+          const prefs = await src.list(`/customerPreferences/customers/${r.id}`);
+          return { ...r, preferences: prefs.map((x) => (x as { preference_id?: unknown }).preference_id) };
+        }
+        if (Array.isArray(r.ticket_log_states)) return row;
+        return { ...r, ticket_log_states: await src.list(`/ticketLogStates/${r.id}`) };
+      } catch (e) {
+        return { __failed: true, id: r.id, reason: (e as Error).message };
+      }
+    });
+  }
+  const failedCompletions = (p: KindPlan, rows: unknown[]) =>
+    rows.filter((r) => {
+      const f = r as { __failed?: boolean; id: number; reason: string };
+      if (!f.__failed) return true;
+      kinds[p.kind]!.read++;
+      refuse(p.kind, f.id, f.reason);
+      return false;
+    });
+
+  async function importKind(p: KindPlan) {
+    kinds[p.kind] = { read: 0, new: 0, changed: 0, unchanged: 0, refused: 0 };
+    await loadKnown(p);
+    if ("paged" in p.read) {
+      let total = 0;
+      const seen = new Set<number>();
+      for await (const raw of pages(p, p.read.paged)) {
+        if (o.signal?.aborted) throw new Error("import stopped");
+        const first = (raw[0] as { id?: unknown })?.id;
+        if (!total && typeof first === "number") total = first; // newest first: the highest id ≈ how many
+        for (const r of raw) if (typeof (r as { id?: unknown })?.id === "number") seen.add((r as { id: number }).id);
+        await write(p, await sift(p, failedCompletions(p, await complete(p, raw))));
+        progress(p, seen.size, Math.max(total, seen.size));
+      }
+      if (p.kind === "ticket") await probeGaps(p, seen);
+      progress(p, kinds[p.kind]!.read, kinds[p.kind]!.read);
+      return;
+    }
+    let raws: unknown[] = [];
+    try {
+      if ("perLocality" in p.read) {
+        const locs = [...(known.get("locality") ?? [])];
+        const lists = await parallel(locs, (l) =>
+          src.list(`/streets/locality/${l}`).catch((e: Error) => (refuse(p.kind, null, `streets of locality ${l}: ${e.message}`), [])),
+        );
+        raws = lists.flat();
+      } else raws = await src.list(p.read.path);
+      if (p.kind === "address") raws.push(...(await addressesPastTheCap(raws)));
+    } catch (e) {
+      refuse(p.kind, null, `${p.read && "path" in p.read ? p.read.path : p.label}: ${(e as Error).message}`);
+    }
+    progress(p, 0, raws.length);
+    const out = await sift(p, raws);
+    for (let i = 0; i < out.length; i += pageSize) {
+      if (o.signal?.aborted) throw new Error("import stopped");
+      await write(p, out.slice(i, i + pageSize));
+    }
+    progress(p, raws.length, raws.length);
+  }
+
+  /**
+   * GET /address/ answers at most 1000 addresses (Ironbox's cap); the rest are asked for by
+   * id (?ids= repeated, 200 at a time) above the highest one seen, until a block is empty.
+   */
+  async function addressesPastTheCap(first: unknown[]): Promise<unknown[]> {
+    const out: unknown[] = [];
+    let next = 1 + Math.max(0, ...first.map((r) => Number((r as { id?: unknown })?.id) || 0));
+    for (let guard = 0; guard < 10_000; guard++, next += 200) {
+      const ids = Array.from({ length: 200 }, (_, k) => `ids=${next + k}`).join("&");
+      const rows = await src.list(`/address/?${ids}`);
+      if (!rows.length) break;
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  /**
+   * The ticket list leaves out CREATED tickets (not yet confirmed, labels maybe printed) and a
+   * ticket can move in the list while it is read: every id below the highest seen that was
+   * not seen is asked for alone (404: deleted at the source), then ids above it until
+   * GAP_TAIL in a row answer 404 (the newest drafts).
+   */
+  async function probeGaps(p: KindPlan, seen: Set<number>) {
+    const max = Math.max(0, ...seen);
+    const fetchOne = (id: number) => src.get(`/tickets/${id}`).catch((e: SourceError) => (e.status === 404 ? null : { __failed: true, id, reason: e.message }));
+    const missing: number[] = [];
+    for (let id = 1; id < max; id++) if (!seen.has(id)) missing.push(id);
+    for (let i = 0; i < missing.length; i += pageSize) {
+      if (o.signal?.aborted) throw new Error("import stopped");
+      const found = await parallel(missing.slice(i, i + pageSize), fetchOne);
+      await write(
+        p,
+        await sift(
+          p,
+          failedCompletions(
+            p,
+            found.filter((x) => x !== null),
+          ),
+        ),
+      );
+    }
+    let misses = 0;
+    for (let id = max + 1; misses < GAP_TAIL; id += PARALLEL) {
+      const batch = Array.from({ length: PARALLEL }, (_, k) => id + k);
+      const found = await parallel(batch, fetchOne);
+      for (const f of found) misses = f === null ? misses + 1 : 0;
+      await write(
+        p,
+        await sift(
+          p,
+          failedCompletions(
+            p,
+            found.filter((x) => x !== null),
+          ),
+        ),
+      );
+    }
+  }
+
+  let status = dry ? "dry-run" : "done";
+  let error: string | undefined;
+  try {
+    for (const p of PLAN) await importKind(p);
+    if (money.refused_for_money) money.equal_to_source = false;
+  } catch (e) {
+    status = "failed";
+    error = (e as Error).message;
+  } finally {
+    await src.logout();
+  }
+
+  const report: ImportReport = {
+    run_id: runId,
+    source,
+    dry_run: dry,
+    started_at: started.toISOString(),
+    finished_at: clock.now().toISOString(),
+    seconds: Math.round((performance.now() - t0) / 100) / 10,
+    requests: src.requests,
+    kinds,
+    refusals,
+    refusals_not_listed: notListed,
+    money,
+    pins,
+  };
+  await finish(status, { error });
+  if (error) throw Object.assign(new Error(error), { report });
+  return report;
+
+  async function finish(s: string, extra: { error?: string }) {
+    if (!runId) return;
+    const stored = { ...report, pins: pins.map(({ pin: _, ...rest }) => rest), ...extra };
+    await db
+      .update(importRuns)
+      .set({ status: s, finished_at: clock.now().toISOString(), report: JSON.stringify(stored) })
+      .where(eq(importRuns.id, runId));
+    if (s !== "failed") await audit(db, clock.now(), deps.caller, "import", "import_run", runId, { source, kinds });
+  }
+}
+
+/** The admin the import acts as on this box: the first enabled HQ admin. */
+export async function importCaller(db: Db): Promise<EmployeeCaller> {
+  const rows = await db.all<{ id: number; full_name: string; agent_id: number; agent_name: string; is_hq: number; hq: number }>(
+    sql`SELECT e.id, e.full_name, e.agent_id, a.name AS agent_name, a.is_hq, e.hq FROM employees e JOIN agents a ON a.id = e.agent_id
+        WHERE e.role = 'admin' AND (a.is_hq = 1 OR e.hq = 1) ORDER BY a.is_hq DESC, e.id LIMIT 1`,
+  );
+  const e = rows[0];
+  if (!e) throw new Error("this box has no HQ admin yet: finish the first-run setup first");
+  return {
+    kind: "employee",
+    jti: "import",
+    agent: { id: e.agent_id, name: e.agent_name, is_hq: Boolean(e.is_hq) },
+    employee: { id: e.id, full_name: e.full_name, role: "admin", hq: Boolean(e.hq) },
+  };
+}
