@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
+import { displayDateTime } from "../../../appliance/domain/format";
 import type { BoxHealth, DeviceHealth } from "../../../appliance/modules/boxhealth/model";
 import { Section } from "../../components/form";
 import { boxHealth } from "./api";
 
 const MB = 1024 * 1024;
 const size = (bytes: number) => (bytes >= 1024 * MB ? `${(bytes / 1024 / MB).toFixed(1)} GB` : `${(bytes / MB).toFixed(1)} MB`);
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "never");
+const when = (iso: string | null) => (iso ? displayDateTime(iso) : "never");
 function uptime(s: number) {
   const d = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);

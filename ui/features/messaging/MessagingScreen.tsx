@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { DateField } from "../../components/DateField";
 import { Link } from "wouter";
 import { displayDate } from "../../../appliance/domain/format";
 import { MESSAGE_TEXT_MAX } from "../../../appliance/domain/messageTemplate";
@@ -188,7 +189,7 @@ function CustomerPicker({
           />
         </Field>
         <Field label="Delivery date">
-          <input type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+          <DateField label="Delivery date" value={date} onChange={setDate} />
         </Field>
         <button type="button" className="btn" disabled={!date} onClick={() => setDate("")}>
           Clear

@@ -1,4 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
+import { DateField } from "../../components/DateField";
 import { type Approval, needsApproval, withApproval } from "../../components/approval";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { TITLES } from "../../../appliance/domain/people";
@@ -340,7 +341,7 @@ export function CustomerDetail({ params }: { params: Params }) {
             <input name="full_name" value={c.full_name} autoComplete="off" onChange={(e) => set({ full_name: e.target.value })} />
           </Field>
           <Field label="Date of birth">
-            <input name="date_of_birth" type="date" value={c.date_of_birth ?? ""} onChange={(e) => set({ date_of_birth: e.target.value || null })} />
+            <DateField name="date_of_birth" label="Date of birth" value={c.date_of_birth ?? ""} onChange={(d) => set({ date_of_birth: d || null })} />
           </Field>
           <Field label="ID card">
             <input

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { DateField } from "../../components/DateField";
 import { addDays, businessDay } from "../../../appliance/domain/dates";
 import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
 import type { EmployeeName } from "../../../appliance/modules/employees/model";
@@ -47,11 +48,11 @@ export function StateLogsScreen() {
         </label>
         <label className="field">
           <span>Date From</span>
-          <input aria-label="Date From" type="date" value={f.df} onChange={set("df")} />
+          <DateField label="Date From" value={f.df} onChange={(df) => setF((x) => ({ ...x, df }))} />
         </label>
         <label className="field">
           <span>Date To</span>
-          <input aria-label="Date To" type="date" value={f.dt} onChange={set("dt")} />
+          <DateField label="Date To" value={f.dt} onChange={(dt) => setF((x) => ({ ...x, dt }))} />
         </label>
         <label className="field">
           <span>Employee</span>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { DateField } from "../../components/DateField";
 import { addDays, businessDay } from "../../../appliance/domain/dates";
 import { expressOffset } from "../../../appliance/domain/express";
 import { displayDate } from "../../../appliance/domain/format";
@@ -131,7 +132,7 @@ function LegEditor(props: {
           <input type="checkbox" role="switch" aria-checked={on} checked={on} onChange={(e) => onOptions({ [flag]: e.target.checked })} />
           {switchLabel}
         </label>
-        <input type="date" aria-label={`${title} date`} value={date ?? ""} onChange={(e) => onDate(leg, e.target.value)} />
+        <DateField label={`${title} date`} value={date ?? ""} clearable={false} onChange={(d) => onDate(leg, d)} />
       </div>
 
       {address && room && !noRounds && (
