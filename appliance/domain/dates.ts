@@ -17,7 +17,8 @@ export function isTimeZone(tz: string): boolean {
 }
 
 const envZone = typeof process !== "undefined" ? process.env?.IRONBOX_TIME_ZONE?.trim() : undefined;
-let zone = envZone && isTimeZone(envZone) ? envZone : DEFAULT_TZ;
+if (envZone && !isTimeZone(envZone)) throw new Error(`IRONBOX_TIME_ZONE: "${envZone}" is not a time zone (e.g. Europe/Malta)`);
+let zone = envZone || DEFAULT_TZ;
 
 /** The shop's time zone: every day and time shown or counted is in it. */
 export const shopTimeZone = () => zone;

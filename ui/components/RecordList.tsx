@@ -1,6 +1,7 @@
-import { type ReactNode, useEffect, useState } from "react";
+import type { ReactNode } from "react";
 import { Link } from "wouter";
-import { apiList } from "../lib/api";
+import { fetchList } from "../lib/api";
+import { useList } from "../lib/useList";
 import { ListView } from "./ListView";
 
 /**
@@ -14,13 +15,12 @@ export function RecordList<T extends { id: number }>(p: {
   matches: (r: T, q: string) => boolean;
   render: (r: T) => ReactNode;
 }) {
-  const [list, setList] = useState<T[] | null>(null);
-  useEffect(() => void apiList<T>(p.path).then(setList), [p.path]);
+  const { items: list, error, retry } = useList(() => fetchList<T>(p.path), p.path);
   const plural = (n: number) => `${n} ${p.noun}${n === 1 ? "" : "s"}`;
   return (
     <div className="stack">
       <div className="toolbar">
-        <span className="muted people-hint">{list ? plural(list.length) : "Loading…"}</span>
+        <span className="muted people-hint">{list ? plural(list.length) : error ? "Not loaded" : "Loading…"}</span>
         <Link href={p.newHref} className="btn btn-primary">
           + New {p.noun}
         </Link>
@@ -31,6 +31,9 @@ export function RecordList<T extends { id: number }>(p: {
         placeholder={`Search ${p.noun}s`}
         filter={p.matches}
         empty={list ? `No ${p.noun} matches` : "Loading…"}
+        error={error}
+        onRetry={retry}
+        what={`${p.noun}s`}
         render={p.render}
       />
     </div>
