@@ -91,7 +91,8 @@ export function DateField({ value, onChange, label, min, max, clearable = true, 
       <button
         type="button"
         className="btn date-field-open"
-        aria-label={label ? `Calendar: ${label}` : "Calendar"}
+        aria-label="Open the calendar"
+        title={label ? `Choose ${label} on a calendar` : "Choose on a calendar"}
         aria-expanded={open}
         disabled={disabled}
         onClick={() => setOpen((o) => !o)}

@@ -153,7 +153,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       response: Ticket,
       tag: "tickets",
       summary:
-        "Opens a ticket (pickup and delivery default to 7 days ahead, moved to the first day with room in the customer's locality); a stop on a full day needs a manager's approval",
+        "Opens a ticket (pickup and delivery default to 7 days ahead; when the van goes, moved to the first day with room in the customer's locality); a stop on a full day needs a manager's approval",
       access: staff,
       body: TicketBody.extend(WithApproval.shape),
       idempotent: true,

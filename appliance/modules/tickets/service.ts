@@ -210,7 +210,15 @@ export function createTicketService({
       if (!customer) throw unprocessable("customer_id: no such customer");
       assertSameAgent(caller, customer.agent_id, "Customer");
       for (const a of [input.pickup_address_id, input.delivery_address_id]) await assertAddressVisible(db, caller, a);
-      const byDefault = input.pickup_date === undefined || input.delivery_date === undefined ? await defaultDay(customer.address_id) : null;
+      // Spec §9: 7 days out. Only a leg the van goes on looks for room: a ticket with neither
+      // pickup nor delivery keeps +7 whatever the van's room (issue 25). Delivery = pickup day.
+      const vanGoes = !!(input.pickup_from_client || input.delivery_to_client);
+      const byDefault =
+        input.pickup_date === undefined || input.delivery_date === undefined
+          ? vanGoes
+            ? await defaultDay(customer.address_id)
+            : addDays(businessDay(clock.now()), DEFAULT_DAYS_AHEAD)
+          : null;
       const { pickup_charge, delivery_charge, ...rest } = input;
       const values = {
         ...rest,
