@@ -12,7 +12,7 @@ import { type ApprovalInput, type ApprovalService, approvedBy } from "../approva
 import { audit } from "../audit/audit";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import type { SchedulingService } from "../scheduling/service";
-import { PAID_STATES } from "../../domain/states";
+import { DONE_STATES, PAID_STATES } from "../../domain/states";
 import { createLedger } from "./ledger";
 import type { StateChange, Ticket, TicketBody, TicketListRow, TicketSummary } from "./model";
 import { type Exec, loadItems, loadTicket, loadTicketLogs, type TicketRecord } from "./repo";
@@ -299,13 +299,29 @@ export function createTicketService({
      */
     async list(
       caller: EmployeeCaller,
-      q: { limit: number; offset: number; notState: string[]; confirmed?: boolean; date?: string; term?: string; withChildren: boolean },
+      q: {
+        limit: number;
+        offset: number;
+        notState: string[];
+        confirmed?: boolean;
+        date?: string;
+        term?: string;
+        withChildren: boolean;
+        tab?: "all" | "open" | "done" | "unconfirmed";
+      },
     ) {
       const scope = agentScope(caller);
       const termWhere = await termFilter(q.term?.trim());
+      const doneStates = sql.join(
+        DONE_STATES.map((s) => sql`${s}`),
+        sql`, `,
+      );
       const base = and(
         scope ? inArray(tickets.agent_id, scope) : undefined,
-        ne(tickets.state, "CREATED"),
+        // Unconfirmed tickets are still CREATED (being written at the counter): asking for them
+        // (confirmed_at=false) is the one way to list CREATED tickets (issue 25).
+        q.confirmed === false ? undefined : ne(tickets.state, "CREATED"),
+        q.tab === "open" ? sql`${tickets.state} NOT IN (${doneStates})` : q.tab === "done" ? sql`${tickets.state} IN (${doneStates})` : undefined,
         q.notState.length
           ? sql`${tickets.state} NOT IN (${sql.join(
               q.notState.map((s) => sql`${s}`),
