@@ -69,8 +69,11 @@ for (const [locale, timezoneId] of [
       await page.getByRole("region", { name: "Sales report" }).getByRole("button", { name: "Open the calendar" }).first().click();
       await page.getByRole("dialog", { name: "Choose a date" }).getByRole("button", { name: "05/12/2025" }).click();
       await expect(from).toHaveValue("05/12/2025");
+    });
 
-      // The state logs' filter dates, the shop's day a week back.
+    test("the state logs' filter dates are the shop's days, written DD/MM/YYYY, and no 12-hour time shows", async ({ page }) => {
+      await new AppPage(page).loginAs("9999");
+      // The shop's day a week back.
       await page.goto("/state-logs");
       await expect(page.getByLabel("Date From", { exact: true })).toHaveValue(displayDate(addDays(today, -7)));
       await expect(page.getByLabel("Date To", { exact: true })).toHaveValue(displayDate(today));

@@ -48,22 +48,29 @@ export function BoxScreen() {
   }, [load]);
   if (!h) return <p className="muted">Reading the box…</p>;
   const link = h.link;
+  // Issue 25: "All is well" only when nothing is missing either: no printer set up, or no
+  // backup ever taken, is said rather than passed over.
+  const missing = [
+    ...(h.printers.length ? [] : ["No printer is set up: receipts and labels cannot print (Configuration › Printers)."]),
+    ...(h.backup ? [] : ["No backup has been taken yet."]),
+  ].filter((m) => !h.needs_attention.some((a) => a.message === m));
+  const notes = [...h.needs_attention.map((a) => a.message), ...missing];
   return (
     <div className="stack">
       <Section
-        title={h.needs_attention.length ? "Needs attention" : "All is well"}
+        title={h.needs_attention.length ? "Needs attention" : missing.length ? "Missing" : "All is well"}
         actions={
           <button type="button" className="btn btn-small" onClick={() => load()}>
             Refresh
           </button>
         }
       >
-        {h.needs_attention.length ? (
+        {notes.length ? (
           <ul className="list" aria-label="Needs attention">
-            {h.needs_attention.map((a) => (
-              <li key={a.message} className="row-link" role="alert">
+            {notes.map((m) => (
+              <li key={m} className="row-link" role="alert">
                 <span className="row-main">
-                  <strong>{a.message}</strong>
+                  <strong>{m}</strong>
                 </span>
               </li>
             ))}
