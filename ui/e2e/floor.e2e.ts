@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { addDays, businessDay } from "../../appliance/domain/dates";
 import { displayDate } from "../../appliance/domain/format";
 import { AppPage } from "./pages/app";
@@ -11,6 +11,7 @@ import { apiLogin } from "./pages/people";
 
 // The machine the suite runs on may be shared and slow; each test logs in and opens several screens.
 test.describe.configure({ timeout: 90_000 });
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 /** Matches a request to exactly this API path (any query). */
 const apiPath = (path: string) => (url: URL) => url.pathname === `/api/v1${path}`;

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { confirmDialog } from "../../components/dialog";
 import { LoadFailed } from "../../components/LoadFailed";
 import { Link, useLocation, useSearch } from "wouter";
 import { WEEKDAYS, loadColour, stepWeek, weekDates, weekOf } from "../../../appliance/domain/schedule";
@@ -61,7 +62,14 @@ export function SchedulerScreen() {
   }, [year, week, day, view, limit]);
   useEffect(() => void apiList<Named>("/ticketStates/").then(setStates), []);
 
+  /** Issue 25: a state on a ticket changes all its lines too, so it asks first. */
   async function setState(id: number, state: string) {
+    const t = days?.flatMap((d) => d.tickets).find((x) => x.id === id);
+    const ok = await confirmDialog({
+      title: "Set the state",
+      message: `Set ticket #${id}${t ? ` (${t.customer_full_name})` : ""} and all its items to ${state || "(none)"}?`,
+    });
+    if (!ok) return void (await load());
     if (await setTicketState(id, state)) await load();
   }
 
@@ -194,7 +202,8 @@ function DayCard({ day, today, onOpen }: { day: ScheduleDay; today: boolean; onO
         <Load booked={booked} capacity={day.capacity} label="Booked" />
       </button>
       <p className="muted small sched-counts">
-        {day.assigned_pickups} pickups · {day.assigned_deliveries} deliveries <OverBooked booked={booked} capacity={day.capacity} />
+        {day.assigned_pickups} pickup{day.assigned_pickups === 1 ? "" : "s"} / {day.assigned_deliveries} deliver{day.assigned_deliveries === 1 ? "y" : "ies"}{" "}
+        <OverBooked booked={booked} capacity={day.capacity} />
       </p>
       {day.tickets.length > 0 && (
         <ul className="sched-mini">

@@ -12,6 +12,8 @@ export const PAGE = 10;
 export function TicketsList() {
   const [rows, setRows] = useState<Row[]>([]);
   const [term, setTerm] = useState("");
+  // Spec §4: lists can exclude CLOSED tickets.
+  const [hideClosed, setHideClosed] = useState(false);
   const [more, setMore] = useState(true);
   const [loaded, setLoaded] = useState(false);
   // A failed load keeps the rows shown and says so (issue 25), never "No tickets".
@@ -19,7 +21,7 @@ export function TicketsList() {
   const load = async (offset: number, t = term) => {
     let page: Row[];
     try {
-      page = await listTickets({ limit: PAGE, offset, term: t.trim() || undefined });
+      page = await listTickets({ limit: PAGE, offset, term: t.trim() || undefined, notState: hideClosed ? ["CLOSED"] : undefined });
     } catch (e) {
       setFailed({ offset, message: loadFailure(e) });
       return;
@@ -32,7 +34,7 @@ export function TicketsList() {
   useEffect(() => {
     const h = setTimeout(() => load(0, term), 250);
     return () => clearTimeout(h);
-  }, [term]);
+  }, [term, hideClosed]);
   return (
     <div className="stack">
       <input
@@ -43,6 +45,10 @@ export function TicketsList() {
         value={term}
         onChange={(e) => setTerm(e.target.value)}
       />
+      <label className="toggle">
+        <input type="checkbox" checked={hideClosed} onChange={(e) => setHideClosed(e.target.checked)} />
+        <span>Hide CLOSED tickets</span>
+      </label>
       <LoadFailed what="tickets" error={failed?.message} onRetry={() => failed && load(failed.offset)} />
       <ul className="list" aria-label="Tickets">
         {rows.map((r) => (

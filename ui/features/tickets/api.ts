@@ -31,7 +31,8 @@ export const setTicketsState = (ids: number[], state: string) => api<StateChange
 export const listTicketStates = () => apiList<TicketState>("/ticketStates/");
 /** A customer's tickets (spec §2 Customers detail) with the agent that took each, newest first. */
 export const listCustomerTickets = (customerId: number) => fetchList<CustomerTicket>(`/customers/${customerId}/tickets`);
-export const listTickets = (query: { limit: number; offset: number; term?: string; tab?: string }) => fetchList<TicketListRow>("/tickets/", query);
+export const listTickets = (query: { limit: number; offset: number; term?: string; tab?: string; notState?: string[] }) =>
+  fetchList<TicketListRow>("/tickets/", query);
 export const listTicketLogs = (ticketId: number) => apiList<TicketLog>(`/ticketLogStates/${ticketId}`);
 
 /** `copies` items of one garment; answers the items made, the last one last. */
