@@ -164,6 +164,7 @@ function CustomerPicker({
     return () => clearTimeout(t);
   }, [term, search]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `retries` is Retry's way to load the date again
   useEffect(() => {
     setByDate(null);
     setFailed(null);
