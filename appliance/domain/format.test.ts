@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { apiDate, displayDate, displayDateTime, euro, euroFromEuros, parseDisplayDate, printDate } from "./format";
+import { setShopTimeZone, shopTimeZone } from "./dates";
+import { apiDate, displayDate, displayDateTime, displayTime, euro, euroFromEuros, parseDisplayDate, printDate, shortDay } from "./format";
 
 describe("money", () => {
   test("euro in Maltese format from integer cents", () => {
@@ -61,5 +62,30 @@ describe("dates", () => {
     expect(displayDateTime("2026-01-15T09:05:00Z")).toBe("15/01/2026 10:05");
     expect(displayDateTime(null)).toBe("N/A");
     expect(displayDateTime("not a date")).toBe("N/A");
+  });
+});
+
+describe("times and the shop's zone", () => {
+  test("times are 24-hour in the shop's zone, whatever the runtime's locale", () => {
+    // 16:30:36 UTC in November is 17:30:36 in Malta.
+    expect(displayTime("2026-11-22T16:30:36Z")).toBe("17:30");
+    expect(displayTime(new Date("2026-11-22T16:30:36Z"), true)).toBe("17:30:36");
+    expect(displayTime("not a time")).toBe("N/A");
+    expect(displayDateTime("2026-11-22T23:10:00Z")).toBe("23/11/2026 00:10");
+  });
+  test("a short day names its weekday: the counter's reasons", () => {
+    expect(shortDay("2026-12-03")).toBe("Thu 03/12");
+  });
+  test("another zone moves days and times; an unknown zone is refused and changes nothing", () => {
+    expect(setShopTimeZone("Not/AZone")).toBe(false);
+    expect(shopTimeZone()).toBe("Europe/Malta");
+    try {
+      expect(setShopTimeZone("America/New_York")).toBe(true);
+      expect(displayTime("2026-11-22T16:30:36Z")).toBe("11:30");
+      expect(displayDate("2026-11-23T03:00:00Z")).toBe("22/11/2026");
+    } finally {
+      setShopTimeZone("Europe/Malta");
+    }
+    expect(displayDate("2026-11-23T03:00:00Z")).toBe("23/11/2026");
   });
 });

@@ -1,9 +1,11 @@
 /**
  * Money and date formatting of spec §9, shared by the UI, receipts and PDFs.
  * Money is integer cents in, euro out in Maltese format ("€1,234.50"). Days are
- * "YYYY-MM-DD" (API and filters); display is DD/MM/YYYY; print and file names DD-MM-YYYY.
+ * "YYYY-MM-DD" (API and filters); display is DD/MM/YYYY; print and file names DD-MM-YYYY;
+ * times are 24-hour. All in the shop's zone (dates.ts), never the tablet's language or zone:
+ * no screen calls toLocale*String or a native date field (README, "Dates and times").
  */
-import { businessDay } from "./dates";
+import { businessDay, zoned } from "./dates";
 
 const EUR = new Intl.NumberFormat("en-MT", { style: "currency", currency: "EUR" });
 
@@ -40,17 +42,26 @@ export function parseDisplayDate(text: string): string | null {
 /** The API's "YYYY-MM-DD" for an instant: its business day in Malta, not in UTC. */
 export const apiDate = (at: Date) => businessDay(at);
 
-/** DD/MM/YYYY HH:mm in Malta time, for log rows stored as UTC instants. */
-const DT = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "Europe/Malta",
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-export function displayDateTime(iso: string | null | undefined): string {
-  const d = iso ? new Date(iso) : null;
-  return d && !Number.isNaN(d.getTime()) ? DT.format(d).replace(",", "") : "N/A";
+/** DD/MM/YYYY HH:mm in the shop's zone, for log rows stored as UTC instants. */
+const DT = { day: "2-digit", month: "2-digit", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" } as const;
+const valid = (at: string | Date | null | undefined) => {
+  const d = at == null ? null : at instanceof Date ? at : new Date(at);
+  return d && !Number.isNaN(d.getTime()) ? d : null;
+};
+export function displayDateTime(iso: string | Date | null | undefined): string {
+  const d = valid(iso);
+  return d ? zoned("en-GB", DT).format(d).replace(",", "") : "N/A";
+}
+/** HH:mm (or HH:mm:ss) in the shop's zone, 24-hour. */
+export function displayTime(at: string | Date | null | undefined, seconds = false): string {
+  const d = valid(at);
+  if (!d) return "N/A";
+  return zoned("en-GB", { hour: "2-digit", minute: "2-digit", ...(seconds ? { second: "2-digit" } : {}), hourCycle: "h23" }).format(d);
+}
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
+/** "Thu 03/12" for a "YYYY-MM-DD" day (strips, the counter's reasons). */
+export function shortDay(day: string): string {
+  const p = parts(day);
+  if (!p) return "N/A";
+  return `${WEEKDAYS[new Date(`${p.y}-${p.m}-${p.d}T12:00:00Z`).getUTCDay()]} ${p.d}/${p.m}`;
 }

@@ -3,7 +3,7 @@
  * weekdays, months): which pickup/delivery settings apply on a day, how weeks map to Malta
  * days, load colours, capacity left and the date proposal. Shared with the UI.
  */
-import { BUSINESS_TZ, addDays } from "./dates";
+import { addDays, zoned } from "./dates";
 
 export const MONTHS = ["JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY", "AUGUST", "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER"] as const;
 export type MonthName = (typeof MONTHS)[number];
@@ -105,19 +105,23 @@ export function stepWeek(year: number, week: number, delta: number): { year: num
 
 // ---------------------------------------------------------------- Malta days as instants
 
-const wallFmt = new Intl.DateTimeFormat("en-GB", {
-  timeZone: BUSINESS_TZ,
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
+const wallFmt = () =>
+  zoned("en-GB", {
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
 /** Malta's offset from UTC at an instant, in ms (1 h in winter, 2 h in summer). */
 function offsetAt(ms: number): number {
-  const p = Object.fromEntries(wallFmt.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    wallFmt()
+      .formatToParts(new Date(ms))
+      .map((x) => [x.type, x.value]),
+  );
   return Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) - Math.floor(ms / 1000) * 1000;
 }
 

@@ -18,6 +18,7 @@ import { allowed, useAgentIsHq } from "./access";
 import { Header } from "./Header";
 import { ROUTES } from "./routes";
 import type { Health } from "../../appliance/modules/system/model";
+import { setShopTimeZone } from "../../appliance/domain/dates";
 
 /** Root: first-run setup, then agent login, then the PIN modal over home, then the app. */
 export function App() {
@@ -25,7 +26,11 @@ export function App() {
   const [setup, setSetup] = useState<boolean | null>(null);
   useEffect(() => {
     api<Health>("GET", "/health", { quiet: true })
-      .then((h) => setSetup(h.setup_required))
+      .then((h) => {
+        // Days and times show in the box's zone, not the tablet's (domain/dates.ts).
+        if (h.time_zone) setShopTimeZone(h.time_zone);
+        setSetup(h.setup_required);
+      })
       .catch(() => setSetup(false));
   }, []);
   useIdleLogout();

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { LoadFailed } from "./LoadFailed";
 
 /** Page buttons around the current page: a window of 5 (spec §2, customers list). */
 export function pageWindow(page: number, pages: number, size = 5): number[] {
@@ -19,6 +20,11 @@ export interface ListViewProps<T> {
   /** Controlled search (server-side search screens pass their own). */
   query?: string;
   onQuery?: (q: string) => void;
+  /** The last load failed: "Could not load" with Retry shows instead of `empty`, above what was shown before. */
+  error?: string | null;
+  onRetry?: () => void;
+  /** What the list holds, for "Could not load customers". */
+  what?: string;
 }
 
 /** A searchable, paged list used by every list screen. */
@@ -32,6 +38,9 @@ export function ListView<T>({
   empty = "Nothing to show",
   query: controlled,
   onQuery,
+  error,
+  onRetry,
+  what = "the list",
 }: ListViewProps<T>) {
   const [own, setOwn] = useState("");
   const query = controlled ?? own;
@@ -50,13 +59,14 @@ export function ListView<T>({
         value={query}
         onChange={(e) => (onQuery ? onQuery(e.target.value) : setOwn(e.target.value))}
       />
+      {error && <LoadFailed what={what} error={error} onRetry={() => onRetry?.()} />}
       {slice.length ? (
         <ul className="list">
           {slice.map((i) => (
             <li key={keyOf(i)}>{render(i)}</li>
           ))}
         </ul>
-      ) : (
+      ) : error ? null : (
         <p className="empty">{empty}</p>
       )}
       {pages > 1 && (

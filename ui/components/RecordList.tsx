@@ -1,6 +1,7 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
-import { apiList } from "../lib/api";
+import { fetchList } from "../lib/api";
+import { useList } from "../lib/useList";
 import { ListView } from "./ListView";
 
 /**
@@ -17,20 +18,15 @@ export function RecordList<T extends { id: number }>(p: {
   render: (r: T) => ReactNode;
   renderArchived?: (r: T, reload: () => void) => ReactNode;
 }) {
-  const [list, setList] = useState<T[] | null>(null);
   const [archived, setArchived] = useState(false);
-  const [loads, setLoads] = useState(0);
-  useEffect(() => {
-    setList(null);
-    void apiList<T>(p.path, archived ? { archived: true } : undefined).then(setList);
-  }, [p.path, archived, loads]);
-  const reload = () => setLoads((n) => n + 1);
+  const { items: list, error, retry } = useList(() => fetchList<T>(p.path, archived ? { archived: true } : undefined), `${p.path}:${archived}`);
+  const reload = () => void retry();
   const plural = (n: number) => `${n} ${archived ? "archived " : ""}${p.noun}${n === 1 ? "" : "s"}`;
   const renderArchived = p.renderArchived;
   return (
     <div className="stack">
       <div className="toolbar">
-        <span className="muted people-hint">{list ? plural(list.length) : "Loading…"}</span>
+        <span className="muted people-hint">{list ? plural(list.length) : error ? "Not loaded" : "Loading…"}</span>
         {renderArchived && (
           <button type="button" className="btn" aria-pressed={archived} onClick={() => setArchived(!archived)}>
             {archived ? `Show current ${p.noun}s` : "Show archived"}
@@ -46,6 +42,9 @@ export function RecordList<T extends { id: number }>(p: {
         placeholder={`Search ${archived ? "archived " : ""}${p.noun}s`}
         filter={p.matches}
         empty={list ? (archived ? `No archived ${p.noun}s` : `No ${p.noun} matches`) : "Loading…"}
+        error={error}
+        onRetry={retry}
+        what={`${p.noun}s`}
         render={archived && renderArchived ? (r) => renderArchived(r, reload) : p.render}
       />
     </div>

@@ -7,6 +7,12 @@ import { useSignals } from "@preact/signals-react/runtime";
  */
 export const SHOW_AFTER_MS = 250;
 export const MIN_VISIBLE_UNTIL_MS = 500;
+/** Spec §9: work still pending after 5 s covers the screen ("Still working…"), so nobody taps twice. */
+export const OVERLAY_AFTER_MS = 5_000;
+const overlay = signal(false);
+/** Whether the 5-second overlay shows. */
+export const loadingOverlay = overlay;
+let overlayTimer: ReturnType<typeof setTimeout> | null = null;
 
 const visible = signal(false);
 /** Whether the indicator shows (read by tests and by screens that dim themselves). */
@@ -18,6 +24,7 @@ let shownAt = 0;
 export function trackLoading(): () => void {
   pendingCount++;
   const started = Date.now();
+  if (pendingCount === 1 && !overlayTimer) overlayTimer = setTimeout(() => (overlay.value = true), OVERLAY_AFTER_MS);
   if (pendingCount === 1 && !visible.value) {
     showTimer = setTimeout(() => {
       visible.value = true;
@@ -30,6 +37,9 @@ export function trackLoading(): () => void {
     finished = true;
     pendingCount--;
     if (pendingCount > 0) return;
+    if (overlayTimer) clearTimeout(overlayTimer);
+    overlayTimer = null;
+    overlay.value = false;
     if (showTimer) clearTimeout(showTimer);
     showTimer = null;
     if (visible.value) {
@@ -41,5 +51,14 @@ export function trackLoading(): () => void {
 
 export function LoadingBar() {
   useSignals();
-  return visible.value ? <div className="loading-bar" role="progressbar" aria-label="Loading" /> : null;
+  return (
+    <>
+      {visible.value && <div className="loading-bar" role="progressbar" aria-label="Loading" />}
+      {overlay.value && (
+        <div className="loading-overlay" role="status" data-testid="loading-overlay">
+          <span className="card">Still working…</span>
+        </div>
+      )}
+    </>
+  );
 }

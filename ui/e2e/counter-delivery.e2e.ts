@@ -65,15 +65,31 @@ for (const [name, size] of [
     }
     const customer = await customerIn(`Delivery Test ${name}`);
 
-    // At the counter, the new ticket is proposed the first day with room: the default day is full.
+    // At the counter, a new ticket is 7 days out whatever the van's room (spec §9, issue 25).
     const app = new AppPage(page);
     await app.loginAs("3333");
     await page.goto(`/customers/${customer.id}/new-ticket/0`);
     await expect(page).toHaveURL(/\/new-ticket\/[1-9]\d*$/);
     const ticketId = Number(page.url().split("/").pop());
     const panel = page.getByRole("region", { name: "Pickup and delivery" });
-    await expect(panel.getByLabel("Pickup date")).toHaveValue(dayAfter);
-    await expect(panel.getByLabel("Delivery date")).toHaveValue(dayAfter);
+    await expect(panel.getByLabel("Pickup date")).toHaveValue(displayDate(week));
+    await expect(panel.getByLabel("Delivery date")).toHaveValue(displayDate(week));
+    // Legs that are off are one line each: no strips.
+    await expect(panel.getByRole("group")).toHaveCount(0);
+
+    // A garment, then the pickup from the client: the default day is full, so switching it on
+    // moves it to the first day with room, and says why.
+    await page.getByRole("tab", { name: "Dry Cleaning" }).click();
+    await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
+    await expect(page.getByTestId("item-row")).toHaveCount(1);
+    // The switch shows the box's answer (it turns on once saved).
+    await panel.getByRole("switch", { name: "Pickup from the client" }).click();
+    await expect(panel.getByRole("switch", { name: "Pickup from the client" })).toBeChecked();
+    const short = (d: string) => `${WEEKDAYS[dayOfWeek(d)]!.slice(0, 3)} ${displayDate(d).slice(0, 5)}`;
+    await expect(panel.getByRole("status")).toHaveText(`${short(week)} is full in ${locality}: moved to ${short(dayAfter)}.`);
+    await expect(panel.getByLabel("Pickup date")).toHaveValue(displayDate(dayAfter));
+    await expect(panel.getByLabel("Delivery date")).toHaveValue(displayDate(week));
+    await expect(panel.getByRole("group")).toHaveCount(1);
 
     // The picker shows each day's room in the spec's colours.
     await expect(dayButton(page, "Pickup", locality, week)).toHaveAttribute("data-colour", "red");
@@ -83,13 +99,7 @@ for (const [name, size] of [
     await expect(dayButton(page, "Pickup", locality, addDays(week, 7))).toHaveAttribute("data-colour", "green");
     await expect(dayButton(page, "Pickup", locality, addDays(today, 2))).toHaveAttribute("data-colour", "red");
 
-    // A garment, then the pickup from the client, at the customer's home by default.
-    await page.getByRole("tab", { name: "Dry Cleaning" }).click();
-    await page.getByRole("button", { name: "Suit 2pc", exact: true }).click();
-    await expect(page.getByTestId("item-row")).toHaveCount(1);
-    // The switch shows the box's answer (it turns on once saved).
-    await panel.getByRole("switch", { name: "Pickup from the client" }).click();
-    await expect(panel.getByRole("switch", { name: "Pickup from the client" })).toBeChecked();
+    // At the customer's home by default.
     await expect(panel.getByLabel("Pickup address")).toContainText("Home: 7, Triq il-Vann");
     await panel.getByLabel("Pickup comment").fill("Ring the bell");
     await panel.getByLabel("Pickup comment").press("Enter");
@@ -104,7 +114,7 @@ for (const [name, size] of [
     await approval.getByLabel("Manager PIN").fill("2222");
     await approval.getByRole("button", { name: "Approve" }).click();
     await expect(approval).toBeHidden();
-    await expect(panel.getByLabel("Pickup date")).toHaveValue(week);
+    await expect(panel.getByLabel("Pickup date")).toHaveValue(displayDate(week));
 
     let saved = await staff("GET", `/tickets/${ticketId}`);
     expect(saved).toMatchObject({

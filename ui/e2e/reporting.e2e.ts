@@ -3,7 +3,7 @@ import { expect, type Download, type Page, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
 import { businessDay } from "../../appliance/domain/dates";
-import { printDate } from "../../appliance/domain/format";
+import { displayDate, printDate } from "../../appliance/domain/format";
 import type { ReportName } from "../../appliance/modules/reports/model";
 import { AppPage } from "./pages/app";
 import { apiLogin } from "./pages/people";
@@ -130,8 +130,8 @@ for (const [name, size] of SIZES) {
       await page.goto("/reporting");
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reporting");
       for (const title of ["Sales report", "Client report", "Item report", "Item state report"]) {
-        await expect(section(page, title).getByLabel("From")).toHaveValue(today);
-        await expect(section(page, title).getByLabel("To")).toHaveValue(today);
+        await expect(section(page, title).getByLabel("From")).toHaveValue(displayDate(today));
+        await expect(section(page, title).getByLabel("To")).toHaveValue(displayDate(today));
       }
       await expect(section(page, "Item report").getByLabel("Commission %")).toHaveValue("0");
 

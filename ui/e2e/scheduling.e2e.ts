@@ -226,7 +226,7 @@ for (const [name, size] of SIZES) {
       const thuCard = page.getByRole("article", { name: `Thursday ${displayDate(thu)}` });
       await expect(wedCard).toHaveAttribute("data-colour", "orange");
       await expect(wedCard.getByLabel("Booked: 3 of 4")).toBeVisible();
-      await expect(wedCard).toContainText("3 pickups · 0 deliveries");
+      await expect(wedCard).toContainText("3 pickups / 0 deliveries");
       await expect(thuCard).toHaveAttribute("data-colour", "red");
       await expect(thuCard.getByLabel("Booked: 5 of 4, over-booked")).toBeVisible();
       await expect(thuCard.getByText("over-booked")).toBeVisible();
@@ -244,9 +244,19 @@ for (const [name, size] of SIZES) {
       await page.getByRole("button", { name: "Deliveries" }).click();
       await expect(page.getByText("No deliveries this day.")).toBeVisible();
 
-      // A state set from the scheduler: the list reloads with it.
+      // A state set from the scheduler asks first (it changes the ticket and all its items);
+      // Cancel leaves it, OK sets it and the list reloads with it.
       await page.getByRole("button", { name: "Pickups" }).click();
+      const before = await page.getByLabel(`State of ticket ${wedTickets[1]}`).inputValue();
       await page.getByLabel(`State of ticket ${wedTickets[1]}`).selectOption("PICKED UP");
+      const ask = page.getByRole("alertdialog", { name: "Set the state" });
+      await expect(ask).toContainText(`Set ticket #${wedTickets[1]}`);
+      await expect(ask).toContainText("and all its items to PICKED UP?");
+      await ask.getByRole("button", { name: "Cancel" }).click();
+      await expect(page.getByLabel(`State of ticket ${wedTickets[1]}`)).toHaveValue(before);
+      expect((await api<{ state: string }>("GET", `/tickets/${wedTickets[1]}`)).state).toBe(before);
+      await page.getByLabel(`State of ticket ${wedTickets[1]}`).selectOption("PICKED UP");
+      await ask.getByRole("button", { name: "OK" }).click();
       await expect(page.getByLabel(`State of ticket ${wedTickets[1]}`)).toHaveValue("PICKED UP");
       expect((await api<{ state: string }>("GET", `/tickets/${wedTickets[1]}`)).state).toBe("PICKED UP");
 

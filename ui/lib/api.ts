@@ -123,3 +123,17 @@ export async function apiList<T>(path: string, query?: Query): Promise<T[]> {
     return [];
   }
 }
+
+/**
+ * A list that fails says so (issue 25): unlike apiList, a failed request throws its ApiError
+ * (quietly: the screen shows "Could not load" with Retry in place, see components/LoadFailed),
+ * so "the search failed" never reads as "nothing found". A successful answer that is not a
+ * list still decodes to an empty one (spec §7).
+ */
+export async function fetchList<T>(path: string, query?: Query): Promise<T[]> {
+  const data = await api<T[]>("GET", path, { query, quiet: true });
+  return Array.isArray(data) ? data : [];
+}
+
+/** The message a failed load shows. */
+export const loadFailure = (e: unknown) => (e instanceof ApiError ? e.message : "Something went wrong");

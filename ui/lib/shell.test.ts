@@ -2,7 +2,7 @@
 // rules, the page-button window and the loading indicator's timing.
 import { afterEach, describe, expect, test } from "bun:test";
 import { allowed } from "../app/access";
-import { loadingVisible, MIN_VISIBLE_UNTIL_MS, SHOW_AFTER_MS, trackLoading } from "../components/loading";
+import { loadingOverlay, loadingVisible, MIN_VISIBLE_UNTIL_MS, OVERLAY_AFTER_MS, SHOW_AFTER_MS, trackLoading } from "../components/loading";
 import { pageWindow } from "../components/ListView";
 import { TILES } from "../features/home/Home";
 import { idleMs } from "../features/auth/idle";
@@ -89,6 +89,15 @@ describe("loading indicator (spec §9)", () => {
     await sleep(Math.max(0, started + MIN_VISIBLE_UNTIL_MS - Date.now()) + 50);
     expect(loadingVisible.value).toBe(false);
   });
+  test("work still pending after 5 s covers the screen, until it ends", async () => {
+    const done = trackLoading();
+    await sleep(OVERLAY_AFTER_MS - 300);
+    expect(loadingOverlay.value).toBe(false);
+    await sleep(400);
+    expect(loadingOverlay.value).toBe(true);
+    done();
+    expect(loadingOverlay.value).toBe(false);
+  }, 10_000);
   test("finishing twice counts once", async () => {
     const a = trackLoading();
     const b = trackLoading();

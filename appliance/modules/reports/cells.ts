@@ -3,7 +3,7 @@
  * A row arrives as raw values by column type: text a string, int/percent a number, money
  * integer cents, date a Malta day "YYYY-MM-DD", datetime a UTC ISO instant.
  */
-import { BUSINESS_TZ } from "../../domain/dates";
+import { shopTimeZone } from "../../domain/dates";
 import type { ColumnType } from "./model";
 
 export type Cell = string | number | null;
@@ -40,7 +40,7 @@ export const printDay = (day: string) => `${day.slice(8, 10)}-${day.slice(5, 7)}
 
 // Malta's UTC offset changes only on the hour (01:00 UTC), so it is looked up once per UTC
 // hour: Intl for every one of two million cells would be most of a report's time.
-const offsetFmt = new Intl.DateTimeFormat("en-GB", { timeZone: BUSINESS_TZ, timeZoneName: "longOffset" });
+const offsetFmt = new Intl.DateTimeFormat("en-GB", { timeZone: shopTimeZone(), timeZoneName: "longOffset" });
 const offsets = new Map<string, number>();
 /**
  * Hours remembered by the two caches below. Rows come in about time order (item ids), so a

@@ -9,6 +9,7 @@ export const Health = z.object({
   database: z.literal("ok"),
   setup_required: z.boolean(),
   link: LinkHealth.describe("Replication to HQ: state, lag, last error (the home screen warns when lagging or down)"),
+  time_zone: z.string().describe("The shop's time zone (IRONBOX_TIME_ZONE, default Europe/Malta): every day and time the UI shows is in it"),
   mode: z.enum(BOX_MODES).describe('"hq": head quarters\' box, which also keeps a copy of every site (the Sites screen); else "shop"'),
 });
 export type Health = z.infer<typeof Health>;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
+import { shopTimeZone } from "../../domain/dates";
 import type { BoxMode } from "../../domain/sites";
 import { jsonResponse } from "../../http/envelope";
 import { type RouteDef, route } from "../../http/route";
@@ -39,6 +40,7 @@ export function systemRoutes(deps: {
           setup_required: await deps.auth.setupRequired(),
           link: deps.link?.() ?? LINK_OFF,
           mode: deps.mode ?? "shop",
+          time_zone: shopTimeZone(),
         };
       },
     }),

@@ -31,6 +31,8 @@ import { Address } from "../places/model";
 import type { TicketOptionsInput, TicketService } from "./service";
 
 const staff = { roles: ROLES };
+/** GET /tickets/?tab= (spec §7): which part of the list. */
+const TICKET_TABS = ["all", "open", "done", "unconfirmed"] as const;
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 const many = z.union([z.string().max(100), z.array(z.string().max(100)).max(50)]).transform((v) => [v].flat());
 const IdBody = z.object({ id: z.coerce.number().int().positive() });
@@ -49,7 +51,8 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       path: "/tickets/",
       response: z.array(TicketListRow),
       tag: "tickets",
-      summary: "Ticket list without CREATED; limit/offset paging, notState (repeated), date, term, withChildren",
+      summary:
+        "Ticket list without CREATED; limit/offset paging, notState (repeated), date, term, withChildren; tab open|done|unconfirmed|all; confirmed_at=false lists the unconfirmed tickets",
       access: staff,
       query: z.object({
         limit: z.coerce.number().int().min(1).max(200).default(10),
@@ -59,7 +62,10 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
         withChildren: bool.optional(),
         date: IsoDate.optional(),
         term: z.string().max(100).optional(),
-        tab: z.string().max(40).optional(),
+        tab: z
+          .enum(TICKET_TABS)
+          .optional()
+          .describe("open: not yet delivered or closed; done: delivered or closed; unconfirmed: never confirmed; all (the default)"),
       }),
       handler: async ({ caller, query }) =>
         (
@@ -67,7 +73,8 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
             limit: query.limit,
             offset: query.offset,
             notState: query.notState ?? [],
-            confirmed: query.confirmed_at,
+            confirmed: query.tab === "unconfirmed" ? false : query.confirmed_at,
+            tab: query.tab,
             date: query.date,
             term: query.term,
             withChildren: query.withChildren ?? false,
@@ -162,7 +169,7 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       response: Ticket,
       tag: "tickets",
       summary:
-        "Opens a ticket (pickup and delivery default to 7 days ahead, moved to the first day with room in the customer's locality); a stop on a full day needs a manager's approval",
+        "Opens a ticket (pickup and delivery default to 7 days ahead; when the van goes, moved to the first day with room in the customer's locality); a stop on a full day needs a manager's approval",
       access: staff,
       body: TicketBody.extend(WithApproval.shape),
       idempotent: true,

@@ -12,7 +12,7 @@ import { type ApprovalInput, type ApprovalService, approvedBy } from "../approva
 import { audit } from "../audit/audit";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import type { SchedulingService } from "../scheduling/service";
-import { PAID_STATES } from "../../domain/states";
+import { DONE_STATES, PAID_STATES } from "../../domain/states";
 import { CASH, createLedger, type PayWith } from "./ledger";
 import { hasPayments } from "../payments/service";
 import type { StateChange, Ticket, TicketBody, TicketListRow, TicketSummary } from "./model";
@@ -197,7 +197,15 @@ export function createTicketService({
       if (!customer) throw unprocessable("customer_id: no such customer");
       assertSameAgent(caller, customer.agent_id, "Customer");
       for (const a of [input.pickup_address_id, input.delivery_address_id]) await assertAddressVisible(db, caller, a);
-      const byDefault = input.pickup_date === undefined || input.delivery_date === undefined ? await defaultDay(customer.address_id) : null;
+      // Spec §9: 7 days out. Only a leg the van goes on looks for room: a ticket with neither
+      // pickup nor delivery keeps +7 whatever the van's room (issue 25). Delivery = pickup day.
+      const vanGoes = !!(input.pickup_from_client || input.delivery_to_client);
+      const byDefault =
+        input.pickup_date === undefined || input.delivery_date === undefined
+          ? vanGoes
+            ? await defaultDay(customer.address_id)
+            : addDays(businessDay(clock.now()), DEFAULT_DAYS_AHEAD)
+          : null;
       const { pickup_charge, delivery_charge, ...rest } = input;
       const values = {
         ...rest,
@@ -278,13 +286,29 @@ export function createTicketService({
      */
     async list(
       caller: EmployeeCaller,
-      q: { limit: number; offset: number; notState: string[]; confirmed?: boolean; date?: string; term?: string; withChildren: boolean },
+      q: {
+        limit: number;
+        offset: number;
+        notState: string[];
+        confirmed?: boolean;
+        date?: string;
+        term?: string;
+        withChildren: boolean;
+        tab?: "all" | "open" | "done" | "unconfirmed";
+      },
     ) {
       const scope = agentScope(caller);
       const termWhere = await termFilter(q.term?.trim());
+      const doneStates = sql.join(
+        DONE_STATES.map((s) => sql`${s}`),
+        sql`, `,
+      );
       const base = and(
         scope ? inArray(tickets.agent_id, scope) : undefined,
-        ne(tickets.state, "CREATED"),
+        // Unconfirmed tickets are still CREATED (being written at the counter): asking for them
+        // (confirmed_at=false) is the one way to list CREATED tickets (issue 25).
+        q.confirmed === false ? undefined : ne(tickets.state, "CREATED"),
+        q.tab === "open" ? sql`${tickets.state} NOT IN (${doneStates})` : q.tab === "done" ? sql`${tickets.state} IN (${doneStates})` : undefined,
         q.notState.length
           ? sql`${tickets.state} NOT IN (${sql.join(
               q.notState.map((s) => sql`${s}`),

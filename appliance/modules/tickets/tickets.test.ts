@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { DONE_STATES } from "../../domain/states";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
 
 let box: TestBox;
@@ -179,6 +180,36 @@ describe("the counter flow", () => {
     expect(byTerm[0].ticket_sub_categories.length).toBeGreaterThan(0);
     const stats = await ok("GET", `/customers/${ids.customer}`);
     expect(stats.number_of_visits).toBe(3);
+  });
+
+  test("tab and confirmed_at=false pick a part of the list; notState hides CLOSED; a bad tab is a 422", async () => {
+    const closed = await ok("POST", "/tickets/", { customer_id: ids.customer });
+    await ok("POST", "/ticketSubCategory/", { ticket_id: closed.id, garment_sub_category_id: ids.shirt });
+    await ok("PUT", `/tickets/${closed.id}/confirm`);
+    await ok("PUT", "/tickets/changeState", { Ids: [closed.id], State: "CLOSED" });
+    const open = await ok("POST", "/tickets/", { customer_id: ids.customer });
+    const states = (l: { state: string }[]) => new Set(l.map((t) => t.state));
+    // Unconfirmed tickets are still CREATED: confirmed_at=false (or tab=unconfirmed) lists them, and only them.
+    for (const q of ["confirmed_at=false", "tab=unconfirmed"]) {
+      const unconfirmed = await ok("GET", `/tickets/?limit=200&${q}`);
+      expect(unconfirmed.some((t: { id: number }) => t.id === open.id)).toBe(true);
+      expect(unconfirmed.every((t: { confirmed_at: string | null }) => t.confirmed_at === null)).toBe(true);
+    }
+    const all = await ok("GET", "/tickets/?limit=200");
+    expect(all.some((t: { id: number }) => t.id === open.id)).toBe(false);
+    const done = await ok("GET", "/tickets/?limit=200&tab=done");
+    expect(done.length).toBeGreaterThan(0);
+    expect([...states(done)].every((s) => DONE_STATES.includes(s))).toBe(true);
+    const notDone = await ok("GET", "/tickets/?limit=200&tab=open");
+    expect(notDone.length).toBeGreaterThan(0);
+    expect([...states(notDone)].some((s) => DONE_STATES.includes(s) || s === "CREATED")).toBe(false);
+    expect(notDone.length + done.length).toBe(all.length);
+    expect(states(all).has("CLOSED")).toBe(true);
+    const noClosed = await ok("GET", "/tickets/?limit=200&notState=CLOSED");
+    expect(noClosed.length).toBe(all.length - 1);
+    expect(states(noClosed).has("CLOSED")).toBe(false);
+    const bad = await api("GET", "/tickets/?tab=everything");
+    expect(bad.status).toBe(422);
   });
 });
 

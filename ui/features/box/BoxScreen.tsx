@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
+import { displayDateTime } from "../../../appliance/domain/format";
 import type { BoxHealth, DeviceHealth } from "../../../appliance/modules/boxhealth/model";
 import { Section } from "../../components/form";
 import { backupNow, boxHealth } from "./api";
 
 const MB = 1024 * 1024;
 const size = (bytes: number) => (bytes >= 1024 * MB ? `${(bytes / 1024 / MB).toFixed(1)} GB` : `${(bytes / MB).toFixed(1)} MB`);
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "never");
+const when = (iso: string | null) => (iso ? displayDateTime(iso) : "never");
 function uptime(s: number) {
   const d = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);
@@ -54,22 +55,29 @@ export function BoxScreen() {
   };
   if (!h) return <p className="muted">Reading the box…</p>;
   const link = h.link;
+  // Issue 25: "All is well" only when nothing is missing either: no printer set up, or no
+  // backup ever taken, is said rather than passed over.
+  const missing = [
+    ...(h.printers.length ? [] : ["No printer is set up: receipts and labels cannot print (Configuration › Printers)."]),
+    ...(h.backup ? [] : ["No backup has been taken yet."]),
+  ].filter((m) => !h.needs_attention.some((a) => a.message === m));
+  const notes = [...h.needs_attention.map((a) => a.message), ...missing];
   return (
     <div className="stack">
       <Section
-        title={h.needs_attention.length ? "Needs attention" : "All is well"}
+        title={h.needs_attention.length ? "Needs attention" : missing.length ? "Missing" : "All is well"}
         actions={
           <button type="button" className="btn btn-small" onClick={() => load()}>
             Refresh
           </button>
         }
       >
-        {h.needs_attention.length ? (
+        {notes.length ? (
           <ul className="list" aria-label="Needs attention">
-            {h.needs_attention.map((a) => (
-              <li key={a.message} className="row-link" role="alert">
+            {notes.map((m) => (
+              <li key={m} className="row-link" role="alert">
                 <span className="row-main">
-                  <strong>{a.message}</strong>
+                  <strong>{m}</strong>
                 </span>
               </li>
             ))}

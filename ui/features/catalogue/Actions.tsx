@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { useList } from "../../lib/useList";
+import { fetchList } from "../../lib/api";
 import { Link, useLocation } from "wouter";
 import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
 import { ListView } from "../../components/ListView";
@@ -10,8 +12,8 @@ import { useRecord } from "../../lib/useRecord";
 import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
 
 export function ActionsList() {
-  const [actions, setActions] = useState<Action[]>([]);
-  useEffect(() => void listActions().then(setActions), []);
+  const loaded = useList(() => fetchList<Action>("/actions/"));
+  const actions = loaded.items ?? [];
   const byId = new Map(actions.map((a) => [a.id, a]));
   const hq = useHqStaff();
   return (
@@ -29,6 +31,10 @@ export function ActionsList() {
         items={actions}
         keyOf={(a) => a.id}
         placeholder="Search actions"
+        empty={loaded.items ? "No action matches" : loaded.error ? "" : "Loading…"}
+        error={loaded.error}
+        onRetry={loaded.retry}
+        what="actions"
         filter={(a, q) => a.name.toLowerCase().includes(q.toLowerCase())}
         render={(a) => (
           <Link href={`/actions/${a.id}`} className="row-link">

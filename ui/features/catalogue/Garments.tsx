@@ -1,8 +1,10 @@
 import { useEffect, useState } from "react";
+import { useList } from "../../lib/useList";
+import { LoadFailed } from "../../components/LoadFailed";
 import { Link, useLocation, useSearch } from "wouter";
 import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
 import { toast } from "../../components/toast";
-import { api } from "../../lib/api";
+import { api, fetchList } from "../../lib/api";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { type Action, CATEGORY_TYPES, type Category, type Price, type SubCategory, listActions, listCategories, listPrices } from "./api";
 import { useHqStaff } from "../../app/access";
@@ -16,10 +18,11 @@ export const matchesCategory = (c: Category, q: string) => {
 };
 
 export function GarmentsList() {
-  const [cats, setCats] = useState<Category[]>([]);
+  const loaded = useList(() => fetchList<Category>("/garmentCategories/"));
+  const cats = loaded.items ?? [];
+  const setCats = loaded.setItems;
   const [query, setQuery] = useState("");
   const [reorder, setReorder] = useState(false);
-  useEffect(() => void listCategories().then(setCats), []);
   const hq = useHqStaff();
 
   function move(i: number, by: number) {
@@ -67,7 +70,8 @@ export function GarmentsList() {
         )}
       </div>
       {!hq && <SharedDataNote />}
-      {shown.length === 0 && <p className="empty">No garments match</p>}
+      <LoadFailed what="garments" error={loaded.error} onRetry={loaded.retry} />
+      {loaded.items && shown.length === 0 && <p className="empty">No garments match</p>}
       <ul className="list" aria-label="Garment categories">
         {shown.map((c, i) => (
           <li key={c.id} className="category-row" data-testid="category">

@@ -1,4 +1,7 @@
 import { useEffect, useState } from "react";
+import { useList } from "../../lib/useList";
+import { fetchList } from "../../lib/api";
+import { LoadFailed } from "../../components/LoadFailed";
 import { Link, useLocation, useSearch } from "wouter";
 import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
 import { toast } from "../../components/toast";
@@ -15,9 +18,9 @@ const swatch = (image: string | null) => (image?.startsWith("color:") ? image.sl
 const charge = (m: Modifier) => (m.up_charge ? (m.is_percentage ? `+${m.up_charge}%` : `+${euroFromEuros(m.up_charge)}`) : "");
 
 export function ModifiersList() {
-  const [mods, setMods] = useState<Modifier[]>([]);
+  const loaded = useList(() => fetchList<Modifier>("/modifiers/"));
+  const mods = loaded.items ?? [];
   const [open, setOpen] = useState<string | null>(MODIFIER_TYPES[0]);
-  useEffect(() => void listModifiers().then(setMods), []);
   const hq = useHqStaff();
   return (
     <div className="stack">
@@ -30,6 +33,7 @@ export function ModifiersList() {
       ) : (
         <SharedDataNote />
       )}
+      <LoadFailed what="modifiers" error={loaded.error} onRetry={loaded.retry} />
       {MODIFIER_TYPES.map((type) => {
         const roots = mods.filter((m) => m.type === type && m.parent_id === 0);
         return (

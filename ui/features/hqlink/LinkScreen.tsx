@@ -1,4 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
+import { displayDateTime, displayTime } from "../../../appliance/domain/format";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { LinkCheck, LinkPosition, LinkState } from "../../../appliance/modules/hqlink/model";
 import { Field, Section } from "../../components/form";
@@ -7,8 +8,9 @@ import { allowed, useHqAgent } from "../../app/access";
 import { employee } from "../../lib/session";
 import { checkLink, linkState, saveLink } from "./api";
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" }) : "never");
-const position = (p: LinkPosition | null) => (p ? `generation ${p.generation ?? "?"}, WAL ${p.index}, byte ${p.offset.toLocaleString("en-GB")}` : "—");
+const when = (iso: string | null) => (iso ? `${displayDateTime(iso)}:${displayTime(iso, true).slice(6)}` : "never");
+const position = (p: LinkPosition | null) =>
+  p ? `generation ${p.generation ?? "?"}, WAL ${p.index}, byte ${new Intl.NumberFormat("en-GB").format(p.offset)}` : "—";
 const STATE_WORDS: Record<LinkState["state"], string> = {
   off: "Off: no link to HQ is set up",
   ok: "Up to date",

@@ -1,7 +1,8 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { boxUnreachable, lastContact } from "../../lib/connection";
 
-const timeOf = (d: Date) => d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+import { businessDay } from "../../../appliance/domain/dates";
+import { displayDate, displayTime } from "../../../appliance/domain/format";
 
 /** Spans the top of every screen while the box does not answer (lib/connection.ts). */
 export function OfflineBanner() {
@@ -18,8 +19,8 @@ export function OfflineBanner() {
       <span style={{ fontWeight: 400 }}>
         {last ? (
           <>
-            Last contact <time dateTime={last.toISOString()}>{timeOf(last)}</time>
-            {last.toDateString() !== new Date().toDateString() ? ` on ${last.toLocaleDateString()}` : ""}.
+            Last contact <time dateTime={last.toISOString()}>{displayTime(last, true)}</time>
+            {businessDay(last) !== businessDay(new Date()) ? ` on ${displayDate(last.toISOString())}` : ""}.
           </>
         ) : (
           "No contact yet from this tablet."

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { displayDate } from "../../../appliance/domain/format";
 import type { TabletSetup as Setup } from "../../../appliance/modules/lan/model";
 import { api } from "../../lib/api";
 import { importOrReload } from "../../lib/release";
@@ -111,8 +112,8 @@ export function TabletSetup() {
               </li>
             </ol>
             <p className="muted">
-              The certificate this box serves is valid until {setup.certificate ? new Date(setup.certificate.expires_at).toLocaleDateString() : "—"}; the box
-              renews it itself. The certificate authority you install lasts until {new Date(setup.ca.expires_at).toLocaleDateString()}.
+              The certificate this box serves is valid until {setup.certificate ? displayDate(setup.certificate.expires_at) : "—"}; the box renews it itself.
+              The certificate authority you install lasts until {displayDate(setup.ca.expires_at)}.
             </p>
           </>
         )}

@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { LoadFailed } from "../../components/LoadFailed";
+import { DateField } from "../../components/DateField";
 import { Link } from "wouter";
 import { displayDate } from "../../../appliance/domain/format";
 import { MESSAGE_TEXT_MAX } from "../../../appliance/domain/messageTemplate";
 import type { Customer } from "../../../appliance/modules/customers/model";
 import { Field, Section, Toggle } from "../../components/form";
 import { toast } from "../../components/toast";
-import { apiList } from "../../lib/api";
+import { fetchList, loadFailure } from "../../lib/api";
 import { ChipToggles } from "../people/fields";
-import { type BatchCounts, batchCounts, customersByDeliveryDate, type SendResult, sendBulk } from "./api";
+import { type BatchCounts, batchCounts, type SendResult, sendBulk } from "./api";
 import { useMessageEvents } from "./events";
 import { MessageList, POLL_MS } from "./MessageList";
 import { SmsLength } from "./SmsLength";
@@ -141,12 +143,20 @@ function CustomerPicker({
   const [date, setDate] = useState("");
   const [byDate, setByDate] = useState<Pickable[] | null>(null);
   const seq = useRef(0);
+  // A failed search or date list keeps what was shown and says so (issue 25).
+  const [failed, setFailed] = useState<string | null>(null);
+  const [retries, setRetries] = useState(0);
 
   const search = useCallback(async (t: string) => {
     const mine = ++seq.current;
+    setFailed(null);
     if (!t) return setFound(null);
-    const rows = await apiList<Pickable>("/customers/", { term: t, limit: SEARCH_LIMIT });
-    if (mine === seq.current) setFound(rows);
+    try {
+      const rows = await fetchList<Pickable>("/customers/", { term: t, limit: SEARCH_LIMIT });
+      if (mine === seq.current) setFound(rows);
+    } catch (e) {
+      if (mine === seq.current) setFailed(loadFailure(e));
+    }
   }, []);
   // A moment after the last key; Enter searches at once.
   useEffect(() => {
@@ -154,25 +164,32 @@ function CustomerPicker({
     return () => clearTimeout(t);
   }, [term, search]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `retries` is Retry's way to load the date again
   useEffect(() => {
     setByDate(null);
+    setFailed(null);
     if (!date) return;
     // A date changed again before the answer came: that answer is not this date's list.
     let current = true;
-    void customersByDeliveryDate(date).then((rows) => current && setByDate(rows));
+    void fetchList<Pickable>(`/customers/byDeliveryDate/${date}`).then(
+      (rows) => current && setByDate(rows),
+      (e) => current && setFailed(loadFailure(e)),
+    );
     return () => {
       current = false;
     };
-  }, [date]);
+  }, [date, retries]);
 
   const list = date ? byDate : found;
-  const heading = date
-    ? byDate === null
-      ? "Loading…"
-      : `${byDate.length} with a delivery on ${displayDate(date)}`
-    : found === null
-      ? "Type a name and press Enter"
-      : `${found.length}${found.length === SEARCH_LIMIT ? "+" : ""} found${found.length === SEARCH_LIMIT ? " (the first 20; type more of the name)" : ""}`;
+  const heading = failed
+    ? "Not loaded"
+    : date
+      ? byDate === null
+        ? "Loading…"
+        : `${byDate.length} with a delivery on ${displayDate(date)}`
+      : found === null
+        ? "Type a name and press Enter"
+        : `${found.length}${found.length === SEARCH_LIMIT ? "+" : ""} found${found.length === SEARCH_LIMIT ? " (the first 20; type more of the name)" : ""}`;
 
   return (
     <div className="msg-picker">
@@ -188,7 +205,7 @@ function CustomerPicker({
           />
         </Field>
         <Field label="Delivery date">
-          <input type="date" value={date} onChange={(e) => setDate(e.target.value)} />
+          <DateField label="Delivery date" value={date} onChange={setDate} />
         </Field>
         <button type="button" className="btn" disabled={!date} onClick={() => setDate("")}>
           Clear
@@ -205,6 +222,7 @@ function CustomerPicker({
             </button>
           )}
         </legend>
+        <LoadFailed what="customers" error={failed} onRetry={() => (date ? setRetries((n) => n + 1) : void search(term.trim()))} />
         {list && list.length > 0 ? (
           <ChipToggles
             label="Customers"

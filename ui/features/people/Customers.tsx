@@ -1,4 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
+import { DateField } from "../../components/DateField";
 import { type Approval, needsApproval, withApproval } from "../../components/approval";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { TITLES } from "../../../appliance/domain/people";
@@ -12,7 +13,7 @@ import { confirmDialog } from "../../components/dialog";
 import { Field, Section, Toggle, clamp100 } from "../../components/form";
 import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
-import { api, ApiError, apiList } from "../../lib/api";
+import { api, ApiError, apiList, fetchList, loadFailure } from "../../lib/api";
 import { useRecord } from "../../lib/useRecord";
 import { employee } from "../../lib/session";
 import {
@@ -47,6 +48,8 @@ export function CustomersList() {
   const [rows, setRows] = useState<Customer[]>([]);
   const [more, setMore] = useState(false);
   const [searched, setSearched] = useState("");
+  // A failed search keeps the rows shown before and says so (issue 25): never "0 found".
+  const [failed, setFailed] = useState<{ term: string; offset: number; message: string } | null>(null);
   const seq = useRef(0);
   const busy = useRef(false);
 
@@ -54,9 +57,18 @@ export function CustomersList() {
     async (t: string, offset: number) => {
       const mine = ++seq.current;
       busy.current = true;
-      const found = await apiList<Customer>("/customers/", { term: t, limit: batch, offset });
-      busy.current = false;
+      let found: Customer[];
+      try {
+        found = await fetchList<Customer>("/customers/", { term: t, limit: batch, offset });
+      } catch (e) {
+        busy.current = false;
+        if (mine === seq.current) setFailed({ term: t, offset, message: loadFailure(e) });
+        return;
+      } finally {
+        busy.current = false;
+      }
       if (mine !== seq.current) return;
+      setFailed(null);
       setRows((prev) => (offset ? [...prev, ...found.filter((f) => !prev.some((p) => p.id === f.id))] : found));
       setMore(found.length === batch);
       setSearched(t);
@@ -69,6 +81,7 @@ export function CustomersList() {
     const t = term.trim();
     if (!t) {
       seq.current++;
+      setFailed(null);
       setRows([]);
       setMore(false);
       setSearched("");
@@ -94,13 +107,28 @@ export function CustomersList() {
     <div className="stack people-list">
       <div className="toolbar">
         <span className="muted people-hint">
-          {typed ? (searched === typed ? `${rows.length}${more ? "+" : ""} found` : "Searching…") : "Type a name, phone, ID card or e-mail"}
+          {typed
+            ? failed?.term === typed
+              ? "Search failed"
+              : searched === typed
+                ? `${rows.length}${more ? "+" : ""} found`
+                : "Searching…"
+            : "Type a name, phone, ID card or e-mail"}
         </span>
         <Link href="/customers/0" className="btn btn-primary">
           + New customer
         </Link>
       </div>
-      <CustomerSearch term={term} setTerm={setTerm} rows={rows} phone={phone} typed={typed} searched={searched} />
+      <CustomerSearch
+        term={term}
+        setTerm={setTerm}
+        rows={rows}
+        phone={phone}
+        typed={typed}
+        searched={searched}
+        error={failed?.message ?? null}
+        onRetry={() => failed && fetchPage(failed.term, failed.offset)}
+      />
       {more && rows.length > 0 && (
         <div ref={sentinel} className="people-more">
           <button type="button" className="btn" onClick={() => fetchPage(searched, rows.length)}>
@@ -119,6 +147,8 @@ function CustomerSearch({
   phone,
   typed,
   searched,
+  error,
+  onRetry,
 }: {
   term: string;
   setTerm: (t: string) => void;
@@ -126,6 +156,8 @@ function CustomerSearch({
   phone: boolean;
   typed: string;
   searched: string;
+  error: string | null;
+  onRetry: () => void;
 }) {
   // The search box is open and focused on arrival (spec §2).
   useEffect(() => {
@@ -139,6 +171,9 @@ function CustomerSearch({
       onQuery={setTerm}
       pageSize={phone ? Math.max(rows.length, 1) : PAGE}
       placeholder="Search customers"
+      error={error}
+      onRetry={onRetry}
+      what="customers"
       empty={typed ? (searched === typed ? "No customer matches" : "Searching…") : "Start typing to find a customer"}
       render={(c) => (
         <Link href={`/customers/${c.id}`} className="row-link">
@@ -340,7 +375,7 @@ export function CustomerDetail({ params }: { params: Params }) {
             <input name="full_name" value={c.full_name} autoComplete="off" onChange={(e) => set({ full_name: e.target.value })} />
           </Field>
           <Field label="Date of birth">
-            <input name="date_of_birth" type="date" value={c.date_of_birth ?? ""} onChange={(e) => set({ date_of_birth: e.target.value || null })} />
+            <DateField name="date_of_birth" label="Date of birth" value={c.date_of_birth ?? ""} onChange={(d) => set({ date_of_birth: d || null })} />
           </Field>
           <Field label="ID card">
             <input

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { DateField } from "../../components/DateField";
 import { businessDay } from "../../../appliance/domain/dates";
 import type { AgentListRow } from "../../../appliance/modules/agents/model";
 import type { Action } from "../../../appliance/modules/catalogue/model";
@@ -204,10 +205,10 @@ function ReportSection({
       <h2>{title}</h2>
       <div className="filters">
         <Field label="From">
-          <input type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
+          <DateField label="From" value={from} max={to || undefined} onChange={setFrom} />
         </Field>
         <Field label="To">
-          <input type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
+          <DateField label="To" value={to} min={from || undefined} onChange={setTo} />
         </Field>
         {hasCommission && (
           <Field label="Commission %" hint="Whole number, 0 to 100">

@@ -1,4 +1,7 @@
 import { useEffect, useState } from "react";
+import { loadFailure } from "../../lib/api";
+import { LoadFailed } from "../../components/LoadFailed";
+import { DateField } from "../../components/DateField";
 import { addDays, businessDay } from "../../../appliance/domain/dates";
 import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
 import type { EmployeeName } from "../../../appliance/modules/employees/model";
@@ -13,6 +16,7 @@ export function StateLogsScreen() {
   const blank = { tid: "", df: addDays(today, -7), dt: today, eid: "", s: "*" };
   const [f, setF] = useState(blank);
   const [rows, setRows] = useState<Row[]>([]);
+  const [failed, setFailed] = useState<string | null>(null);
   const [total, setTotal] = useState(0);
   const [states, setStates] = useState<TicketState[]>([]);
   const [staff, setStaff] = useState<EmployeeName[]>([]);
@@ -24,7 +28,14 @@ export function StateLogsScreen() {
   }, []);
 
   async function search(q = f) {
-    const r = await stateJourney({ tid: q.tid || undefined, eid: q.eid || undefined, df: q.df, dt: q.dt, s: q.s === "*" ? undefined : q.s }).catch(() => null);
+    let r: Awaited<ReturnType<typeof stateJourney>>;
+    try {
+      r = await stateJourney({ tid: q.tid || undefined, eid: q.eid || undefined, df: q.df, dt: q.dt, s: q.s === "*" ? undefined : q.s });
+    } catch (e) {
+      // The rows shown stay, under "Could not load" (issue 25): a failure is not "no logs".
+      return setFailed(loadFailure(e));
+    }
+    setFailed(null);
     // Spec §7: the result is read from data.data.
     setRows(r?.data ?? []);
     setTotal(r?.grand_total ?? 0);
@@ -45,14 +56,14 @@ export function StateLogsScreen() {
           <span>Ticket ID</span>
           <input aria-label="Ticket ID" inputMode="numeric" value={f.tid} onChange={set("tid")} />
         </label>
-        <label className="field">
+        <div className="field">
           <span>Date From</span>
-          <input aria-label="Date From" type="date" value={f.df} onChange={set("df")} />
-        </label>
-        <label className="field">
+          <DateField label="Date From" value={f.df} onChange={(df) => setF((x) => ({ ...x, df }))} />
+        </div>
+        <div className="field">
           <span>Date To</span>
-          <input aria-label="Date To" type="date" value={f.dt} onChange={set("dt")} />
-        </label>
+          <DateField label="Date To" value={f.dt} onChange={(dt) => setF((x) => ({ ...x, dt }))} />
+        </div>
         <label className="field">
           <span>Employee</span>
           <select aria-label="Employee" value={f.eid} onChange={set("eid")}>
@@ -84,6 +95,7 @@ export function StateLogsScreen() {
           </button>
         </div>
       </form>
+      <LoadFailed what="the state logs" error={failed} onRetry={() => void search()} />
       <div className="card table-scroll">
         <table className="tickets-table" aria-label="State logs">
           <thead>

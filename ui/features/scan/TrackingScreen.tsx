@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { DateField } from "../../components/DateField";
 import { useLocation, useSearch } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { CREATED_STATE } from "../../../appliance/domain/states";
@@ -293,11 +294,11 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
                   </option>
                 ))}
               </select>
-              <input
-                type="date"
-                aria-label={`Process date of item ${r.id}`}
+              <DateField
+                label={`Process date of item ${r.id}`}
                 value={(r.process_date ?? "").slice(0, 10)}
-                onChange={(e) => e.target.value && refresh(r.id, setProcessDate(r.id, e.target.value))}
+                clearable={false}
+                onChange={(d) => d && refresh(r.id, setProcessDate(r.id, d))}
               />
               {r.image_urls.length > 0 && <PhotoViewer urls={r.image_urls} />}
               <label className="toggle">

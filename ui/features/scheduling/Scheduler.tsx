@@ -1,8 +1,10 @@
 import { useEffect, useState } from "react";
+import { confirmDialog } from "../../components/dialog";
+import { LoadFailed } from "../../components/LoadFailed";
 import { Link, useLocation, useSearch } from "wouter";
 import { WEEKDAYS, loadColour, stepWeek, weekDates, weekOf } from "../../../appliance/domain/schedule";
 import { apiDate, displayDate, euroFromEuros } from "../../../appliance/domain/format";
-import { apiList } from "../../lib/api";
+import { apiList, loadFailure } from "../../lib/api";
 import { type Named, type ScheduleDay, type SimpleTicket, LIMIT_DAY, LIMIT_DEFAULT, LIMIT_WEEK_BUTTON, scheduleWeek, setTicketState } from "./api";
 import { DriverRun } from "./DriverRun";
 
@@ -46,14 +48,28 @@ export function SchedulerScreen() {
   const [days, setDays] = useState<ScheduleDay[] | null>(null);
   const [states, setStates] = useState<Named[]>([]);
   const type = view === "pickups" || view === "deliveries" ? view : undefined;
-  const load = () => scheduleWeek(week, year, { limit, date: day ?? undefined, type }).then(setDays, () => setDays([]));
+  // A failed load keeps what was shown and says so: never "Nothing booked" (issue 25).
+  const [failed, setFailed] = useState<string | null>(null);
+  const load = () =>
+    scheduleWeek(week, year, { limit, date: day ?? undefined, type }).then(
+      (d) => (setDays(d), setFailed(null)),
+      (e) => setFailed(loadFailure(e)),
+    );
   useEffect(() => {
     setDays(null);
+    setFailed(null);
     if (view !== "driver") load();
   }, [year, week, day, view, limit]);
   useEffect(() => void apiList<Named>("/ticketStates/").then(setStates), []);
 
+  /** Issue 25: a state on a ticket changes all its lines too, so it asks first. */
   async function setState(id: number, state: string) {
+    const t = days?.flatMap((d) => d.tickets).find((x) => x.id === id);
+    const ok = await confirmDialog({
+      title: "Set the state",
+      message: `Set ticket #${id}${t ? ` (${t.customer_full_name})` : ""} and all its items to ${state || "(none)"}?`,
+    });
+    if (!ok) return void (await load());
     if (await setTicketState(id, state)) await load();
   }
 
@@ -91,8 +107,9 @@ export function SchedulerScreen() {
     return (
       <div className="stack">
         {stepper}
+        <LoadFailed what="the week" error={failed} onRetry={() => void load()} />
         {days === null ? (
-          <p className="muted">Loading the week…</p>
+          !failed && <p className="muted">Loading the week…</p>
         ) : (
           <div className="sched-week">
             {days.map((d) => (
@@ -129,9 +146,14 @@ export function SchedulerScreen() {
       {view === "driver" ? (
         <DriverRun date={day} />
       ) : !current ? (
-        <p className="muted">Loading the day…</p>
+        failed ? (
+          <LoadFailed what="the day" error={failed} onRetry={() => void load()} />
+        ) : (
+          <p className="muted">Loading the day…</p>
+        )
       ) : (
         <>
+          <LoadFailed what="the day" error={failed} onRetry={() => void load()} />
           <DayLoad day={current} />
           <section className="stack" aria-label={view === "day" ? "Tickets" : view === "pickups" ? "Pickups" : "Deliveries"}>
             {current.tickets.length === 0 ? (
@@ -180,7 +202,8 @@ function DayCard({ day, today, onOpen }: { day: ScheduleDay; today: boolean; onO
         <Load booked={booked} capacity={day.capacity} label="Booked" />
       </button>
       <p className="muted small sched-counts">
-        {day.assigned_pickups} pickups · {day.assigned_deliveries} deliveries <OverBooked booked={booked} capacity={day.capacity} />
+        {day.assigned_pickups} pickup{day.assigned_pickups === 1 ? "" : "s"} / {day.assigned_deliveries} deliver{day.assigned_deliveries === 1 ? "y" : "ies"}{" "}
+        <OverBooked booked={booked} capacity={day.capacity} />
       </p>
       {day.tickets.length > 0 && (
         <ul className="sched-mini">

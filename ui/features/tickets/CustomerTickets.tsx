@@ -7,6 +7,8 @@ import type { CustomerTicket as Row } from "../../../appliance/modules/customers
 import type { TicketLog, TicketState } from "../../../appliance/modules/tickets/model";
 import { listCustomerTickets, listTicketLogs, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
 import { HistoryTable } from "./History";
+import { LoadFailed } from "../../components/LoadFailed";
+import { loadFailure } from "../../lib/api";
 
 /** Spec §2 Customers detail: the last 10 tickets (See All shows every one). */
 export const LAST_TICKETS = 10;
@@ -16,11 +18,17 @@ export const LAST_TICKETS = 10;
  * edit link, history dialog and a pay button (PAID or the balance).
  */
 export function CustomerTickets({ customerId }: { customerId: number }) {
-  const [rows, setRows] = useState<Row[]>([]);
+  const [rows, setRows] = useState<Row[] | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
   const [all, setAll] = useState(false);
   const [states, setStates] = useState<TicketState[]>([]);
   const [history, setHistory] = useState<{ id: number; logs: TicketLog[] } | null>(null);
-  const load = () => listCustomerTickets(customerId).then(setRows);
+  // A failed load keeps what was shown and says so, never "No tickets yet" (issue 25).
+  const load = () =>
+    listCustomerTickets(customerId).then(
+      (r) => (setRows(r), setFailed(null)),
+      (e) => setFailed(loadFailure(e)),
+    );
   useEffect(() => {
     load();
     listTicketStates().then(setStates);
@@ -43,19 +51,21 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
     setHistory({ id, logs: await listTicketLogs(id) });
   }
 
-  const shown = all ? rows : rows.slice(0, LAST_TICKETS);
+  const list = rows ?? [];
+  const shown = all ? list : list.slice(0, LAST_TICKETS);
   return (
     <section className="card section" aria-label="Tickets">
       <div className="section-head">
         <h2>Tickets</h2>
-        {rows.length > LAST_TICKETS && (
+        {list.length > LAST_TICKETS && (
           <button type="button" className="btn btn-small" onClick={() => setAll(!all)}>
             {all ? "Show the last 10" : "See All"}
           </button>
         )}
       </div>
+      <LoadFailed what="this customer's tickets" error={failed} onRetry={() => void load()} />
       {shown.length === 0 ? (
-        <p className="muted">No tickets yet.</p>
+        rows && <p className="muted">No tickets yet.</p>
       ) : (
         <div className="table-scroll">
           <table className="tickets-table">

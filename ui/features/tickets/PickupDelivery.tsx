@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
+import { DateField } from "../../components/DateField";
 import { addDays, businessDay } from "../../../appliance/domain/dates";
 import { expressOffset } from "../../../appliance/domain/express";
-import { displayDate } from "../../../appliance/domain/format";
+import { displayDate, shortDay } from "../../../appliance/domain/format";
 import { WEEKDAYS } from "../../../appliance/domain/schedule";
 import type { Address } from "../../../appliance/modules/places/model";
 import type { Availability } from "../../../appliance/modules/scheduling/model";
@@ -113,6 +114,24 @@ function LegEditor(props: {
   const comment = ticket[`${leg}_comment`];
   const charge = ticket[`${leg}_charge`];
   const noRounds = room?.days.every((d) => d.capacity === 0) ?? false;
+  // Why the day moved when the leg was switched on (issue 25): "Thu 03/12 is full in Naxxar".
+  const [moved, setMoved] = useState<string | null>(null);
+  const dayOf = (day: string | null) => room?.days.find((d) => d.date === day) ?? null;
+  const isFull = (day: string | null) => {
+    const d = dayOf(day);
+    // The box counts a day without a van round as full too.
+    return !!d && (d.left <= 0 || !d.ok);
+  };
+  /** Switching a leg on keeps its day unless that day is full: then the first day with room, saying why. */
+  function switchLeg(next: boolean) {
+    if (next && date && address && room?.proposed && room.proposed !== date && isFull(date)) {
+      const d = dayOf(date)!;
+      setMoved(`${shortDay(date)} is ${d.capacity ? "full" : "not a van day"} in ${address.locality}: moved to ${shortDay(room.proposed)}.`);
+      return onOptions({ [flag]: true, [`${leg}_date`]: room.proposed });
+    }
+    setMoved(null);
+    onOptions({ [flag]: next });
+  }
 
   async function saveAddress() {
     if (!adding || !addressValid(adding)) return;
@@ -128,14 +147,29 @@ function LegEditor(props: {
       <div className="stops-leg-head">
         <h3>{title}</h3>
         <label className="stops-switch">
-          <input type="checkbox" role="switch" aria-checked={on} checked={on} onChange={(e) => onOptions({ [flag]: e.target.checked })} />
+          <input type="checkbox" role="switch" aria-checked={on} checked={on} onChange={(e) => switchLeg(e.target.checked)} />
           {switchLabel}
         </label>
-        <input type="date" aria-label={`${title} date`} value={date ?? ""} onChange={(e) => onDate(leg, e.target.value)} />
+        <DateField
+          label={`${title} date`}
+          value={date ?? ""}
+          clearable={false}
+          onChange={(d) => {
+            setMoved(null);
+            onDate(leg, d);
+          }}
+        />
       </div>
+      {moved && on && (
+        <p className="stops-moved" role="status">
+          {moved}
+        </p>
+      )}
 
-      {address && room && !noRounds && (
+      {/* A leg that is off is its one line above; its strip shows once the van goes (issue 25). */}
+      {on && address && room && !noRounds && (
         <>
+          <small className="stops-scroll-hint muted">Scroll sideways for more days ›</small>
           <fieldset className="stops-days" aria-label={`${title} days in ${address.locality}`}>
             {room.days.map((d) => (
               <button
@@ -145,7 +179,10 @@ function LegEditor(props: {
                 data-colour={d.colour}
                 aria-pressed={d.date === date}
                 aria-label={`${WEEKDAYS[d.day_of_week]} ${displayDate(d.date)}: ${d.left} of ${d.capacity} left${d.left > 0 && !d.ok ? ", plant full" : ""}`}
-                onClick={() => onDate(leg, d.date)}
+                onClick={() => {
+                  setMoved(null);
+                  onDate(leg, d.date);
+                }}
               >
                 <span>{WEEKDAYS[d.day_of_week]!.slice(0, 3)}</span>
                 <strong>{displayDate(d.date).slice(0, 5)}</strong>
@@ -155,7 +192,8 @@ function LegEditor(props: {
           </fieldset>
           {room.proposed && room.proposed !== date && (
             <p className="stops-proposal">
-              First day with room: <strong>{displayDate(room.proposed)}</strong>{" "}
+              {date && isFull(date) ? `${shortDay(date)} is full in ${address.locality}. ` : ""}First day with room:{" "}
+              <strong>{displayDate(room.proposed)}</strong>{" "}
               <button type="button" className="btn btn-small" onClick={() => onDate(leg, room.proposed!)}>
                 Use {displayDate(room.proposed)}
               </button>
@@ -163,7 +201,7 @@ function LegEditor(props: {
           )}
         </>
       )}
-      {address && noRounds && <p className="muted small">No van rounds to {address.locality} in the next three weeks.</p>}
+      {on && address && noRounds && <p className="muted small">No van rounds to {address.locality} in the next three weeks.</p>}
 
       {on && (
         <div className="grid-2 stops-details">

@@ -1,4 +1,5 @@
 import { displayDate, euro, euroFromEuros } from "../../../appliance/domain/format";
+import { LoadFailed } from "../../components/LoadFailed";
 import { parseDiscount, toCents } from "../../../appliance/domain/money";
 import { vatSplit } from "../../../appliance/domain/pricing";
 import { SwipeRow } from "../../components/SwipeRow";
@@ -39,6 +40,7 @@ export function TicketEdit({ params }: { params: Record<string, string | undefin
       <PickupDeliveryPanel ticket={ticket} onDate={c.setDate} onOptions={c.setOptions} />
 
       <div className="counter-body">
+        <LoadFailed what="the garments" error={c.catalogueError} onRetry={() => void c.loadCatalogue()} />
         <GarmentPicker categories={c.categories} onAdd={c.addGarment} />
 
         <section className="card items-panel">

@@ -3,6 +3,8 @@ import { Link } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import type { TicketListRow as Row } from "../../../appliance/modules/tickets/model";
 import { listTickets, payLabel } from "./api";
+import { LoadFailed } from "../../components/LoadFailed";
+import { loadFailure } from "../../lib/api";
 
 /** Spec §2: searchable, CREATED excluded, 10 at a time with load more; DELIVERED last. */
 export const PAGE = 10;
@@ -10,16 +12,29 @@ export const PAGE = 10;
 export function TicketsList() {
   const [rows, setRows] = useState<Row[]>([]);
   const [term, setTerm] = useState("");
+  // Spec §4: lists can exclude CLOSED tickets.
+  const [hideClosed, setHideClosed] = useState(false);
   const [more, setMore] = useState(true);
+  const [loaded, setLoaded] = useState(false);
+  // A failed load keeps the rows shown and says so (issue 25), never "No tickets".
+  const [failed, setFailed] = useState<{ offset: number; message: string } | null>(null);
   const load = async (offset: number, t = term) => {
-    const page = await listTickets({ limit: PAGE, offset, term: t.trim() || undefined });
+    let page: Row[];
+    try {
+      page = await listTickets({ limit: PAGE, offset, term: t.trim() || undefined, notState: hideClosed ? ["CLOSED"] : undefined });
+    } catch (e) {
+      setFailed({ offset, message: loadFailure(e) });
+      return;
+    }
+    setFailed(null);
+    setLoaded(true);
     setRows((r) => (offset ? [...r, ...page] : page));
     setMore(page.length === PAGE);
   };
   useEffect(() => {
     const h = setTimeout(() => load(0, term), 250);
     return () => clearTimeout(h);
-  }, [term]);
+  }, [term, hideClosed]);
   return (
     <div className="stack">
       <input
@@ -30,6 +45,11 @@ export function TicketsList() {
         value={term}
         onChange={(e) => setTerm(e.target.value)}
       />
+      <label className="toggle">
+        <input type="checkbox" checked={hideClosed} onChange={(e) => setHideClosed(e.target.checked)} />
+        <span>Hide CLOSED tickets</span>
+      </label>
+      <LoadFailed what="tickets" error={failed?.message} onRetry={() => failed && load(failed.offset)} />
       <ul className="list" aria-label="Tickets">
         {rows.map((r) => (
           <li key={r.id}>
@@ -49,7 +69,7 @@ export function TicketsList() {
           </li>
         ))}
       </ul>
-      {rows.length === 0 && <p className="empty">No tickets</p>}
+      {loaded && !failed && rows.length === 0 && <p className="empty">No tickets</p>}
       {more && rows.length > 0 && (
         <button type="button" className="btn" onClick={() => load(rows.length)}>
           Load more

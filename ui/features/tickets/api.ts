@@ -13,7 +13,7 @@ import type {
   TicketState,
 } from "../../../appliance/modules/tickets/model";
 import type { Approval } from "../../components/approval";
-import { api, apiList } from "../../lib/api";
+import { api, apiList, fetchList } from "../../lib/api";
 
 // The calls the tickets screens make. The shapes are the box's own: the modules' models,
 // imported type-only (README "Layout").
@@ -33,8 +33,9 @@ export const listPayments = (ticketId: number) => apiList<Payment>("/payments/",
 export const setTicketsState = (ids: number[], state: string) => api<StateChangeResult>("PUT", "/tickets/changeState", { body: { Ids: ids, State: state } });
 export const listTicketStates = () => apiList<TicketState>("/ticketStates/");
 /** A customer's tickets (spec §2 Customers detail) with the agent that took each, newest first. */
-export const listCustomerTickets = (customerId: number) => apiList<CustomerTicket>(`/customers/${customerId}/tickets`);
-export const listTickets = (query: { limit: number; offset: number; term?: string }) => apiList<TicketListRow>("/tickets/", query);
+export const listCustomerTickets = (customerId: number) => fetchList<CustomerTicket>(`/customers/${customerId}/tickets`);
+export const listTickets = (query: { limit: number; offset: number; term?: string; tab?: string; notState?: string[] }) =>
+  fetchList<TicketListRow>("/tickets/", query);
 export const listTicketLogs = (ticketId: number) => apiList<TicketLog>(`/ticketLogStates/${ticketId}`);
 
 /** `copies` items of one garment; answers the items made, the last one last. */

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { fetchList, loadFailure } from "../../lib/api";
 import { useLocation } from "wouter";
 import type { Action, Category, Modifier } from "../../../appliance/modules/catalogue/model";
 import type { CustomerDetail } from "../../../appliance/modules/customers/model";
@@ -8,7 +9,6 @@ import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { uploadImage } from "../../lib/upload";
-import { listActions, listCategories, listModifiers } from "../catalogue/api";
 import {
   addItemAction,
   addItemModifier,
@@ -40,6 +40,17 @@ export function useCounter(customerId: number, ticketParam: number) {
   const [categories, setCategories] = useState<Category[]>([]);
   const [actions, setActions] = useState<Action[]>([]);
   const [modifiers, setModifiers] = useState<Modifier[]>([]);
+  // The catalogue failing to load shows "Could not load" over the picker, not an empty picker.
+  const [catalogueError, setCatalogueError] = useState<string | null>(null);
+  const loadCatalogue = () =>
+    Promise.all([
+      fetchList<Category>("/garmentCategories/").then(setCategories),
+      fetchList<Action>("/actions/").then(setActions),
+      fetchList<Modifier>("/modifiers/").then(setModifiers),
+    ]).then(
+      () => setCatalogueError(null),
+      (e) => setCatalogueError(loadFailure(e)),
+    );
   const [selectedId, setSelectedId] = useState<number | null>(null);
   /** The item whose labels the printer dialog prints (the phone's swipe option). */
   const [printItem, setPrintItem] = useState<number | null>(null);
@@ -61,9 +72,7 @@ export function useCounter(customerId: number, ticketParam: number) {
     getCustomer(customerId)
       .then(setCustomer)
       .catch(() => {});
-    listCategories().then(setCategories);
-    listActions().then(setActions);
-    listModifiers().then(setModifiers);
+    void loadCatalogue();
   }, [customerId]);
 
   // Resume the customer's open ticket, or open a new one (404 or 400 mean "none", spec §8).
@@ -171,6 +180,8 @@ export function useCounter(customerId: number, ticketParam: number) {
   const itemPrinted = () => (setPrintItem(null), void reload());
 
   return {
+    catalogueError,
+    loadCatalogue,
     ticket,
     customer,
     categories,

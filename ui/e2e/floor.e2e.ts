@@ -1,0 +1,224 @@
+import { expect as baseExpect, type Page, test } from "@playwright/test";
+import { addDays, businessDay } from "../../appliance/domain/dates";
+import { displayDate } from "../../appliance/domain/format";
+import { AppPage } from "./pages/app";
+import { apiLogin } from "./pages/people";
+
+/**
+ * Issue 25, the shop floor: dates and times read the same on any tablet language, a list
+ * whose request fails says so (never "none"), and the counter fits a 1280×800 tablet.
+ */
+
+// The machine the suite runs on may be shared and slow; each test logs in and opens several screens.
+test.describe.configure({ timeout: 90_000 });
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** Matches a request to exactly this API path (any query). */
+const apiPath = (path: string) => (url: URL) => url.pathname === `/api/v1${path}`;
+
+const CUSTOMERS = apiPath("/customers/");
+const CATEGORIES = apiPath("/garmentCategories/");
+
+const DDMMYYYY = /^\d{2}\/\d{2}\/\d{4}$/;
+/** No native date or time field anywhere on the screen: they follow the tablet's language. */
+const nativeDateFields = (page: Page) => page.locator('input[type="date"], input[type="time"], input[type="datetime-local"], input[type="month"]');
+/** 12-hour clock words, or a US-ordered day (month first) written with slashes. */
+const twelveHour = /\b\d{1,2}:\d{2}(:\d{2})?\s?(AM|PM|am|pm)\b/;
+
+/** The Malta day (the box's zone), whatever the browser's zone. */
+const today = businessDay(new Date());
+
+async function demoCustomerId(page: Page, term: string): Promise<number> {
+  const { token } = await apiLogin(page.request, 9999);
+  const r = await page.request.get(`/api/v1/customers/?term=${encodeURIComponent(term)}&limit=1`, { headers: { authorization: `token ${token}` } });
+  return ((await r.json()).data as { id: number }[])[0]!.id;
+}
+
+for (const [locale, timezoneId] of [
+  ["en-US", "America/New_York"],
+  ["de-DE", "Asia/Tokyo"],
+] as const) {
+  test.describe(`a tablet in ${locale} (${timezoneId})`, () => {
+    test.use({ locale, timezoneId });
+
+    test("reporting, state logs, customers and messaging write DD/MM/YYYY; typing and tapping both work", async ({ page }) => {
+      const app = new AppPage(page);
+      await app.loginAs("9999");
+      // The browser really is in that language: its own formatter would write another order.
+      expect(await page.evaluate(() => new Date(Date.UTC(2026, 11, 3, 12)).toLocaleDateString())).not.toBe("03/12/2026");
+
+      for (const path of ["/reporting", "/state-logs", "/customers/0", "/messaging"]) {
+        await page.goto(path);
+        await expect(page.locator(".date-field").first()).toBeVisible();
+        await expect(nativeDateFields(page)).toHaveCount(0);
+      }
+
+      await page.goto("/reporting");
+      const from = page.getByRole("region", { name: "Sales report" }).getByLabel("From", { exact: true });
+      await expect(from).toHaveValue(displayDate(today));
+      // Typed the shop's way (a short day and month are fine), shown back in full.
+      await from.fill("3/12/2025");
+      await from.press("Tab");
+      await expect(from).toHaveValue("03/12/2025");
+      // A US-ordered day that is no date is refused, not read as month first.
+      await from.fill("12/31/2025");
+      await from.press("Tab");
+      await expect(page.getByRole("alert").filter({ hasText: "Write the date as DD/MM/YYYY" })).toBeVisible();
+      // Tapped on the calendar: the 5th of the month shown.
+      await from.fill("03/12/2025");
+      await from.press("Tab");
+      await page.getByRole("region", { name: "Sales report" }).getByRole("button", { name: "Open the calendar" }).first().click();
+      await page.getByRole("dialog", { name: "Choose a date" }).getByRole("button", { name: "05/12/2025" }).click();
+      await expect(from).toHaveValue("05/12/2025");
+    });
+
+    test("the state logs' filter dates are the shop's days, written DD/MM/YYYY, and no 12-hour time shows", async ({ page }) => {
+      await new AppPage(page).loginAs("9999");
+      // The shop's day a week back.
+      await page.goto("/state-logs");
+      await expect(page.getByLabel("Date From", { exact: true })).toHaveValue(displayDate(addDays(today, -7)));
+      await expect(page.getByLabel("Date To", { exact: true })).toHaveValue(displayDate(today));
+      for (const v of await page.locator(".date-field input").evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))) expect(v).toMatch(DDMMYYYY);
+      await expect(page.locator("body")).not.toContainText(twelveHour);
+    });
+
+    test("the counter's dates and the offline banner's time are the shop's: DD/MM/YYYY and 24-hour", async ({ page }) => {
+      const app = new AppPage(page);
+      await app.loginAs("9999");
+      const id = await demoCustomerId(page, "Xuereb");
+      await page.goto(`/customers/${id}/new-ticket/0`);
+      const panel = page.getByRole("region", { name: "Pickup and delivery" });
+      await expect(panel.getByLabel("Pickup date", { exact: true })).toHaveValue(DDMMYYYY);
+      await expect(panel.getByLabel("Delivery date", { exact: true })).toHaveValue(DDMMYYYY);
+      await expect(nativeDateFields(page)).toHaveCount(0);
+
+      // The box stops answering: the banner says when it last answered, in 24-hour time.
+      await page.route("**/api/v1/**", (r) => r.abort());
+      await page.goto("/tickets");
+      const banner = page.getByTestId("offline-banner");
+      await expect(banner).toContainText(/Last contact \d{2}:\d{2}:\d{2}\./);
+      await expect(banner).not.toContainText(twelveHour);
+    });
+  });
+}
+
+test.describe("a failed request never looks like an empty result", () => {
+  test("the customer search keeps its rows and says Could not load, then Retry finds them", async ({ page }) => {
+    const app = new AppPage(page);
+    await app.loginAs("9999");
+    await page.goto("/customers");
+    const search = page.getByLabel("Search customers", { exact: true });
+    await search.fill("Buttig");
+    const rows = page.locator(".people-list .list li");
+    await expect(rows.first()).toContainText("Graziella Buttigieg");
+
+    await page.route(CUSTOMERS, (r) => r.fulfill({ status: 500, json: { success: false, message: "Database is busy" } }));
+    await search.fill("Buttigieg");
+    const failed = page.getByTestId("load-failed");
+    await expect(failed).toContainText("Could not load customers.");
+    await expect(failed).toContainText("Database is busy");
+    await expect(page.getByText("No customer matches")).toHaveCount(0);
+    await expect(page.getByText(/^0 found/)).toHaveCount(0);
+    await expect(page.getByText("Search failed")).toBeVisible();
+    // What was shown before stays.
+    await expect(rows.first()).toContainText("Graziella Buttigieg");
+
+    await page.unroute(CUSTOMERS);
+    await failed.getByRole("button", { name: "Retry" }).click();
+    await expect(failed).toHaveCount(0);
+    await expect(page.getByText(/^\d+\+? found/)).toBeVisible();
+    await expect(rows.first()).toContainText("Graziella Buttigieg");
+  });
+
+  // Each list screen: its request fails (500 or the connection drops), it says so without its
+  // "none" text, and Retry brings the list once the box answers.
+  const LISTS: { path: string; api: (url: URL) => boolean; what: string; none: string | RegExp; shown: (page: Page) => ReturnType<Page["locator"]> }[] = [
+    { path: "/agents", api: apiPath("/agents/"), what: "agents", none: /No agent matches|0 agents/, shown: (p) => p.locator(".list li") },
+    { path: "/employees", api: apiPath("/employees/"), what: "employees", none: /No employee matches|0 employees/, shown: (p) => p.locator(".list li") },
+    { path: "/actions", api: apiPath("/actions/"), what: "actions", none: "No action matches", shown: (p) => p.locator(".list li") },
+    { path: "/garments", api: apiPath("/garmentCategories/"), what: "garments", none: "No garments match", shown: (p) => p.getByTestId("category") },
+    { path: "/modifiers", api: apiPath("/modifiers/"), what: "modifiers", none: "No modifiers", shown: (p) => p.locator(".accordion .badge").first() },
+    { path: "/tickets", api: apiPath("/tickets/"), what: "tickets", none: "No tickets", shown: (p) => p.getByRole("list", { name: "Tickets" }).locator("li") },
+    {
+      path: "/express",
+      api: apiPath("/ticketSubCategory/express/"),
+      what: "express items",
+      none: "No express items waiting.",
+      shown: (p) => p.getByRole("list", { name: "Express items" }),
+    },
+    {
+      path: "/scheduling",
+      api: (url: URL) => url.pathname.startsWith("/api/v1/statistics/schedule/"),
+      what: "the week",
+      none: "Nothing booked",
+      shown: (p) => p.getByTestId("sched-day"),
+    },
+    {
+      path: "/state-logs",
+      api: apiPath("/ticketLogStates/logStateJourney/query"),
+      what: "the state logs",
+      none: "No logs",
+      shown: (p) => p.getByTestId("grand-total"),
+    },
+  ];
+  for (const [i, l] of LISTS.entries()) {
+    test(`${l.path}: could not load, with Retry`, async ({ page }) => {
+      const app = new AppPage(page);
+      await app.loginAs("9999");
+      await page.route(l.api, (r) => (i % 2 ? r.abort() : r.fulfill({ status: 500, json: { success: false, message: "Something broke" } })));
+      await page.goto(l.path);
+      const failed = page.getByTestId("load-failed");
+      await expect(failed).toContainText(`Could not load ${l.what}.`);
+      await expect(page.getByText(l.none)).toHaveCount(0);
+      await page.unroute(l.api);
+      await failed.getByRole("button", { name: "Retry" }).click();
+      await expect(failed).toHaveCount(0);
+      await expect(l.shown(page).first()).toBeVisible();
+    });
+  }
+
+  test("the counter's garments and the messaging picker say Could not load, with Retry", async ({ page }) => {
+    const app = new AppPage(page);
+    await app.loginAs("9999");
+    const id = await demoCustomerId(page, "Xuereb");
+    await page.route(CATEGORIES, (r) => r.fulfill({ status: 500, json: { success: false, message: "Catalogue unavailable" } }));
+    await page.goto(`/customers/${id}/new-ticket/0`);
+    const failed = page.getByTestId("load-failed");
+    await expect(failed).toContainText("Could not load the garments.");
+    await page.unroute(CATEGORIES);
+    await failed.getByRole("button", { name: "Retry" }).click();
+    await expect(failed).toHaveCount(0);
+    await expect(page.getByRole("tab", { name: "Dry Cleaning" })).toBeVisible();
+
+    await page.goto("/messaging");
+    await page.route(CUSTOMERS, (r) => r.abort());
+    const search = page.getByLabel("Search customers", { exact: true });
+    await search.fill("Xuereb");
+    await search.press("Enter");
+    await expect(failed).toContainText("Could not load customers.");
+    await expect(page.getByText("No customer matches.")).toHaveCount(0);
+    await page.unroute(CUSTOMERS);
+    await failed.getByRole("button", { name: "Retry" }).click();
+    await expect(failed).toHaveCount(0);
+    await expect(page.getByTestId("picker-count")).toContainText("found");
+  });
+});
+
+test("the counter on a 1280×800 tablet: the garment picker is above the fold, not under the actions bar", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const id = await demoCustomerId(page, "Buttigieg");
+  await page.goto(`/customers/${id}/new-ticket/0`);
+  const tab = page.getByRole("tab", { name: "Dry Cleaning" });
+  await expect(tab).toBeVisible();
+  const garment = page.locator(".garment-grid button, .garments button").first();
+  await expect(garment).toBeVisible();
+  const picker = (await garment.boundingBox())!;
+  // The first row of garments fits on the screen, above the sticky bar if it sits over the page.
+  const bar = await page.getByRole("region", { name: "Actions" }).boundingBox();
+  const limit = bar && bar.y < 800 ? Math.min(800, bar.y) : 800;
+  expect(picker.y + picker.height).toBeLessThanOrEqual(limit);
+  // Both legs off: one line each, no strips.
+  await expect(page.getByRole("region", { name: "Pickup and delivery" }).getByRole("group")).toHaveCount(0);
+});
