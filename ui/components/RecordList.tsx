@@ -18,13 +18,15 @@ export function RecordList<T extends { id: number }>(p: {
   renderArchived?: (r: T, reload: () => void) => ReactNode;
 }) {
   const [list, setList] = useState<T[] | null>(null);
-  const [archived, setArchived] = useState(false);
-  const [loads, setLoads] = useState(0);
+  // Which list to show, and a counter that a restore bumps to read it again.
+  const [shown, setShown] = useState({ archived: false, reads: 0 });
+  const archived = shown.archived;
   useEffect(() => {
     setList(null);
-    void apiList<T>(p.path, archived ? { archived: true } : undefined).then(setList);
-  }, [p.path, archived, loads]);
-  const reload = () => setLoads((n) => n + 1);
+    void apiList<T>(p.path, shown.archived ? { archived: true } : undefined).then(setList);
+  }, [p.path, shown]);
+  const setArchived = (on: boolean) => setShown({ archived: on, reads: 0 });
+  const reload = () => setShown((s) => ({ ...s, reads: s.reads + 1 }));
   const plural = (n: number) => `${n} ${archived ? "archived " : ""}${p.noun}${n === 1 ? "" : "s"}`;
   const renderArchived = p.renderArchived;
   return (
