@@ -38,7 +38,7 @@ import { receiptData } from "./modules/printing/ticketPdf";
 import { scannerRoutes } from "./modules/scanners/routes";
 import { createScannerService, type DriverFactory } from "./modules/scanners/service";
 import { systemRoutes } from "./modules/system/routes";
-import { createChannels } from "../drivers/messaging";
+import { checkPresetChannels, createChannels } from "../drivers/messaging";
 import { messagingRoutes } from "./modules/messaging/routes";
 import { createMessagingService, type MessagingService } from "./modules/messaging/service";
 import { hqLinkRoutes } from "./modules/hqlink/routes";
@@ -98,6 +98,9 @@ export async function bootAppliance(
   opts: { clock?: Clock; log?: (m: string, e?: unknown) => void; scannerDrivers?: DriverFactory; printSender?: Sender; hqLink?: boolean } = {},
 ): Promise<Appliance> {
   const clock = opts.clock ?? systemClock;
+  const devices = deviceAccess(config.devices);
+  // The environment's channel presets, checked by the channels' own rules before anything starts.
+  const presets = checkPresetChannels(config.messaging, devices);
   const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
   // Pending migrations on a database with data: a copy first (<data dir>/backups), then all in one transaction.
   const migrated = await migrateDatabase(database, { backup: { version: config.version, now: clock.now() } });
@@ -146,7 +149,6 @@ export async function bootAppliance(
   const bus = createEventBus<BoxEvent>();
   const items = createItemService({ db, clock, approvals, signatures });
   // The hardware printers and guns may use: device paths under the device root, LAN printers.
-  const devices = deviceAccess(config.devices);
   const discover = () => discoverPrinters(devices.roots);
   const log = opts.log ?? console.error;
   const journal = createPrintJournal({ db, clock, bus, devices, log, discover, ...(opts.printSender ? { send: opts.printSender } : {}) });
@@ -174,7 +176,7 @@ export async function bootAppliance(
     link: () => hqLink.health(),
   });
   // The outbox: requests queue messages; its sender sends them through the channels of the settings (or env presets).
-  const messaging = createMessagingService({ db, clock, bus, devices, log, presets: config.messaging, makeChannels: (s) => createChannels(s, { devices }) });
+  const messaging = createMessagingService({ db, clock, bus, devices, log, presets, makeChannels: (s) => createChannels(s, { devices }) });
   const images = createImageService({ db, clock, dataDir: config.dataDir, limits: config.uploads, otherBytes: (agentId) => signatures.bytes(agentId) });
 
   const reports = createReportService({ db: { url: config.databaseUrl, authToken: config.databaseAuthToken }, clock });

@@ -1,8 +1,6 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { deviceAccess } from "../../drivers/devices";
-import { type ChannelSettings, ChannelSettingsError, checkChannelSettings } from "../../drivers/messaging/settings";
 import { type BoxMode, isSiteName } from "../domain/sites";
 
 const MB = 1024 * 1024;
@@ -134,32 +132,23 @@ function referenceConfig(env: Record<string, string | undefined>): ReferenceConf
 }
 
 /**
- * Messaging channels preset by the environment (drivers/messaging): IRONBOX_SMS_GATEWAY_URL
+ * Messaging channels preset by the environment, as text: IRONBOX_SMS_GATEWAY_URL
  * (http://user:pass@192.168.1.40:8080), IRONBOX_MODEM_PATH (/dev/ttyUSB2), IRONBOX_SMTP_URL
- * (smtp://user:pass@host:port) and IRONBOX_SMTP_FROM. Errors name the variable, never the URL.
+ * (smtp://user:pass@host:port) and IRONBOX_SMTP_FROM. The composition root checks them with the
+ * channels' own rules (drivers/messaging/settings.ts checkPresetChannels) before anything starts.
  */
-function messagingConfig(env: Record<string, string | undefined>, devices: { sysRoot: string; devRoot: string }): ChannelSettings {
-  const names: Record<keyof ChannelSettings, string> = {
-    smsGatewayUrl: "IRONBOX_SMS_GATEWAY_URL",
-    modemPath: "IRONBOX_MODEM_PATH",
-    smtpUrl: "IRONBOX_SMTP_URL",
-    smtpFrom: "IRONBOX_SMTP_FROM",
-  };
-  try {
-    return checkChannelSettings(
-      {
-        smsGatewayUrl: env.IRONBOX_SMS_GATEWAY_URL ?? null,
-        modemPath: env.IRONBOX_MODEM_PATH ?? null,
-        smtpUrl: env.IRONBOX_SMTP_URL ?? null,
-        smtpFrom: env.IRONBOX_SMTP_FROM ?? null,
-      },
-      deviceAccess(devices),
-    );
-  } catch (e) {
-    if (e instanceof ChannelSettingsError) throw new Error(`${names[e.field]}: ${e.message}`);
-    throw e;
-  }
+export interface ChannelPresets {
+  smsGatewayUrl: string | null;
+  modemPath: string | null;
+  smtpUrl: string | null;
+  smtpFrom: string | null;
 }
+const channelPresets = (env: Record<string, string | undefined>): ChannelPresets => ({
+  smsGatewayUrl: env.IRONBOX_SMS_GATEWAY_URL ?? null,
+  modemPath: env.IRONBOX_MODEM_PATH ?? null,
+  smtpUrl: env.IRONBOX_SMTP_URL ?? null,
+  smtpFrom: env.IRONBOX_SMTP_FROM ?? null,
+});
 
 function backupDir(v: string | undefined): string | null {
   if (!v) return null;
@@ -201,7 +190,7 @@ export interface Config {
    */
   replica: { url: string | null; keyPath: string | null; lagWarnSeconds: number | null; siteFromEnv: boolean };
   /** Messaging channels preset by the environment; the settings screen fills what is unset. */
-  messaging: ChannelSettings;
+  messaging: ChannelPresets;
   /** IRONBOX_BACKUP_DIR: a second disk or USB stick the nightly backup also goes to (modules/boxhealth/backups.ts). */
   backupDir: string | null;
   /** IRONBOX_ALLOWED_HOSTS: more names the box answers to besides its own (http/hostGuard.ts). */
@@ -260,7 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       lagWarnSeconds: lagWarn(env.IRONBOX_LINK_LAG_WARN_SECONDS),
       siteFromEnv: !!env.IRONBOX_SITE_NAME,
     },
-    messaging: messagingConfig(env, devices),
+    messaging: channelPresets(env),
     backupDir: backupDir(env.IRONBOX_BACKUP_DIR),
     allowedHosts: allowedHosts(env.IRONBOX_ALLOWED_HOSTS),
   };

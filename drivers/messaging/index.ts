@@ -10,6 +10,7 @@ export {
   type ChannelSettings,
   ChannelSettingsError,
   checkChannelSettings,
+  checkPresetChannels,
   isEmailAddress,
   maskUrl,
   NO_CHANNELS,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../appliance/platform/config";
 import { deviceAccess } from "../devices";
-import { type ChannelSettings, ChannelSettingsError, checkChannelSettings, createChannels, NO_CHANNELS, parseFromAddress } from "./index";
+import { type ChannelSettings, ChannelSettingsError, checkChannelSettings, checkPresetChannels, createChannels, NO_CHANNELS, parseFromAddress } from "./index";
 
 const devices = deviceAccess({ sysRoot: "/sys", devRoot: "/dev" });
 const check = (s: Partial<ChannelSettings>) => checkChannelSettings({ ...NO_CHANNELS, ...s }, devices);
@@ -52,17 +52,18 @@ describe("messaging settings", () => {
   });
 
   test("environment presets are checked at boot; errors name the variable and never echo the password", () => {
-    expect(loadConfig({ IRONBOX_SMS_GATEWAY_URL: "http://sms:pw@192.168.1.40:8080" }).messaging.smsGatewayUrl).toBe("http://sms:pw@192.168.1.40:8080");
-    expect(() => loadConfig({ IRONBOX_SMS_GATEWAY_URL: "gopher://sms:hunter2@x" })).toThrow(/^IRONBOX_SMS_GATEWAY_URL: /);
+    const presetsOf = (env: Record<string, string>) => checkPresetChannels(loadConfig(env).messaging, devices);
+    expect(presetsOf({ IRONBOX_SMS_GATEWAY_URL: "http://sms:pw@192.168.1.40:8080" }).smsGatewayUrl).toBe("http://sms:pw@192.168.1.40:8080");
+    expect(() => presetsOf({ IRONBOX_SMS_GATEWAY_URL: "gopher://sms:hunter2@x" })).toThrow(/^IRONBOX_SMS_GATEWAY_URL: /);
     let said = "";
     try {
-      loadConfig({ IRONBOX_SMTP_URL: "smtp://u:hunter2@mail.example.com/x" });
+      presetsOf({ IRONBOX_SMTP_URL: "smtp://u:hunter2@mail.example.com/x" });
     } catch (e) {
       said = (e as Error).message;
     }
     expect(said).toMatch(/^IRONBOX_SMTP_URL: /);
     expect(said).not.toContain("hunter2");
-    expect(() => loadConfig({ IRONBOX_SMTP_URL: "smtp://mail.example.com" })).toThrow("IRONBOX_SMTP_FROM: E-mail needs a From address too");
-    expect(() => loadConfig({ IRONBOX_MODEM_PATH: "/tmp/x" })).toThrow(/^IRONBOX_MODEM_PATH: The modem's path must be a device under \/dev/);
+    expect(() => presetsOf({ IRONBOX_SMTP_URL: "smtp://mail.example.com" })).toThrow("IRONBOX_SMTP_FROM: E-mail needs a From address too");
+    expect(() => presetsOf({ IRONBOX_MODEM_PATH: "/tmp/x" })).toThrow(/^IRONBOX_MODEM_PATH: The modem's path must be a device under \/dev/);
   });
 });

@@ -104,3 +104,24 @@ export function checkChannelSettings(s: ChannelSettings, devices: DeviceAccess):
 }
 
 export { maskUrl } from "../../appliance/domain/urls";
+
+/** The environment variable that presets each setting. */
+const PRESET_VARS: Record<keyof ChannelSettings, string> = {
+  smsGatewayUrl: "IRONBOX_SMS_GATEWAY_URL",
+  modemPath: "IRONBOX_MODEM_PATH",
+  smtpUrl: "IRONBOX_SMTP_URL",
+  smtpFrom: "IRONBOX_SMTP_FROM",
+};
+
+/**
+ * The environment's presets (platform/config.ts reads them as plain text), checked at boot by
+ * the channels' own rules. An error names the variable, never its value (it may hold a password).
+ */
+export function checkPresetChannels(raw: ChannelSettings, devices: DeviceAccess): ChannelSettings {
+  try {
+    return checkChannelSettings(raw, devices);
+  } catch (e) {
+    if (e instanceof ChannelSettingsError) throw new Error(`${PRESET_VARS[e.field]}: ${e.message}`);
+    throw e;
+  }
+}
