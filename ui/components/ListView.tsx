@@ -10,8 +10,8 @@ export function pageWindow(page: number, pages: number, size = 5): number[] {
 
 export interface ListViewProps<T> {
   items: T[];
-  /** Filters items for a query; a blank query shows them all (spec §5). */
-  filter?: (item: T, query: string) => boolean;
+  /** The items for a query, best first; a blank query shows them all (spec §5; lib/fuzzy.ts). */
+  search?: (items: T[], query: string) => T[];
   render: (item: T) => ReactNode;
   keyOf: (item: T) => string | number;
   pageSize?: number;
@@ -30,7 +30,7 @@ export interface ListViewProps<T> {
 /** A searchable, paged list used by every list screen. */
 export function ListView<T>({
   items,
-  filter,
+  search,
   render,
   keyOf,
   pageSize = 50,
@@ -45,7 +45,7 @@ export function ListView<T>({
   const [own, setOwn] = useState("");
   const query = controlled ?? own;
   const [page, setPage] = useState(0);
-  const shown = useMemo(() => (filter && query.trim() ? items.filter((i) => filter(i, query.trim())) : items), [items, filter, query]);
+  const shown = useMemo(() => (search && query.trim() ? search(items, query) : items), [items, search, query]);
   const pages = Math.ceil(shown.length / pageSize);
   useEffect(() => setPage(0), [query]);
   const slice = shown.slice(page * pageSize, (page + 1) * pageSize);

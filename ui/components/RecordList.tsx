@@ -14,7 +14,8 @@ export function RecordList<T extends { id: number }>(p: {
   path: string;
   noun: string;
   newHref: string;
-  matches: (r: T, q: string) => boolean;
+  /** Spec §5's search over the list (lib/fuzzy.ts). */
+  search: (items: T[], q: string) => T[];
   render: (r: T) => ReactNode;
   renderArchived?: (r: T, reload: () => void) => ReactNode;
 }) {
@@ -40,7 +41,7 @@ export function RecordList<T extends { id: number }>(p: {
         items={list ?? []}
         keyOf={(r) => r.id}
         placeholder={`Search ${archived ? "archived " : ""}${p.noun}s`}
-        filter={p.matches}
+        search={p.search}
         empty={list ? (archived ? `No archived ${p.noun}s` : `No ${p.noun} matches`) : "Loading…"}
         error={error}
         onRetry={retry}

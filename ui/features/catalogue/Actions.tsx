@@ -10,6 +10,10 @@ import { type Action, listActions } from "./api";
 import { useHqStaff } from "../../app/access";
 import { useRecord } from "../../lib/useRecord";
 import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
+import { fuzzySearch } from "../../lib/fuzzy";
+
+/** Spec §5: actions are searched on their name. */
+const searchActions = fuzzySearch<Action>((a) => [a.name]);
 
 export function ActionsList() {
   const loaded = useList(() => fetchList<Action>("/actions/"));
@@ -35,7 +39,7 @@ export function ActionsList() {
         error={loaded.error}
         onRetry={loaded.retry}
         what="actions"
-        filter={(a, q) => a.name.toLowerCase().includes(q.toLowerCase())}
+        search={searchActions}
         render={(a) => (
           <Link href={`/actions/${a.id}`} className="row-link">
             <span className="row-main">

@@ -10,13 +10,10 @@ import { type Action, CATEGORY_TYPES, type Category, type Price, type SubCategor
 import { useHqStaff } from "../../app/access";
 import { useRecord } from "../../lib/useRecord";
 import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
+import { fuzzySearch } from "../../lib/fuzzy";
 
 /** Spec §5: catalogue search matches Name, and for categories their garments' names too. */
-export const matchesCategory = (c: Category, q: string) => {
-  const t = q.toLowerCase();
-  return c.name.toLowerCase().includes(t) || c.sub_categories.some((s) => s.name.toLowerCase().includes(t));
-};
-
+const searchCategories = fuzzySearch<Category>((c) => [c.name, ...c.sub_categories.map((s) => s.name)]);
 export function GarmentsList() {
   const loaded = useList(() => fetchList<Category>("/garmentCategories/"));
   const cats = loaded.items ?? [];
@@ -44,7 +41,7 @@ export function GarmentsList() {
     }
     setReorder(!reorder);
   }
-  const shown = query.trim() && !reorder ? cats.filter((c) => matchesCategory(c, query.trim())) : cats;
+  const shown = query.trim() && !reorder ? searchCategories(cats, query) : cats;
 
   return (
     <div className="stack">

@@ -8,6 +8,7 @@ import { useHqAgent } from "../../app/access";
 import { api, ApiError } from "../../lib/api";
 import { useRecord } from "../../lib/useRecord";
 import { ArchivedRow } from "./archived";
+import { fuzzySearch } from "../../lib/fuzzy";
 import {
   type AddressDraft,
   AddressFields,
@@ -22,10 +23,7 @@ import {
 } from "./fields";
 
 /** Spec §5: agents are searched on name, landline, mobile and e-mail. */
-const matches = (a: AgentListRow, q: string) => {
-  const t = q.toLowerCase();
-  return [a.name, a.landline, a.mobile, a.email_address].some((v) => (v ?? "").toLowerCase().includes(t));
-};
+const search = fuzzySearch<AgentListRow>((a) => [a.name, a.landline, a.mobile, a.email_address]);
 
 /** Spec §2: the first 50 agents, searchable, with add. */
 export function AgentsList() {
@@ -36,7 +34,7 @@ export function AgentsList() {
       path="/agents/"
       noun="agent"
       newHref="/agents/0"
-      matches={matches}
+      search={search}
       render={(a) => (
         <Link href={`/agents/${a.id}`} className="row-link">
           <span className="row-main">

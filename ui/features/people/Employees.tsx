@@ -17,12 +17,10 @@ import { useRecord } from "../../lib/useRecord";
 import { employee as me } from "../../lib/session";
 import { ArchivedRow } from "./archived";
 import { ChipToggles, idOf, type Params, PhoneInput, Stat, useLocalities } from "./fields";
+import { fuzzySearch } from "../../lib/fuzzy";
 
 /** Spec §5: employees are searched on first and last name, landline, mobile and role. */
-const matches = (e: Employee, q: string) => {
-  const t = q.toLowerCase();
-  return [e.full_name, e.landline, e.mobile, e.role, ROLE_LABEL[e.role]].some((v) => (v ?? "").toLowerCase().includes(t));
-};
+const search = fuzzySearch<Employee>((e) => [e.full_name, e.landline, e.mobile, e.role, ROLE_LABEL[e.role]]);
 
 export function EmployeesList() {
   return (
@@ -30,7 +28,7 @@ export function EmployeesList() {
       path="/employees/"
       noun="employee"
       newHref="/employees/0"
-      matches={matches}
+      search={search}
       render={(e) => (
         <Link href={`/employees/${e.id}`} className="row-link">
           <span className="row-main">

@@ -1,11 +1,14 @@
 import { useMemo, useState } from "react";
 import type { Category } from "../../../appliance/modules/catalogue/model";
+import { fuzzySearch } from "../../lib/fuzzy";
 
 /**
  * The counter's garment panel (spec §9): category tabs, or a search across every category,
  * and a copy count; tapping a garment adds that many items of it. The panel folds away on
  * small screens.
  */
+const searchGarments = fuzzySearch<{ name: string }>((g) => [g.name]);
+
 export function GarmentPicker({ categories, onAdd }: { categories: Category[]; onAdd: (garmentId: number, copies: number) => Promise<unknown> }) {
   const [open, setOpen] = useState(true);
   const [search, setSearch] = useState("");
@@ -15,7 +18,7 @@ export function GarmentPicker({ categories, onAdd }: { categories: Category[]; o
   const garments = useMemo(() => {
     const q = search.trim().toLowerCase();
     const all = categories.flatMap((c) => c.sub_categories.map((s) => ({ ...s, cat: c.id })));
-    return q ? all.filter((g) => g.name.toLowerCase().includes(q)) : all.filter((g) => g.cat === catId);
+    return q ? searchGarments(all, q) : all.filter((g) => g.cat === catId);
   }, [categories, catId, search]);
   // Spec §9: the copy count resets to 1 after adding.
   const add = (garmentId: number) => void onAdd(garmentId, copies).finally(() => setCopies(1));
