@@ -23,6 +23,7 @@ describe("API foundation", () => {
         database: "ok",
         setup_required: false,
         mode: "shop",
+        time_zone: "Europe/Malta",
         link: { state: "off", lag_seconds: null, last_shipped_at: null, last_error: null, warn_after_seconds: 300 },
       },
     });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HQ_STAFF, route } from "../../http/route";
+import { ImportStatusView } from "./model";
 import type { ImportService } from "./service";
 
 // Moving in and leaving concern every shop on the box and reach out to the network: HQ staff only.
@@ -18,6 +19,7 @@ export function importRoutes(imports: ImportService) {
         pin: z.string().regex(/^\d{4,8}$/, "must be 4 to 8 digits"),
         dry_run: z.boolean().optional(),
       }),
+      response: ImportStatusView,
       handler: ({ caller, body }) => imports.start(caller, body),
     }),
     route({
@@ -26,6 +28,7 @@ export function importRoutes(imports: ImportService) {
       tag: "import",
       summary: "The running or last import: progress, report, and (once, to whoever started it) the new PINs",
       access: HQ_STAFF,
+      response: ImportStatusView,
       handler: ({ caller }) => imports.status(caller),
     }),
     route({
@@ -34,6 +37,7 @@ export function importRoutes(imports: ImportService) {
       tag: "import",
       summary: "Stops the running import after its current batch (run it again to resume)",
       access: HQ_STAFF,
+      response: ImportStatusView,
       handler: () => imports.cancel(),
     }),
     route({
