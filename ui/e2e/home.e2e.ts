@@ -135,6 +135,8 @@ const SPEC_ROUTES = [
   "/messaging",
 ];
 test("every route of the spec exists for an admin", async ({ page }) => {
+  // Twenty full page loads: more than the default 30 s on a loaded 2-core machine.
+  test.setTimeout(120_000);
   const app = new AppPage(page);
   await app.loginAs("9999");
   for (const path of SPEC_ROUTES) {

@@ -205,10 +205,10 @@ function ReportSection({
       <h2>{title}</h2>
       <div className="filters">
         <Field label="From">
-          <DateField label="From" value={from} max={to || undefined} onChange={setFrom} />
+          <DateField label="From" value={from} onChange={setFrom} />
         </Field>
         <Field label="To">
-          <DateField label="To" value={to} min={from || undefined} onChange={setTo} />
+          <DateField label="To" value={to} onChange={setTo} />
         </Field>
         {hasCommission && (
           <Field label="Commission %" hint="Whole number, 0 to 100">
