@@ -104,3 +104,36 @@ test("a day at the counter: cash with change, a card split, a refund a manager a
   expect(after).toEqual([expect.objectContaining({ amount: -2, refund_of: cash?.id })]);
   expect(after[0]?.approved_by).not.toBeNull();
 });
+
+test("end of day: a manager counts the drawer, the variance shows in colour, a second close is refused", async ({ page }) => {
+  test.setTimeout(60_000);
+  const app = new AppPage(page);
+  await app.loginAs("2222"); // a manager
+  await expect(app.tiles().filter({ hasText: "End of day" })).toHaveCount(1);
+  await app.tiles().filter({ hasText: "End of day" }).click();
+  await expect(page).toHaveURL(/\/till$/);
+  const day = await page.evaluate(() => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Malta" }).format(new Date()));
+  const till = await apiGet(page, `/till/${day}`);
+  const drawer = page.getByRole("region", { name: "Drawer" });
+  await expect(drawer.getByRole("heading", { level: 2 })).toHaveText(`Drawer of ${day.slice(8)}/${day.slice(5, 7)}/${day.slice(0, 4)}`);
+  await expect(drawer.getByTestId("till")).toContainText(`Cash${euros(till.expected.cash)}`);
+  // A euro too many in the drawer: red; the card slips agree: green.
+  await drawer.getByLabel("Counted cash").fill(((cents(till.expected.cash) + 100) / 100).toFixed(2));
+  await drawer.getByLabel("Counted card").fill(till.expected.card.toFixed(2));
+  await drawer.getByLabel("Counted other").fill(till.expected.other.toFixed(2));
+  await expect(drawer.getByTestId("variance-cash")).toHaveText("€1.00");
+  await expect(drawer.getByTestId("variance-cash")).toHaveCSS("color", "rgb(185, 28, 28)");
+  await expect(drawer.getByTestId("variance-card")).toHaveCSS("color", "rgb(21, 128, 61)");
+  await drawer.getByLabel("Note").fill("One euro over");
+  await drawer.getByRole("button", { name: "Close the drawer" }).click();
+  await expect(drawer.getByRole("status")).toContainText("One euro over");
+  await expect(drawer.getByRole("button", { name: "Close the drawer" })).toHaveCount(0);
+  const closed = await apiGet(page, `/till/${day}`);
+  expect(closed.closed).toMatchObject({ counted: { cash: (cents(till.expected.cash) + 100) / 100 }, variance: { cash: 1, card: 0, other: 0 } });
+  // A second close answers 409; only an admin may reopen.
+  const auth = { authorization: `token ${await token(page)}` };
+  const again = await page.request.post(`/api/v1/till/${day}/close`, { headers: auth, data: { counted: { cash: 0, card: 0, other: 0 } } });
+  expect(again.status()).toBe(409);
+  expect((await page.request.post(`/api/v1/till/${day}/reopen`, { headers: auth })).status()).toBe(403);
+  await expect(drawer.getByRole("button", { name: "Reopen" })).toHaveCount(0);
+});
