@@ -84,7 +84,7 @@ export function EndOfDay() {
           </p>
           {till.moved_to_next_day > 0 && (
             <p className="muted" role="note">
-              {euroFromEuros(till.moved_to_next_day)} taken after the close counts in the next open day.
+              {till.moved_to_next_day === 1 ? "1 payment" : `${till.moved_to_next_day} payments`} of this day taken after its close count in the next open day.
             </p>
           )}
           <form onSubmit={close}>
