@@ -20,7 +20,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 /** Requests per route and caller (126 routes × 11 callers × 6 ≈ 8,000 requests, a few seconds). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 /** Routes that take tens of milliseconds a call (argon2, PDFs, the OpenAPI document): one request per caller. */
-const SLOW = new Set(["POST /login/agent", "GET /openapi.json", "GET /garmentSubCategories/priceList", "GET /tickets/pdf/:id"]);
+const SLOW = new Set(["POST /login/agent", "GET /openapi.json", "GET /garmentSubCategories/priceList", "GET /tickets/pdf/:id", "GET /till/:date/z.pdf"]);
 /** Routes that end the caller's session, stream forever, or run once per box. */
 const SKIP = new Set(["GET /logout/agent", "GET /logout/employee", "GET /events", "POST /setup"]);
 

@@ -7,7 +7,7 @@ import { api } from "../lib/api";
 import { type EmployeeClaims, employee } from "../lib/session";
 
 /** Spec §6 menu visibility; the server enforces the same rules on every route. */
-export type Access = "all" | "admin" | "notDriver" | "scheduler" | "hqStaff";
+export type Access = "all" | "admin" | "notDriver" | "scheduler" | "hqStaff" | "managers";
 
 /**
  * `hqAgent`: whether the logged-in agent is head quarters (undefined while unknown). The
@@ -22,6 +22,9 @@ export function allowed(access: Access, e: Pick<EmployeeClaims, "role" | "hq"> |
       return e.role === "admin";
     case "notDriver":
       return e.role !== "driver";
+    // The till's end of day (issue 24): admins and managers, as the server's /till routes.
+    case "managers":
+      return e.role === "admin" || e.role === "manager";
     // Hidden from manager and employee (spec §6), and shown only to the HQ agent's users (spec §2;
     // the server's rule for the scheduler's routes).
     case "scheduler":

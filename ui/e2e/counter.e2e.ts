@@ -94,7 +94,10 @@ for (const [name, size] of [
     await expect(page.getByTestId("ticket-total")).toHaveText(`Total ${euros(api.total)}`);
     await expect(page.getByTestId("pay-ticket")).toHaveText(euros(api.balance));
     await page.getByTestId("pay-ticket").click();
-    await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
+    await page
+      .getByRole("dialog", { name: `Pay ticket #${ticketId}` })
+      .getByRole("button", { name: "Pay", exact: true })
+      .click();
     await expect(page.getByTestId("pay-ticket")).toHaveText("PAID");
     api = await apiGet(page, `/tickets/${ticketId}`);
     expect(api.total_paid).toBe(api.total);

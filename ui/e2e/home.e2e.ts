@@ -16,11 +16,12 @@ const EVERY = [
   "Reporting",
   "Express",
   "State Logs",
+  "End of day",
   "Logout",
 ];
 const cases = [
   { who: "admin (HQ)", pin: "9999", tiles: EVERY },
-  { who: "manager", pin: "2222", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "Logout"] },
+  { who: "manager", pin: "2222", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "End of day", "Logout"] },
   { who: "employee", pin: "3333", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "Logout"] },
   { who: "driver (HQ)", pin: "4444", tiles: ["Customers", "Tickets", "Tracking", "Scheduler", "Logout"] },
 ];

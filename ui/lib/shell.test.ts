@@ -38,11 +38,12 @@ describe("spec §6 visibility", () => {
   const who = (role: EmployeeClaims["role"], hq = false) => ({ role, hq });
   const tiles = (e: ReturnType<typeof who>) => TILES.filter((t) => allowed(t.access, e, e.hq)).map((t) => t.label);
   test("admin sees every tile; the Scheduler only with HQ", () => {
-    expect(tiles(who("admin", true))).toHaveLength(13);
+    expect(tiles(who("admin", true))).toHaveLength(14);
     expect(tiles(who("admin", false))).not.toContain("Scheduler");
   });
-  test("manager and employee: no admin tiles, no Scheduler even at HQ", () => {
-    for (const role of ["manager", "employee"] as const) expect(tiles(who(role, true))).toEqual(["Customers", "Tickets", "Tracking", "Express", "State Logs"]);
+  test("manager and employee: no admin tiles, no Scheduler even at HQ; End of day for managers", () => {
+    expect(tiles(who("manager", true))).toEqual(["Customers", "Tickets", "Tracking", "Express", "State Logs", "End of day"]);
+    expect(tiles(who("employee", true))).toEqual(["Customers", "Tickets", "Tracking", "Express", "State Logs"]);
   });
   test("driver: no Express or State Logs; Scheduler at HQ only", () => {
     expect(tiles(who("driver", true))).toEqual(["Customers", "Tickets", "Tracking", "Scheduler"]);

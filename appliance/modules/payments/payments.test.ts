@@ -171,6 +171,17 @@ describe("the till", () => {
     const closed = await ok("POST", "/till/2026-11-23/close", { counted: { cash: 5.5, card: 12.5, other: 0 }, note: "50c short" }, manager);
     expect(closed.closed).toMatchObject({ counted: { cash: 5.5, card: 12.5, other: 0 }, variance: { cash: -0.5, card: 0, other: 0 }, note: "50c short" });
     expect((await api("POST", "/till/2026-11-23/close", { counted: { cash: 6, card: 12.5, other: 0 } }, manager)).status).toBe(409);
+    // The Z report: the same figures as a PDF, read back as text.
+    const res = await box.app.handle(new Request("http://localhost/api/v1/till/2026-11-23/z.pdf", { headers: { authorization: `token ${manager}` } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    await Bun.write(`${box.dir}/z.pdf`, await res.arrayBuffer());
+    const z = Bun.spawnSync(["pdftotext", "-layout", `${box.dir}/z.pdf`, "-"]).stdout.toString();
+    expect(z).toContain("Day 23/11/2026");
+    expect(z).toMatch(/Cash\s+€6\.00\s+€5\.50\s+-€0\.50/);
+    expect(z).toMatch(/Card\s+€12\.50\s+€12\.50\s+€0\.00/);
+    expect(z).toContain("50c short");
+    expect((await api("GET", "/till/2026-11-23/z.pdf", undefined, clerk)).status).toBe(403);
     // Paid after the close: it counts in the next day, and the closed day says so.
     box.clock.set("2026-11-23T17:00:00Z");
     await login();

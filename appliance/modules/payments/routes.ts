@@ -3,6 +3,9 @@ import { IdParams } from "../../domain/schemas";
 import { ROLES, route } from "../../http/route";
 import { Payment, PaymentsQuery, RefundBody, TillClose, TillDay, TillParams, TillQuery } from "./model";
 import type { PaymentService } from "./service";
+import { pdfResponse } from "../../../drivers/pdf/document";
+import { SECURITY_HEADERS } from "../../http/security";
+import { zReportPdf } from "./zReport";
 
 const staff = { roles: ROLES };
 const managers = { roles: ["admin", "manager"] } as const;
@@ -41,6 +44,22 @@ export function paymentRoutes(payments: PaymentService) {
       params: TillParams,
       query: TillQuery,
       handler: ({ caller, params, query }) => payments.tillDay(caller, params.date, query.agent),
+    }),
+    route({
+      method: "GET",
+      path: "/till/:date/z.pdf",
+      tag: "payments",
+      summary: "The day's Z report as a PDF: expected, counted and variance per tender, counts, cash by employee, the close",
+      access: managers,
+      params: TillParams,
+      query: TillQuery,
+      raw: true,
+      handler: async ({ caller, params, query }) => {
+        const day = await payments.tillDay(caller, params.date, query.agent);
+        // HQ may ask for another shop's day: name it by id rather than by HQ's own name.
+        const { pdf, filename } = await zReportPdf(day, day.agent_id === caller.agent.id ? caller.agent.name : `shop ${day.agent_id}`);
+        return pdfResponse(pdf, filename, false, SECURITY_HEADERS);
+      },
     }),
     route({
       method: "POST",

@@ -23,6 +23,7 @@ export const TILES: { label: string; to: string; access: Access; color: string }
   { label: "Reporting", to: "/reporting", access: "admin", color: "#4338ca" },
   { label: "Express", to: "/express", access: "notDriver", color: "#dc2626" },
   { label: "State Logs", to: "/state-logs", access: "notDriver", color: "#334155" },
+  { label: "End of day", to: "/till", access: "managers", color: "#166534" },
 ];
 
 /** Badges instead of emoji: they look the same on every tablet, fonts or not. */

@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
-import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import type { CustomerTicket as Row } from "../../../appliance/modules/customers/model";
 import type { TicketLog, TicketState } from "../../../appliance/modules/tickets/model";
-import { listCustomerTickets, listTicketLogs, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
+import { listCustomerTickets, listTicketLogs, listTicketStates, payLabel, setTicketsState } from "./api";
+import { payDialog } from "./PayDialog";
 import { HistoryTable } from "./History";
 import { LoadFailed } from "../../components/LoadFailed";
 import { loadFailure } from "../../lib/api";
@@ -39,13 +39,10 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
     if (r?.success) await load();
   }
   async function pay(r: Row) {
-    if (r.balance <= 0) return;
-    if (!(await confirmDialog({ title: "Pay in full", message: `Take ${euroFromEuros(r.balance)} for ticket #${r.id}?` }))) return;
-    await payTicket(r.id).then(
-      () => toast("Information Saved"),
-      () => null,
-    );
-    await load();
+    if (await payDialog(r)) {
+      toast("Information Saved");
+      await load();
+    }
   }
   async function showHistory(id: number) {
     setHistory({ id, logs: await listTicketLogs(id) });

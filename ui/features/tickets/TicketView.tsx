@@ -4,10 +4,10 @@ import { displayDate, euro, euroFromEuros } from "../../../appliance/domain/form
 import { toCents } from "../../../appliance/domain/money";
 import { vatSplit } from "../../../appliance/domain/pricing";
 import { backTo } from "../../app/Header";
-import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import type { Ticket, TicketState } from "../../../appliance/modules/tickets/model";
-import { getTicket, listTicketStates, payLabel, payTicket, setTicketsState } from "./api";
+import { getTicket, listTicketStates, payLabel, setTicketsState } from "./api";
+import { payDialog } from "./PayDialog";
 import { askTicketDiscount } from "./discount";
 import { PrintButton } from "../printing/PrinterDialog";
 import { History } from "./History";
@@ -43,9 +43,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
     }
   }
   async function payAll() {
-    if (t!.balance <= 0) return;
-    if (!(await confirmDialog({ title: "Pay in full", message: `Take ${euroFromEuros(t!.balance)} for ticket #${t!.id}?` }))) return;
-    setT(await payTicket(t!.id));
+    if (await payDialog(t!)) setT(await getTicket(id));
   }
   async function discount() {
     const changed = await askTicketDiscount(t!);
@@ -106,7 +104,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
           <strong data-testid="ticket-total">Total {euroFromEuros(t.total)}</strong>
           <span>Paid {euroFromEuros(t.total_paid)}</span>
         </div>
-        <Payments ticketId={t.id} version={t.total_paid} />
+        <Payments ticketId={t.id} version={t.total_paid} onRefunded={() => void getTicket(id).then(setT)} />
         <div className="form-buttons">
           <button type="button" className="btn" onClick={discount}>
             Discount

@@ -1,4 +1,4 @@
-import type { Payment } from "../../../appliance/modules/payments/model";
+import type { Payment, Tender } from "../../../appliance/modules/payments/model";
 import type { CustomerDetail, CustomerTicket } from "../../../appliance/modules/customers/model";
 import type { Address, AddressInput } from "../../../appliance/modules/places/model";
 import type { Availability } from "../../../appliance/modules/scheduling/model";
@@ -28,6 +28,12 @@ export const openTicket = (customerId: number) => api<Ticket>("POST", "/tickets/
 /** Quiet: a failed confirmation leaves the ticket open without a message (spec §8). */
 export const confirmTicket = (id: number) => api<unknown>("PUT", `/tickets/${id}/confirm`, { quiet: true });
 export const payTicket = (id: number) => api<Ticket>("PUT", `/tickets/paidFor/${id}`);
+/** One tender of a payment (issue 24): `amount` euros (less than the balance: a split), for cash what was `tendered`. */
+export const payTicketBy = (id: number, pay: { method: Tender; amount: number; tendered?: number }) =>
+  api<Ticket>("PUT", `/tickets/paidFor/${id}`, { query: pay, quiet: true });
+/** Refunds part or all of a payment; quiet, so withApproval() asks a manager when the box wants one. */
+export const refundPayment = (id: number, amount: number, reason: string) => (approval?: Approval) =>
+  api<Payment>("POST", `/payments/${id}/refund`, { body: { amount, reason, ...(approval ? { approval } : {}) }, quiet: true });
 /** A ticket's payment and refund rows (issue 24). */
 export const listPayments = (ticketId: number) => apiList<Payment>("/payments/", { ticket: ticketId });
 export const setTicketsState = (ids: number[], state: string) => api<StateChangeResult>("PUT", "/tickets/changeState", { body: { Ids: ids, State: state } });

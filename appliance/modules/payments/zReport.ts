@@ -1,0 +1,47 @@
+// The Z report (issue 24): a day's drawer as an A4 PDF, from the same figures as GET /till/{date}.
+import { renderPdf } from "../../../drivers/pdf/document";
+import { displayDate, displayDateTime, euroFromEuros } from "../../domain/format";
+import { TENDERS, type TillDay } from "./model";
+
+const LABEL = { cash: "Cash", card: "Card", other: "Other" } as const;
+
+export async function zReportPdf(day: TillDay, shop: string): Promise<{ pdf: Buffer; filename: string }> {
+  const pdf = await renderPdf(
+    (doc) => {
+      const left = doc.page.margins.left;
+      const right = doc.page.width - doc.page.margins.right;
+      const row = (cells: string[], bold = false) => {
+        const y = doc.y;
+        const w = (right - left) / cells.length;
+        doc.font(bold ? "bold" : "regular").fontSize(10);
+        cells.forEach((c, i) => doc.text(c, left + i * w, y, { width: w - 4, align: i === 0 ? "left" : "right" }));
+        doc.x = left;
+        doc.moveDown(0.3);
+      };
+      doc.font("bold").fontSize(18).text(`Z report · ${shop}`);
+      doc
+        .font("regular")
+        .fontSize(12)
+        .text(`Day ${displayDate(day.day)}`)
+        .moveDown(0.8);
+      row(["Tender", "Expected", "Counted", "Variance"], true);
+      for (const t of TENDERS) {
+        row([
+          LABEL[t],
+          euroFromEuros(day.expected[t]),
+          day.closed ? euroFromEuros(day.closed.counted[t]) : "-",
+          day.closed ? euroFromEuros(day.closed.variance[t]) : "-",
+        ]);
+      }
+      doc.moveDown(0.5);
+      row([`Payments ${day.payments}`, `Refunds ${day.refunds}`]);
+      if (day.moved_to_next_day > 0) doc.text(`${day.moved_to_next_day} payment(s) after the close count in the next open day.`);
+      doc.moveDown(0.5).font("bold").text("Cash by employee");
+      for (const e of day.by_employee) row([e.employee ?? "-", e.role ?? "", euroFromEuros(e.cash)]);
+      doc.moveDown(0.5).font("regular");
+      doc.text(day.closed ? `Closed ${displayDateTime(day.closed.closed_at)}${day.closed.note ? ` · ${day.closed.note}` : ""}` : "Not closed");
+    },
+    { title: `Z report ${day.day}` },
+  );
+  return { pdf, filename: `Z ${shop} ${day.day}.pdf` };
+}

@@ -1,0 +1,158 @@
+import { useEffect, useRef, useState } from "react";
+import { createRoot } from "react-dom/client";
+import { euroFromEuros } from "../../../appliance/domain/format";
+import { toCents, toEuros } from "../../../appliance/domain/money";
+import type { Tender } from "../../../appliance/modules/payments/model";
+import type { Ticket } from "../../../appliance/modules/tickets/model";
+import { toast } from "../../components/toast";
+import { payTicketBy } from "./api";
+
+const TENDERS: { value: Tender; label: string }[] = [
+  { value: "cash", label: "Cash" },
+  { value: "card", label: "Card" },
+  { value: "other", label: "Other" },
+];
+
+/** "12,50" or "12.50" typed on a tablet, in cents; NaN when it is not an amount. */
+const cents = (text: string) => (text.trim() === "" ? Number.NaN : toCents(Number(text.trim().replace(",", "."))));
+
+/**
+ * The pay dialog of the counter and the ticket view (issue 24): the balance, the tender, the
+ * amount (the balance by default; less is a split and the dialog stays open for the rest) and,
+ * for cash, what was handed over with the change due shown large. Each tender is one call to
+ * PUT /tickets/paidFor/{id}, so each becomes its own payment row. Answers the ticket after the
+ * last payment taken, or null when nothing was paid.
+ */
+export function payDialog(ticket: { id: number; balance: number }): Promise<Ticket | null> {
+  if (ticket.balance <= 0) return Promise.resolve(null);
+  const host = document.createElement("div");
+  document.body.appendChild(host);
+  const root = createRoot(host);
+  return new Promise((resolve) => {
+    const done = (value: Ticket | null) => {
+      root.unmount();
+      host.remove();
+      resolve(value);
+    };
+    root.render(<PayDialog ticketId={ticket.id} balance={ticket.balance} done={done} />);
+  });
+}
+
+function PayDialog({ ticketId, balance: initial, done }: { ticketId: number; balance: number; done: (t: Ticket | null) => void }) {
+  const [balance, setBalance] = useState(initial);
+  const [method, setMethod] = useState<Tender>("cash");
+  const [amount, setAmount] = useState(initial.toFixed(2));
+  const [tendered, setTendered] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [paid, setPaid] = useState<Ticket | null>(null);
+  const [note, setNote] = useState("");
+  const amountRef = useRef<HTMLInputElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new balance (after a split) is the trigger to refocus the amount.
+  useEffect(() => amountRef.current?.focus(), [balance]);
+
+  const amountCents = cents(amount);
+  const balanceCents = toCents(balance);
+  const tenderedCents = method === "cash" && tendered.trim() !== "" ? cents(tendered) : null;
+  const change = tenderedCents !== null && tenderedCents >= amountCents ? tenderedCents - amountCents : null;
+  const invalid =
+    !Number.isFinite(amountCents) || amountCents <= 0
+      ? "Enter the amount to take"
+      : amountCents > balanceCents
+        ? `More than the balance of ${euroFromEuros(balance)}`
+        : tenderedCents !== null && (!Number.isFinite(tenderedCents) || tenderedCents < amountCents)
+          ? "Less was handed over than the amount"
+          : "";
+
+  async function pay(e: React.FormEvent) {
+    e.preventDefault();
+    if (busy || invalid) return;
+    setBusy(true);
+    setError("");
+    try {
+      const query = { method, amount: toEuros(amountCents), ...(tenderedCents !== null ? { tendered: toEuros(tenderedCents) } : {}) };
+      const t = await payTicketBy(ticketId, query);
+      if (change) toast(`Change ${euroFromEuros(toEuros(change))}`);
+      if (t.balance <= 0) return done(t);
+      // A split: what is left goes on another tender.
+      setPaid(t);
+      setNote(`Paid ${euroFromEuros(toEuros(amountCents))} by ${method}. ${euroFromEuros(t.balance)} left to pay.`);
+      setBalance(t.balance);
+      setAmount(t.balance.toFixed(2));
+      setTendered("");
+    } catch (err) {
+      setError(err instanceof Error ? err.message : "Something went wrong");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="overlay">
+      <form
+        className="dialog pay-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="pay-title"
+        onSubmit={pay}
+        onKeyDown={(e) => e.key === "Escape" && done(paid)}
+      >
+        <h2 id="pay-title">Pay ticket #{ticketId}</h2>
+        <p className="pay-balance">
+          Balance <strong data-testid="pay-balance">{euroFromEuros(balance)}</strong>
+        </p>
+        {note && (
+          <p className="muted" role="status">
+            {note}
+          </p>
+        )}
+        <fieldset className="pay-tenders" aria-label="Tender">
+          {TENDERS.map((t) => (
+            <button
+              key={t.value}
+              type="button"
+              aria-pressed={method === t.value}
+              className={method === t.value ? "btn btn-primary" : "btn"}
+              onClick={() => setMethod(t.value)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </fieldset>
+        <label className="field">
+          <span>Amount (€)</span>
+          <input ref={amountRef} inputMode="decimal" aria-label="Amount" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </label>
+        {Number.isFinite(amountCents) && amountCents > 0 && amountCents < balanceCents && (
+          <p className="muted small">Split: {euroFromEuros(toEuros(balanceCents - amountCents))} stays to pay by another tender.</p>
+        )}
+        {method === "cash" && (
+          <>
+            <label className="field">
+              <span>Tendered (€)</span>
+              <input inputMode="decimal" aria-label="Tendered" value={tendered} onChange={(e) => setTendered(e.target.value)} />
+            </label>
+            {change !== null && (
+              <p className="pay-change">
+                Change <strong data-testid="pay-change">{euroFromEuros(toEuros(change))}</strong>
+              </p>
+            )}
+          </>
+        )}
+        {(error || (invalid && amount.trim() !== "")) && (
+          <p className="form-error" role="alert">
+            {error || invalid}
+          </p>
+        )}
+        <div className="dialog-buttons">
+          <button type="button" className="btn" onClick={() => done(paid)}>
+            {paid ? "Close" : "Cancel"}
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy || !!invalid}>
+            Pay
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
