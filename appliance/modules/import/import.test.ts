@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { itemCode, ticketCode } from "../../domain/scancodes";
 import type { TestBox } from "../../test/harness";
 import { ADMIN, importInto, type Served, serve, testBox } from "./testkit";
+import { checkPaymentSums } from "../payments/check";
 
 let src: TestBox;
 let served: Served;
@@ -91,6 +92,10 @@ test("the demo box imports into an empty box record for record, and its labels s
     expect(report.money).toMatchObject({ tickets: TICKETS, equal_to_source: true, refused_for_money: 0 });
     expect(report.kinds.ticket).toMatchObject({ read: TICKETS, new: TICKETS, refused: 0 });
     expect(seen).toContain("ticket");
+    // What was paid arrives as payment rows of tender "other", and every paid amount is the sum of its rows.
+    expect(await checkPaymentSums(async (q) => (await dst.database.client.execute(q)).rows.map((r) => Object.values(r)))).toEqual([]);
+    const tenders = await dst.database.db.all<{ tender: string }>(sql`SELECT DISTINCT tender FROM payments`);
+    expect(tenders.map((t) => t.tender)).toEqual(["other"]);
     // A new PIN for every employee new to this box, and it logs in; none is stored in the run's report.
     expect(report.pins.length).toBe(8);
     const p = report.pins.find((x) => x.agent_id === 2)!;
