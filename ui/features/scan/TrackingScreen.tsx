@@ -15,6 +15,7 @@ import { listTicketStates, payItem, payLabel } from "../tickets/api";
 import { PhotoViewer } from "../tickets/ItemRow";
 import { getItem, scanCode, searchByDescription, setItemsState, setProcessDate, toggleSorted } from "./api";
 import { SignaturePad, type SignatureHandle } from "./Signature";
+import { isWedgeBurst, WEDGE_GAP_MS } from "./wedge";
 
 const pieces = (r: Row) => (r.pieces ? r.pieces.split(",") : [r.description || "Item"]);
 const MODES = [
@@ -72,6 +73,10 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
     }
   }
 
+  // The listener below is added once; it calls the scan of the latest render.
+  const scanRef = useRef(scan);
+  scanRef.current = scan;
+
   /** type=desc: the items whose description holds the text, to pick from. */
   async function lookUp(raw: string) {
     const text = raw.trim();
@@ -98,9 +103,8 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
     else void scan(search.get("type") === "ticket" ? `!T!T:${params.id}` : `!I!I:${params.id}`);
   }, [params.id]);
 
-  // A keyboard-wedge gun types fast and ends with Enter; when no field has focus, catch it.
-  // A burst counts when its keys came on average under 100 ms apart (people type slower);
-  // the average, not each gap, so a busy tablet that delays a key or two loses nothing.
+  // A keyboard-wedge gun types fast (or types one of our label codes) and ends with Enter;
+  // when no field has focus, catch it (wedge.ts says what counts as a gun's burst).
   useEffect(() => {
     let buf = "";
     let startedAt = 0;
@@ -109,10 +113,10 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
       const t = e.target as HTMLElement;
       if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
       const now = performance.now();
-      if (now - lastAt > 1000) (buf = ""), (startedAt = now);
+      if (now - lastAt > WEDGE_GAP_MS) (buf = ""), (startedAt = now);
       lastAt = now;
       if (e.key === "Enter") {
-        if (buf.length >= 4 && (now - startedAt) / buf.length < 100) void scan(buf);
+        if (isWedgeBurst(buf, now - startedAt)) void scanRef.current(buf);
         buf = "";
       } else if (e.key.length === 1) buf += e.key;
     };
