@@ -1,11 +1,20 @@
 /**
  * The fault scripts in their short mode (`--short`: a few runs each), so `npm test` shows a
  * regression in crash safety; each script exits non-zero when a run misses its bar. Every run
- * is bounded: the script is killed at its budget. The long runs behind the README's figures
- * stay manual (docs/benchmarks.md). A script killed at its budget may leave its mount behind
- * (power-cut, disk-full: their clean-up runs only when they end by themselves). restore-time.ts is left out: it needs the 1 GB reference
- * data set and measures time, not loss.
+ * is bounded: the script is killed, with the boxes it started, at its budget. The long runs
+ * behind the README's figures stay manual (docs/benchmarks.md). A script killed at its budget
+ * may leave its mount behind (power-cut, disk-full clean up only when they end by themselves).
  * The machine runs them as root, like the rest of the suite (a real sshd, loop mounts).
+ *
+ * Not here yet, each failing its bar when its short mode was first run (2026-11-25, issue 23),
+ * to be added once fixed (the lead's call):
+ * - printer-stall.ts: "stuck job failed after NaN s": no job failed with its own reason, only
+ *   "Not sent: an earlier job…" ones (the same at the commit before the short modes);
+ * - dead-box.ts: the restore failed, "cannot download wal …/00000000: EOF", on a machine at
+ *   load 30 with other sshd tests running;
+ * - link-outage.ts: after a 5 s outage HQ's restored copy never held the tickets, and the
+ *   link never got level again (issue 23's link lag is being reworked);
+ * - restore-time.ts: needs the 1 GB reference set, and measures time, not loss.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -45,18 +54,6 @@ describe("fault scripts, short mode", () => {
 
   test("kill -9 during a bulk send: no message lost or sent twice", async () => {
     expect(await runShort("messages-kill9.ts", 150_000)).toBe(0);
-  }, 160_000);
-
-  test("a stalled printer never blocks the counter", async () => {
-    expect(await runShort("printer-stall.ts", 90_000)).toBe(0);
-  }, 100_000);
-
-  test("a dead box restored from HQ loses no more than its last second", async () => {
-    expect(await runShort("dead-box.ts", 150_000, ["--port", String(randomPort())])).toBe(0);
-  }, 160_000);
-
-  test("HQ unreachable a while: the box catches up by itself", async () => {
-    expect(await runShort("link-outage.ts", 150_000, ["--port", String(randomPort())])).toBe(0);
   }, 160_000);
 
   test("HQ restores while the shop uploads: every copy passes the integrity check", async () => {
