@@ -51,6 +51,7 @@ import { createNightlyBackups } from "./modules/boxhealth/backups";
 import { readCertificateInfo } from "./platform/tls";
 import type { BoxEvent, BoxEventBus as EventBus } from "./modules/events/model";
 import { createEventBus } from "./platform/events";
+import { createLifecycle } from "./platform/lifecycle";
 import { createItemService } from "./modules/tickets/items";
 import { createSignatureStore } from "./modules/tickets/signatures";
 import { trackingRoutes } from "./modules/tracking/routes";
@@ -243,23 +244,38 @@ export async function bootAppliance(
   );
   const hosts = boxHostNames({ site: config.site, allowedHosts: config.allowedHosts, hqUrl: config.reference.hqUrl });
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed, hostGuard: hostGuard(hosts) });
-  await scanners.start();
-  await journal.recover();
-  // Rows a stopped box left `sending` are settled (asked about, or flagged) before sending goes on; not awaited: a phone that does not answer must not hold up boot.
-  void messaging.sender.start().catch((e) => log("messaging: the sender did not start", e));
+  // Background services, started in this order and stopped in reverse (platform/lifecycle.ts).
+  const services = createLifecycle(log);
+  // The link first, so it stops last: Litestream ships what it has on SIGTERM, and the database
+  // stays open until it has (at most 3 s). Stopped even when not started here (a test may
+  // start it by saving the link's settings).
+  services.add("hqlink", async () => {
+    if (opts.hqLink !== false) await hqLink.start();
+    return () => hqLink.stop();
+  });
   // WAL checkpoints when the box is quiet, not inside a counter request (db/client.ts).
   // While Litestream runs it checkpoints (a restart of the WAL behind its back would force a new generation).
-  const stopCheckpointer = startCheckpointer(database, { log: opts.log, paused: hqLink.controlsCheckpoints });
-  if (opts.hqLink !== false) await hqLink.start();
+  services.add("checkpointer", () => startCheckpointer(database, { log: opts.log, paused: hqLink.controlsCheckpoints }));
+  services.add("scanners", async () => {
+    await scanners.start();
+    return () => scanners.stop();
+  });
+  services.add("print journal recovery", () => journal.recover());
+  // Rows a stopped box left `sending` are settled (asked about, or flagged) before sending goes on; not awaited: a phone that does not answer must not hold up boot.
+  services.add("messaging sender", () => {
+    void messaging.sender.start().catch((e) => log("messaging: the sender did not start", e));
+    return () => messaging.sender.stop();
+  });
   // Uploads nothing references are removed a day on: a sweep now (in the background) and daily.
-  const stopSweeper = images.startSweeper(opts.log);
+  services.add("image sweeper", () => images.startSweeper(opts.log));
   // An enrolled shop looks for HQ's newest reference data now and every few minutes, in the background.
-  const stopReference = reference.start();
-  const stopRestores = chain.enabled() ? chain.start() : () => {};
+  services.add("reference sync", () => reference.start());
+  services.add("chain restores", () => (chain.enabled() ? chain.start() : undefined));
   // The database check, in a process of its own: a few minutes after boot, then daily.
-  const stopChecks = boxHealth.startChecks();
+  services.add("database checks", () => boxHealth.startChecks());
   // The nightly backup: a first look a few minutes after boot (a box with none takes one then).
-  const stopBackups = backups?.start() ?? (() => {});
+  services.add("nightly backups", () => backups?.start());
+  await services.start();
   return {
     app,
     database,
@@ -268,10 +284,6 @@ export async function bootAppliance(
     bus,
     journal,
     messaging,
-    async stop() {
-      stopCheckpointer(), stopSweeper(), stopReference(), stopRestores(), stopChecks(), stopBackups(), scanners.stop(), messaging.sender.stop();
-      // Litestream ships what it has on SIGTERM: the database stays open until it has (at most 3 s).
-      await hqLink.stop();
-    },
+    stop: services.stop,
   };
 }

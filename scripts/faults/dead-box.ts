@@ -1,6 +1,6 @@
 /**
  * A dead box, restored from HQ: how many acknowledged writes are lost?
- *   bun scripts/faults/dead-box.ts [--runs 3] [--workers 4] [--port 5141]
+ *   bun scripts/faults/dead-box.ts [--runs 3] [--workers 4] [--port 5141] [--short: 1 run, 2 workers]
  * A box streams to a real OpenSSH server on loopback (scripts/faults/sshd.ts) while several
  * clients write (open a ticket, add items, pay: scripts/faults/lib.ts); at a random moment the
  * box and its Litestream are killed with -9 and its data folder deleted (the disk is gone).
@@ -14,8 +14,8 @@ import { join } from "node:path";
 import { arg, burst, check, newAcked, startBox } from "./lib";
 import { startSshd } from "./sshd";
 
-const runs = arg("runs", 3);
-const workers = arg("workers", 4);
+const runs = arg("runs", 3, 1);
+const workers = arg("workers", 4, 2);
 const port = arg("port", 5141);
 const hq = await startSshd({ port });
 const work = mkdtempSync(join(tmpdir(), "ironbox-dead-box-"));

@@ -1,6 +1,6 @@
 /**
  * Disk full during counter writes (QUALITY.md, reliability), as root:
- *   bun scripts/faults/disk-full.ts [--fs ext4|tmpfs] [--margin-kb 1536] [--workers 2]
+ *   bun scripts/faults/disk-full.ts [--fs ext4|tmpfs] [--margin-kb 1536] [--workers 2] [--port 5173] [--short: the same, one run]
  * The real appliance runs with its data folder on a small file system of its own, so the disk
  * really fills (ENOSPC, which SQLite reports as SQLITE_FULL): by default an ext4 image mounted
  * through a loop device (as a box's disk), filled up to the margin by a filler file; with
@@ -37,7 +37,7 @@ const dir = join(work, "data");
 const image = join(work, "disk.img");
 const filler = join(dir, "filler");
 mkdirSync(dir, { mode: 0o700 });
-const port = 5173;
+const port = arg("port", 5173);
 const acked = newAcked();
 const refused = new Map<string, number>();
 let unexpected = 0;

@@ -1,7 +1,7 @@
 /**
  * HQ restores while the shop uploads (issue 15): every copy HQ swaps in passes
  * `PRAGMA integrity_check`.
- *   bun scripts/faults/hq-restore-under-upload.ts [--restores 40] [--seconds 180] [--workers 3] [--port 5152] [--via sftp|storage]
+ *   bun scripts/faults/hq-restore-under-upload.ts [--restores 40] [--seconds 180] [--workers 3] [--port 5152] [--via sftp|storage] [--short: 3 restores, 60 s at most]
  * A shop box (the real appliance, demo data) takes counter writes from several clients while
  * Litestream replicates its database over SFTP to a real OpenSSH server (scripts/faults/sshd.ts:
  * key login, chrooted, a folder per site). An HQ-mode box restores the site again and again
@@ -20,8 +20,8 @@ import { hasSnapshot } from "../../appliance/test/chainSites";
 import { arg, burst, call, newAcked, startBox } from "./lib";
 import { startSshd } from "./sshd";
 
-const restores = arg("restores", 40);
-const seconds = arg("seconds", 180);
+const restores = arg("restores", 40, 3);
+const seconds = arg("seconds", 180, 60);
 const workers = arg("workers", 3);
 const port = arg("port", 20000 + Math.floor(Math.random() * 20000));
 const via = process.argv.includes("--via") ? process.argv[process.argv.indexOf("--via") + 1] : "sftp";

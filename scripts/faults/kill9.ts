@@ -1,6 +1,6 @@
 /**
  * No acknowledged write is ever lost (QUALITY.md, reliability): kill -9.
- *   bun scripts/faults/kill9.ts [--runs 20] [--workers 4]
+ *   bun scripts/faults/kill9.ts [--runs 20] [--workers 4] [--short: 2 runs, 2 workers]
  * Runs the real appliance on one data dir, drives a burst of counter writes at it from
  * several clients (open a ticket, add items, pay in full) and `kill -9`s it at a random
  * moment. With the box down, checks the database (scripts/faults/lib.ts: integrity, every
@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { arg, burst, check, newAcked, startBox } from "./lib";
 
-const runs = arg("runs", 20);
-const workers = arg("workers", 4);
+const runs = arg("runs", 20, 2);
+const workers = arg("workers", 4, 2);
 const dir = mkdtempSync(join(tmpdir(), "ironbox-kill9-"));
 const port = 20000 + Math.floor(Math.random() * 20000);
 const acked = newAcked();

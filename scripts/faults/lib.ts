@@ -166,4 +166,12 @@ export async function ticketsOffPrice(database: Database, ticketIds?: readonly n
   return off;
 }
 
-export const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) || d;
+/**
+ * `--short`: a few runs of each fault, what `npm test` runs (scripts/faults/short.test.ts) so a
+ * regression in crash safety shows there; the long runs the README's figures come from stay
+ * the defaults.
+ */
+export const SHORT = process.argv.includes("--short");
+/** A numeric option `--name n`; without it, the short mode's value under `--short`, else the default. */
+export const arg = (name: string, d: number, short?: number) =>
+  Number(process.argv[process.argv.indexOf(`--${name}`) + 1]) || (SHORT && short !== undefined ? short : d);

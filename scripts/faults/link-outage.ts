@@ -1,6 +1,6 @@
 /**
  * HQ unreachable for a while: the counter works as before, and the box catches up by itself.
- *   bun scripts/faults/link-outage.ts [--outage 90] [--rate 10] [--runs 1] [--port 5141]
+ *   bun scripts/faults/link-outage.ts [--outage 90] [--rate 10] [--runs 1] [--port 5141] [--short: a 5 s outage]
  * A box streams to a real OpenSSH server on loopback (scripts/faults/sshd.ts) and opens
  * tickets at a steady rate through the API. The SSH server is stopped (listener and sessions
  * killed) for `--outage` seconds, then started again. HQ's side restores the site's replica
@@ -16,7 +16,7 @@ import { LITESTREAM_BIN, replicaOnlyConfig } from "../../drivers/replication/lit
 import { arg, call, startBox } from "./lib";
 import { startSshd } from "./sshd";
 
-const outage = arg("outage", 90);
+const outage = arg("outage", 90, 5);
 const rate = arg("rate", 10);
 const runs = arg("runs", 1);
 const port = arg("port", 5141);

@@ -1,6 +1,6 @@
 /**
  * Every message once, none lost, none twice (issue 14): kill -9 during a bulk send.
- *   bun scripts/faults/messages-kill9.ts [--runs 3] [--messages 1000] [--latency-ms 3] [--reply-delay-ms 3]
+ *   bun scripts/faults/messages-kill9.ts [--runs 3] [--messages 1000] [--short: 1 run, 100 messages] [--latency-ms 3] [--reply-delay-ms 3]
  * Starts the Android gateway stand-in as a process of its own (it logs every message it takes,
  * synchronously, by the outbox row's key) and the real appliance as another, preset with
  * IRONBOX_SMS_GATEWAY_URL pointing at it. Each run: an admin queues a bulk send to
@@ -18,8 +18,8 @@ import { join } from "node:path";
 import { openDatabase } from "../../db/client";
 import { arg, type Box, call, startBox } from "./lib";
 
-const runs = arg("runs", 3);
-const messages = Math.min(arg("messages", 1000), 1000); // the API's cap for chosen customers
+const runs = arg("runs", 3, 1);
+const messages = Math.min(arg("messages", 1000, 100), 1000); // the API's cap for chosen customers
 const latencyMs = arg("latency-ms", 3);
 // The stand-in answers this long after taking a message, so some kills land between "the
 // gateway took it" and "the box recorded it": the case recovery must settle by asking.

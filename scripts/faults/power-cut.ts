@@ -1,6 +1,6 @@
 /**
  * No acknowledged write is ever lost (QUALITY.md, reliability): a simulated power cut.
- *   bun scripts/faults/power-cut.ts [--runs 10] [--workers 4]     (root: loop devices, mount)
+ *   bun scripts/faults/power-cut.ts [--runs 10] [--workers 4] [--short: 1 run, 2 workers]     (root: loop devices, mount)
  * The box's data dir lives on an ext4 image mounted through a loop device. The real appliance
  * takes a burst of counter writes; at a random moment it is frozen (`kill -STOP`, nothing more
  * reaches the file system) and the image is copied: the copy holds what the disk had, without
@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { arg, burst, check, newAcked, startBox } from "./lib";
 
-const runs = arg("runs", 10);
-const workers = arg("workers", 4);
+const runs = arg("runs", 10, 1);
+const workers = arg("workers", 4, 2);
 const root = mkdtempSync(join(tmpdir(), "ironbox-powercut-"));
 const image = join(root, "disk.img");
 const live = join(root, "live");

@@ -22,6 +22,17 @@ export function agentOut(a: AgentRow, address?: unknown) {
   return { ...rest, password_set: !!password_hash, ...(address !== undefined ? { address } : {}) };
 }
 
+/** Id and name of some agents, by id (other modules show whose a record is without reading the agents table). */
+export async function agentNames(q: Pick<Db, "select">, ids: number[]): Promise<Map<number, { id: number; name: string }>> {
+  const rows = ids.length
+    ? await q
+        .select({ id: agents.id, name: agents.name })
+        .from(agents)
+        .where(inArray(agents.id, [...new Set(ids)]))
+    : [];
+  return new Map(rows.map((a) => [a.id, a]));
+}
+
 export function createAgentService({ db, clock, auth, places }: { db: Db; clock: Clock; auth: AuthService; places: PlaceService }) {
   const addressOf = (id: number | null, q?: Pick<Db, "select">) => (id ? places.getAddress(id, q) : Promise.resolve(null));
   async function load(caller: EmployeeCaller, id: number) {

@@ -13,6 +13,7 @@ import { parse } from "csv-parse/sync";
 import { fixedClock } from "../../platform/clock";
 import { loadConfig } from "../../platform/config";
 import { type TestBox, testBox } from "../../test/harness";
+import { until } from "../../test/poll";
 import { createReportService } from "../reports/service";
 import { startSshd } from "../../../scripts/faults/sshd";
 import { LITESTREAM_BIN } from "../../../drivers/replication/litestream";
@@ -269,7 +270,7 @@ if [ -e "${cue}/corrupt" ]; then dd if=/dev/urandom of="$out" bs=4096 seek=2 cou
       const before = runs();
       const restoring = stopping.restoreNow("mosta");
       // Stopped once the (slow) restore runs.
-      for (let i = 0; i < 200 && runs() === before; i++) await Bun.sleep(25);
+      await until(() => runs() !== before, { what: "the slow restore starting" });
       stopping.stop();
       const s = await restoring;
       expect(runs() - before).toBe(1);

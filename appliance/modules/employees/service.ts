@@ -2,13 +2,11 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, isNotNull, isNull, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
-  agents,
   auditLog,
   employeeOwings,
   employees,
   images,
   itemLogStates,
-  localities,
   messageBatches,
   messageTemplates,
   outgoingMessages,
@@ -24,6 +22,8 @@ import type { EmployeeCaller, Role } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
 import type { AuthService } from "../auth/service";
+import { agentNames } from "../agents/service";
+import { unknownLocalityIds } from "../places/service";
 import type { EmployeeInput } from "./model";
 
 type Row = typeof employees.$inferSelect;
@@ -98,10 +98,7 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
       .filter(Boolean)
       .map(Number);
     if (ids.some((n) => !Number.isInteger(n) || n <= 0)) throw unprocessable("localities: must be comma-separated locality ids");
-    if (ids.length) {
-      const found = await db.select({ id: localities.id }).from(localities).where(inArray(localities.id, ids));
-      if (found.length !== new Set(ids).size) throw unprocessable("localities: unknown locality id");
-    }
+    if ((await unknownLocalityIds(db, ids)).length) throw unprocessable("localities: unknown locality id");
     return [...new Set(ids)].join(",");
   }
 
@@ -110,12 +107,16 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
     async list(caller: EmployeeCaller, archived = false) {
       const scope = agentScope(caller);
       const rows = await db
-        .select({ e: employees, agent: { id: agents.id, name: agents.name } })
+        .select()
         .from(employees)
-        .innerJoin(agents, eq(agents.id, employees.agent_id))
         .where(and(scope ? inArray(employees.agent_id, scope) : undefined, archived ? isNotNull(employees.archived_at) : isNull(employees.archived_at)))
         .orderBy(employees.full_name);
-      return rows.map((r) => employeeOut(r.e, r.agent));
+      // Every employee has an agent (a foreign key): the names come from the agents module.
+      const agent = await agentNames(
+        db,
+        rows.map((e) => e.agent_id),
+      );
+      return rows.flatMap((e) => (agent.has(e.agent_id) ? [employeeOut(e, agent.get(e.agent_id))] : []));
     },
 
     /**
@@ -124,18 +125,25 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
      */
     async names(caller: EmployeeCaller) {
       const scope = agentScope(caller);
-      return db
-        .select({ id: employees.id, full_name: employees.full_name, agent_id: employees.agent_id, agent: agents.name })
+      const rows = await db
+        .select({ id: employees.id, full_name: employees.full_name, agent_id: employees.agent_id })
         .from(employees)
-        .innerJoin(agents, eq(agents.id, employees.agent_id))
         .where(scope ? inArray(employees.agent_id, scope) : undefined)
         .orderBy(employees.full_name, employees.id);
+      const agent = await agentNames(
+        db,
+        rows.map((e) => e.agent_id),
+      );
+      return rows.flatMap((e) => {
+        const a = agent.get(e.agent_id);
+        return a ? [{ ...e, agent: a.name }] : [];
+      });
     },
 
     /** Owings are part of employee and driver records only (spec §6). */
     async get(caller: EmployeeCaller, id: number) {
       const e = await load(caller, id);
-      const agent = await db.query.agents.findFirst({ where: eq(agents.id, e.agent_id), columns: { id: true, name: true } });
+      const agent = (await agentNames(db, [e.agent_id])).get(e.agent_id);
       const out: EmployeeRecord = employeeOut(e, agent);
       if (e.role !== "employee" && e.role !== "driver") return out;
       const owings = await db
@@ -197,7 +205,7 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
       checkPrivileges(caller, input);
       const agentId = input.agent_id ?? caller.agent.id;
       assertSameAgent(caller, agentId, "Agent");
-      if (!(await db.query.agents.findFirst({ where: eq(agents.id, agentId), columns: { id: true } }))) throw unprocessable("agent_id: unknown agent");
+      if (!(await agentNames(db, [agentId])).has(agentId)) throw unprocessable("agent_id: unknown agent");
       if (input.pin === undefined) throw unprocessable("pin: is required");
       const { pin, ...values } = input;
       const locs = input.localities !== undefined ? await validLocalities(input.localities) : "";

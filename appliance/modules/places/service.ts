@@ -38,6 +38,14 @@ export async function assertAddressVisible(q: Pick<Db, "select">, caller: AgentC
   if (!row) throw notFound("Address");
 }
 
+/** The ids among `ids` that name no locality (other modules check the localities they store here). */
+export async function unknownLocalityIds(q: Pick<Db, "select">, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const found = await q.select({ id: localities.id }).from(localities).where(inArray(localities.id, ids));
+  const known = new Set(found.map((l) => l.id));
+  return [...new Set(ids)].filter((id) => !known.has(id));
+}
+
 /** A name another row already has: SQLite's unique index answers, whatever raced the pre-check. */
 function isUniqueViolation(e: unknown): boolean {
   for (let c: unknown = e; c instanceof Error; c = c.cause) if (/UNIQUE constraint failed/.test(c.message)) return true;

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { escPosText } from "../../../drivers/printers/escpos";
 import { parseScan } from "../../domain/scancodes";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
+import { until } from "../../test/poll";
 
 /** Real byte streams: a file stands in for /dev/usb/lp0 (under the test device root), a loopback socket for a TCP 9100 printer. */
 let box: TestBox;
@@ -68,8 +69,14 @@ test("labels: one per piece reaches the printer; the items become MARKED with to
 test("a receipt confirms the ticket and its ESC/POS bytes reach the network printer", async () => {
   const r = await ok("POST", "/print/receipt", { ticket_id: ticket.id, printer: "till" });
   await box.journal.idle();
-  await Bun.sleep(50);
-  const text = escPosText(new Uint8Array(received));
+  // The job is done when the printer's socket took the bytes; they reach the sink a moment later.
+  const text = await until(
+    () => {
+      const t = escPosText(new Uint8Array(received));
+      return t.qr ? t : null;
+    },
+    { what: "the receipt reaching the network printer" },
+  );
   expect(text.lines).toContain(`Ticket #${ticket.id}`);
   expect(parseScan(text.qr!)).toEqual({ type: "ticket", TicketID: ticket.id });
   expect((await ok("GET", `/tickets/${ticket.id}`)).confirmed_at).not.toBeNull();

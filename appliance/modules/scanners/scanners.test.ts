@@ -3,6 +3,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, symlinkSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
+import { until } from "../../test/poll";
 
 /**
  * A gun wired to the box, end to end: a socat pty pair stands in for the USB-serial gun, the
@@ -19,7 +20,7 @@ beforeAll(async () => {
   // The gun's tty is linked into the box's test device root, as udev links /dev/ttyACM0.
   mkdirSync(join(box.dir, "dev"), { recursive: true });
   socat = Bun.spawn(["socat", `pty,raw,echo=0,link=${join(box.dir, "dev/ttyACM0")}`, `pty,raw,echo=0,link=${join(dir, "host")}`], { stderr: "ignore" });
-  for (let i = 0; i < 100 && !existsSync(join(dir, "host")); i++) await Bun.sleep(20);
+  await until(() => existsSync(join(dir, "host")), { what: "socat's pty pair" });
   const agent = await box.agentToken();
   admin = await box.employeeToken(ADMIN.pin, agent);
   clerk = await box.employeeToken(3333, agent); // the demo's HQ employee
@@ -55,7 +56,10 @@ test("a scan from a serial gun reaches the tablet paired with it, and only that 
   const otherReader = other.body!.getReader();
   await readUntil(reader, "connected");
   await readUntil(otherReader, "connected");
-  for (let i = 0; i < 100 && (await box.call("GET", "/api/v1/scanners/", { token: clerk })).json.data[0].status !== "online"; i++) await Bun.sleep(50);
+  await until(async () => (await box.call("GET", "/api/v1/scanners/", { token: clerk })).json.data[0].status === "online", {
+    what: "the gun online",
+    everyMs: 50,
+  });
 
   const fd = openSync(join(dir, "host"), "w");
   writeSync(fd, "!T!T:4242\r\n");
@@ -142,7 +146,10 @@ test("events: a gun kept for one shop sends its scans to that shop's tablets (an
   expect((await box.call("GET", "/api/v1/scanners/", { token: birkirkaraToken })).json.data).toEqual([]);
   expect((await box.call("GET", "/api/v1/scanners/", { token: mostaToken })).json.data.map((g: { id: string }) => g.id)).toEqual(["counter-gun"]);
   const [m, b, hq] = [await stream(mostaToken, "counter-gun"), await stream(birkirkaraToken, "counter-gun"), await stream(clerk, "counter-gun")];
-  for (let i = 0; i < 100 && (await box.call("GET", "/api/v1/scanners/", { token: mostaToken })).json.data[0].status !== "online"; i++) await Bun.sleep(50);
+  await until(async () => (await box.call("GET", "/api/v1/scanners/", { token: mostaToken })).json.data[0].status === "online", {
+    what: "the gun online",
+    everyMs: 50,
+  });
   const fd = openSync(join(dir, "host"), "w");
   writeSync(fd, "!T!T:777\r\n");
   closeSync(fd);

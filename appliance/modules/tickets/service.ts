@@ -1,8 +1,7 @@
-import { and, asc, count, desc, eq, inArray, isNull, like, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { addresses, customers, employeeOwings, itemLogStates, localities, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
+import { customers, employeeOwings, itemLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
-import { displayDate } from "../../domain/format";
 import { clampPercent, formatDiscount, parseDiscount } from "../../domain/money";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
@@ -11,17 +10,17 @@ import type { Clock } from "../../platform/clock";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
 import { assertAddressVisible, type PlaceService } from "../places/service";
-import type { SchedulingService } from "../scheduling/service";
-import { DONE_STATES, PAID_STATES } from "../../domain/states";
+import { PAID_STATES } from "../../domain/states";
 import { CASH, createLedger, type PayWith } from "./ledger";
 import { hasPayments } from "../payments/service";
-import type { StateChange, Ticket, TicketBody, TicketListRow, TicketSummary } from "./model";
+import type { StateChange, Ticket, TicketBody } from "./model";
 import { type Exec, loadItems, loadTicket, loadTicketLogs, type TicketRecord } from "./repo";
 import type { SignatureStore } from "./signatures";
+import { createTicketLists } from "./ticketList";
 import { recomputeTicket } from "./totals";
+import { createVanStops, DEFAULT_DAYS_AHEAD, type VanCapacity } from "./vanStops";
 
-/** Spec §9: a new ticket's pickup and delivery default to 7 days from today. */
-export const DEFAULT_DAYS_AHEAD = 7;
+export { DEFAULT_DAYS_AHEAD, type VanCapacity };
 
 /** A new ticket as the route passes it: the charges in cents. */
 export type TicketInput = TicketBody;
@@ -43,23 +42,6 @@ export type TicketOptionsInput = Partial<
   >
 >;
 
-/** What the counter asks the scheduling module: the vans' settings and a locality's room per day. */
-export type VanCapacity = Pick<SchedulingService, "listPickupDeliveries" | "availability">;
-
-type TicketRow = typeof tickets.$inferSelect;
-type StopFields = Pick<
-  TicketRow,
-  "customer_id" | "pickup_from_client" | "delivery_to_client" | "pickup_date" | "delivery_date" | "pickup_address_id" | "delivery_address_id"
->;
-const LEGS = ["pickup", "delivery"] as const;
-type Leg = (typeof LEGS)[number];
-/** A van stop: a leg to or from the client on a day, in a locality. */
-interface Stop {
-  leg: Leg;
-  date: string;
-  locality_id: number;
-}
-
 export function createTicketService({
   db,
   clock,
@@ -79,6 +61,8 @@ export function createTicketService({
   const now = () => clock.now().toISOString();
 
   const ledger = createLedger(clock);
+  const { stopsOf, fullStopsAdded, approveFullDays, defaultDay } = createVanStops({ db, clock, approvals, scheduling });
+  const lists = createTicketLists(db);
   const row = (caller: EmployeeCaller, id: number) => ledger.ticketRow(db, caller, id);
 
   /**
@@ -104,86 +88,10 @@ export function createTicketService({
     return withAddresses(caller, t);
   }
 
-  // ------------------------------------------------------------ van stops
-
-  /** The van stops a ticket books: each leg to or from the client with a day, in its address's locality (else the customer's home's). */
-  async function stopsOf(t: StopFields): Promise<Stop[]> {
-    const wanted = LEGS.filter((leg) => (leg === "pickup" ? t.pickup_from_client : t.delivery_to_client) && t[`${leg}_date`]);
-    if (!wanted.length) return [];
-    const customer = await db.query.customers.findFirst({ where: eq(customers.id, t.customer_id), columns: { address_id: true } });
-    const addressOf = (leg: Leg) => t[`${leg}_address_id`] ?? customer?.address_id ?? null;
-    const ids = [...new Set(wanted.map(addressOf).filter((a): a is number => a != null))];
-    const rows = ids.length ? await db.select({ id: addresses.id, locality_id: addresses.locality_id }).from(addresses).where(inArray(addresses.id, ids)) : [];
-    const locality = new Map(rows.map((r) => [r.id, r.locality_id]));
-    return wanted.flatMap((leg) => {
-      const l = locality.get(addressOf(leg) ?? 0);
-      return l ? [{ leg, date: t[`${leg}_date`]!, locality_id: l }] : [];
-    });
-  }
-
-  /**
-   * Stops a change adds (a leg turned on, or moved to another day or locality) on days their
-   * locality has no room left for them. The scheduling module counts what is booked; a
-   * locality that no pickup/delivery setting names has no known limit, so it is never full.
-   */
-  async function fullStopsAdded(before: Stop[], after: Stop[]) {
-    const added = after.filter((s) => !before.some((b) => b.leg === s.leg && b.date === s.date && b.locality_id === s.locality_id));
-    if (!added.length) return [];
-    const settings = await scheduling.listPickupDeliveries();
-    const full: (Stop & { locality: string })[] = [];
-    for (const s of added) {
-      if (!settings.some((x) => x.locality_ids.includes(s.locality_id))) continue;
-      const { days } = await scheduling.availability({ locality: s.locality_id, from: s.date, days: 1 });
-      const sameDay = added.filter((o) => o.date === s.date && o.locality_id === s.locality_id).length;
-      if ((days[0]?.left ?? 0) < sameDay) {
-        const [l] = await db.select({ name: localities.name }).from(localities).where(eq(localities.id, s.locality_id));
-        full.push({ ...s, locality: l?.name ?? `#${s.locality_id}` });
-      }
-    }
-    return full;
-  }
-
-  /** A manager's approval for booking full days (managers and admins act alone); null when none is needed or they acted alone. */
-  async function approveFullDays(caller: EmployeeCaller, full: (Stop & { locality: string })[], approval: ApprovalInput) {
-    if (!full.length) return null;
-    const what = full.map((s) => `a ${s.leg} in ${s.locality} on ${displayDate(s.date)}`).join(" and ");
-    return approvals.approve(caller, approval, `${what}, a full day`);
-  }
-
-  /** The default pickup and delivery day: 7 days out (spec §9), moved to the first day with room in the customer's locality. */
-  async function defaultDay(addressId: number | null): Promise<string> {
-    const inAWeek = addDays(businessDay(clock.now()), DEFAULT_DAYS_AHEAD);
-    if (!addressId) return inAWeek;
-    const [a] = await db.select({ locality_id: addresses.locality_id }).from(addresses).where(eq(addresses.id, addressId));
-    if (!a || !(await scheduling.listPickupDeliveries()).some((s) => s.locality_ids.includes(a.locality_id))) return inAWeek;
-    return (await scheduling.availability({ locality: a.locality_id, from: inAWeek, days: 7, default_date: inAWeek })).proposed ?? inAWeek;
-  }
-
-  /**
-   * A list search term: digits match the ticket id or a mobile number, words a customer's
-   * name. The customers are looked up first (a scan of customers, not of every ticket); when
-   * too many match, the term filters the join instead (matches are then dense and quick to find).
-   */
-  async function termFilter(term: string | undefined): Promise<SQL | undefined> {
-    if (!term) return undefined;
-    const pattern = `%${term.replace(/[%_]/g, "")}%`;
-    const numeric = /^\d+$/.test(term);
-    const byCustomer = numeric ? like(customers.mobile, pattern) : like(customers.full_name, pattern);
-    const found = await db.select({ id: customers.id }).from(customers).where(byCustomer).limit(501);
-    const matched =
-      found.length > 500
-        ? byCustomer
-        : found.length
-          ? inArray(
-              tickets.customer_id,
-              found.map((c) => c.id),
-            )
-          : sql`0`;
-    return numeric ? or(eq(tickets.id, Number(term)), matched) : matched;
-  }
-
   return {
     view,
+    byCustomer: lists.byCustomer,
+    list: lists.list,
 
     /**
      * Opens a ticket. Without dates, pickup and delivery default to 7 days out, moved to the
@@ -260,99 +168,6 @@ export function createTicketService({
     async children(caller: EmployeeCaller, id: number) {
       await row(caller, id);
       return loadItems(db, { ticketIds: [id] });
-    },
-
-    async byCustomer(caller: EmployeeCaller, customerId: number) {
-      const scope = agentScope(caller);
-      const rows = await db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.customer_id, customerId), scope ? inArray(tickets.agent_id, scope) : undefined))
-        .orderBy(desc(tickets.id))
-        .limit(500);
-      return rows.map(summary);
-    },
-
-    /**
-     * The ticket list (spec §2): CREATED tickets are hidden, newest first, 10 at a time with
-     * "load more"; term matches the ticket number or the customer's name or phone.
-     */
-    /**
-     * Spec §2/§4: the ticket list without CREATED, DELIVERED last, newest first. Sorting the
-     * whole table on "state = DELIVERED" took 1–3 s on 500k tickets (and libSQL holds the
-     * event loop meanwhile), so the page is read as two index scans newest first: the tickets
-     * that are not DELIVERED, then, when those run out, the DELIVERED ones. A search term is
-     * first resolved to its customers, so the tickets come from the customer index.
-     */
-    async list(
-      caller: EmployeeCaller,
-      q: {
-        limit: number;
-        offset: number;
-        notState: string[];
-        confirmed?: boolean;
-        date?: string;
-        term?: string;
-        withChildren: boolean;
-        tab?: "all" | "open" | "done" | "unconfirmed";
-      },
-    ) {
-      const scope = agentScope(caller);
-      const termWhere = await termFilter(q.term?.trim());
-      const doneStates = sql.join(
-        DONE_STATES.map((s) => sql`${s}`),
-        sql`, `,
-      );
-      const base = and(
-        scope ? inArray(tickets.agent_id, scope) : undefined,
-        // Unconfirmed tickets are still CREATED (being written at the counter): asking for them
-        // (confirmed_at=false) is the one way to list CREATED tickets (issue 25).
-        q.confirmed === false ? undefined : ne(tickets.state, "CREATED"),
-        q.tab === "open" ? sql`${tickets.state} NOT IN (${doneStates})` : q.tab === "done" ? sql`${tickets.state} IN (${doneStates})` : undefined,
-        q.notState.length
-          ? sql`${tickets.state} NOT IN (${sql.join(
-              q.notState.map((s) => sql`${s}`),
-              sql`, `,
-            )})`
-          : undefined,
-        q.confirmed === true ? sql`${tickets.confirmed_at} IS NOT NULL` : q.confirmed === false ? isNull(tickets.confirmed_at) : undefined,
-        q.date ? or(eq(tickets.pickup_date, q.date), eq(tickets.delivery_date, q.date)) : undefined,
-        termWhere,
-      );
-      const page = (delivered: boolean, limit: number, offset: number) =>
-        db
-          .select({ t: tickets, customer: customers.full_name, mobile: customers.mobile })
-          .from(tickets)
-          .innerJoin(customers, eq(customers.id, tickets.customer_id))
-          .where(and(base, delivered ? eq(tickets.state, "DELIVERED") : ne(tickets.state, "DELIVERED")))
-          .orderBy(desc(tickets.id))
-          .limit(limit)
-          .offset(offset);
-      let rows = await page(false, q.limit, q.offset);
-      if (rows.length < q.limit) {
-        // How many not-DELIVERED tickets come before the DELIVERED ones: known when this page
-        // reached their end, counted when the page starts beyond it.
-        const before = rows.length
-          ? q.offset + rows.length
-          : Number(
-              (
-                await db
-                  .select({ n: count() })
-                  .from(tickets)
-                  .innerJoin(customers, eq(customers.id, tickets.customer_id))
-                  .where(and(base, ne(tickets.state, "DELIVERED")))
-              )[0]?.n ?? 0,
-            );
-        rows = rows.concat(await page(true, q.limit - rows.length, Math.max(0, q.offset - before)));
-      }
-      const items = q.withChildren && rows.length ? await loadItems(db, { ticketIds: rows.map((r) => r.t.id) }) : [];
-      return rows.map(
-        (r): TicketListRow => ({
-          ...summary(r.t),
-          customer: { full_name: r.customer, mobile: r.mobile },
-          ...(q.withChildren ? { ticket_sub_categories: items.filter((i) => i.ticket_id === r.t.id) } : {}),
-        }),
-      );
     },
 
     /**
@@ -510,8 +325,3 @@ export function createTicketService({
   };
 }
 export type TicketService = ReturnType<typeof createTicketService>;
-
-/** A ticket row with what is left to pay (cents). */
-function summary(t: typeof tickets.$inferSelect): TicketSummary {
-  return { ...t, balance: Math.max(0, t.total - t.total_paid) };
-}
