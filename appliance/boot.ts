@@ -53,7 +53,8 @@ import type { BoxEvent, BoxEventBus as EventBus } from "./modules/events/model";
 import { createEventBus } from "./platform/events";
 import { createItemService } from "./modules/tickets/items";
 import { createSignatureStore } from "./modules/tickets/signatures";
-import { trackingRoutes } from "./modules/tracking/routes";
+import { trackingRoutes, whereaboutsRoutes } from "./modules/tracking/routes";
+import { createWhereaboutsService } from "./modules/tracking/whereabouts";
 import { createTrackingService } from "./modules/tracking/service";
 import { addDays, businessDay } from "./domain/dates";
 import { ticketRoutes } from "./modules/tickets/routes";
@@ -229,6 +230,7 @@ export async function bootAppliance(
       () => businessDay(clock.now()),
       () => addDays(businessDay(clock.now()), -7),
     ),
+    ...whereaboutsRoutes(createWhereaboutsService({ db, clock })),
     ...imageRoutes(images),
     ...messagingRoutes(messaging),
     ...lanRoutes(createLanService({ dataDir: config.dataDir, site: config.site, httpPort: config.port, httpsPort: config.https?.port ?? null })),
