@@ -13,7 +13,14 @@ describe("rack codes", () => {
   });
 
   test("ticket and item codes are never racks, and a rack label is never a ticket or an item", () => {
-    for (const code of [ticketCode(12), itemCode({ itemId: 5, desc: "Shirt", ticketId: 12, piece: "Shirt" }), multipleCode({ itemIds: [1, 2] }), "12", "#12", "R12"])
+    for (const code of [
+      ticketCode(12),
+      itemCode({ itemId: 5, desc: "Shirt", ticketId: 12, piece: "Shirt" }),
+      multipleCode({ itemIds: [1, 2] }),
+      "12",
+      "#12",
+      "R12",
+    ])
       expect(parseRackCode(code)).toBeNull();
     expect(() => parseScan(rackCode("12"))).toThrow();
     expect(() => parseScan(rackCode("A1"))).toThrow();

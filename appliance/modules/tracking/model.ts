@@ -72,7 +72,7 @@ export const journeyOut = (j: Journey): Journey => ({
 
 // ---- where is it (issue 25): racks and the unclaimed list
 
-/** A rack or slot name: bounded, one line, no control characters; "" takes the items off their rack. */
+/** A rack or slot name: bounded, one line; "" takes items off their rack. Printing's rack labels take the same. */
 export const Location = z
   .string()
   .trim()
