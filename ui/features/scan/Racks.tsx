@@ -1,9 +1,11 @@
+import { useSignals } from "@preact/signals-react/runtime";
 import { useState } from "react";
 import { Link } from "wouter";
 import { LOCATION_MAX } from "../../../appliance/domain/racks";
 import type { TicketLocations } from "../../../appliance/modules/tracking/model";
 import { toast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
+import { employee } from "../../lib/session";
 import { printRackLabels } from "../printing/printer";
 import { ticketLocations } from "./api";
 
@@ -27,6 +29,7 @@ export function RackBar({
   count: number;
   onPlaceAll: (where: string) => Promise<boolean>;
 }) {
+  useSignals();
   const [typed, setTyped] = useState("");
   const name = typed.trim();
   if (rack !== null)
@@ -70,9 +73,11 @@ export function RackBar({
       <Link href="/racks" className="btn btn-small">
         Racks
       </Link>
-      <Link href="/unclaimed" className="btn btn-small">
-        Unclaimed
-      </Link>
+      {employee.value?.role !== "driver" && (
+        <Link href="/unclaimed" className="btn btn-small">
+          Unclaimed
+        </Link>
+      )}
     </form>
   );
 }

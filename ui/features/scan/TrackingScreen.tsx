@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { DateField } from "../../components/DateField";
-import { Link, useLocation, useSearch } from "wouter";
+import { useLocation, useSearch } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { CREATED_STATE } from "../../../appliance/domain/states";
 import { parseRackCode } from "../../../appliance/domain/racks";
