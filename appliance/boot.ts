@@ -54,7 +54,8 @@ import { createEventBus } from "./platform/events";
 import { createLifecycle } from "./platform/lifecycle";
 import { createItemService } from "./modules/tickets/items";
 import { createSignatureStore } from "./modules/tickets/signatures";
-import { trackingRoutes } from "./modules/tracking/routes";
+import { trackingRoutes, whereaboutsRoutes } from "./modules/tracking/routes";
+import { createWhereaboutsService } from "./modules/tracking/whereabouts";
 import { createTrackingService } from "./modules/tracking/service";
 import { addDays, businessDay } from "./domain/dates";
 import { ticketRoutes } from "./modules/tickets/routes";
@@ -230,6 +231,7 @@ export async function bootAppliance(
       () => businessDay(clock.now()),
       () => addDays(businessDay(clock.now()), -7),
     ),
+    ...whereaboutsRoutes(createWhereaboutsService({ db, clock })),
     ...imageRoutes(images),
     ...messagingRoutes(messaging),
     ...lanRoutes(createLanService({ dataDir: config.dataDir, site: config.site, httpPort: config.port, httpsPort: config.https?.port ?? null })),

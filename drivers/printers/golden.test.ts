@@ -28,6 +28,7 @@ for (const [lang, encode, ext] of [
 ] as const) {
   for (const v of ["normal", "smaller", "nologo"] as LabelVariant[]) cases.push([`${lang}-${v}.${ext}`, () => encode(label, v)]);
   cases.push([`${lang}-mini.${ext}`, () => encode({ ...label, mini: true, action: "Dry Cleaning" })]);
+  cases.push([`${lang}-rack.${ext}`, () => encode({ ...label, rack: "Rack A3^~" })]);
 }
 cases.push(["escpos-80mm.bin", () => encodeEscPosReceipt(receipt, "80mm")], ["escpos-58mm.bin", () => encodeEscPosReceipt(receipt, "58mm")]);
 

@@ -1,3 +1,4 @@
+import { rackCode } from "../../appliance/domain/racks";
 import { itemCode } from "../../appliance/domain/scancodes";
 import { printable } from "./text";
 
@@ -18,6 +19,8 @@ export interface LabelData {
   /** A mini label: one per action amount (spec §9), small, naming its action. */
   mini?: boolean;
   action?: string;
+  /** A rack label (issue 25): the rack's name and its rack code instead of an item's. */
+  rack?: string;
 }
 
 export type LabelVariant = "normal" | "smaller" | "nologo";
@@ -40,6 +43,7 @@ function clean(d: LabelData): LabelData {
     deliveryDate: t(d.deliveryDate),
     customer: t(d.customer),
     action: t(d.action),
+    rack: t(d.rack),
     tallies: d.tallies.map((x) => ({ ...x, label: printable(x.label) })),
   };
 }
@@ -47,6 +51,7 @@ function clean(d: LabelData): LabelData {
 /** The label's text lines, top to bottom; shared by every label language. */
 export function labelLines(label: LabelData): string[] {
   const d = clean(label);
+  if (d.rack !== undefined) return [cut(`RACK ${d.rack}`), cut(d.agent), "Scan this, then the bags"];
   const desc = [...d.description].slice(0, 12).join("");
   if (d.mini) return [`T#${d.ticketId}  I#${d.itemId}`, desc, cut(d.action ?? d.piece, 18)];
   const lines = [
@@ -62,7 +67,10 @@ export function labelLines(label: LabelData): string[] {
 }
 
 /** The QR payload of a label: ticket id, item id, description (12) and piece (spec §9). */
-export const labelQr = (d: LabelData) => itemCode({ itemId: d.itemId, desc: printable(d.description), ticketId: d.ticketId, piece: printable(d.piece) });
+export const labelQr = (d: LabelData) =>
+  d.rack !== undefined
+    ? rackCode(printable(d.rack))
+    : itemCode({ itemId: d.itemId, desc: printable(d.description), ticketId: d.ticketId, piece: printable(d.piece) });
 
 /** Label printers here are 203 dpi: 8 dots a millimetre, 2.03 dots a hundredth of an inch. */
 export const LABEL_DPI = 203;

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
+import { parseRackCode } from "../../appliance/domain/racks";
 import { parseScan } from "../../appliance/domain/scancodes";
 import { labelKinds, QR_PIECES, SAMPLE_LABEL } from "./fixtures";
 import QRCode from "qrcode";
@@ -145,6 +146,14 @@ for (const [name, d, variant] of variants) {
       for (let x = qr.x0 - 3; x <= qr.x1 + 3; x++) if (text.dark(x, y)) throw new Error(`text ink at ${x},${y} touches the QR (${JSON.stringify(qr)})`);
   }, 30_000);
 }
+
+test("a rack label (issue 25) shows its name and its QR scans back as that rack, never as a ticket or an item", async () => {
+  const zpl = zplOf({ ...SAMPLE_LABEL, rack: "Rack A3, top" }, "normal");
+  expect(zpl).toContain("^FDRACK Rack A3, top^FS");
+  const text = scan(await render(zpl));
+  expect(parseRackCode(text)).toBe("Rack A3, top");
+  expect(() => parseScan(text)).toThrow();
+}, 30_000);
 
 test("the check above can fail: a QR placed past the bottom of the label does not scan", async () => {
   const zpl = zplOf(label, "smaller").replace(/\^FO(\d+),(\d+)\^BQ/, (_, x) => `^FO${x},200^BQ`);

@@ -75,6 +75,9 @@ export const ROUTES: RouteDef[] = [
   { path: "/sites/reports", title: "Chain reports", access: "hqStaff", component: Chain.ChainReportsScreen, back: "/sites" },
   { path: "/tracking", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
   { path: "/tracking/:id", title: "Tracking", access: "all", component: S.TrackingScreen, back: "/home" },
+  // Not in the spec's list: where bags wait, and the items nobody collected (issue 25, README).
+  { path: "/racks", title: "Racks", access: "all", component: S.RacksScreen, back: "/tracking" },
+  { path: "/unclaimed", title: "Unclaimed", access: "notDriver", component: S.UnclaimedScreen, back: "/tracking" },
   { path: "/scheduling", title: "Scheduler", access: "scheduler", component: W.SchedulerScreen, back: "/home" },
   { path: "/express", title: "Express", access: "notDriver", component: S.ExpressScreen, back: "/home" },
   // Not in the spec's list: the drawer's end of day (issue 24, README).

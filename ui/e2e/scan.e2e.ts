@@ -87,7 +87,7 @@ test("tracking: a typed ticket number adds that ticket's items; an empty entry a
   await box.press("Enter");
   await expect(page.locator(".toast", { hasText: "Scan Successful" })).toBeVisible();
   await expect(page.getByTestId("track-row")).toHaveCount(items.length);
-  for (const it of items) await expect(page.getByTestId("track-row").filter({ hasText: `#2/${it.id} ` })).toHaveCount(1);
+  for (const it of items) await expect(page.getByTestId("track-row").filter({ hasText: `ticket #2 · item ${it.id}` })).toHaveCount(1);
   await box.fill("#2");
   await box.press("Enter");
   await expect(page.locator(".toasts-top .toast", { hasText: "Already in List" })).toBeVisible();
@@ -217,7 +217,7 @@ for (const [size, viewport] of [
     await box.press("Enter");
     const found = page.getByRole("region", { name: "Found items" });
     await expect(found.getByTestId("found-row")).toHaveCount(1);
-    await expect(found).toContainText(`#${t.id}/${red.id} Red ${word} shirt`);
+    await expect(found).toContainText(`Red ${word} shirt · ticket #${t.id} · item ${red.id}`);
     await found.getByRole("button", { name: `Add item ${red.id}` }).click();
     await expect(page.getByTestId("track-row")).toHaveCount(1);
     await expect(found).toHaveCount(0);
@@ -229,7 +229,7 @@ for (const [size, viewport] of [
     await found.getByRole("button", { name: "Add all" }).click();
     await expect(page.getByTestId("track-row")).toHaveCount(2);
     await expect(app.toast(/^Added \d+ items$/)).toHaveCount(0);
-    await expect(page.getByTestId("track-row").filter({ hasText: `#${t.id}/${blue.id}` })).toBeVisible();
+    await expect(page.getByTestId("track-row").filter({ hasText: `ticket #${t.id} · item ${blue.id}` })).toBeVisible();
 
     // A label scanned (or a ticket number typed) into the description box is still a code.
     await box.fill(`!T!T:${other.ticketId}`);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { pdfResponse } from "../../../drivers/pdf/document";
 import { ROLES, route } from "../../http/route";
 import { IdParams } from "../../domain/schemas";
+import { Location } from "../tracking/model";
 import { SECURITY_HEADERS } from "../../http/security";
 import type { Clock } from "../../platform/clock";
 import type { EmployeeCaller } from "../../http/route";
@@ -57,6 +58,15 @@ const PrintBody = z.object({
   variant: z.enum(["normal", "smaller", "nologo"]).optional(),
   mini: z.boolean().optional(),
   paper: z.enum(["80mm", "58mm"]).optional(),
+});
+
+/** Rack names to print: each a location as items take it (tracking's bounds), none empty, no repeats. */
+const RackLabelsBody = PrintBody.omit({ ticket_id: true, item_ids: true, mini: true, paper: true }).extend({
+  names: z
+    .array(Location.refine((n) => n !== "", "names: a rack needs a name"))
+    .min(1, "names: type at least one rack name")
+    .max(100, "names: at most 100 rack labels at a time")
+    .transform((a) => [...new Set(a)]),
 });
 
 export function printJournalRoutes(journal: PrintJournal, printing: PrintService) {
@@ -120,6 +130,17 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       idempotent: true,
       response: PrintResult,
       handler: ({ caller, body }) => printing.labels(caller, body),
+    }),
+    route({
+      method: "POST",
+      path: "/print/rackLabels",
+      tag: "printing",
+      summary: "Prints rack labels (issue 25): one label a rack name, its rack code to scan before the bags put there; at most 100",
+      access: { roles: ROLES },
+      body: RackLabelsBody,
+      idempotent: true,
+      response: PrintResult,
+      handler: ({ caller, body }) => printing.rackLabels(caller, body),
     }),
     route({
       method: "POST",

@@ -150,6 +150,24 @@ export function createPrintService(deps: {
       return dispatch(caller, req, where, [{ kind: "receipt", encoding, bytes, ticket_id: t.id }], (tx) => tickets.confirmIn(tx, caller, t.id));
     },
 
+    /**
+     * Rack labels (issue 25): one label a rack, its name and its rack code, for staff to scan
+     * before the bags they put there. Nothing else changes; the jobs are journaled like any.
+     */
+    async rackLabels(caller: EmployeeCaller, req: Omit<PrintRequest, "ticket_id" | "item_ids" | "mini" | "paper"> & { names: string[] }): Promise<PrintResult> {
+      const where = await destination({ ...req, ticket_id: 0 });
+      const encoding = req.encoding ?? where.printer?.language ?? "PPLZ";
+      const encode = LABEL_ENCODERS[encoding];
+      if (!encode) throw unprocessable("encoding: labels print in PPLZ or PPLA");
+      const date = displayDate(clock.now().toISOString());
+      const jobs = req.names.map((rack) => ({
+        kind: "rack-label",
+        encoding,
+        bytes: encode({ rack, ticketId: 0, itemId: 0, description: "", piece: "", agent: caller.agent.name, date, tallies: [] }, req.variant),
+      }));
+      return dispatch(caller, { ...req, ticket_id: 0 }, where, jobs);
+    },
+
     /** A sample label or receipt, so whoever sets a printer up sees it work. */
     async test(caller: EmployeeCaller, printerId: string): Promise<PrintResult> {
       const p = await journal.printer(printerId);

@@ -2,6 +2,7 @@
 // euros; the routes convert the service's cents). The UI imports these types type-only.
 import { z } from "zod";
 import { toEuros } from "../../domain/money";
+import { cleanLocation, LOCATION_MAX, LOCATION_PATTERN } from "../../domain/racks";
 import { text } from "../../domain/schemas";
 import { Item, itemOut } from "../tickets/model";
 
@@ -68,3 +69,64 @@ export const journeyOut = (j: Journey): Journey => ({
   data: j.data.map((r) => ({ ...r, total: toEuros(r.total) })),
   grand_total: toEuros(j.grand_total),
 });
+
+// ---- where is it (issue 25): racks and the unclaimed list
+
+/** A rack or slot name: bounded, one line; "" takes items off their rack. Printing's rack labels take the same. */
+export const Location = z
+  .string()
+  .trim()
+  .max(LOCATION_MAX, `location: at most ${LOCATION_MAX} characters`)
+  .regex(LOCATION_PATTERN, "location: one line of text")
+  .transform(cleanLocation);
+
+/** PUT /ticketSubCategory/location: items by id and/or whole tickets, all the caller's shop's, onto one location. */
+export const LocationBody = z
+  .object({
+    Ids: z.array(z.number().int().positive()).max(500).default([]),
+    ticket_ids: z.array(z.number().int().positive()).max(50).default([]),
+    location: Location,
+  })
+  .refine((b) => b.Ids.length + b.ticket_ids.length > 0, "Ids: choose the items or tickets to put there");
+export type LocationBody = z.infer<typeof LocationBody>;
+
+export const PlacedItem = z.object({ id: z.number(), ticket_id: z.number(), location: z.string() });
+export const LocationResult = z.object({ items: z.array(PlacedItem) });
+export type LocationResult = z.infer<typeof LocationResult>;
+
+/** GET /tickets/locations?ids=1,2: where each ticket's items are (distinct non-empty locations). */
+export const TicketLocationsQuery = z.object({
+  ids: z
+    .string()
+    .max(1100)
+    .regex(/^\d{1,12}(,\d{1,12})*$/, "ids: ticket numbers separated by commas")
+    .transform((s) => [...new Set(s.split(",").map(Number))])
+    .refine((a) => a.length <= 100, "ids: at most 100 tickets"),
+});
+export const TicketLocations = z.object({ ticket_id: z.number(), locations: z.array(z.string()) });
+export type TicketLocations = z.infer<typeof TicketLocations>;
+
+/** GET /ticketSubCategory/unclaimed?days=30: ready items not collected for more than that many days. */
+export const UnclaimedQuery = z.object({ days: z.coerce.number().int().min(1).max(3650).default(30) });
+export const UNCLAIMED_LIMIT = 500;
+export const UnclaimedItem = z.object({
+  id: z.number(),
+  ticket_id: z.number(),
+  description: z.string(),
+  location: z.string(),
+  ready_since: z.string(),
+  days: z.number(),
+  /** What is still owed on the item, euros. */
+  balance: z.number(),
+  customer_id: z.number(),
+  customer_name: z.string(),
+  mobile: z.string(),
+  landline: z.string(),
+  email_address: z.string(),
+  no_messages: z.boolean(),
+});
+export type UnclaimedItem = z.infer<typeof UnclaimedItem>;
+/** Oldest first; truncated past UNCLAIMED_LIMIT rows. */
+export const Unclaimed = z.object({ days: z.number(), items: z.array(UnclaimedItem), truncated: z.boolean() });
+export type Unclaimed = z.infer<typeof Unclaimed>;
+export const unclaimedOut = (u: Unclaimed): Unclaimed => ({ ...u, items: u.items.map((i) => ({ ...i, balance: toEuros(i.balance) })) });

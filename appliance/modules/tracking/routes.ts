@@ -3,6 +3,8 @@ import { HQ_STAFF, ROLES, route } from "../../http/route";
 import { IdParams, IsoDate } from "../../domain/schemas";
 import { DescSearchQuery, Journey, journeyOut, ScanAnswer, scanOut, StateName, TicketState, TrackedItem, trackedOut } from "./model";
 import type { TrackingService } from "./service";
+import { LocationBody, LocationResult, TicketLocations, TicketLocationsQuery, Unclaimed, UnclaimedQuery, unclaimedOut } from "./model";
+import type { WhereaboutsService } from "./whereabouts";
 
 const staff = { roles: ROLES };
 const optionalId = z.coerce.number().int().positive().optional();
@@ -62,6 +64,42 @@ export function trackingRoutes(tracking: TrackingService, today: () => string, w
       params: IdParams,
       body: StateName,
       handler: ({ caller, params, body }) => tracking.renameState(caller, params.id, body.name),
+    }),
+  ];
+}
+
+/** Issue 25 "Where is it?": racks (item locations) and the unclaimed list. */
+export function whereaboutsRoutes(where: WhereaboutsService) {
+  return [
+    route({
+      method: "PUT",
+      path: "/ticketSubCategory/location",
+      response: LocationResult,
+      tag: "tracking",
+      summary: "Puts items (Ids) and every item of whole tickets (ticket_ids) on a rack or slot; \"\" takes them off. All must be the caller's shop's",
+      access: staff,
+      body: LocationBody,
+      handler: ({ caller, body }) => where.setLocation(caller, body),
+    }),
+    route({
+      method: "GET",
+      path: "/tickets/locations",
+      response: z.array(TicketLocations),
+      tag: "tracking",
+      summary: "Where each ticket's items wait (its items' distinct locations), for up to 100 of the caller's shop's tickets",
+      access: staff,
+      query: TicketLocationsQuery,
+      handler: ({ caller, query }) => where.ticketLocations(caller, query.ids),
+    }),
+    route({
+      method: "GET",
+      path: "/ticketSubCategory/unclaimed",
+      response: Unclaimed,
+      tag: "tracking",
+      summary: "Items ready and not collected for more than `days` days (default 30), oldest first, with the customer's contact; at most 500",
+      access: { roles: ["admin", "manager", "employee"] },
+      query: UnclaimedQuery,
+      handler: async ({ caller, query }) => unclaimedOut(await where.unclaimed(caller, query.days)),
     }),
   ];
 }

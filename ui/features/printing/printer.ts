@@ -124,6 +124,37 @@ export async function printTicket(
   }
 }
 
+/**
+ * Rack labels (issue 25) on this tablet's label printer, the way `c` says; true once every
+ * label printed. Like printTicket, minus the ticket: nothing on the box changes but the journal.
+ */
+export async function printRackLabels(names: string[], c: PrinterChoice = choice.value): Promise<boolean> {
+  const ble = c.port === "ble" ? blePrinters.value.find((p) => p.name === c.device) : undefined;
+  if (((c.port === "u" || c.port === "b") && !c.printer) || (c.port === "ble" && !ble) || !labelEncoding(c.encoding || "PPLZ")) {
+    toast("Choose a label printer first (Print on a ticket, or the printer dialog)", "warning");
+    return false;
+  }
+  const body = {
+    names,
+    port: c.port,
+    ...(c.port === "u" || c.port === "b" ? { printer: c.printer } : { device: c.device }),
+    ...(c.encoding ? { encoding: c.encoding } : {}),
+    variant: c.variant,
+  };
+  const watch = c.port === "u" || c.port === "b" ? watchJobs() : null;
+  try {
+    await watch?.ready;
+    const r = await api<PrintResult>("POST", "/print/rackLabels", { body });
+    if (watch) return await watch.until(r.jobs);
+    return await sendFromTablet(c, ble, r.payloads ?? []);
+  } catch (e) {
+    if (!(e instanceof ApiError)) toast(e instanceof Error ? e.message : String(e), "danger");
+    return false;
+  } finally {
+    watch?.close();
+  }
+}
+
 /** Sends jobs from this tablet: one after another to the BLE printer, or all at once to RawBT. Stops at the first failure. */
 async function sendFromTablet(c: PrinterChoice, ble: BlePrinter | undefined, payloads: { job: number; data: string }[]): Promise<boolean> {
   if (c.port === "rbt") {
@@ -192,7 +223,7 @@ interface JobEvent {
  * every state seen is kept, so a fast printer that finishes before the request answers is not
  * missed; the ticket's journal is also read every 2 s in case the stream drops.
  */
-function watchJobs(ticketId: number) {
+function watchJobs(ticketId?: number) {
   const seen = new Map<number, JobEvent>();
   let wake = () => {};
   const es = new EventSource(`/api/v1/events?token=${encodeURIComponent(currentToken() ?? "")}`);
@@ -225,7 +256,7 @@ function watchJobs(ticketId: number) {
         if (Date.now() - poll >= 2000) {
           poll = Date.now();
           const rows = await api<{ id: number; status: JobEvent["status"]; error: string | null }[]>("GET", "/printJobs/", {
-            query: { ticket_id: ticketId, limit: 500 },
+            query: ticketId ? { ticket_id: ticketId, limit: 500 } : { limit: 500 },
             quiet: true,
           }).catch(() => []);
           for (const r of rows) if (ids.includes(r.id)) seen.set(r.id, { job: r.id, status: r.status, error: r.error });

@@ -3,6 +3,7 @@ import { DateField } from "../../components/DateField";
 import { useLocation, useSearch } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { CREATED_STATE } from "../../../appliance/domain/states";
+import { parseRackCode } from "../../../appliance/domain/racks";
 import { confirmDialog } from "../../components/dialog";
 import { printTicket } from "../printing/printer";
 import { toast } from "../../components/toast";
@@ -11,12 +12,15 @@ import { GunPicker, useBoxGun } from "../../lib/boxGun";
 import { decodeQr } from "../../lib/qr";
 import type { Item, TicketState } from "../../../appliance/modules/tickets/model";
 import type { TrackedItem as Row } from "../../../appliance/modules/tracking/model";
-import { listTicketStates, payItem, payLabel } from "../tickets/api";
+import { listTicketStates } from "../tickets/api";
+import { payItemDialog } from "../tickets/PayDialog";
 import { PhotoViewer } from "../tickets/ItemRow";
-import { getItem, scanCode, searchByDescription, setItemsState, setProcessDate, toggleSorted } from "./api";
+import { getItem, scanCode, searchByDescription, setItemsState, setLocation, setProcessDate, toggleSorted } from "./api";
+import { itemName, RackBar } from "./Racks";
 import { SignaturePad, type SignatureHandle } from "./Signature";
 import { isWedgeBurst, WEDGE_GAP_MS } from "./wedge";
 
+const itemCount = (n: number) => `${n} item${n === 1 ? "" : "s"}`;
 const pieces = (r: Row) => (r.pieces ? r.pieces.split(",") : [r.description || "Item"]);
 const MODES = [
   { label: "Code", desc: false, href: "/tracking" },
@@ -42,6 +46,10 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
   const [state, setState] = useState("");
   const [camera, setCamera] = useState(false);
   const [toPrint, setToPrint] = useState<Set<number>>(new Set());
+  /** Issue 25: after a rack label is scanned, each scanned item goes on that rack until Done. */
+  const [rack, setRack] = useState<string | null>(null);
+  const rackRef = useRef(rack);
+  rackRef.current = rack;
   const input = useRef<HTMLInputElement>(null);
   const sig = useRef<SignatureHandle>(null);
   const rowsRef = useRef(rows);
@@ -58,13 +66,38 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
     return fresh.length;
   }
 
+  /** Puts rows on a rack (or "" off it) and shows their new place; false when the box refused. */
+  async function place(items: Row[], location: string) {
+    try {
+      await setLocation({ Ids: items.map((i) => i.id) }, location);
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : "Could not set the location", "danger", "top");
+      return false;
+    }
+    const ids = new Set(items.map((i) => i.id));
+    const known = new Set(rowsRef.current.map((x) => x.id));
+    setRows((old) => [...old.map((r) => (ids.has(r.id) ? { ...r, location } : r)), ...items.filter((i) => !known.has(i.id)).map((i) => ({ ...i, location }))]);
+    return true;
+  }
+
   async function scan(raw: string) {
     const text = raw.trim();
     if (!text) return toast("Ticket Number UNDEFINED!", "danger", "top");
+    const rackName = parseRackCode(text);
+    if (rackName) {
+      setRack(rackName);
+      return toast(`Putting on rack ${rackName}: scan the bags`, "success", "top");
+    }
     try {
       const r = await scanCode(text);
+      const onRack = rackRef.current;
+      if (onRack !== null) {
+        if (await place(r.items, onRack)) toast(`${itemCount(r.items.length)} on ${onRack}`, "success", "top");
+        return;
+      }
       if (!addRows(r.items)) return;
-      toast("Scan Successful");
+      // At the top: a toast at the bottom would cover "Set a state" (issue 25).
+      toast("Scan Successful", "success", "top");
       // Ready for the next scan, whatever it came from (camera, gun, keystrokes).
       const active = document.activeElement as HTMLElement | null;
       if (!active || !["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName)) input.current?.focus();
@@ -91,7 +124,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
   }
   function addFound(items: Row[]) {
     const added = addRows(items);
-    if (added) toast(added === 1 ? "Item added" : `Added ${added} items`);
+    if (added) toast(added === 1 ? "Item added" : `Added ${added} items`, "success", "top");
     const ids = new Set(items.map((i) => i.id));
     setFound((f) => f && f.filter((i) => !ids.has(i.id)));
   }
@@ -137,7 +170,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
     const byTicket = new Map<number, number[]>();
     for (const r of list) byTicket.set(r.ticket_id, [...(byTicket.get(r.ticket_id) ?? []), r.id]);
     for (const [ticketId, itemIds] of byTicket) if (!(await printTicket(ticketId, { itemIds, kind: "labels" }))) return;
-    toast(`Printed ${list.length} item${list.length === 1 ? "" : "s"}`);
+    toast(`Printed ${itemCount(list.length)}`, "success", "top");
     setToPrint(new Set());
   }
 
@@ -152,7 +185,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
         true,
       );
       if (!r.success) throw new Error();
-      toast(`Saved ${rows.length} items successfully`);
+      toast(`Saved ${rows.length} items successfully`, "success", "top");
       setRows([]);
       sig.current?.clear();
     } catch {
@@ -204,6 +237,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
           </button>
           <GunPicker gun={gun} />
         </form>
+        <RackBar rack={rack} onRack={setRack} count={rows.length} onPlaceAll={(where) => place(rows, where)} />
         {camera && <CameraScanner onCode={(c) => void scan(c)} onClose={() => setCamera(false)} />}
         {byDesc && found && found.length > 0 && (
           <section aria-label="Found items">
@@ -217,9 +251,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
               {found.map((r) => (
                 <li key={r.id} className="row-link" data-testid="found-row">
                   <span className="row-main">
-                    <strong>
-                      #{r.ticket_id}/{r.id} {r.description}
-                    </strong>
+                    <strong>{itemName(r, r.description)}</strong>
                     <span className="muted">
                       {r.customer_name} · {r.state || "(none)"} · process {displayDate(r.process_date)}
                     </span>
@@ -256,11 +288,12 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
         {rows.map((r) => (
           <div key={r.id} className="track-row" data-testid="track-row">
             <div className="track-main">
-              <strong>
-                #{r.ticket_id}/{r.id} {r.sub_category?.name ?? r.description}
-              </strong>
+              <strong>{itemName(r)}</strong>
               <span className="muted">
-                {r.customer_name} · {r.agent_name} · process {displayDate(r.process_date)} {r.location && `· ${r.location}`}
+                {r.customer_name} · {r.agent_name} · process {displayDate(r.process_date)}
+              </span>
+              <span className={r.location ? "track-location" : "muted"} data-testid="track-location">
+                {r.location ? `On ${r.location}` : "Not on a rack"}
               </span>
               <span className="chips" aria-label={`Pieces of ${r.id}`}>
                 {pieces(r).map((p) => {
@@ -318,9 +351,17 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
                 Print label
               </button>
               <span className="price">Paid {euroFromEuros(r.total_paid)}</span>
-              <button type="button" className="btn btn-small btn-primary" onClick={() => r.balance > 0 && refresh(r.id, payItem(r.id, 0, true))}>
-                {payLabel(r.balance, euroFromEuros)}
-              </button>
+              {r.balance > 0 ? (
+                <button
+                  type="button"
+                  className="btn btn-small btn-primary"
+                  onClick={() => void payItemDialog({ id: r.id, balance: r.balance, name: itemName(r) }).then((it) => it && refresh(r.id, Promise.resolve(it)))}
+                >
+                  Pay {euroFromEuros(r.balance)} for this item
+                </button>
+              ) : (
+                <span className="badge">PAID</span>
+              )}
             </div>
           </div>
         ))}
@@ -338,7 +379,10 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
             </option>
           ))}
         </select>
-        <SignaturePad ref={sig} />
+        <div className="field signature-field">
+          <span>Customer's signature (optional): sign in the box</span>
+          <SignaturePad ref={sig} />
+        </div>
         <div className="form-buttons">
           <button type="button" className="btn" onClick={() => sig.current?.clear()}>
             Clear signature

@@ -1,6 +1,7 @@
 import type { EmployeeName } from "../../../appliance/modules/employees/model";
 import type { ExpressItem, Item, StateChangeResult } from "../../../appliance/modules/tickets/model";
-import type { Journey, ScanAnswer, TrackedItem as Row } from "../../../appliance/modules/tracking/model";
+import type { SendResult } from "../../../appliance/modules/messaging/model";
+import type { Journey, LocationResult, ScanAnswer, TicketLocations, TrackedItem as Row, Unclaimed } from "../../../appliance/modules/tracking/model";
 import { api, apiList } from "../../lib/api";
 
 // The calls of the tracking, express and state-log screens; the shapes are the modules' models
@@ -23,3 +24,14 @@ export const listExpress = () => apiList<ExpressItem>("/ticketSubCategory/expres
 export const listEmployeeNames = () => apiList<EmployeeName>("/employees/names");
 export const stateJourney = (query: { tid?: string; eid?: string; df: string; dt: string; s?: string }) =>
   api<Journey>("GET", "/ticketLogStates/logStateJourney/query", { query });
+
+// Issue 25 "Where is it?": racks and the unclaimed list (tracking module's whereabouts routes).
+/** Items (ids) and whole tickets onto a rack or slot; "" takes them off. Quiet: the screens say what failed. */
+export const setLocation = (where: { Ids?: number[]; ticket_ids?: number[] }, location: string) =>
+  api<LocationResult>("PUT", "/ticketSubCategory/location", { body: { ...where, location }, quiet: true });
+/** Where each of these tickets' items wait (the caller's shop's tickets; none listed when none is placed). */
+export const ticketLocations = (ids: number[]) => api<TicketLocations[]>("GET", "/tickets/locations", { query: { ids: ids.join(",") }, quiet: true });
+export const listUnclaimed = (days: number) => api<Unclaimed>("GET", "/ticketSubCategory/unclaimed", { query: { days }, quiet: true });
+/** The messaging module's bulk send (admins), called as it is: the reminder of the unclaimed list. */
+export const sendReminder = (customer_ids: number[], text: string) =>
+  api<SendResult>("POST", "/customers/sendMessages", { query: { all: false }, body: { customer_ids, text } });

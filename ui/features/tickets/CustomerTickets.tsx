@@ -9,6 +9,7 @@ import { payDialog } from "./PayDialog";
 import { HistoryTable } from "./History";
 import { LoadFailed } from "../../components/LoadFailed";
 import { loadFailure } from "../../lib/api";
+import { useTicketLocations } from "../scan/Where";
 
 /** Spec §2 Customers detail: the last 10 tickets (See All shows every one). */
 export const LAST_TICKETS = 10;
@@ -50,6 +51,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
 
   const list = rows ?? [];
   const shown = all ? list : list.slice(0, LAST_TICKETS);
+  const where = useTicketLocations(shown.map((r) => r.id));
   return (
     <section className="card section" aria-label="Tickets">
       <div className="section-head">
@@ -74,6 +76,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
                 <th>Pickup</th>
                 <th>Delivery</th>
                 <th>Total</th>
+                <th>Where</th>
                 <th />
               </tr>
             </thead>
@@ -96,6 +99,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
                   <td>{displayDate(r.pickup_date)}</td>
                   <td>{displayDate(r.delivery_date)}</td>
                   <td className="price">{euroFromEuros(r.total)}</td>
+                  <td data-testid="ticket-where">{where.get(r.id)?.join(", ") ?? ""}</td>
                   <td className="row-buttons">
                     <Link href={`/customers/${customerId}/new-ticket/${r.id}`} className="btn btn-small">
                       Edit

@@ -51,6 +51,7 @@ export function ItemRow({ item, selected, onSelect }: { item: Item; selected?: b
         {item.sub_category?.allow_quantity && <span className="qty"> × {item.quantity}</span>}
         {item.modifiers.length > 0 && <span className="item-mods">{item.modifiers.map((m) => m.name).join(", ")}</span>}
         {item.comments && <span className="item-comment">{item.comments}</span>}
+        {item.location && <span className="item-location">On {item.location}</span>}
         {item.image_urls.length > 0 && <PhotoViewer urls={item.image_urls} />}
       </span>
       <span className="item-total">

@@ -3,9 +3,9 @@ import { createRoot } from "react-dom/client";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { toCents, toEuros } from "../../../appliance/domain/money";
 import type { Tender } from "../../../appliance/modules/payments/model";
-import type { Ticket } from "../../../appliance/modules/tickets/model";
+import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
 import { toast } from "../../components/toast";
-import { payTicketBy } from "./api";
+import { payItemBy, payTicketBy } from "./api";
 
 const TENDERS: { value: Tender; label: string }[] = [
   { value: "cash", label: "Cash" },
@@ -34,18 +34,50 @@ export function payDialog(ticket: { id: number; balance: number }): Promise<Tick
       host.remove();
       resolve(value);
     };
-    root.render(<PayDialog ticketId={ticket.id} balance={ticket.balance} done={done} />);
+    root.render(<PayDialog title={`Pay ticket #${ticket.id}`} balance={ticket.balance} payBy={(q) => payTicketBy(ticket.id, q)} done={done} />);
   });
 }
 
-function PayDialog({ ticketId, balance: initial, done }: { ticketId: number; balance: number; done: (t: Ticket | null) => void }) {
+/**
+ * The same dialog for one item (the tracking screen's pay button): the item's balance, any
+ * tender, splits; each tender is one PUT /ticketSubCategory/paidFor/{id}. Answers the item
+ * after the last payment, or null when nothing was paid.
+ */
+export function payItemDialog(item: { id: number; balance: number; name: string }): Promise<Item | null> {
+  if (item.balance <= 0) return Promise.resolve(null);
+  const host = document.createElement("div");
+  document.body.appendChild(host);
+  const root = createRoot(host);
+  return new Promise((resolve) => {
+    const done = (value: Item | null) => {
+      root.unmount();
+      host.remove();
+      resolve(value);
+    };
+    root.render(<PayDialog title={`Pay for ${item.name}`} balance={item.balance} payBy={(q) => payItemBy(item.id, q)} done={done} />);
+  });
+}
+
+type PayQuery = Parameters<typeof payTicketBy>[1];
+
+function PayDialog<T extends { balance: number }>({
+  title,
+  balance: initial,
+  payBy,
+  done,
+}: {
+  title: string;
+  balance: number;
+  payBy: (q: PayQuery) => Promise<T>;
+  done: (t: T | null) => void;
+}) {
   const [balance, setBalance] = useState(initial);
   const [method, setMethod] = useState<Tender>("cash");
   const [amount, setAmount] = useState(initial.toFixed(2));
   const [tendered, setTendered] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
-  const [paid, setPaid] = useState<Ticket | null>(null);
+  const [paid, setPaid] = useState<T | null>(null);
   const [note, setNote] = useState("");
   const amountRef = useRef<HTMLInputElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new balance (after a split) is the trigger to refocus the amount.
@@ -71,7 +103,7 @@ function PayDialog({ ticketId, balance: initial, done }: { ticketId: number; bal
     setError("");
     try {
       const query = { method, amount: toEuros(amountCents), ...(tenderedCents !== null ? { tendered: toEuros(tenderedCents) } : {}) };
-      const t = await payTicketBy(ticketId, query);
+      const t = await payBy(query);
       if (change) toast(`Change ${euroFromEuros(toEuros(change))}`);
       if (t.balance <= 0) return done(t);
       // A split: what is left goes on another tender.
@@ -97,7 +129,7 @@ function PayDialog({ ticketId, balance: initial, done }: { ticketId: number; bal
         onSubmit={pay}
         onKeyDown={(e) => e.key === "Escape" && done(paid)}
       >
-        <h2 id="pay-title">Pay ticket #{ticketId}</h2>
+        <h2 id="pay-title">{title}</h2>
         <p className="pay-balance">
           Balance <strong data-testid="pay-balance">{euroFromEuros(balance)}</strong>
         </p>

@@ -15,6 +15,7 @@ import { Payments } from "./Payments";
 import { ItemRow } from "./ItemRow";
 import { ProcessFeedback } from "./ProcessFeedback";
 import { TicketStops } from "./TicketStops";
+import { WhereItIs } from "../scan/Where";
 import { MessageList } from "../messaging/MessageList";
 import { sendStatusMessage } from "../messaging/api";
 
@@ -78,6 +79,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
               </>
             )}
           </p>
+          <WhereItIs items={t.ticket_sub_categories} />
           <p className="muted">
             {t.agent} · taken by {t.employee} · pickup {displayDate(t.pickup_date)} · delivery {displayDate(t.delivery_date)}
           </p>

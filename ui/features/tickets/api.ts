@@ -31,6 +31,12 @@ export const payTicket = (id: number) => api<Ticket>("PUT", `/tickets/paidFor/${
 /** One tender of a payment (issue 24): `amount` euros (less than the balance: a split), for cash what was `tendered`. */
 export const payTicketBy = (id: number, pay: { method: Tender; amount: number; tendered?: number }) =>
   api<Ticket>("PUT", `/tickets/paidFor/${id}`, { query: pay, quiet: true });
+/** One tender for an item (the item pay dialog); quiet, the dialog shows the failure. */
+export const payItemBy = (id: number, pay: { method: Tender; amount: number; tendered?: number }) =>
+  api<Item>("PUT", `/ticketSubCategory/paidFor/${id}/${pay.amount}`, {
+    query: { method: pay.method, ...(pay.tendered !== undefined ? { tendered: pay.tendered } : {}) },
+    quiet: true,
+  });
 /** Refunds part or all of a payment; quiet, so withApproval() asks a manager when the box wants one. */
 export const refundPayment = (id: number, amount: number, reason: string) => (approval?: Approval) =>
   api<Payment>("POST", `/payments/${id}/refund`, { body: { amount, reason, ...(approval ? { approval } : {}) }, quiet: true });
