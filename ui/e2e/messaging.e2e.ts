@@ -215,7 +215,7 @@ test("a template marked to go by itself: a ticket reaching its state texts its c
     }[];
     const ready = templates.find((x) => x.state === "AWAITING DELIVERY")!;
     await request.put(`/api/v1/messaging/templates/${ready.state_id}`, { headers: auth, data: { text: ready.text, auto_send: false } });
-    await request.put("/api/v1/messaging/quietHours", { headers: auth, data: { enabled: true, start: "21:00", end: "08:00" } });
+    await request.put("/api/v1/messaging/settings/quietHours", { headers: auth, data: { enabled: true, start: "21:00", end: "08:00" } });
   }
 });
 

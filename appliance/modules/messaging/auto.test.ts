@@ -163,20 +163,20 @@ describe("a ticket reaching a marked state", () => {
   });
 
   test("quiet hours are a setting: HQ staff change them (a shop's admin cannot); bad times are refused", async () => {
-    expect((await box.call("GET", `${API}/messaging/quietHours`, { token: shopAdmin })).json.data).toEqual({ enabled: true, start: "21:00", end: "08:00" });
+    expect((await box.call("GET", `${API}/messaging/settings/quietHours`, { token: shopAdmin })).json.data).toEqual({ enabled: true, start: "21:00", end: "08:00" });
     const body = { enabled: true, start: "23:00", end: "07:30" };
-    expect((await box.call("PUT", `${API}/messaging/quietHours`, { token: shopAdmin, body })).status).toBe(403);
-    const bad = await box.call("PUT", `${API}/messaging/quietHours`, { token: hqAdmin, body: { ...body, start: "9pm" } });
+    expect((await box.call("PUT", `${API}/messaging/settings/quietHours`, { token: shopAdmin, body })).status).toBe(403);
+    const bad = await box.call("PUT", `${API}/messaging/settings/quietHours`, { token: hqAdmin, body: { ...body, start: "9pm" } });
     expect(bad.status).toBe(422);
     expect(bad.json.message).toContain("start");
-    expect((await box.call("PUT", `${API}/messaging/quietHours`, { token: hqAdmin, body })).status).toBe(200);
+    expect((await box.call("PUT", `${API}/messaging/settings/quietHours`, { token: hqAdmin, body })).status).toBe(200);
     box.clock.set("2026-11-23T21:30:00Z"); // 22:30 in Malta: quiet no more
     await login();
     const t = await ticketFor("79100005");
     await setState([t.id], READY);
     await box.messaging.auto.follow();
     expect((await autoRows(t.id))[0]!.next_attempt_at).toBe("2026-11-23T21:30:00.000Z");
-    await box.call("PUT", `${API}/messaging/quietHours`, { token: hqAdmin, body: { enabled: true, start: "21:00", end: "08:00" } });
+    await box.call("PUT", `${API}/messaging/settings/quietHours`, { token: hqAdmin, body: { enabled: true, start: "21:00", end: "08:00" } });
   });
 });
 

@@ -126,7 +126,7 @@ export function messagingRoutes(messaging: MessagingService) {
     }),
     route({
       method: "GET",
-      path: "/messaging/quietHours",
+      path: "/messaging/settings/quietHours",
       tag: "messaging",
       summary: "Quiet hours: automatic messages reached between start and end (the shop's time zone) wait until end",
       access: admin,
@@ -135,7 +135,7 @@ export function messagingRoutes(messaging: MessagingService) {
     }),
     route({
       method: "PUT",
-      path: "/messaging/quietHours",
+      path: "/messaging/settings/quietHours",
       tag: "messaging",
       summary: "Saves the quiet hours (HQ staff, like the channels: one setting for every shop on the box)",
       access: HQ_STAFF,

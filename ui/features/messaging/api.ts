@@ -55,5 +55,5 @@ export const previewTemplate = (text: string, ticket_id: number) => api<Preview>
 export const getSettings = () => api<MessagingSettings>("GET", "/messaging/settings", { quiet: true });
 export const putSettings = (values: SettingsValues) => api<MessagingSettings>("PUT", "/messaging/settings", { body: values });
 export const testChannel = (channel: TestChannel, to: string) => api<TestResult>("POST", "/messaging/settings/test", { body: { channel, to }, quiet: true });
-export const getQuietHours = () => api<QuietHoursSettings>("GET", "/messaging/quietHours", { quiet: true });
-export const putQuietHours = (q: QuietHoursSettings) => api<QuietHoursSettings>("PUT", "/messaging/quietHours", { body: q });
+export const getQuietHours = () => api<QuietHoursSettings>("GET", "/messaging/settings/quietHours", { quiet: true });
+export const putQuietHours = (q: QuietHoursSettings) => api<QuietHoursSettings>("PUT", "/messaging/settings/quietHours", { body: q });
