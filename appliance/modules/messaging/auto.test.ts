@@ -163,7 +163,11 @@ describe("a ticket reaching a marked state", () => {
   });
 
   test("quiet hours are a setting: HQ staff change them (a shop's admin cannot); bad times are refused", async () => {
-    expect((await box.call("GET", `${API}/messaging/settings/quietHours`, { token: shopAdmin })).json.data).toEqual({ enabled: true, start: "21:00", end: "08:00" });
+    expect((await box.call("GET", `${API}/messaging/settings/quietHours`, { token: shopAdmin })).json.data).toEqual({
+      enabled: true,
+      start: "21:00",
+      end: "08:00",
+    });
     const body = { enabled: true, start: "23:00", end: "07:30" };
     expect((await box.call("PUT", `${API}/messaging/settings/quietHours`, { token: shopAdmin, body })).status).toBe(403);
     const bad = await box.call("PUT", `${API}/messaging/settings/quietHours`, { token: hqAdmin, body: { ...body, start: "9pm" } });
