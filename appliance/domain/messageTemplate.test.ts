@@ -66,3 +66,29 @@ test("a template with an empty value (a nameless state, no phone) falls back to 
   expect(defaultTemplate("")).toBe(NEUTRAL_TEMPLATE);
   expect(emptyPlaceholders(NEUTRAL_TEMPLATE, { ...values, state: "" })).toEqual([]);
 });
+
+test("every spec state's default message, as sent, names the state as people say it: no code (PICKED UP, PICKED_UP) in it", () => {
+  const SPEC = [
+    "CREATED",
+    "AWAITING PICKUP",
+    "PICKED UP",
+    "TECNOWASH",
+    "MARKED",
+    "IN PROGRESS",
+    "AWAITING DELIVERY",
+    "OUT FOR DELIVERY",
+    "DELIVERED",
+    "DELIVERED AND PAID",
+    "DELIVERED NOT PAID",
+    "CLOSED",
+  ];
+  for (const s of SPEC) {
+    const r = renderStatusMessage(defaultTemplate(s), { ...values, state: stateSaying(s) });
+    expect(r.ok).toBe(true);
+    const text = r.ok ? r.text : "";
+    for (const code of SPEC) {
+      expect(text, s).not.toContain(code);
+      expect(text, s).not.toContain(code.replace(/ /g, "_"));
+    }
+  }
+});

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, flag, id } from "./_common";
 import { agents, employees } from "./people";
 import { ticketStates } from "./tickets";
@@ -151,9 +151,34 @@ export const messageTemplates = sqliteTable("message_templates", {
     .primaryKey()
     .references(() => ticketStates.id, { onDelete: "cascade" }),
   text: text("text").notNull(),
+  /** Sent by itself when a ticket reaches this state (issue 25), once per ticket and state. */
+  auto_send: flag("auto_send"),
   updated_at: text("updated_at").notNull(),
   updated_by: integer("updated_by").references(() => employees.id),
 });
+
+/**
+ * What became of each automatic status message (issue 25): one row per ticket and state, so a
+ * state reached twice, a restart or two followers of the state log never send it twice; a
+ * customer who asked for no messages, or has no address, is recorded as skipped.
+ */
+export const autoMessages = sqliteTable(
+  "auto_messages",
+  {
+    id: id(),
+    ticket_id: integer("ticket_id").notNull(),
+    state: text("state").notNull(),
+    agent_id: integer("agent_id")
+      .notNull()
+      .references(() => agents.id),
+    outcome: text("outcome", { enum: ["queued", "skipped_no_messages", "skipped_no_address", "skipped_no_channel", "skipped_cannot_render"] }).notNull(),
+    outgoing_message_id: integer("outgoing_message_id").references(() => outgoingMessages.id),
+    /** The state log row that reached the state. */
+    state_log_id: integer("state_log_id").notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [uniqueIndex("auto_messages_ticket_state_uq").on(t.ticket_id, t.state)],
+);
 
 /** Append-only: triggers in the migration refuse UPDATE and DELETE. */
 export const auditLog = sqliteTable(

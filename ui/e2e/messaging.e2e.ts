@@ -55,8 +55,19 @@ test("a bulk message to chosen customers reaches sent, and says who was skipped 
   await m.message.fill(`Il-ħwejjeġ tiegħek lesti ${tag}. ${"Grazzi! ".repeat(8)}`);
   await expect(page.getByTestId("sms-length")).toContainText("2 SMS parts (UCS-2)");
 
+  // "Are you sure!" says who gets it and who is skipped for consent (issue 25).
+  let asked = "";
+  page.once("dialog", (d) => {
+    asked = d.message();
+    void d.accept();
+  });
   await m.send.click();
   await expect(m.toast("message/s on their way")).toBeVisible();
+  expect(asked).toBe("Are you sure! 2 customers will get this message.\n1 customer is skipped: asked for no messages.");
+  // The progress shows at the top, above the customers and the message; the chosen stay chosen.
+  const progressTop = (await page.getByTestId("batch-progress").boundingBox())!.y;
+  expect(progressTop).toBeLessThan((await m.search.boundingBox())!.y);
+  await expect(m.chosen()).toHaveCount(3);
   await expect(m.count("queued")).toHaveText("2");
   await expect(m.count("skipped")).toHaveText("1");
   await expect(page.getByText("Skipped: 1 asked for no messages.")).toBeVisible();
@@ -115,7 +126,7 @@ test("All Customers asks 'Are you sure!' and sends nothing when declined", async
     void d.dismiss();
   });
   await m.send.click();
-  await expect.poll(() => asked).toBe("Are you sure!");
+  await expect.poll(() => asked).toMatch(/^Are you sure! \d+ customers will get this message\./);
   await expect(page.getByTestId("batch-progress")).toHaveCount(0);
   await expect(m.message).toHaveValue("Closed on Monday for the feast.");
 });
@@ -130,14 +141,82 @@ test("the ticket view's Message status sends the ticket's status message and its
   await page.goto(`/tickets/${t.id}`);
   const m = new MessagingPage(page);
   await expect(page.getByText("No messages yet.")).toBeVisible();
+  // It shows the exact text and asks first (issue 25): Cancel sends nothing.
+  const dialog = page.getByRole("alertdialog");
   await page.getByRole("button", { name: "Message status", exact: true }).click();
+  await expect(dialog).toContainText(`SMS to ${c.mobile}`);
+  await expect(dialog).toContainText(`ticket ${t.id}`);
+  const shown = (await dialog.locator("p").innerText()).replace(/^[^“]*“|”$/g, "");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByText("No messages yet.")).toBeVisible();
+  expect(await received(request, c.mobile)).toHaveLength(0);
+  await page.getByRole("button", { name: "Message status", exact: true }).click();
+  await dialog.getByRole("button", { name: "Send" }).click();
   await expect(m.toast("message/s on their way")).toBeVisible();
   await expect(m.rows()).toHaveCount(1);
   await expect(m.rows().first()).toHaveAttribute("data-status", "sent", { timeout: 15_000 });
   await expect(m.rows().first()).toContainText(c.mobile);
   const texts = await received(request, c.mobile);
-  expect(texts).toHaveLength(1);
-  expect(texts[0]).toContain(String(t.id));
+  expect(texts).toEqual([shown]);
+  // The state as people say it, never its code.
+  expect(shown).not.toMatch(/CREATED|AWAITING|PICKED/);
+});
+
+test("a template marked to go by itself: a ticket reaching its state texts its customer once, unasked", async ({ page, request }) => {
+  const { token } = await apiLogin(request, 9999);
+  const auth = { authorization: `token ${token}` };
+  const c = await newCustomer(request, token, `Automsg ${stamp()}`, { mobile: freshMobile() });
+  const t = (await (await request.post("/api/v1/tickets/", { headers: auth, data: { customer_id: c.id } })).json()).data as { id: number };
+
+  await new AppPage(page).loginAs("9999");
+  // The settings screen: quiet hours off, so the test does not wait for the morning whatever the hour.
+  await page.goto("/messaging/settings");
+  await expect(page.getByLabel("Quiet from")).toHaveValue("21:00");
+  await expect(page.getByLabel("Quiet until")).toHaveValue("08:00");
+  await page.getByLabel("Hold automatic messages during quiet hours").uncheck();
+  await page.getByRole("button", { name: "Save quiet hours" }).click();
+  await expect(page.locator(".toast", { hasText: "Settings saved." }).last()).toBeVisible();
+
+  // The template screen: "ready for delivery" goes by itself.
+  await page.goto("/messaging/templates");
+  await page.getByRole("combobox", { name: /^Ticket state/ }).selectOption({ label: "AWAITING DELIVERY" });
+  const flag = page.getByLabel(/Send by itself when a ticket becomes AWAITING DELIVERY \(“ready for delivery”\)/);
+  await flag.check();
+  // HQ's demo shop has no phone: a text without {shop_phone}, or the neutral text would go.
+  await page.getByRole("textbox", { name: "Template", exact: true }).fill("Dear {customer_name}, ticket {ticket_id} is {state}.");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.locator(".toast", { hasText: "Settings saved." }).last()).toBeVisible();
+
+  try {
+    const move = (State: string) => request.put("/api/v1/tickets/changeState", { headers: auth, data: { Ids: [t.id], State } });
+    expect((await move("AWAITING DELIVERY")).ok()).toBeTruthy();
+    await expect.poll(() => received(request, c.mobile), { timeout: 15_000 }).toHaveLength(1);
+    const [text] = await received(request, c.mobile);
+    expect(text).toBe(`Dear ${c.full_name}, ticket ${t.id} is ready for delivery.`);
+    // Reached again: no second message; the ticket view lists the one that went.
+    expect((await move("IN PROGRESS")).ok()).toBeTruthy();
+    expect((await move("AWAITING DELIVERY")).ok()).toBeTruthy();
+    await page.goto(`/tickets/${t.id}`);
+    const m = new MessagingPage(page);
+    await expect(m.rows()).toHaveCount(1);
+    await expect(m.rows().first()).toHaveAttribute("data-status", "sent");
+    // A further state change is followed within a poll: a message sent twice would have arrived by now.
+    const other = await newCustomer(request, token, `Automsg2 ${stamp()}`, { mobile: freshMobile() });
+    const t2 = (await (await request.post("/api/v1/tickets/", { headers: auth, data: { customer_id: other.id } })).json()).data as { id: number };
+    expect((await request.put("/api/v1/tickets/changeState", { headers: auth, data: { Ids: [t2.id], State: "AWAITING DELIVERY" } })).ok()).toBeTruthy();
+    await expect.poll(() => received(request, other.mobile), { timeout: 15_000 }).toHaveLength(1);
+    expect(await received(request, c.mobile)).toHaveLength(1);
+  } finally {
+    // Other specs share the box: the template and quiet hours as they were.
+    const templates = (await (await request.get("/api/v1/messaging/templates", { headers: auth })).json()).data as {
+      state_id: number;
+      state: string;
+      text: string;
+    }[];
+    const ready = templates.find((x) => x.state === "AWAITING DELIVERY")!;
+    await request.put(`/api/v1/messaging/templates/${ready.state_id}`, { headers: auth, data: { text: ready.text, auto_send: false } });
+    await request.put("/api/v1/messaging/settings/quietHours", { headers: auth, data: { enabled: true, start: "21:00", end: "08:00" } });
+  }
 });
 
 test("a failed message can be retried from the customer screen", async ({ page, request }) => {

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { and, eq, inArray, ne, type SQL } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { agents, customers, outgoingMessages, tickets } from "../../../db/schema";
+import { agents, customers, messageBatches, outgoingMessages, tickets } from "../../../db/schema";
 import { type GatewayStandIn, startGatewayStandIn } from "../../../drivers/messaging/testing/android-gateway-stand-in";
 import { startSmtpPeer } from "../../../drivers/messaging/testing/smtp-peer";
 import type { BoxEvent } from "../events/model";
 import { testBox, type TestBox } from "../../test/harness";
 import { stateSaying } from "../../domain/messageTemplate";
+import { smsParts } from "../../domain/sms";
 import { backoffMs, DEFAULT_POLICY } from "./service";
 import { STATUS_REPEAT_MS } from "./throttle";
 
@@ -176,6 +177,28 @@ describe("status messages", () => {
   });
 });
 
+describe("status message preview (issue 25: the ticket view shows the text and asks first)", () => {
+  test("the preview is exactly the text the send then queues, with its address; it queues nothing; another shop's ticket answers 404", async () => {
+    const t = await ticketOf("birkirkara");
+    await db().update(customers).set({ mobile: "7900 0031" }).where(eq(customers.id, t.customer_id));
+    const count = async () => (await rowsOf(eq(outgoingMessages.ticket_id, t.id))).length;
+    const before = await count();
+    const p = await box.call("GET", `${API}/messages/${t.id}/status/preview`, { token: employee });
+    expect(p.status).toBe(200);
+    expect(p.json.data).toMatchObject({ ticket_id: t.id, channel: "sms", recipient: "79000031" });
+    const { encoding, parts, length } = smsParts(p.json.data.text);
+    expect(p.json.data.sms).toEqual({ encoding, parts, length });
+    expect(p.json.data.text).toContain(stateSaying(t.state));
+    expect(await count()).toBe(before);
+    // The attack: a Mosta manager asks for a Birkirkara ticket's message (its customer's name and number).
+    const other = await box.call("GET", `${API}/messages/${t.id}/status/preview`, { token: mostaManager });
+    expect(other.status).toBe(404);
+    const sent = await box.call("POST", `${API}/messages/${t.id}/status`, { token: employee });
+    expect(sent.status).toBe(200);
+    expect(sent.json.data[0].text).toBe(p.json.data.text);
+  });
+});
+
 describe("throttles", () => {
   test("a ticket's status message again within a minute answers 429, saying how long to wait, and queues nothing; a minute later it goes", async () => {
     const t = await ticketOf("birkirkara");
@@ -290,6 +313,28 @@ describe("bulk sends", () => {
     expect(good.duplicates()).toBe(0);
     // Another shop cannot follow this batch.
     expect((await box.call("GET", `${API}/messages/batches/${batch}`, { token: mostaManager })).status).toBe(404);
+  });
+
+  test('the count before "Are you sure?": how many get it and how many are skipped for consent; nothing queued; admin only', async () => {
+    const list = await customerOf("birkirkara", 3);
+    await db().update(customers).set({ mobile: "79000041", no_messages: false }).where(eq(customers.id, list[0]!.id));
+    await db().update(customers).set({ mobile: "79000042", no_messages: true }).where(eq(customers.id, list[1]!.id));
+    await db().update(customers).set({ mobile: "", email_address: "", no_messages: false }).where(eq(customers.id, list[2]!.id));
+    const body = { customer_ids: list.map((c) => c.id) };
+    const batches = async () => (await db().select().from(messageBatches)).length;
+    const before = await batches();
+    expect((await box.call("POST", `${API}/customers/sendMessages/count`, { token: employee, body })).status).toBe(403);
+    const r = await box.call("POST", `${API}/customers/sendMessages/count`, { token: admin, body });
+    expect(r.status).toBe(200);
+    expect(r.json.data).toEqual({ customers: 3, will_send: 1, skipped: { no_messages: 1, no_address: 1 } });
+    expect(await batches()).toBe(before);
+    // The attack: another shop's customer in the list is named, as the send names it.
+    const mosta = await customerOf("mosta", 1);
+    const bad = await box.call("POST", `${API}/customers/sendMessages/count`, { token: admin, body: { customer_ids: [list[0]!.id, mosta[0]!.id] } });
+    expect(bad.status).toBe(422);
+    // And the send does what the count said.
+    const sent = await box.call("POST", `${API}/customers/sendMessages`, { token: admin, body: { ...body, text: "Closed on Monday" } });
+    expect(sent.json.data).toMatchObject({ queued: 1, skipped: { no_messages: 1, no_address: 1 } });
   });
 
   test("all=true reaches every customer of the caller's shop only", async () => {
@@ -423,7 +468,11 @@ describe("retries and crashes", () => {
     await hand(keyOf(sentId));
     await hand(keyOf(failedId));
     await hand(keyOf(pendingId));
-    await Bun.sleep(30); // the stand-in marks them Sent after 5 ms
+    // The stand-in marks them Sent 5 ms after it got them: wait for that before setting states by hand.
+    const handed = [sentId, failedId, pendingId].map(keyOf);
+    const settled = () => handed.every((k) => good.received.some((m) => m.id === k && m.state !== "Pending"));
+    for (let i = 0; i < 200 && !settled(); i++) await Bun.sleep(5);
+    expect(settled()).toBe(true);
     good.setState(keyOf(failedId), "Failed");
     good.setState(keyOf(pendingId), "Pending");
     const tally = await box.messaging.sender.recover(0);

@@ -2,6 +2,7 @@
 // channel settings (issue 14).
 import { z } from "zod";
 import { MESSAGE_TEXT_MAX, TEMPLATE_MAX } from "../../domain/messageTemplate";
+import { HHMM } from "../../domain/quietHours";
 import { text } from "../../domain/schemas";
 
 /**
@@ -98,13 +99,17 @@ export const MessageTemplate = z.object({
   state: z.string(),
   text: z.string(),
   is_default: z.boolean(),
+  auto_send: z.boolean().describe("Sent by itself, once per ticket, when a ticket reaches this state (quiet hours and consent apply)"),
   updated_at: z.string().nullable(),
   updated_by: z.number().nullable(),
 });
 export type MessageTemplate = z.infer<typeof MessageTemplate>;
 
 export const StateIdParams = z.object({ state_id: z.coerce.number().int().positive() });
-export const TemplateBody = z.object({ text: text(TEMPLATE_MAX).min(1, "text: write the message") });
+export const TemplateBody = z.object({
+  text: text(TEMPLATE_MAX).min(1, "text: write the message"),
+  auto_send: z.boolean().optional().describe("Send by itself when a ticket reaches this state; left out keeps what was set"),
+});
 export const PreviewBody = z.object({ text: z.string().max(TEMPLATE_MAX), ticket_id: z.number().int().positive() });
 
 /** The rendered text and what it costs as an SMS. */
@@ -117,6 +122,32 @@ export const Preview = z.object({
   }),
 });
 export type Preview = z.infer<typeof Preview>;
+
+/** GET /messages/{id}/status/preview: the ticket's status message exactly as it would be queued, and where it would go. */
+export const StatusPreview = Preview.extend({
+  ticket_id: z.number(),
+  customer_name: z.string(),
+  channel: z.enum(["sms", "email"]),
+  recipient: z.string(),
+});
+export type StatusPreview = z.infer<typeof StatusPreview>;
+
+/** POST /customers/sendMessages/count: what a bulk send would do, before "Are you sure?". */
+export const BulkCount = z.object({
+  customers: z.number().describe("Customers chosen (or all of the caller's scope)"),
+  will_send: z.number().describe("Customers the message would be queued to"),
+  skipped: SendResult.shape.skipped,
+});
+export type BulkCount = z.infer<typeof BulkCount>;
+export const BulkCountBody = SendMessagesBody.pick({ customer_ids: true });
+
+/** Quiet hours: automatic messages reached between start and end (the shop's time zone) wait until end. */
+export const QuietHoursSettings = z.object({
+  enabled: z.boolean(),
+  start: z.string().regex(HHMM, "start: a time as HH:MM (24-hour)"),
+  end: z.string().regex(HHMM, "end: a time as HH:MM (24-hour)"),
+});
+export type QuietHoursSettings = z.infer<typeof QuietHoursSettings>;
 
 /** The channel settings as typed on the settings screen ("" = not set). */
 export const SettingsValues = z.object({

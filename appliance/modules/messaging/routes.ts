@@ -3,6 +3,10 @@ import { HQ_STAFF, ROLES, route } from "../../http/route";
 import { IdParams } from "../../domain/schemas";
 import {
   BatchCounts,
+  BulkCount,
+  BulkCountBody,
+  QuietHoursSettings,
+  StatusPreview,
   MessageListQuery,
   MessageTemplate,
   MessagingSettings,
@@ -35,6 +39,27 @@ export function messagingRoutes(messaging: MessagingService) {
       params: IdParams,
       response: z.array(OutboxRow),
       handler: ({ caller, params }) => messaging.statusMessage(caller, params.id),
+    }),
+    route({
+      method: "GET",
+      path: "/messages/:id/status/preview",
+      tag: "messaging",
+      summary: "The ticket's status message exactly as POST /messages/{id}/status would queue it, and where it would go; queues nothing",
+      access: staff,
+      params: IdParams,
+      response: StatusPreview,
+      handler: ({ caller, params }) => messaging.statusPreview(caller, params.id),
+    }),
+    route({
+      method: "POST",
+      path: "/customers/sendMessages/count",
+      tag: "messaging",
+      summary: "What POST /customers/sendMessages would do with these customers: how many get it, how many are skipped and why; queues nothing",
+      access: admin,
+      query: SendMessagesQuery,
+      body: BulkCountBody,
+      response: BulkCount,
+      handler: ({ caller, query, body }) => messaging.countBulk(caller, query.all === "true", body.customer_ids),
     }),
     route({
       method: "POST",
@@ -100,6 +125,25 @@ export function messagingRoutes(messaging: MessagingService) {
       handler: ({ caller, body }) => messaging.saveSettings(caller, body),
     }),
     route({
+      method: "GET",
+      path: "/messaging/settings/quietHours",
+      tag: "messaging",
+      summary: "Quiet hours: automatic messages reached between start and end (the shop's time zone) wait until end",
+      access: admin,
+      response: QuietHoursSettings,
+      handler: () => messaging.quietHours(),
+    }),
+    route({
+      method: "PUT",
+      path: "/messaging/settings/quietHours",
+      tag: "messaging",
+      summary: "Saves the quiet hours (HQ staff, like the channels: one setting for every shop on the box)",
+      access: HQ_STAFF,
+      body: QuietHoursSettings,
+      response: QuietHoursSettings,
+      handler: ({ caller, body }) => messaging.saveQuietHours(caller, body),
+    }),
+    route({
       method: "POST",
       path: "/messaging/settings/test",
       tag: "messaging",
@@ -122,7 +166,8 @@ export function messagingRoutes(messaging: MessagingService) {
       method: "PUT",
       path: "/messaging/templates/:state_id",
       tag: "messaging",
-      summary: "Saves a ticket state's status message template (unknown placeholders refused; HQ staff only)",
+      summary:
+        "Saves a ticket state's status message template and whether it goes by itself when a ticket reaches the state (unknown placeholders refused; HQ staff only)",
       // Templates are HQ's reference data (modules/reference), sent by every shop under its own
       // name: HQ staff write them, like the channels; a shop enrolled with HQ gets them from there.
       access: HQ_STAFF,
@@ -130,7 +175,7 @@ export function messagingRoutes(messaging: MessagingService) {
       params: StateIdParams,
       body: TemplateBody,
       response: MessageTemplate,
-      handler: ({ caller, params, body }) => messaging.saveTemplate(caller, params.state_id, body.text),
+      handler: ({ caller, params, body }) => messaging.saveTemplate(caller, params.state_id, body.text, body.auto_send),
     }),
     route({
       method: "POST",

@@ -9,7 +9,7 @@ import { Field, Section, Toggle } from "../../components/form";
 import { toast } from "../../components/toast";
 import { fetchList, loadFailure } from "../../lib/api";
 import { ChipToggles } from "../people/fields";
-import { type BatchCounts, batchCounts, type SendResult, sendBulk } from "./api";
+import { type BatchCounts, type BulkCount, batchCounts, countBulk, type SendResult, sendBulk } from "./api";
 import { useMessageEvents } from "./events";
 import { MessageList, POLL_MS } from "./MessageList";
 import { SmsLength } from "./SmsLength";
@@ -22,10 +22,20 @@ const TEXT_ROWS = 5;
 type Pickable = Pick<Customer, "id" | "full_name"> & { no_messages?: boolean };
 const chipName = (c: Pickable) => (c.no_messages ? `${c.full_name} (no messages)` : c.full_name);
 
+const many = (n: number, one: string, more: string) => `${n} ${n === 1 ? one : more}`;
+/** "Are you sure!" with who gets the message and who is skipped and why. */
+export function confirmText(c: BulkCount): string {
+  const lines = [`Are you sure! ${many(c.will_send, "customer", "customers")} will get this message.`];
+  if (c.skipped.no_messages) lines.push(`${many(c.skipped.no_messages, "customer is", "customers are")} skipped: asked for no messages.`);
+  if (c.skipped.no_address) lines.push(`${many(c.skipped.no_address, "customer is", "customers are")} skipped: no mobile or e-mail.`);
+  return lines.join("\n");
+}
+
 /**
- * Spec §2 Messaging: All Customers (with the browser's "Are you sure!"), a searchable
+ * Spec §2 Messaging: All Customers, a searchable
  * multi-select of customers by full name, a delivery-date filter with Clear, a 5-row
- * message and Send; then 'message/s on their way' and the batch's progress, live.
+ * message and Send (the browser's "Are you sure!" with the counts first); then 'message/s on
+ * their way' and the batch's progress, live, at the top.
  */
 export function MessagingScreen() {
   const [all, setAll] = useState(false);
@@ -50,15 +60,16 @@ export function MessagingScreen() {
   const ready = text.trim() !== "" && (all || chosen.size > 0);
   async function send() {
     if (!ready || sending) return;
-    // Spec §2/§8: a send to every customer needs the browser's own confirmation.
-    if (all && !window.confirm("Are you sure!")) return;
     setSending(true);
     try {
-      const r = await sendBulk(all, all ? [] : [...chosen.keys()], text.trim());
+      const ids = all ? [] : [...chosen.keys()];
+      // Spec §2/§8: the browser's own "Are you sure!", saying who gets it and who is skipped (issue 25).
+      if (!window.confirm(confirmText(await countBulk(all, ids)))) return;
+      const r = await sendBulk(all, ids, text.trim());
       toast("message/s on their way");
       setBatch(r);
       setText("");
-      setChosen(new Map());
+      // The chosen customers stay chosen: a second message to the same people needs no new search.
     } catch {
       // The red toast already said why; the message stays for another try.
     } finally {
@@ -79,6 +90,9 @@ export function MessagingScreen() {
           </Link>
         </span>
       </div>
+
+      {/* The last send's progress comes first: it is what the screen answers with (issue 25). */}
+      {batch && <BatchProgress batch={batch} />}
 
       <Section title="To">
         <Toggle label="All Customers" checked={all} onChange={setAll} />
@@ -119,8 +133,6 @@ export function MessagingScreen() {
           </button>
         </div>
       </Section>
-
-      {batch && <BatchProgress batch={batch} />}
     </div>
   );
 }
@@ -243,6 +255,11 @@ function BatchProgress({ batch }: { batch: SendResult }) {
   const [counts, setCounts] = useState<BatchCounts | null>(null);
   const [showRows, setShowRows] = useState(false);
   const id = batch.batch_id;
+  // Sent from the bottom of a long list: the answer is brought into view.
+  const box = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (id) box.current?.scrollIntoView?.({ block: "start" });
+  }, [id]);
   const load = useCallback(() => batchCounts(id).then(setCounts, () => {}), [id]);
   useEffect(() => {
     setCounts(null);
@@ -274,7 +291,7 @@ function BatchProgress({ batch }: { batch: SendResult }) {
     batch.skipped.no_address && `${batch.skipped.no_address} ${batch.skipped.no_address === 1 ? "has" : "have"} no mobile or e-mail`,
   ].filter(Boolean);
   return (
-    <section className="card section msg-progress" aria-label="Progress" data-testid="batch-progress">
+    <section ref={box} className="card section msg-progress" aria-label="Progress" data-testid="batch-progress">
       <div className="section-head">
         <h2>Send #{id}</h2>
         <span className="muted">{waiting > 0 ? (live ? "on its way (live)" : "on its way") : "finished"}</span>

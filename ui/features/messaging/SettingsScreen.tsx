@@ -5,6 +5,7 @@ import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
 import { employee } from "../../lib/session";
+import { QuietHoursSection } from "./QuietHours";
 import { type MessagingSettings, getSettings, putSettings, type TestChannel, testChannel } from "./api";
 
 type Key = keyof MessagingSettings["values"];
@@ -141,6 +142,7 @@ export function SettingsScreen() {
       ) : (
         <p className="muted">Only head-quarters staff change where messages leave the box.</p>
       )}
+      <QuietHoursSection canSet={canSet} />
     </div>
   );
 }

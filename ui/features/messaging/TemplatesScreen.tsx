@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { PLACEHOLDERS, TEMPLATE_MAX, unknownPlaceholders } from "../../../appliance/domain/messageTemplate";
+import { PLACEHOLDERS, stateSaying, TEMPLATE_MAX, unknownPlaceholders } from "../../../appliance/domain/messageTemplate";
 import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
 import { useHqStaff } from "../../app/access";
@@ -55,6 +55,7 @@ export function TemplatesScreen() {
             <option key={t.state_id} value={t.state_id}>
               {t.state || "(none)"}
               {t.is_default ? "" : " (edited)"}
+              {t.auto_send ? " · sent by itself" : ""}
             </option>
           ))}
         </select>
@@ -71,9 +72,10 @@ export function TemplatesScreen() {
 
 function TemplateEditor({ template, editable, onSaved }: { template: MessageTemplate; editable: boolean; onSaved: (t: MessageTemplate) => void }) {
   const [text, setText] = useState(template.text);
+  const [autoSend, setAutoSend] = useState(template.auto_send);
   const [saving, setSaving] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
-  const changed = text !== template.text;
+  const changed = text !== template.text || autoSend !== template.auto_send;
   const unknown = unknownPlaceholders(text);
 
   /** Puts the placeholder where the cursor is (or over the selection), and keeps typing there. */
@@ -92,7 +94,7 @@ function TemplateEditor({ template, editable, onSaved }: { template: MessageTemp
   async function save() {
     setSaving(true);
     try {
-      onSaved(await saveTemplate(template.state_id, text));
+      onSaved(await saveTemplate(template.state_id, text, autoSend));
       toast("Settings saved.");
     } catch {
       // The red toast already said why (an unknown placeholder, too long...).
@@ -117,10 +119,23 @@ function TemplateEditor({ template, editable, onSaved }: { template: MessageTemp
         <Field label="Template" hint={editable && template.is_default ? "The standard text: edit it to make it the shop's own" : undefined}>
           <textarea ref={area} name="template" rows={5} maxLength={TEMPLATE_MAX} value={text} readOnly={!editable} onChange={(e) => setText(e.target.value)} />
         </Field>
+        <label className="toggle">
+          <input type="checkbox" name="auto_send" checked={autoSend} disabled={!editable} onChange={(e) => setAutoSend(e.target.checked)} />
+          <span>Send by itself when a ticket becomes {template.state ? `${template.state} (“${stateSaying(template.state)}”)` : "(none)"}</span>
+        </label>
+        {autoSend && <p className="muted">Once per ticket; not to customers who asked for no messages; at night it waits for the end of quiet hours.</p>}
         {unknown.length > 0 && <p className="form-error">Not a placeholder: {unknown.map((u) => `{${u}}`).join(", ")}. Use the buttons above.</p>}
         {editable && (
           <div className="form-buttons">
-            <button type="button" className="btn" disabled={!changed || saving} onClick={() => setText(template.text)}>
+            <button
+              type="button"
+              className="btn"
+              disabled={!changed || saving}
+              onClick={() => {
+                setText(template.text);
+                setAutoSend(template.auto_send);
+              }}
+            >
               Undo changes
             </button>
             <button type="button" className="btn btn-primary" disabled={!changed || saving || !text.trim() || unknown.length > 0} onClick={() => void save()}>

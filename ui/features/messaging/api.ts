@@ -1,5 +1,8 @@
 import type {
   BatchCounts,
+  BulkCount,
+  QuietHoursSettings,
+  StatusPreview,
   MessageListQuery,
   MessageTemplate,
   MessagingSettings,
@@ -17,6 +20,9 @@ import { api, apiList } from "../../lib/api";
 // model, imported type-only (README "Layout").
 export type {
   BatchCounts,
+  BulkCount,
+  QuietHoursSettings,
+  StatusPreview,
   MessageStatus,
   MessageTemplate,
   MessagingSettings,
@@ -30,6 +36,11 @@ export type MessageQuery = Partial<Pick<MessageListQuery, "customer_id" | "ticke
 export const listMessages = (q: MessageQuery) => api<OutboxRow[]>("GET", "/messages", { query: { ...q }, quiet: true });
 /** The ticket's status message to its customer (spec §7); answers the rows it queued. */
 export const sendStatusMessage = (ticketId: number) => api<OutboxRow[]>("POST", `/messages/${ticketId}/status`);
+/** What the status message will say and where it goes, before anyone sends it (issue 25). */
+export const previewStatusMessage = (ticketId: number) => api<StatusPreview>("GET", `/messages/${ticketId}/status/preview`);
+/** How many a bulk send reaches and skips, for "Are you sure!" (issue 25); queues nothing. */
+export const countBulk = (all: boolean, customer_ids: number[]) =>
+  api<BulkCount>("POST", "/customers/sendMessages/count", { query: { all }, body: { customer_ids } });
 export const sendBulk = (all: boolean, customer_ids: number[], text: string) =>
   api<SendResult>("POST", "/customers/sendMessages", { query: { all }, body: { customer_ids, text } });
 export const batchCounts = (id: number) => api<BatchCounts>("GET", `/messages/batches/${id}`, { quiet: true });
@@ -37,9 +48,12 @@ export const retryMessage = (id: number) => api<OutboxRow>("POST", `/messages/ou
 export const customersByDeliveryDate = (date: string) => apiList<Customer>(`/customers/byDeliveryDate/${date}`);
 
 export const listTemplates = () => api<MessageTemplate[]>("GET", "/messaging/templates", { quiet: true });
-export const saveTemplate = (stateId: number, text: string) => api<MessageTemplate>("PUT", `/messaging/templates/${stateId}`, { body: { text } });
+export const saveTemplate = (stateId: number, text: string, auto_send: boolean) =>
+  api<MessageTemplate>("PUT", `/messaging/templates/${stateId}`, { body: { text, auto_send } });
 export const previewTemplate = (text: string, ticket_id: number) => api<Preview>("POST", "/messaging/templates/preview", { body: { text, ticket_id } });
 
 export const getSettings = () => api<MessagingSettings>("GET", "/messaging/settings", { quiet: true });
 export const putSettings = (values: SettingsValues) => api<MessagingSettings>("PUT", "/messaging/settings", { body: values });
 export const testChannel = (channel: TestChannel, to: string) => api<TestResult>("POST", "/messaging/settings/test", { body: { channel, to }, quiet: true });
+export const getQuietHours = () => api<QuietHoursSettings>("GET", "/messaging/settings/quietHours", { quiet: true });
+export const putQuietHours = (q: QuietHoursSettings) => api<QuietHoursSettings>("PUT", "/messaging/settings/quietHours", { body: q });

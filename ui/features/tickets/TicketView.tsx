@@ -17,7 +17,7 @@ import { ProcessFeedback } from "./ProcessFeedback";
 import { TicketStops } from "./TicketStops";
 import { WhereItIs } from "../scan/Where";
 import { MessageList } from "../messaging/MessageList";
-import { sendStatusMessage } from "../messaging/api";
+import { askAndSendStatusMessage } from "../messaging/statusMessage";
 
 /** Spec §2 ticket view; back goes to the ticket's customer. */
 export function TicketView({ params }: { params: Record<string, string | undefined> }) {
@@ -50,15 +50,11 @@ export function TicketView({ params }: { params: Record<string, string | undefin
     const changed = await askTicketDiscount(t!);
     if (changed) setT(changed);
   }
-  /** Spec §2/§8: the ticket's status message to its customer, any staff role; the list below follows it. */
+  /** Spec §2/§8: the ticket's status message to its customer, any staff role, shown and asked first (issue 25); the list below follows it. */
   async function messageStatus() {
     setMessaging(true);
     try {
-      await sendStatusMessage(t!.id);
-      toast("message/s on their way");
-      setSent((n) => n + 1);
-    } catch {
-      // The red toast already said why (no mobile or e-mail, no channel set up...).
+      if (await askAndSendStatusMessage(t!.id)) setSent((n) => n + 1);
     } finally {
       setMessaging(false);
     }

@@ -1,0 +1,17 @@
+// What other modules may read of agents (issue 23: a module's tables are its own): messaging
+// names the shop and its phone in a message through this.
+import { eq } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { agents } from "../../../db/schema";
+
+export type ShopContact = { id: number; name: string; landline: string; mobile: string };
+
+export function agentReads(db: Db) {
+  return {
+    async shop(id: number): Promise<ShopContact | undefined> {
+      const [a] = await db.select({ id: agents.id, name: agents.name, landline: agents.landline, mobile: agents.mobile }).from(agents).where(eq(agents.id, id));
+      return a;
+    },
+  };
+}
+export type AgentReads = ReturnType<typeof agentReads>;

@@ -1,0 +1,35 @@
+// What other modules may read of customers (issue 23: a module's tables are its own):
+// messaging reads who a message goes to, and whether they asked for none, through these.
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { customers } from "../../../db/schema";
+
+/** A customer as a message needs them: where it goes and whether they asked for none. */
+export type CustomerContact = { id: number; agent_id: number; full_name: string; mobile: string; email_address: string; no_messages: boolean };
+
+const contact = {
+  id: customers.id,
+  agent_id: customers.agent_id,
+  full_name: customers.full_name,
+  mobile: customers.mobile,
+  email_address: customers.email_address,
+  no_messages: customers.no_messages,
+};
+
+export function customerReads(db: Db) {
+  return {
+    async contact(id: number): Promise<CustomerContact | undefined> {
+      const [c] = await db.select(contact).from(customers).where(eq(customers.id, id));
+      return c;
+    },
+    /** These customers (unknown ids are simply absent), or with `ids` null every customer of these shops (null: all). */
+    async contacts(ids: number[] | null, agentIds: number[] | null): Promise<CustomerContact[]> {
+      return db
+        .select(contact)
+        .from(customers)
+        .where(and(ids ? inArray(customers.id, ids) : undefined, agentIds ? inArray(customers.agent_id, agentIds) : undefined))
+        .orderBy(asc(customers.id));
+    },
+  };
+}
+export type CustomerReads = ReturnType<typeof customerReads>;

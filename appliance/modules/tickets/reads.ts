@@ -1,0 +1,47 @@
+// What other modules may read of tickets and their states (issue 23: a module's tables are its
+// own). Messaging reads a ticket for its status message and follows the state log for
+// automatic messages through these, never the tables.
+import { asc, eq, gt, max } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { ticketLogStates, tickets, ticketStates } from "../../../db/schema";
+
+export type TicketForMessage = Pick<typeof tickets.$inferSelect, "id" | "agent_id" | "customer_id" | "state" | "total" | "total_paid" | "delivery_date">;
+export type TicketState = typeof ticketStates.$inferSelect;
+/** One row of the ticket state log: the ticket was set to `state` at `logged_at`. */
+export type StateChange = { id: number; ticket_id: number; state: string; logged_at: string };
+
+export function ticketReads(db: Db) {
+  return {
+    async ticket(id: number): Promise<TicketForMessage | undefined> {
+      return db.query.tickets.findFirst({
+        columns: { id: true, agent_id: true, customer_id: true, state: true, total: true, total_paid: true, delivery_date: true },
+        where: eq(tickets.id, id),
+      });
+    },
+    async state(name: string): Promise<TicketState | undefined> {
+      return db.query.ticketStates.findFirst({ where: eq(ticketStates.name, name) });
+    },
+    async stateById(id: number): Promise<TicketState | undefined> {
+      return db.query.ticketStates.findFirst({ where: eq(ticketStates.id, id) });
+    },
+    /** Every state in the order the spec lists them. */
+    async states(): Promise<TicketState[]> {
+      return db.select().from(ticketStates).orderBy(asc(ticketStates.position), asc(ticketStates.id));
+    },
+    /** The state log's newest id (0 when empty): where a follower of the log starts. */
+    async lastStateChangeId(): Promise<number> {
+      const [r] = await db.select({ id: max(ticketLogStates.id) }).from(ticketLogStates);
+      return r?.id ?? 0;
+    },
+    /** State log rows after `afterId`, oldest first, at most `limit`. */
+    async stateChangesAfter(afterId: number, limit: number): Promise<StateChange[]> {
+      return db
+        .select({ id: ticketLogStates.id, ticket_id: ticketLogStates.ticket_id, state: ticketLogStates.state, logged_at: ticketLogStates.logged_at })
+        .from(ticketLogStates)
+        .where(gt(ticketLogStates.id, afterId))
+        .orderBy(asc(ticketLogStates.id))
+        .limit(limit);
+    },
+  };
+}
+export type TicketReads = ReturnType<typeof ticketReads>;
