@@ -15,6 +15,7 @@ import * as W from "../features/scheduling";
 import { ScannersScreen } from "../features/scanners/ScannersScreen";
 import { LinkScreen } from "../features/hqlink";
 import { EndOfDay } from "../features/till/EndOfDay";
+import { ImportScreen } from "../features/import";
 import type { Access } from "./access";
 
 export interface RouteDef {
@@ -63,6 +64,8 @@ export const ROUTES: RouteDef[] = [
   // Not in the spec's list: where this box streams its database to HQ (issue 15, README).
   { path: "/hqlink", title: "Link to HQ", access: "admin", component: LinkScreen, back: "/configuration" },
   { path: "/configReference", title: "Reference data", access: "admin", component: ReferenceScreen, back: "/configuration" },
+  // Not in the spec's list: moving in from the system in use today (issue 26, README); HQ staff as the server.
+  { path: "/configImport", title: "Import", access: "hqStaff", component: ImportScreen, back: "/configuration" },
   // Not in the spec's list: the box's health panel (issue 16, README).
   { path: "/box", title: "The box", access: "admin", component: BoxScreen, back: "/configuration" },
   { path: "/messaging", title: "Messaging", access: "admin", component: M.MessagingScreen, back: "/configuration" },

@@ -82,6 +82,8 @@ export const Customer = z.object({
   created_at: z.string(),
 });
 export type Customer = z.infer<typeof Customer>;
+/** A row of the plain list (newest first): the customer with its preference ids. */
+export const CustomerListRow = Customer.extend({ preferences: z.array(z.number()) });
 
 /** One of the customer's last tickets (?simple=true), money in euros. */
 export const SimpleTicket = z.object({

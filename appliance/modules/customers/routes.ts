@@ -8,6 +8,7 @@ import {
   CustomerDetail,
   CustomerTicket,
   CustomerListQuery,
+  CustomerListRow,
   CustomerPreference,
   CustomerQuery,
   DateParams,
@@ -42,7 +43,7 @@ export function customerRoutes(customers: CustomerService) {
       access: staff,
       query: CustomerListQuery,
       // A lookup by a contact field answers one customer; a search or the list, an array.
-      response: z.union([Customer, z.array(Customer)]),
+      response: z.union([Customer, z.array(CustomerListRow), z.array(Customer)]),
       handler: ({ caller, query }) => {
         const field = LOOKUP_FIELDS.find((f) => query[f] !== undefined);
         if (field) return customers.lookup(caller, field, query[field]!);

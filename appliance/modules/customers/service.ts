@@ -151,7 +151,20 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
     /** Newest first, paged: the list screen shows nothing until a term is typed, other screens page. */
     async list(caller: EmployeeCaller, limit: number, offset: number) {
       const rows = await db.select().from(customers).where(scopeWhere(caller)).orderBy(desc(customers.id)).limit(limit).offset(offset);
-      return rows.map(out);
+      // Each with its preferences (spec §3 Customer), one query for the page: an import reads
+      // a page at once instead of asking for each customer's preferences (issue 26).
+      const prefs = rows.length
+        ? await db
+            .select({ c: customerPreferences.customer_id, p: customerPreferences.preference_id })
+            .from(customerPreferences)
+            .where(
+              inArray(
+                customerPreferences.customer_id,
+                rows.map((r) => r.id),
+              ),
+            )
+        : [];
+      return rows.map((c) => ({ ...out(c), preferences: prefs.filter((x) => x.c === c.id).map((x) => x.p) }));
     },
 
     /**

@@ -6,80 +6,23 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { importRuns, ticketStates } from "../../../db/schema";
-import type { Clock } from "../../platform/clock";
 import { audit } from "../audit/audit";
 import type { EmployeeCaller } from "../auth/caller";
-import { connectSource, type Source, SourceError, type SourceOptions } from "./client";
+import { connectSource, type Source } from "./client";
 import { importPayments } from "./payments";
 import { dependencyOrder, type KindPlan, PLAN, statesOf } from "./plan";
+import { createReader, type FailedRow, PARALLEL, parallel } from "./read";
 import { firstProblem, fingerprint, type Ticket } from "./records";
+import type { ImportDeps, ImportOptions, ImportReport, KindCounts, Refusal } from "./types";
 import { type Kind, knownHashes, type NewPin, type WriteContext, writeRecord } from "./writer";
 
+export type { ImportDeps, ImportOptions, ImportReport, KindCounts, Progress, Refusal } from "./types";
+
 const PAGE = 200;
-/** Requests in flight at once for per-record reads (preferences, state logs). */
-const PARALLEL = 8;
 /** The report keeps this many refusals in full; the rest are counted. */
 const MAX_LISTED_REFUSALS = 2000;
 /** Ids above the highest listed ticket answering 404 in a row before the newest drafts are taken as all read. */
 const GAP_TAIL = 24;
-
-export interface Progress {
-  kind: Kind;
-  label: string;
-  /** Records of this kind read so far, and how many there are (estimated for paged kinds). */
-  done: number;
-  total: number;
-  /** Kinds finished, of all. */
-  step: number;
-  steps: number;
-}
-
-export interface KindCounts {
-  read: number;
-  new: number;
-  changed: number;
-  unchanged: number;
-  refused: number;
-}
-
-export interface Refusal {
-  kind: Kind;
-  id: number | null;
-  reason: string;
-}
-
-export interface ImportReport {
-  run_id: number | null;
-  source: string;
-  dry_run: boolean;
-  started_at: string;
-  finished_at: string;
-  seconds: number;
-  requests: number;
-  kinds: Partial<Record<Kind, KindCounts>>;
-  refusals: Refusal[];
-  refusals_not_listed: number;
-  /** Per ticket, the imported total and paid equal the source's (checked in each ticket's transaction). */
-  money: { tickets: number; total_cents: number; paid_cents: number; equal_to_source: boolean; refused_for_money: number };
-  /** New PINs of imported employees: shown once, never stored. */
-  pins: NewPin[];
-}
-
-export interface ImportDeps {
-  db: Db;
-  clock: Clock;
-  secret: string;
-  /** Who the import acts as on this box (an admin of HQ): audit rows, payments. */
-  caller: EmployeeCaller;
-}
-
-export interface ImportOptions extends SourceOptions {
-  dryRun?: boolean;
-  onProgress?: (p: Progress) => void;
-  /** Stops between batches (an HQ screen's Cancel, a test's "kill halfway"). */
-  signal?: AbortSignal;
-  pageSize?: number;
-}
 
 type Parsed = { id: number; record: any; hash: string };
 
@@ -224,81 +167,17 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
     throw e;
   }
 
+  const { pages, complete, addressesPastTheCap, ticket: fetchOne } = createReader(src, { pageSize, refuse });
+
   const progress = (p: KindPlan, done: number, total: number) =>
     o.onProgress?.({ kind: p.kind, label: p.label, done, total, step: PLAN.indexOf(p), steps: PLAN.length });
 
-  /** Pages of a list route; a page that fails is halved until the bad record is alone and refused. */
-  async function* pages(p: KindPlan, path: string): AsyncGenerator<unknown[]> {
-    const sep = path.includes("?") ? "&" : "?";
-    let offset = 0;
-    for (;;) {
-      const got = await pageOrBisect(p, `${path}${sep}`, offset, pageSize);
-      if (got.rows.length) yield got.rows;
-      if (got.allFailed) {
-        refuse(p.kind, null, `gave up reading ${p.label} at offset ${offset}: every record of a page failed`);
-        return;
-      }
-      if (got.consumed < pageSize) return;
-      offset += got.consumed;
-    }
-  }
-  async function pageOrBisect(p: KindPlan, prefix: string, offset: number, limit: number): Promise<{ rows: unknown[]; consumed: number; allFailed: boolean }> {
-    try {
-      const rows = await src.list(`${prefix}limit=${limit}&offset=${offset}`);
-      return { rows, consumed: rows.length, allFailed: false };
-    } catch (e) {
-      if (!(e instanceof SourceError)) throw e;
-      if (limit === 1) {
-        refuse(p.kind, null, `record at offset ${offset}: ${e.message}`);
-        return { rows: [], consumed: 1, allFailed: true };
-      }
-      const half = Math.ceil(limit / 2);
-      const a = await pageOrBisect(p, prefix, offset, half);
-      if (a.consumed < half) return a;
-      const b = await pageOrBisect(p, prefix, offset + half, limit - half);
-      return { rows: [...a.rows, ...b.rows], consumed: a.consumed + b.consumed, allFailed: a.allFailed && b.allFailed };
-    }
-  }
-
-  /** Runs `fn` over items with a few requests in flight. */
-  async function parallel<T, U>(items: T[], fn: (x: T) => Promise<U>): Promise<U[]> {
-    const out = new Array<U>(items.length);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(PARALLEL, items.length) }, async () => {
-        while (next < items.length) {
-          const i = next++;
-          out[i] = await fn(items[i]!);
-        }
-      }),
-    );
-    return out;
-  }
-
-  /** Adds what a list row lacks: a customer's preferences, a ticket's state history. */
-  async function complete(p: KindPlan, rows: unknown[]): Promise<unknown[]> {
-    if (p.kind !== "customer" && p.kind !== "ticket") return rows;
-    return parallel(rows, async (row) => {
-      const r = row as { id?: unknown; ticket_log_states?: unknown };
-      if (typeof r !== "object" || r === null || typeof r.id !== "number") return row;
-      try {
-        if (p.kind === "customer") {
-          const prefs = await src.list(`/customerPreferences/customers/${r.id}`);
-          return { ...r, preferences: prefs.map((x) => (x as { preference_id?: unknown }).preference_id) };
-        }
-        if (Array.isArray(r.ticket_log_states)) return row;
-        return { ...r, ticket_log_states: await src.list(`/ticketLogStates/${r.id}`) };
-      } catch (e) {
-        return { __failed: true, id: r.id, reason: (e as Error).message };
-      }
-    });
-  }
   const failedCompletions = (p: KindPlan, rows: unknown[]) =>
     rows.filter((r) => {
-      const f = r as { __failed?: boolean; id: number; reason: string };
+      const f = r as Partial<FailedRow>;
       if (!f.__failed) return true;
       kinds[p.kind]!.read++;
-      refuse(p.kind, f.id, f.reason);
+      refuse(p.kind, f.id ?? null, f.reason ?? "");
       return false;
     });
 
@@ -343,30 +222,14 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
   }
 
   /**
-   * GET /address/ answers at most 1000 addresses (Ironbox's cap); the rest are asked for by
-   * id (?ids= repeated, 200 at a time) above the highest one seen, until a block is empty.
-   */
-  async function addressesPastTheCap(first: unknown[]): Promise<unknown[]> {
-    const out: unknown[] = [];
-    let next = 1 + Math.max(0, ...first.map((r) => Number((r as { id?: unknown })?.id) || 0));
-    for (let guard = 0; guard < 10_000; guard++, next += 200) {
-      const ids = Array.from({ length: 200 }, (_, k) => `ids=${next + k}`).join("&");
-      const rows = await src.list(`/address/?${ids}`);
-      if (!rows.length) break;
-      out.push(...rows);
-    }
-    return out;
-  }
-
-  /**
    * The ticket list leaves out CREATED tickets (not yet confirmed, labels maybe printed) and a
    * ticket can move in the list while it is read: every id below the highest seen that was
    * not seen is asked for alone (404: deleted at the source), then ids above it until
    * GAP_TAIL in a row answer 404 (the newest drafts).
    */
   async function probeGaps(p: KindPlan, seen: Set<number>) {
-    const max = Math.max(0, ...seen);
-    const fetchOne = (id: number) => src.get(`/tickets/${id}`).catch((e: SourceError) => (e.status === 404 ? null : { __failed: true, id, reason: e.message }));
+    let max = 0; // not Math.max(...seen): half a million arguments overflow the stack
+    for (const id of seen) if (id > max) max = id;
     const missing: number[] = [];
     for (let id = 1; id < max; id++) if (!seen.has(id)) missing.push(id);
     for (let i = 0; i < missing.length; i += pageSize) {

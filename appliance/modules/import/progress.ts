@@ -1,7 +1,7 @@
 // The import's progress in words, for the command line and the HQ screen: the step, counts,
 // a bar and the time left. Time left is the current step's (tickets are nearly all of an
 // import's time, so on the long step it is the import's), from its rate so far.
-import type { Progress } from "./importer";
+import type { Progress } from "./types";
 
 export interface ProgressView {
   step: string;

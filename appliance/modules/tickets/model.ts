@@ -270,10 +270,11 @@ export const Ticket = TicketSummary.extend({
 });
 export type Ticket = z.infer<typeof Ticket>;
 
-/** A row of the ticket list: the ticket, its customer's name and phone, with withChildren its items. */
+/** A row of the ticket list: the ticket, its customer's name and phone, with withChildren its items and state history. */
 export const TicketListRow = TicketSummary.extend({
   customer: z.object({ full_name: z.string(), mobile: z.string() }),
   ticket_sub_categories: z.array(Item).optional(),
+  ticket_log_states: z.array(TicketLog).optional(),
 });
 export type TicketListRow = z.infer<typeof TicketListRow>;
 

@@ -104,14 +104,14 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
 }
 
 /** Spec §3 ticket log state history: newest first, with agent and employee names and the signature. */
-export async function loadTicketLogs(q: Exec, ticketId: number): Promise<TicketLog[]> {
+export async function loadTicketLogs(q: Exec, ticketId: number | number[]): Promise<TicketLog[]> {
   const rows = await q
     .select({ l: ticketLogStates, agent: agents.name, employee: employees.full_name, signature: signatures.data_url })
     .from(ticketLogStates)
     .leftJoin(agents, eq(agents.id, ticketLogStates.agent_id))
     .leftJoin(employees, eq(employees.id, ticketLogStates.employee_id))
     .leftJoin(signatures, eq(signatures.id, ticketLogStates.signature_id))
-    .where(eq(ticketLogStates.ticket_id, ticketId))
+    .where(Array.isArray(ticketId) ? inArray(ticketLogStates.ticket_id, ticketId) : eq(ticketLogStates.ticket_id, ticketId))
     .orderBy(desc(ticketLogStates.id));
   return rows.map((l) => ({ ...l.l, agent: l.agent, employee: l.employee, signature: l.signature }));
 }

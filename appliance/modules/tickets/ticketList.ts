@@ -8,7 +8,7 @@ import { customers, tickets } from "../../../db/schema";
 import { DONE_STATES } from "../../domain/states";
 import { agentScope, type EmployeeCaller } from "../auth/caller";
 import type { TicketListRow, TicketSummary } from "./model";
-import { loadItems } from "./repo";
+import { loadItems, loadTicketLogs } from "./repo";
 
 export function createTicketLists(db: Db) {
   /**
@@ -118,12 +118,18 @@ export function createTicketLists(db: Db) {
             );
         rows = rows.concat(await page(true, q.limit - rows.length, Math.max(0, q.offset - before)));
       }
-      const items = q.withChildren && rows.length ? await loadItems(db, { ticketIds: rows.map((r) => r.t.id) }) : [];
+      const ids = rows.map((r) => r.t.id);
+      const items = q.withChildren && rows.length ? await loadItems(db, { ticketIds: ids }) : [];
+      // A ticket's children are its items and its state history (spec §3 Ticket): a whole page
+      // in one answer, so an import does not ask for each ticket's history on its own (issue 26).
+      const logs = q.withChildren && rows.length ? await loadTicketLogs(db, ids) : [];
       return rows.map(
         (r): TicketListRow => ({
           ...summary(r.t),
           customer: { full_name: r.customer, mobile: r.mobile },
-          ...(q.withChildren ? { ticket_sub_categories: items.filter((i) => i.ticket_id === r.t.id) } : {}),
+          ...(q.withChildren
+            ? { ticket_sub_categories: items.filter((i) => i.ticket_id === r.t.id), ticket_log_states: logs.filter((l) => l.ticket_id === r.t.id) }
+            : {}),
         }),
       );
     },

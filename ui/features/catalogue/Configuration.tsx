@@ -1,6 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { Link } from "wouter";
-import { agentToken, employeeToken } from "../../lib/session";
+import { allowed, useHqAgent } from "../../app/access";
+import { agentToken, employee, employeeToken } from "../../lib/session";
 import { ReferenceVersion } from "../reference";
 import { WorkloadList } from "../scheduling";
 
@@ -19,14 +20,18 @@ const TILES = [
   { to: "/hqlink", label: "Link to HQ", initials: "HQ", color: "#334155" },
 ];
 
+/** Moving in (issue 26): HQ staff only, as the server's /import/ routes. */
+const IMPORT_TILE = { to: "/configImport", label: "Import", initials: "IM", color: "#9a3412" };
+
 export function ConfigurationMenu() {
   useSignals();
+  const tiles = allowed("hqStaff", employee.value, useHqAgent()) ? [...TILES, IMPORT_TILE] : TILES;
   // The price list opens in a new window, which sends no header: the tokens go in the query (spec §6).
   const priceList = `/api/v1/garmentSubCategories/priceList?Employee=${encodeURIComponent(employeeToken.value ?? "")}&Agent=${encodeURIComponent(agentToken.value ?? "")}&preview=true`;
   return (
     <div className="stack">
       <nav className="tiles" aria-label="Configuration">
-        {TILES.map((t) => (
+        {tiles.map((t) => (
           <Link key={t.to} href={t.to} className="tile">
             <span className="tile-icon" aria-hidden="true" style={{ background: t.color }}>
               {t.initials}

@@ -1,0 +1,65 @@
+// The import's options, progress and report: what the command line, the HQ screen and the
+// tests hand to runImport and get back.
+import type { Db } from "../../../db/client";
+import type { Clock } from "../../platform/clock";
+import type { EmployeeCaller } from "../auth/caller";
+import type { SourceOptions } from "./client";
+import type { Kind, NewPin } from "./writer";
+
+export interface Progress {
+  kind: Kind;
+  label: string;
+  /** Records of this kind read so far, and how many there are (estimated for paged kinds). */
+  done: number;
+  total: number;
+  /** Kinds finished, of all. */
+  step: number;
+  steps: number;
+}
+
+export interface KindCounts {
+  read: number;
+  new: number;
+  changed: number;
+  unchanged: number;
+  refused: number;
+}
+
+export interface Refusal {
+  kind: Kind;
+  id: number | null;
+  reason: string;
+}
+
+export interface ImportReport {
+  run_id: number | null;
+  source: string;
+  dry_run: boolean;
+  started_at: string;
+  finished_at: string;
+  seconds: number;
+  requests: number;
+  kinds: Partial<Record<Kind, KindCounts>>;
+  refusals: Refusal[];
+  refusals_not_listed: number;
+  /** Per ticket, the imported total and paid equal the source's (checked in each ticket's transaction). */
+  money: { tickets: number; total_cents: number; paid_cents: number; equal_to_source: boolean; refused_for_money: number };
+  /** New PINs of imported employees: shown once, never stored. */
+  pins: NewPin[];
+}
+
+export interface ImportDeps {
+  db: Db;
+  clock: Clock;
+  secret: string;
+  /** Who the import acts as on this box (an admin of HQ): audit rows, payments. */
+  caller: EmployeeCaller;
+}
+
+export interface ImportOptions extends SourceOptions {
+  dryRun?: boolean;
+  onProgress?: (p: Progress) => void;
+  /** Stops between batches (an HQ screen's Cancel, a test's "kill halfway"). */
+  signal?: AbortSignal;
+  pageSize?: number;
+}
