@@ -3,9 +3,9 @@ import { createRoot } from "react-dom/client";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { toCents, toEuros } from "../../../appliance/domain/money";
 import type { Tender } from "../../../appliance/modules/payments/model";
-import type { Ticket } from "../../../appliance/modules/tickets/model";
+import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
 import { toast } from "../../components/toast";
-import { payTicketBy } from "./api";
+import { payItem, payTicketBy } from "./api";
 
 const TENDERS: { value: Tender; label: string }[] = [
   { value: "cash", label: "Cash" },
@@ -16,36 +16,63 @@ const TENDERS: { value: Tender; label: string }[] = [
 /** "12,50" or "12.50" typed on a tablet, in cents; NaN when it is not an amount. */
 const cents = (text: string) => (text.trim() === "" ? Number.NaN : toCents(Number(text.trim().replace(",", "."))));
 
+/** One tender: amount (euros), method, and for cash what was handed over. */
+type Take = { method: Tender; amount: number; tendered?: number };
+
 /**
- * The pay dialog of the counter and the ticket view (issue 24): the balance, the tender, the
- * amount (the balance by default; less is a split and the dialog stays open for the rest) and,
- * for cash, what was handed over with the change due shown large. Each tender is one call to
- * PUT /tickets/paidFor/{id}, so each becomes its own payment row. Answers the ticket after the
- * last payment taken, or null when nothing was paid.
+ * The pay dialog of the counter, the ticket view and the item editor (issue 24): the balance,
+ * the tender, the amount (the balance by default; less is a split and the dialog stays open for
+ * the rest) and, for cash, what was handed over with the change due shown large. Each tender is
+ * one call to the spec's pay route, so each becomes its own payment row. Answers what was paid
+ * (the ticket, or the item) after the last payment taken, or null when nothing was paid.
  */
 export function payDialog(ticket: { id: number; balance: number }): Promise<Ticket | null> {
-  if (ticket.balance <= 0) return Promise.resolve(null);
+  return open(`Pay ticket #${ticket.id}`, ticket.balance, (q) => payTicketBy(ticket.id, q));
+}
+
+/**
+ * One item's payment, through the same dialog and tenders (PUT /ticketSubCategory/paidFor/{id}/{amount}
+ * with the method): no payment of an item bypasses the tender. The tracking screen uses it too.
+ */
+export function payItemDialog(item: { id: number; balance: number; ticket_id: number; name: string }): Promise<Item | null> {
+  return open(`Pay ${item.name} on ticket #${item.ticket_id}`, item.balance, (q) =>
+    payItem(item.id, q.amount, false, { method: q.method, ...(q.tendered !== undefined ? { tendered: q.tendered } : {}) }),
+  );
+}
+
+function open<T extends { balance: number }>(title: string, balance: number, take: (q: Take) => Promise<T>): Promise<T | null> {
+  if (balance <= 0) return Promise.resolve(null);
   const host = document.createElement("div");
   document.body.appendChild(host);
   const root = createRoot(host);
   return new Promise((resolve) => {
-    const done = (value: Ticket | null) => {
+    const done = (value: T | null) => {
       root.unmount();
       host.remove();
       resolve(value);
     };
-    root.render(<PayDialog ticketId={ticket.id} balance={ticket.balance} done={done} />);
+    root.render(<PayDialog title={title} balance={balance} take={take} done={done} />);
   });
 }
 
-function PayDialog({ ticketId, balance: initial, done }: { ticketId: number; balance: number; done: (t: Ticket | null) => void }) {
+function PayDialog<T extends { balance: number }>({
+  title,
+  balance: initial,
+  take,
+  done,
+}: {
+  title: string;
+  balance: number;
+  take: (q: Take) => Promise<T>;
+  done: (t: T | null) => void;
+}) {
   const [balance, setBalance] = useState(initial);
   const [method, setMethod] = useState<Tender>("cash");
   const [amount, setAmount] = useState(initial.toFixed(2));
   const [tendered, setTendered] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
-  const [paid, setPaid] = useState<Ticket | null>(null);
+  const [paid, setPaid] = useState<T | null>(null);
   const [note, setNote] = useState("");
   const amountRef = useRef<HTMLInputElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new balance (after a split) is the trigger to refocus the amount.
@@ -71,7 +98,7 @@ function PayDialog({ ticketId, balance: initial, done }: { ticketId: number; bal
     setError("");
     try {
       const query = { method, amount: toEuros(amountCents), ...(tenderedCents !== null ? { tendered: toEuros(tenderedCents) } : {}) };
-      const t = await payTicketBy(ticketId, query);
+      const t = await take(query);
       if (change) toast(`Change ${euroFromEuros(toEuros(change))}`);
       if (t.balance <= 0) return done(t);
       // A split: what is left goes on another tender.
@@ -97,7 +124,7 @@ function PayDialog({ ticketId, balance: initial, done }: { ticketId: number; bal
         onSubmit={pay}
         onKeyDown={(e) => e.key === "Escape" && done(paid)}
       >
-        <h2 id="pay-title">Pay ticket #{ticketId}</h2>
+        <h2 id="pay-title">{title}</h2>
         <p className="pay-balance">
           Balance <strong data-testid="pay-balance">{euroFromEuros(balance)}</strong>
         </p>
