@@ -1,5 +1,6 @@
 /** The sales and client reports: confirmed tickets of a range in keyset pages, figures per day, shop and action, or per customer. */
 import { vatSplit } from "../../domain/pricing";
+import { paidFrom, paidQuery } from "../payments/takings";
 import { maltaDay } from "./cells";
 import type { ReportQuery } from "./model";
 import { allocate, customerCache, json, nameMap, num, type Producer, type Scope, type Source, str, ticketPages, withShop } from "./source";
@@ -24,9 +25,12 @@ export async function* salesReport(src: Source, q: ReportQuery, scope: Scope): P
   for await (const tickets of ticketPages(src, q, scope.agents)) {
     const ids = json(tickets.map((t) => t.id));
     const items = await src.values(
-      "SELECT id, ticket_id, pre_discount_total, coalesce(total_override, total), total_paid FROM ticket_sub_categories WHERE ticket_id IN (SELECT value FROM json_each(?))",
+      "SELECT id, ticket_id, pre_discount_total, coalesce(total_override, total) FROM ticket_sub_categories WHERE ticket_id IN (SELECT value FROM json_each(?))",
       [ids],
     );
+    // Paid: the page's payment rows, refunds less (issue 24: one definition of money taken).
+    const pq = paidQuery(tickets.map((t) => t.id));
+    const paidRows = paidFrom(await src.values(pq.sql, pq.args));
     const lines = await src.values(
       `SELECT x.ticket_sub_category_id, x.action_id, x.name, x.price * x.quantity FROM ticket_sub_category_actions x
        WHERE x.ticket_sub_category_id IN (SELECT i.id FROM ticket_sub_categories i WHERE i.ticket_id IN (SELECT value FROM json_each(?)))`,
@@ -42,22 +46,20 @@ export async function* salesReport(src: Source, q: ReportQuery, scope: Scope): P
       a.weight += num(l[3]);
       m.set(action, a);
     }
-    const itemPaid = new Map<number, number>();
     const ticket = new Map(tickets.map((t) => [t.id, t]));
     for (const i of items) {
       const t = ticket.get(num(i[1]))!;
       const day = maltaDay(t.at);
-      itemPaid.set(t.id, (itemPaid.get(t.id) ?? 0) + num(i[4]));
       const acts = [...(byItem.get(num(i[0])) ?? new Map([[-1, { name: "(no action)", weight: 0 }]])).entries()];
       const weights = acts.map(([, a]) => a.weight);
       const gross = allocate(num(i[2]), weights);
       const net = allocate(num(i[3]), weights);
-      const paid = allocate(num(i[4]), weights);
+      const paid = allocate(paidRows.items.get(num(i[0])) ?? 0, weights);
       acts.forEach(([action, a], k) => add(day, t.agent, action, a.name, { items: 1, gross: gross[k]!, net: net[k]!, paid: paid[k]! }));
     }
     // Charges, and what was paid on the ticket beyond its items (a pay-in-full covers the charges).
     for (const t of tickets) {
-      const rest = t.paid - (itemPaid.get(t.id) ?? 0);
+      const rest = paidRows.tickets.get(t.id) ?? 0;
       if (t.charges !== 0 || rest !== 0) add(maltaDay(t.at), t.agent, 0, "Pickup & delivery", { items: 0, gross: t.charges, net: t.charges, paid: rest });
     }
   }
