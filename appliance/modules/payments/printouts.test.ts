@@ -88,6 +88,13 @@ test("the Z report prints on the box's receipt printer through the journal; empl
   const till = await ok("GET", `/till/${day}`, undefined, manager);
   const r = await ok("POST", "/print/zReport", { date: day }, manager);
   expect(r.jobs).toHaveLength(1);
+  // The queue tried it (bounded wait), so nothing is still sending when the box closes.
+  let status = "queued";
+  for (let i = 0; i < 200 && (status === "queued" || status === "sending"); i++) {
+    status = (await ok("GET", "/printJobs/?limit=10", undefined, manager)).find((j: { id: number }) => j.id === r.jobs[0]).status;
+    if (status === "queued" || status === "sending") await Bun.sleep(50);
+  }
+  expect(status).toBe("failed");
   const job = await ok("GET", `/printJobs/${r.jobs[0]}/payload`, undefined, manager);
   const lines = escPosText(Buffer.from(job.data, "base64")).lines;
   expect(lines.slice(0, 3)).toEqual(["Z REPORT", "Qormi", "Day 22/11/2026"]);
