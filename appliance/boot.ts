@@ -154,9 +154,11 @@ export async function bootAppliance(
   const discover = () => discoverPrinters(devices.roots);
   const log = opts.log ?? console.error;
   const journal = createPrintJournal({ db, clock, bus, devices, log, discover, ...(opts.printSender ? { send: opts.printSender } : {}) });
+  const payments = createPaymentService({ db, clock, approvals });
+  // Receipts list the ticket's payments and refunds, as the payments module reads them (issue 24).
   const receipt = (caller: EmployeeCaller, id: number, itemIds?: number[], opts?: { confirming?: boolean }) =>
-    receiptData({ db, clock, tickets, places }, caller, id, itemIds, opts);
-  const printing = createPrintService({ journal, tickets, items, clock, receipt, discover });
+    receiptData({ db, clock, tickets, places, payments: (c, ticket) => payments.list(c, { ticket }) }, caller, id, itemIds, opts);
+  const printing = createPrintService({ journal, tickets, items, clock, receipt, discover, till: payments.tillDay });
   const scanners = createScannerService({ db, clock, bus, devices, log, drivers: opts.scannerDrivers });
   // Nightly backups of a local database: the data disk, and a second disk when one is set.
   const backups = database.file
@@ -213,7 +215,7 @@ export async function bootAppliance(
     ...placeRoutes(places),
     ...customerRoutes(createCustomerService({ db, clock, places, approvals })),
     ...ticketRoutes(tickets, items),
-    ...paymentRoutes(createPaymentService({ db, clock, approvals })),
+    ...paymentRoutes(payments),
     ...approvalRoutes(approvals),
     ...printingRoutes({ clock, receipt }),
     ...printJournalRoutes(journal, printing),

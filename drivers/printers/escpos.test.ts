@@ -19,7 +19,7 @@ test("an 80 mm receipt: lines within 33 characters, totals with VAT, conditions,
 });
 
 test("58 mm paper trims to 19 characters; early states print no prices", () => {
-  const r = escPosText(encodeEscPosReceipt({ ...data, showPrices: false }, "58mm"));
+  const r = escPosText(encodeEscPosReceipt({ ...data, showPrices: false, payments: [] }, "58mm"));
   expect(r.lines.every((l) => [...l].length <= 19)).toBe(true);
   expect(r.lines.join("\n")).not.toContain("€");
   expect(r.lines).toContain("* Suit 2pc");
@@ -46,4 +46,36 @@ test("control characters in names and items cannot add lines or commands to a re
   expect(r.lines).toContain("Joe  E   d ");
   expect(r.lines.some((l) => l.startsWith("Suit  p  ? "))).toBe(true);
   expect(r.cut).toBe(true);
+});
+
+test("the receipt lists each payment with its tender, cash with what was tendered and the change, refunds with their reason", () => {
+  const r = escPosText(encodeEscPosReceipt(data, "80mm"));
+  const at = (line: string) => r.lines.indexOf(line);
+  expect(r.lines).toContain("Payments");
+  expect(r.lines).toContain(twoColumns("Cash 22/11/2026 10:05", "€8.00", 33));
+  expect(r.lines[at(twoColumns("Cash 22/11/2026 10:05", "€8.00", 33)) + 1]).toBe("  Tendered €12.00");
+  expect(r.lines[at(twoColumns("Cash 22/11/2026 10:05", "€8.00", 33)) + 2]).toBe("  Change €4.00");
+  expect(r.lines).toContain(twoColumns("Card 22/11/2026 10:06", "€4.00", 33));
+  // A card payment has no tendered amount: the next line is the refund (its date below: it does not fit beside it).
+  const card = at(twoColumns("Card 22/11/2026 10:06", "€4.00", 33));
+  expect(r.lines.slice(card + 1, card + 3)).toEqual([twoColumns("Refund cash", "-€2.00", 33), "  23/11/2026 09:30"]);
+  expect(r.lines.join("\n")).toContain("  Reason: Button missing on\n  collection");
+  // After the totals, before the conditions.
+  expect(at("Payments")).toBeGreaterThan(r.lines.findIndex((l) => l.startsWith("Due")));
+  expect(at("Payments")).toBeLessThan(r.lines.findIndex((l) => l.startsWith("Goods unclaimed")));
+});
+
+test("on 58 mm paper a payment's date goes below its tender, every line within 19 characters; no payments, no section", () => {
+  const r = escPosText(encodeEscPosReceipt(data, "58mm"));
+  expect(r.lines.every((l) => [...l].length <= 19)).toBe(true);
+  const cash = r.lines.indexOf(twoColumns("Cash", "€8.00", 19));
+  expect(r.lines.slice(cash, cash + 4)).toEqual([twoColumns("Cash", "€8.00", 19), "  22/11/2026 10:05", "  Tendered €12.00", "  Change €4.00"]);
+  expect(r.lines).toContain(twoColumns("Refund cash", "-€2.00", 19));
+  expect(r.lines).toContain("  Reason: Button");
+  const none = escPosText(encodeEscPosReceipt({ ...data, payments: [] }, "80mm"));
+  expect(none.lines).not.toContain("Payments");
+  // Early states print no prices, but what the customer paid still prints.
+  const early = escPosText(encodeEscPosReceipt({ ...data, showPrices: false }, "80mm")).lines;
+  expect(early.some((l) => l.startsWith("TOTAL"))).toBe(false);
+  expect(early).toContain("  Tendered €12.00");
 });

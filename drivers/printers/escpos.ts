@@ -8,6 +8,16 @@ const GS = 0x1d;
  * in code page 858 (Western European with €): characters outside it print as '?'.
  */
 export function encodeEscPosReceipt(d: ReceiptData, paper: Paper = "80mm"): Uint8Array {
+  const { lines, qr } = receiptLines(d, RECEIPT_WIDTH[paper]);
+  return encodeEscPosLines(lines, paper, qr);
+}
+
+/**
+ * Lines already laid out (printable, within the paper's width) as ESC/POS bytes: alignment
+ * and bold per line, then the QR of `qr` when given, then feed and cut. Pure. The receipt and
+ * the Z report (zReport.ts) both print through it.
+ */
+export function encodeEscPosLines(lines: readonly { text: string; bold?: boolean; center?: boolean }[], paper: Paper, qr?: string): Uint8Array {
   const out: number[] = [];
   const push = (...b: number[]) => out.push(...b);
   const text = (s: string) => {
@@ -15,22 +25,23 @@ export function encodeEscPosReceipt(d: ReceiptData, paper: Paper = "80mm"): Uint
   };
   push(ESC, 0x40); // initialise
   push(ESC, 0x74, 19); // code page 858
-  const { lines, qr } = receiptLines(d, RECEIPT_WIDTH[paper]);
   for (const l of lines) {
     push(ESC, 0x61, l.center ? 1 : 0); // align
     push(ESC, 0x45, l.bold ? 1 : 0); // bold
     text(l.text);
     push(0x0a);
   }
-  // QR code of the ticket (model 2, module size 6, error correction M), centred.
-  const data = [...new TextEncoder().encode(qr)];
-  const len = data.length + 3;
-  push(ESC, 0x61, 1);
-  push(GS, 0x28, 0x6b, 4, 0, 0x31, 0x41, 0x32, 0x00);
-  push(GS, 0x28, 0x6b, 3, 0, 0x31, 0x43, paper === "58mm" ? 4 : 6);
-  push(GS, 0x28, 0x6b, 3, 0, 0x31, 0x45, 0x31);
-  push(GS, 0x28, 0x6b, len & 0xff, len >> 8, 0x31, 0x50, 0x30, ...data);
-  push(GS, 0x28, 0x6b, 3, 0, 0x31, 0x51, 0x30);
+  if (qr !== undefined) {
+    // QR code (model 2, module size 6, error correction M), centred.
+    const data = [...new TextEncoder().encode(qr)];
+    const len = data.length + 3;
+    push(ESC, 0x61, 1);
+    push(GS, 0x28, 0x6b, 4, 0, 0x31, 0x41, 0x32, 0x00);
+    push(GS, 0x28, 0x6b, 3, 0, 0x31, 0x43, paper === "58mm" ? 4 : 6);
+    push(GS, 0x28, 0x6b, 3, 0, 0x31, 0x45, 0x31);
+    push(GS, 0x28, 0x6b, len & 0xff, len >> 8, 0x31, 0x50, 0x30, ...data);
+    push(GS, 0x28, 0x6b, 3, 0, 0x31, 0x51, 0x30);
+  }
   push(0x0a, 0x0a, 0x0a);
   push(GS, 0x56, 0x42, 0); // feed and partial cut
   return new Uint8Array(out);

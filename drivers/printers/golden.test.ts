@@ -2,11 +2,12 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeEscPosReceipt } from "./escpos";
-import { SAMPLE_LABEL, SAMPLE_RECEIPT } from "./fixtures";
+import { SAMPLE_LABEL, SAMPLE_RECEIPT, SAMPLE_Z } from "./fixtures";
 import type { LabelData, LabelVariant } from "./label";
 import { encodePpla } from "./ppla";
 import { encodePplz } from "./pplz";
 import type { ReceiptData } from "./receipt";
+import { encodeEscPosZReport } from "./zReport";
 
 /**
  * Golden bytes: every label language and variant, and both receipt widths, against committed
@@ -31,6 +32,7 @@ for (const [lang, encode, ext] of [
   cases.push([`${lang}-rack.${ext}`, () => encode({ ...label, rack: "Rack A3^~" })]);
 }
 cases.push(["escpos-80mm.bin", () => encodeEscPosReceipt(receipt, "80mm")], ["escpos-58mm.bin", () => encodeEscPosReceipt(receipt, "58mm")]);
+cases.push(["escpos-z-80mm.bin", () => encodeEscPosZReport(SAMPLE_Z, "80mm")], ["escpos-z-58mm.bin", () => encodeEscPosZReport(SAMPLE_Z, "58mm")]);
 
 /** Text formats compare as text (a readable diff, control characters shown); ESC/POS as hex lines. */
 const show = (file: string, b: Uint8Array) =>

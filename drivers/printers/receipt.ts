@@ -26,6 +26,35 @@ export interface ReceiptData {
   delivery?: string;
   /** The signed-in agent and employee, and the employee's ID (spec §6). */
   stamp: { agent: string; employee: string; employeeId: number };
+  /** The ticket's payments and refunds, oldest first (issue 24); printed with the totals. */
+  payments?: ReceiptPayment[];
+}
+
+/**
+ * One tender taken (the rows of one payment over the ticket's items, added up) or one refund.
+ * Money already formatted; `when` is DD/MM/YYYY HH:mm in the shop's zone.
+ */
+export interface ReceiptPayment {
+  tender: "cash" | "card" | "other";
+  amount: string;
+  when: string;
+  /** Cash handed over, and the change given back. */
+  tendered?: string;
+  change?: string;
+  /** A refund (amount negative) and why. */
+  refund?: boolean;
+  reason?: string;
+}
+
+export const TENDER_LABEL = { cash: "Cash", card: "Card", other: "Other" } as const;
+
+/** A payment's lines, shared by the ESC/POS receipt and the PDF: what, when, amount; cash tendered and change; a refund's reason. */
+export function paymentLines(p: ReceiptPayment): { label: string; details: string[] } {
+  const label = p.refund ? `Refund ${TENDER_LABEL[p.tender].toLowerCase()}` : TENDER_LABEL[p.tender];
+  const details: string[] = [];
+  if (p.tendered !== undefined) details.push(`Tendered ${p.tendered}`, `Change ${p.change ?? "€0.00"}`);
+  if (p.refund) details.push(`Reason: ${p.reason ?? ""}`);
+  return { label, details };
 }
 
 export const cutLine = (s: string, width: number) => [...s].slice(0, width).join("");
@@ -83,6 +112,19 @@ function layout(d: ReceiptData, width: number): { text: string; bold?: boolean; 
     L.push({ text: twoColumns("TOTAL", d.totals.total, width), bold: true });
     L.push({ text: twoColumns("Paid", d.totals.paid, width) });
     L.push({ text: twoColumns("Due", d.totals.due, width), bold: true });
+    L.push({ text: rule });
+  }
+  // What was paid prints in every state: it is the customer's money, not the items' prices (spec §4).
+  if (d.payments?.length) {
+    L.push({ text: "Payments", bold: true });
+    for (const p of d.payments) {
+      const { label, details } = paymentLines(p);
+      // The date and time go beside the tender where they fit (80 mm), below it on 58 mm paper.
+      const head = `${label} ${p.when}`;
+      if ([...head].length + 1 + [...p.amount].length <= width) L.push({ text: twoColumns(head, p.amount, width) });
+      else L.push({ text: twoColumns(label, p.amount, width) }, ...wrap(p.when, width - 2).map((l) => ({ text: `  ${l}` })));
+      for (const x of details) for (const l of wrap(x, width - 2)) L.push({ text: `  ${l}` });
+    }
     L.push({ text: rule });
   }
   if (d.pickup) L.push({ text: cutLine(`Pickup ${d.pickup}`, width) });

@@ -26,7 +26,8 @@ export async function startBox(dataDir: string, port: number, demo: boolean, ext
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "../../appliance/main.ts")], { env, stdout: "ignore", stderr: "pipe" });
   for (let i = 0; i < 300; i++) {
     if (
-      await fetch(`${base}/health`)
+      // Bounded: a request the starting box accepted but never answered must not hang the run.
+      await fetch(`${base}/health`, { signal: AbortSignal.timeout(2000) })
         .then((r) => r.ok)
         .catch(() => false)
     )
@@ -41,6 +42,8 @@ export async function call(base: string, method: string, path: string, token?: s
     method,
     headers: { ...(token ? { authorization: `token ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
+    // Bounded (a loaded machine answers slowly, a frozen box never): no unacknowledged call counts.
+    signal: AbortSignal.timeout(60_000),
   });
   const json = (await r.json()) as { success: boolean; data: any; message?: string };
   if (!r.ok || !json.success) throw new Error(`${method} ${path}: ${r.status} ${json.message}`);

@@ -82,10 +82,17 @@ for (const [name, size] of [
     expect(api.has_express_item).toBe(true);
     expect(api.ticket_sub_categories[2].total_override).toBe(12);
 
-    // A partial payment on the dress, then confirm.
-    await editor.getByLabel("Payment amount").fill("5");
-    await editor.getByRole("button", { name: "Pay", exact: true }).click();
+    // A partial payment on the dress by card, through the pay dialog and its tenders, then confirm.
+    await editor.getByTestId("pay-item").click();
+    const payDress = page.getByRole("dialog", { name: /^Pay .* on ticket #\d+$/ });
+    await payDress.getByRole("button", { name: "Card", exact: true }).click();
+    await payDress.getByLabel("Amount").fill("5");
+    await payDress.getByRole("button", { name: "Pay", exact: true }).click();
+    await expect(payDress.getByRole("status")).toContainText("Paid €5.00 by card.");
+    await payDress.getByRole("button", { name: "Close" }).click();
     await expect(editor).toContainText("Paid €5.00");
+    const dressRows = (await apiGet(page, `/payments/?ticket=${ticketId}`)) as { tender: string; amount: number; ticket_sub_category_id: number | null }[];
+    expect(dressRows).toEqual([expect.objectContaining({ tender: "card", amount: 5, ticket_sub_category_id: expect.any(Number) })]);
     await page.getByRole("button", { name: "Confirm" }).click();
     await expect(page).toHaveURL(new RegExp(`/tickets/${ticketId}$`));
 

@@ -116,7 +116,7 @@ test("tracking: the signature box is labelled, the pay button says what it does 
   const first = page.getByTestId("track-row").first();
   const pay = first.getByRole("button", { name: /^Pay €\d+\.\d\d for this item$/ });
   await pay.click();
-  const dialog = page.getByRole("dialog", { name: `Pay for Suit 2pc · ticket #${ticketId} · item ${items[0]!.id}` });
+  const dialog = page.getByRole("dialog", { name: `Pay Suit 2pc · item ${items[0]!.id} on ticket #${ticketId}` });
   await dialog.getByRole("button", { name: "Card" }).click();
   await dialog.getByRole("button", { name: "Pay", exact: true }).click();
   await expect(dialog).toHaveCount(0);

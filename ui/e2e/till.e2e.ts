@@ -1,5 +1,11 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
+import { MAIN_PORT } from "./pages/env";
+import { escPosLines } from "./pages/escpos";
+import { apiLogin } from "./pages/people";
 
 /**
  * Issue 24, a day at the counter: a cash payment with change, a split over card and another
@@ -11,6 +17,8 @@ const apiGet = async (page: Page, path: string) => {
   if (!r.success) throw new Error(`${path}: ${r.message}`);
   return r.data;
 };
+/** The e2e box's data dir, where printer discovery and the printers' stand-in device files live (playwright.config.ts). */
+const DATA = resolve(`.e2e-data/main-${MAIN_PORT}`);
 const euros = (n: number) => `€${n.toLocaleString("en-MT", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const cents = (n: number) => Math.round(n * 100);
 
@@ -103,6 +111,14 @@ test("a day at the counter: cash with change, a card split, a refund a manager a
   const after = ((await apiGet(page, `/payments/?ticket=${cashTicket.id}`)) as Row[]).filter((r) => r.refund_of !== null);
   expect(after).toEqual([expect.objectContaining({ amount: -2, refund_of: cash?.id })]);
   expect(after[0]?.approved_by).not.toBeNull();
+
+  // 4. The customer's screen lists the same payments and the refund under the ticket.
+  const { customer_id } = await apiGet(page, `/tickets/${cashTicket.id}`);
+  await page.goto(`/customers/${customer_id}`);
+  await page.getByRole("button", { name: `Payments of ticket ${cashTicket.id}` }).click();
+  const listed = page.getByTestId("customer-ticket-payments").getByTestId("payments");
+  await expect(listed).toContainText(`Tendered ${euros(tendered)}, change ${euros(change)}`);
+  await expect(listed.locator("tr.refund")).toContainText("Refund: Stain not removed");
 });
 
 test("end of day: a manager counts the drawer, the variance shows in colour, a second close is refused", async ({ page }) => {
@@ -136,4 +152,39 @@ test("end of day: a manager counts the drawer, the variance shows in colour, a s
   expect(again.status()).toBe(409);
   expect((await page.request.post(`/api/v1/till/${day}/reopen`, { headers: auth })).status()).toBe(403);
   await expect(drawer.getByRole("button", { name: "Reopen" })).toHaveCount(0);
+
+  // The Z report on the shop's receipt printer (a stand-in /dev/usb file collects the bytes), read back.
+  const lp = `${DATA}/dev/usb/lp5`;
+  mkdirSync(`${DATA}/dev/usb`, { recursive: true });
+  writeFileSync(lp, "");
+  const printers = await apiGet(page, "/printers/");
+  const receipt = { id: "till-receipts", name: "Till receipts", language: "ESCPOS", target: { kind: "usblp", path: lp } };
+  const adminAuth = { authorization: `token ${(await apiLogin(page.request, 9999)).token}` };
+  const saved = await page.request.put("/api/v1/printers/", {
+    headers: adminAuth,
+    data: [...printers.filter((p: { id: string }) => p.id !== receipt.id), receipt],
+  });
+  expect(saved.ok()).toBeTruthy();
+  await drawer.getByRole("button", { name: "Print Z report" }).click();
+  await expect(drawer.getByTestId("z-status")).toHaveText("Z report printed", { timeout: 15_000 });
+  const z = escPosLines(readFileSync(lp));
+  expect(z.slice(0, 3)).toEqual(["Z REPORT", expect.any(String), `Day ${day.slice(8)}/${day.slice(5, 7)}/${day.slice(0, 4)}`]);
+  const at = z.indexOf("Cash");
+  expect(z.slice(at, at + 4)).toEqual([
+    "Cash",
+    `Expected ${euros(till.expected.cash)}`,
+    `Counted ${euros((cents(till.expected.cash) + 100) / 100)}`,
+    "Variance €1.00",
+  ]);
+  expect(z).toContain(`Payments ${String(till.payments)}`);
+  expect(z).toContain(`Refunds ${String(till.refunds)}`);
+  expect(z).toContain("One euro over");
+  // And as a PDF, downloaded from the same screen.
+  const download = page.waitForEvent("download");
+  await drawer.getByRole("button", { name: "Z report PDF" }).click();
+  const file = await (await download).path();
+  const text = execFileSync("pdftotext", ["-layout", file, "-"]).toString();
+  expect(text).toContain(`Day ${day.slice(8)}/${day.slice(5, 7)}/${day.slice(0, 4)}`);
+  expect(text).toMatch(new RegExp(`Cash\\s+${euros(till.expected.cash).replace(".", "\\.")}\\s+\\S+\\s+€1\\.00`));
+  expect(text).toContain("One euro over");
 });

@@ -5,7 +5,7 @@ import { Payment, PaymentsQuery, RefundBody, TillClose, TillDay, TillParams, Til
 import type { PaymentService } from "./service";
 import { pdfResponse } from "../../../drivers/pdf/document";
 import { SECURITY_HEADERS } from "../../http/security";
-import { zReportPdf } from "./zReport";
+import { zReportPdf, zShopName } from "./zReport";
 
 const staff = { roles: ROLES };
 const managers = { roles: ["admin", "manager"] } as const;
@@ -56,8 +56,7 @@ export function paymentRoutes(payments: PaymentService) {
       raw: true,
       handler: async ({ caller, params, query }) => {
         const day = await payments.tillDay(caller, params.date, query.agent);
-        // HQ may ask for another shop's day: name it by id rather than by HQ's own name.
-        const { pdf, filename } = await zReportPdf(day, day.agent_id === caller.agent.id ? caller.agent.name : `shop ${day.agent_id}`);
+        const { pdf, filename } = await zReportPdf(day, zShopName(day, caller));
         return pdfResponse(pdf, filename, false, SECURITY_HEADERS);
       },
     }),

@@ -81,6 +81,28 @@ test("cash and card taken, one refunded: the same takings on every screen and re
   expect((parse(Buffer.from(await cashOnly.arrayBuffer()), { bom: true }) as string[][]).length).toBe(2);
   expect((await box.call("GET", "/api/v1/tickets/csv/paymentsReport?from=2026-11-22&to=2026-11-22&methods=cheque", { token: admin })).status).toBe(422);
 
+  // The sales report's Paid comes from the payment rows: the same €22.50, per action and in all.
+  const salesCsv = async () => {
+    const r = await box.app.handle(
+      new Request("http://localhost/api/v1/tickets/csv/salesReport?from=2026-11-22&to=2026-11-22", { headers: { authorization: `token ${admin}` } }),
+    );
+    expect(r.status).toBe(200);
+    const [h, ...lines] = parse(Buffer.from(await r.arrayBuffer()), { bom: true }) as string[][];
+    return lines.filter((l) => l[0] !== "Total").reduce((n, l) => n + Math.round(Number(l[h!.indexOf("Paid")]) * 100), 0);
+  };
+  expect(await salesCsv()).toBe(2250);
+  // Rows, not the running totals on tickets and items: a total gone wrong by hand does not move it.
+  await box.database.client.execute(`UPDATE ticket_sub_categories SET total_paid = 0 WHERE ticket_id IN (${a}, ${b})`);
+  await box.database.client.execute(`UPDATE tickets SET total_paid = 0 WHERE id IN (${a}, ${b})`);
+  expect(await salesCsv()).toBe(2250);
+  // Put back as the rows say, for what follows.
+  await box.database.client.execute(
+    `UPDATE ticket_sub_categories SET total_paid = (SELECT coalesce(sum(amount), 0) FROM payments p WHERE p.ticket_sub_category_id = ticket_sub_categories.id) WHERE ticket_id IN (${a}, ${b})`,
+  );
+  await box.database.client.execute(
+    `UPDATE tickets SET total_paid = (SELECT coalesce(sum(amount), 0) FROM payments p WHERE p.ticket_id = tickets.id) WHERE id IN (${a}, ${b})`,
+  );
+
   // HQ's Sites screen shows what its check of the site's copy counts.
   const copy = join(dir, "site.db");
   const live = new Database(box.database.file!);

@@ -37,3 +37,28 @@ export function takingsFrom(rows: readonly unknown[][]): { byAgent: Map<number, 
   }
   return { byAgent, all };
 }
+
+/**
+ * What was paid on some tickets, from their payment rows (refunds less), in cents: per item,
+ * and per ticket for rows on no item (a pay-in-full's charges, an import). The sales report's
+ * paid figures come from here, so they are the same money as the takings.
+ */
+export function paidQuery(ticketIds: readonly number[]): { sql: string; args: string[] } {
+  return {
+    sql: `SELECT ticket_id, ticket_sub_category_id, coalesce(sum(amount), 0) FROM payments
+          WHERE ticket_id IN (SELECT value FROM json_each(?)) GROUP BY ticket_id, ticket_sub_category_id`,
+    args: [JSON.stringify(ticketIds)],
+  };
+}
+
+/** The query's rows: paid per item, and per ticket on no item. */
+export function paidFrom(rows: readonly unknown[][]): { items: Map<number, number>; tickets: Map<number, number> } {
+  const items = new Map<number, number>();
+  const tickets = new Map<number, number>();
+  for (const r of rows) {
+    const cents = Number(r[2] ?? 0);
+    if (r[1] == null) tickets.set(Number(r[0]), (tickets.get(Number(r[0])) ?? 0) + cents);
+    else items.set(Number(r[1]), (items.get(Number(r[1])) ?? 0) + cents);
+  }
+  return { items, tickets };
+}

@@ -1,5 +1,6 @@
 // The Z report (issue 24): a day's drawer as an A4 PDF, from the same figures as GET /till/{date}.
 import { renderPdf } from "../../../drivers/pdf/document";
+import type { ZReportData } from "../../../drivers/printers/zReport";
 import { displayDate, displayDateTime, euroFromEuros } from "../../domain/format";
 import { TENDERS, type TillDay } from "./model";
 
@@ -45,3 +46,27 @@ export async function zReportPdf(day: TillDay, shop: string): Promise<{ pdf: Buf
   );
   return { pdf, filename: `Z ${shop} ${day.day}.pdf` };
 }
+
+/** The Z report's content for the receipt printer (drivers/printers/zReport.ts): the same figures as the PDF, formatted. */
+export function zReportData(day: TillDay, shop: string, stamp: ZReportData["stamp"], now: Date): ZReportData {
+  return {
+    shop,
+    day: displayDate(day.day),
+    tenders: TENDERS.map((t) => ({
+      label: LABEL[t],
+      expected: euroFromEuros(day.expected[t]),
+      ...(day.closed ? { counted: euroFromEuros(day.closed.counted[t]), variance: euroFromEuros(day.closed.variance[t]) } : {}),
+    })),
+    payments: day.payments,
+    refunds: day.refunds,
+    movedToNextDay: day.moved_to_next_day,
+    byEmployee: day.by_employee.map((e) => ({ name: e.employee ?? "-", role: e.role ?? "", cash: euroFromEuros(e.cash) })),
+    ...(day.closed ? { closed: { at: displayDateTime(day.closed.closed_at), note: day.closed.note } } : {}),
+    printedAt: displayDateTime(now),
+    stamp,
+  };
+}
+
+/** HQ may ask for another shop's day: it is named by id rather than by HQ's own name. */
+export const zShopName = (day: TillDay, caller: { agent: { id: number; name: string } }) =>
+  day.agent_id === caller.agent.id ? caller.agent.name : `shop ${day.agent_id}`;

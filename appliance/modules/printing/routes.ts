@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pdfResponse } from "../../../drivers/pdf/document";
 import { ROLES, route } from "../../http/route";
-import { IdParams } from "../../domain/schemas";
+import { IdParams, IsoDate } from "../../domain/schemas";
 import { Location } from "../tracking/model";
 import { SECURITY_HEADERS } from "../../http/security";
 import type { Clock } from "../../platform/clock";
@@ -152,6 +152,23 @@ export function printJournalRoutes(journal: PrintJournal, printing: PrintService
       idempotent: true,
       response: PrintResult,
       handler: ({ caller, body }) => printing.receipt(caller, body),
+    }),
+    route({
+      method: "POST",
+      path: "/print/zReport",
+      tag: "printing",
+      summary:
+        "Prints a day's Z report (the drawer: expected, counted, variance per tender) on a receipt printer of the box (the first ESC/POS one unless named; HQ: agent); audited",
+      access: { roles: ["admin", "manager"] },
+      body: z.object({
+        date: IsoDate,
+        agent: z.number().int().positive().optional(),
+        printer: z.string().max(40).optional(),
+        paper: z.enum(["80mm", "58mm"]).optional(),
+      }),
+      idempotent: true,
+      response: PrintResult,
+      handler: ({ caller, body }) => printing.zReport(caller, body),
     }),
     route({
       method: "GET",

@@ -4,6 +4,9 @@ import type { LabelData, LabelVariant } from "../../../drivers/printers/label";
 import { encodePpla } from "../../../drivers/printers/ppla";
 import { encodePplz } from "../../../drivers/printers/pplz";
 import type { Paper, ReceiptData } from "../../../drivers/printers/receipt";
+import { encodeEscPosZReport } from "../../../drivers/printers/zReport";
+import type { TillDay } from "../payments/model";
+import { zReportData, zShopName } from "../payments/zReport";
 import { addDays, businessDay } from "../../domain/dates";
 import { displayDate } from "../../domain/format";
 import { unprocessable } from "../../platform/errors";
@@ -40,6 +43,8 @@ export function createPrintService(deps: {
   clock: Clock;
   receipt: (caller: EmployeeCaller, id: number, items?: number[], opts?: { confirming?: boolean }) => Promise<ReceiptData>;
   discover: () => PrinterDevice[];
+  /** A day's drawer as the payments module counts it (GET /till/{date}), for the Z report. */
+  till: (caller: EmployeeCaller, day: string, agent?: number) => Promise<TillDay>;
 }) {
   const { journal, tickets, items, clock } = deps;
 
@@ -166,6 +171,24 @@ export function createPrintService(deps: {
         bytes: encode({ rack, ticketId: 0, itemId: 0, description: "", piece: "", agent: caller.agent.name, date, tallies: [] }, req.variant),
       }));
       return dispatch(caller, { ...req, ticket_id: 0 }, where, jobs);
+    },
+
+    /**
+     * The day's Z report (issue 24) on a receipt printer of the box: the one named, or the
+     * first ESC/POS printer set up. Journaled and queued as receipts are; audited.
+     */
+    async zReport(caller: EmployeeCaller, req: { date: string; agent?: number; printer?: string; paper?: Paper }): Promise<PrintResult> {
+      const day = await deps.till(caller, req.date, req.agent);
+      const p = req.printer ? await journal.printer(req.printer) : (await journal.printers()).find((x) => x.language === "ESCPOS");
+      if (!p) throw unprocessable("No receipt printer is set up");
+      if (p.language !== "ESCPOS") throw unprocessable("printer: the Z report prints on an ESC/POS receipt printer");
+      const stamp = { agent: caller.agent.name, employee: caller.employee.full_name, employeeId: caller.employee.id };
+      const bytes = encodeEscPosZReport(zReportData(day, zShopName(day, caller), stamp, clock.now()), req.paper ?? p.paper);
+      return {
+        jobs: await journal.enqueue(caller, p.id, [{ kind: "z-report", encoding: "ESCPOS", bytes }], {
+          audited: { action: "print_z_report", detail: { day: day.day, agent: day.agent_id, printer: p.id } },
+        }),
+      };
     },
 
     /** A sample label or receipt, so whoever sets a printer up sees it work. */

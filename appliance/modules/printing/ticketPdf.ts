@@ -3,13 +3,14 @@ import QRCode from "qrcode";
 import type { Db } from "../../../db/client";
 import { ticketStates } from "../../../db/schema";
 import { renderPdf } from "../../../drivers/pdf/document";
-import { RECEIPT_CONDITIONS, type ReceiptData } from "../../../drivers/printers/receipt";
+import { paymentLines, RECEIPT_CONDITIONS, type ReceiptData, type ReceiptPayment } from "../../../drivers/printers/receipt";
 import { businessDay } from "../../domain/dates";
 import { stateOnConfirm } from "../../domain/states";
-import { euro, printDate } from "../../domain/format";
+import { displayDateTime, euro, euroFromEuros, printDate } from "../../domain/format";
 import { ticketCode } from "../../domain/scancodes";
 import { vatSplit } from "../../domain/pricing";
 import type { EmployeeCaller } from "../auth/caller";
+import type { Payment } from "../payments/model";
 import type { Clock } from "../../platform/clock";
 import type { PlaceService } from "../places/service";
 import type { TicketService } from "../tickets/service";
@@ -19,7 +20,7 @@ import type { TicketService } from "../tickets/service";
  * Prices appear only in states that allow them (spec §4, the ticket_states table).
  */
 export async function receiptData(
-  deps: { db: Db; clock: Clock; tickets: TicketService; places: PlaceService },
+  deps: { db: Db; clock: Clock; tickets: TicketService; places: PlaceService; payments: (caller: EmployeeCaller, ticketId: number) => Promise<Payment[]> },
   caller: EmployeeCaller,
   id: number,
   itemIds?: number[],
@@ -50,7 +51,29 @@ export async function receiptData(
     pickup: t.pickup_date ? printDate(t.pickup_date) : undefined,
     delivery: t.delivery_date ? printDate(t.delivery_date) : undefined,
     stamp: { agent: caller.agent.name, employee: caller.employee.full_name, employeeId: caller.employee.id },
+    payments: receiptPayments(await deps.payments(caller, t.id)),
   };
+}
+
+/**
+ * A ticket's payment rows as the receipt lists them: a payment of the whole ticket is one row
+ * per item, written at one instant by one tender, and prints as one line with its total (and,
+ * for cash, what was handed over and the change, which its first row carries). Refunds print
+ * one by one with their reason.
+ */
+export function receiptPayments(rows: readonly Payment[]): ReceiptPayment[] {
+  const out: (ReceiptPayment & { key: string; cents: number })[] = [];
+  for (const r of rows) {
+    const refund = r.amount < 0;
+    const key = refund ? `refund ${r.id}` : `${r.taken_at} ${r.tender} ${r.employee_id} ${r.stop ?? ""}`;
+    const cents = Math.round(r.amount * 100);
+    let p = out.find((x) => x.key === key);
+    if (!p)
+      out.push((p = { key, cents: 0, tender: r.tender, amount: "", when: displayDateTime(r.taken_at), refund, ...(refund ? { reason: r.reason ?? "" } : {}) }));
+    p.cents += cents;
+    if (r.tendered !== null) Object.assign(p, { tendered: euroFromEuros(r.tendered), change: euroFromEuros(r.change ?? 0) });
+  }
+  return out.map(({ key, cents, ...p }) => ({ ...p, amount: euro(cents) }));
 }
 
 /** The ticket as an A4 PDF: the same content as the receipt, with the ticket's QR code. */
@@ -93,6 +116,15 @@ export async function ticketPdf(d: ReceiptData, clock: Clock): Promise<{ pdf: Bu
         row("Total", d.totals.total, true);
         row("Paid", d.totals.paid);
         row("Due", d.totals.due, true);
+        doc.moveDown(0.5);
+      }
+      // What was paid prints in every state, as on the receipt.
+      if (d.payments?.length) {
+        doc.font("bold").text("Payments", left, doc.y).font("regular");
+        for (const p of d.payments) {
+          const { label, details } = paymentLines(p);
+          row(`${label} ${p.when}${details.length ? ` · ${details.join(" · ")}` : ""}`, p.amount);
+        }
         doc.moveDown(0.5);
       }
       if (d.pickup) row(`Pickup ${d.pickup}`, "");

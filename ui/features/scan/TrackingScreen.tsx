@@ -355,7 +355,11 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
                 <button
                   type="button"
                   className="btn btn-small btn-primary"
-                  onClick={() => void payItemDialog({ id: r.id, balance: r.balance, name: itemName(r) }).then((it) => it && refresh(r.id, Promise.resolve(it)))}
+                  onClick={() =>
+                    void payItemDialog({ id: r.id, balance: r.balance, ticket_id: r.ticket_id, name: `${r.description || "Item"} · item ${r.id}` }).then(
+                      (it) => it && refresh(r.id, Promise.resolve(it)),
+                    )
+                  }
                 >
                   Pay {euroFromEuros(r.balance)} for this item
                 </button>

@@ -6,6 +6,7 @@ import type { CustomerTicket as Row } from "../../../appliance/modules/customers
 import type { TicketLog, TicketState } from "../../../appliance/modules/tickets/model";
 import { listCustomerTickets, listTicketLogs, listTicketStates, payLabel, setTicketsState } from "./api";
 import { payDialog } from "./PayDialog";
+import { Payments } from "./Payments";
 import { HistoryTable } from "./History";
 import { LoadFailed } from "../../components/LoadFailed";
 import { loadFailure } from "../../lib/api";
@@ -16,7 +17,8 @@ export const LAST_TICKETS = 10;
 
 /**
  * A customer's tickets: id, state selector, agent, pickup date, delivery date or N/A, total,
- * edit link, history dialog and a pay button (PAID or the balance).
+ * edit link, history dialog, a pay button (PAID or the balance), and a ticket's payments and
+ * refunds (issue 24: the ticket view's list, with its Refund buttons) under its row.
  */
 export function CustomerTickets({ customerId }: { customerId: number }) {
   const [rows, setRows] = useState<Row[] | null>(null);
@@ -24,6 +26,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
   const [all, setAll] = useState(false);
   const [states, setStates] = useState<TicketState[]>([]);
   const [history, setHistory] = useState<{ id: number; logs: TicketLog[] } | null>(null);
+  const [paymentsOf, setPaymentsOf] = useState<number | null>(null);
   // A failed load keeps what was shown and says so, never "No tickets yet" (issue 25).
   const load = () =>
     listCustomerTickets(customerId).then(
@@ -81,7 +84,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
               </tr>
             </thead>
             <tbody>
-              {shown.map((r) => (
+              {shown.map((r) => [
                 <tr key={r.id} data-testid="customer-ticket">
                   <td>
                     <Link href={`/tickets/${r.id}`}>#{r.id}</Link>
@@ -107,12 +110,28 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
                     <button type="button" className="btn btn-small" aria-label={`History of ticket ${r.id}`} onClick={() => showHistory(r.id)}>
                       History
                     </button>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      aria-expanded={paymentsOf === r.id}
+                      aria-label={`Payments of ticket ${r.id}`}
+                      onClick={() => setPaymentsOf(paymentsOf === r.id ? null : r.id)}
+                    >
+                      Payments
+                    </button>
                     <button type="button" className="btn btn-small btn-primary" onClick={() => pay(r)}>
                       {payLabel(r.balance, euroFromEuros)}
                     </button>
                   </td>
-                </tr>
-              ))}
+                </tr>,
+                paymentsOf === r.id && (
+                  <tr key={`${r.id}-payments`} data-testid="customer-ticket-payments">
+                    <td colSpan={7}>
+                      <Payments ticketId={r.id} version={r.balance} onRefunded={() => void load()} empty="No payments yet." />
+                    </td>
+                  </tr>
+                ),
+              ])}
             </tbody>
           </table>
         </div>

@@ -7,7 +7,8 @@ import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
 import type { Modifier } from "../../../appliance/modules/catalogue/model";
 import type { Item } from "../../../appliance/modules/tickets/model";
-import { duplicateItem, payItem, payLabel, putItem, removeItem, setItemOverride } from "./api";
+import { duplicateItem, payLabel, putItem, removeItem, setItemOverride } from "./api";
+import { payItemDialog } from "./PayDialog";
 
 /** Spec §5: quantity is saved 1 s after the last change. */
 export const QUANTITY_DEBOUNCE_MS = 1000;
@@ -35,7 +36,6 @@ export function ItemEditor({
   const [qty, setQty] = useState(String(item.quantity));
   const [comments, setComments] = useState(item.comments);
   const [override, setOverride] = useState(item.total_override != null ? String(item.total_override) : "");
-  const [pay, setPay] = useState("");
   const [dup, setDup] = useState("1");
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   // Piece choice is offered for garments that show it (spec §5), from the garment's own list.
@@ -93,12 +93,9 @@ export function ItemEditor({
     if (await withApproval(removeItem(item.id))) onDeleted();
   }
 
-  async function payNow(full: boolean) {
-    const amount = full ? item.balance : Number(pay);
-    if (!full && !(amount > 0)) return toast("Enter an amount", "warning");
-    await payItem(item.id, amount, full).catch(() => null);
-    setPay("");
-    onChanged();
+  // The pay dialog with its tenders (the balance by default, less for a part): no bare "mark paid" (issue 24).
+  async function payNow() {
+    if (await payItemDialog({ id: item.id, balance: item.balance, ticket_id: item.ticket_id, name: item.sub_category?.name ?? item.description })) onChanged();
   }
 
   return (
@@ -174,18 +171,12 @@ export function ItemEditor({
             onKeyDown={(e) => e.key === "Enter" && saveOverride()}
           />
         </label>
-        <label className="field">
-          <span>Take a payment (€)</span>
-          <span className="toolbar">
-            <input aria-label="Payment amount" inputMode="decimal" value={pay} onChange={(e) => setPay(e.target.value)} />
-            <button type="button" className="btn" onClick={() => payNow(false)}>
-              Pay
-            </button>
-            <button type="button" className="btn" onClick={() => payNow(true)}>
-              Pay in full
-            </button>
-          </span>
-        </label>
+        <div className="field">
+          <span>Payment</span>
+          <button type="button" className="btn" data-testid="pay-item" disabled={item.balance <= 0} onClick={payNow}>
+            {item.balance > 0 ? `Pay ${euroFromEuros(item.balance)}` : "PAID"}
+          </button>
+        </div>
       </div>
       <div className="form-buttons">
         <span className="toolbar">

@@ -16,59 +16,52 @@ const TENDERS: { value: Tender; label: string }[] = [
 /** "12,50" or "12.50" typed on a tablet, in cents; NaN when it is not an amount. */
 const cents = (text: string) => (text.trim() === "" ? Number.NaN : toCents(Number(text.trim().replace(",", "."))));
 
+/** One tender: amount (euros), method, and for cash what was handed over. */
+type Take = { method: Tender; amount: number; tendered?: number };
+
 /**
- * The pay dialog of the counter and the ticket view (issue 24): the balance, the tender, the
- * amount (the balance by default; less is a split and the dialog stays open for the rest) and,
- * for cash, what was handed over with the change due shown large. Each tender is one call to
- * PUT /tickets/paidFor/{id}, so each becomes its own payment row. Answers the ticket after the
- * last payment taken, or null when nothing was paid.
+ * The pay dialog of the counter, the ticket view and the item editor (issue 24): the balance,
+ * the tender, the amount (the balance by default; less is a split and the dialog stays open for
+ * the rest) and, for cash, what was handed over with the change due shown large. Each tender is
+ * one call to the spec's pay route, so each becomes its own payment row. Answers what was paid
+ * (the ticket, or the item) after the last payment taken, or null when nothing was paid.
  */
 export function payDialog(ticket: { id: number; balance: number }): Promise<Ticket | null> {
-  if (ticket.balance <= 0) return Promise.resolve(null);
-  const host = document.createElement("div");
-  document.body.appendChild(host);
-  const root = createRoot(host);
-  return new Promise((resolve) => {
-    const done = (value: Ticket | null) => {
-      root.unmount();
-      host.remove();
-      resolve(value);
-    };
-    root.render(<PayDialog title={`Pay ticket #${ticket.id}`} balance={ticket.balance} payBy={(q) => payTicketBy(ticket.id, q)} done={done} />);
-  });
+  return open(`Pay ticket #${ticket.id}`, ticket.balance, (q) => payTicketBy(ticket.id, q));
 }
 
 /**
- * The same dialog for one item (the tracking screen's pay button): the item's balance, any
- * tender, splits; each tender is one PUT /ticketSubCategory/paidFor/{id}. Answers the item
- * after the last payment, or null when nothing was paid.
+ * One item's payment, through the same dialog and tenders (PUT /ticketSubCategory/paidFor/{id}/{amount}
+ * with the method): no payment of an item bypasses the tender. The tracking screen uses it too.
  */
-export function payItemDialog(item: { id: number; balance: number; name: string }): Promise<Item | null> {
-  if (item.balance <= 0) return Promise.resolve(null);
+export function payItemDialog(item: { id: number; balance: number; ticket_id: number; name: string }): Promise<Item | null> {
+  return open(`Pay ${item.name} on ticket #${item.ticket_id}`, item.balance, (q) => payItemBy(item.id, q));
+}
+
+function open<T extends { balance: number }>(title: string, balance: number, take: (q: Take) => Promise<T>): Promise<T | null> {
+  if (balance <= 0) return Promise.resolve(null);
   const host = document.createElement("div");
   document.body.appendChild(host);
   const root = createRoot(host);
   return new Promise((resolve) => {
-    const done = (value: Item | null) => {
+    const done = (value: T | null) => {
       root.unmount();
       host.remove();
       resolve(value);
     };
-    root.render(<PayDialog title={`Pay for ${item.name}`} balance={item.balance} payBy={(q) => payItemBy(item.id, q)} done={done} />);
+    root.render(<PayDialog title={title} balance={balance} take={take} done={done} />);
   });
 }
-
-type PayQuery = Parameters<typeof payTicketBy>[1];
 
 function PayDialog<T extends { balance: number }>({
   title,
   balance: initial,
-  payBy,
+  take,
   done,
 }: {
   title: string;
   balance: number;
-  payBy: (q: PayQuery) => Promise<T>;
+  take: (q: Take) => Promise<T>;
   done: (t: T | null) => void;
 }) {
   const [balance, setBalance] = useState(initial);
@@ -103,7 +96,7 @@ function PayDialog<T extends { balance: number }>({
     setError("");
     try {
       const query = { method, amount: toEuros(amountCents), ...(tenderedCents !== null ? { tendered: toEuros(tenderedCents) } : {}) };
-      const t = await payBy(query);
+      const t = await take(query);
       if (change) toast(`Change ${euroFromEuros(toEuros(change))}`);
       if (t.balance <= 0) return done(t);
       // A split: what is left goes on another tender.

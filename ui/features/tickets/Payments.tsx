@@ -14,7 +14,18 @@ const TENDER = { cash: "Cash", card: "Card", other: "Other" } as const;
  * `version` changes when the ticket was paid again, so the list follows. Each payment has a
  * Refund button: amount and reason, through a manager's PIN when the box asks for one.
  */
-export function Payments({ ticketId, version, onRefunded }: { ticketId: number; version: unknown; onRefunded?: () => void }) {
+export function Payments({
+  ticketId,
+  version,
+  onRefunded,
+  empty,
+}: {
+  ticketId: number;
+  version: unknown;
+  onRefunded?: () => void;
+  /** Said when the ticket has no payment yet (else nothing shows). */
+  empty?: string;
+}) {
   const [rows, setRows] = useState<Payment[] | null>(null);
   const [refunding, setRefunding] = useState<Payment | null>(null);
   const [reload, setReload] = useState(0);
@@ -22,7 +33,7 @@ export function Payments({ ticketId, version, onRefunded }: { ticketId: number; 
   useEffect(() => {
     listPayments(ticketId).then(setRows, () => setRows([]));
   }, [ticketId, version, reload]);
-  if (!rows?.length) return null;
+  if (!rows?.length) return rows && empty ? <p className="muted">{empty}</p> : null;
   // What is left to refund of each payment: its amount less the refunds made of it.
   const refunded = new Map<number, number>();
   for (const r of rows) if (r.refund_of) refunded.set(r.refund_of, (refunded.get(r.refund_of) ?? 0) + toCents(-r.amount));

@@ -55,9 +55,12 @@ export const addItems = (ticketId: number, garmentId: number, copies: number) =>
   api<Item[]>("POST", "/ticketSubCategory/", { query: { copies }, body: { ticket_id: ticketId, garment_sub_category_id: garmentId } });
 export const putItem = (id: number, body: ItemUpdate) => api<Item>("PUT", `/ticketSubCategory/${id}`, { body });
 export const duplicateItem = (id: number, quantity: number) => api<Item[]>("POST", `/ticketSubCategory/duplicate/${id}/quantity/${quantity}`);
-/** A payment on one item: `amount` euros, or its whole balance when `full`. */
-export const payItem = (id: number, amount: number, full = false) =>
-  api<Item>("PUT", `/ticketSubCategory/paidFor/${id}/${amount}`, { query: full ? { full: "true" } : undefined });
+/** A payment on one item: `amount` euros, or its whole balance when `full`; by `pay.method` (default cash), for cash what was `tendered`. */
+export const payItem = (id: number, amount: number, full = false, pay?: { method: Tender; tendered?: number }) =>
+  api<Item>("PUT", `/ticketSubCategory/paidFor/${id}/${amount}`, {
+    query: { ...(full ? { full: "true" } : {}), ...pay },
+    ...(pay ? { quiet: true } : {}),
+  });
 /** An action on an item; one that needs a photo carries its image ids, or override_images to go without. */
 export const addItemAction = (itemId: number, actionId: number, photo?: { images: number[]; override_images: boolean }) =>
   api<unknown>("POST", "/ticketSubCategoryActions/", { body: { ticket_sub_category_id: itemId, action_id: actionId, ...photo } });

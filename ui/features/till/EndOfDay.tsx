@@ -6,8 +6,10 @@ import { toCents, toEuros } from "../../../appliance/domain/money";
 import type { Tender, TillDay } from "../../../appliance/modules/payments/model";
 import { DateField } from "../../components/DateField";
 import { toast } from "../../components/toast";
-import { api } from "../../lib/api";
-import { employee } from "../../lib/session";
+import type { PrintJob, PrintResult } from "../../../appliance/modules/printing/model";
+import { api, BASE } from "../../lib/api";
+import { currentToken, employee } from "../../lib/session";
+import { choice } from "../printing/printer";
 
 // The box's models are imported type-only (README "Layout"): the tenders are listed here.
 const TENDERS: readonly Tender[] = ["cash", "card", "other"];
@@ -18,6 +20,41 @@ const getTill = (day: string) => api<TillDay>("GET", `/till/${day}`);
 const closeTill = (day: string, counted: Record<Tender, number>, note: string) =>
   api<TillDay>("POST", `/till/${day}/close`, { body: { counted, note }, quiet: true });
 const reopenTill = (day: string) => api<TillDay>("POST", `/till/${day}/reopen`);
+
+/**
+ * The Z report on a receipt printer of the box: the one this tablet prints receipts on when it
+ * is a box ESC/POS printer, else the box's first. Quiet: a refusal shows on the screen.
+ */
+const printZ = (day: string) => {
+  const c = choice.value;
+  const printer = (c.port === "u" || c.port === "b") && c.encoding === "ESCPOS" ? c.printer : undefined;
+  return api<PrintResult>("POST", "/print/zReport", { body: { date: day, ...(printer ? { printer } : {}) }, quiet: true });
+};
+
+/** Follows a job in the journal until it is printed or failed (bounded: about 20 s). */
+async function jobOutcome(id: number): Promise<PrintJob["status"] | "unknown"> {
+  for (let i = 0; i < 20; i++) {
+    const jobs = await api<PrintJob[]>("GET", "/printJobs/", { query: { limit: 50 }, quiet: true }).catch(() => []);
+    const status = jobs.find((j) => j.id === id)?.status;
+    if (status === "done" || status === "failed") return status;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return "unknown";
+}
+
+/** The Z report PDF (GET /till/{day}/z.pdf reads the token from the header): fetched, then saved under the box's name for it. */
+async function downloadZ(day: string) {
+  const res = await fetch(`${BASE}/till/${day}/z.pdf`, { headers: { authorization: `token ${currentToken()}` } });
+  if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? "Something went wrong");
+  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? `Z ${day}.pdf`;
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(await res.blob());
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
 
 /** "12,50" or "12.50" in cents; NaN when it is not an amount. */
 const cents = (text: string) => (text.trim() === "" ? Number.NaN : toCents(Number(text.trim().replace(",", "."))));
@@ -35,6 +72,7 @@ export function EndOfDay() {
   const [note, setNote] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const [zStatus, setZStatus] = useState("");
   const admin = employee.value?.role === "admin";
 
   useEffect(() => {
@@ -64,6 +102,19 @@ export function EndOfDay() {
     } finally {
       setBusy(false);
     }
+  }
+  async function printZReport() {
+    setZStatus("Sending the Z report to the receipt printer…");
+    try {
+      const r = await printZ(day);
+      const outcome = await jobOutcome(r.jobs[0]!);
+      setZStatus(outcome === "done" ? "Z report printed" : outcome === "failed" ? "The Z report did not print: see the printers screen" : "Z report queued");
+    } catch (err) {
+      setZStatus(err instanceof Error ? err.message : "Something went wrong");
+    }
+  }
+  async function zPdf() {
+    await downloadZ(day).catch((err) => toast(err instanceof Error ? err.message : "Something went wrong", "danger"));
   }
   async function reopen() {
     setTill(await reopenTill(day).catch(() => till));
@@ -151,7 +202,18 @@ export function EndOfDay() {
                   Reopen
                 </button>
               )}
+              <button type="button" className="btn" onClick={printZReport}>
+                Print Z report
+              </button>
+              <button type="button" className="btn" onClick={zPdf}>
+                Z report PDF
+              </button>
             </div>
+            {zStatus && (
+              <p className="muted" aria-live="polite" data-testid="z-status">
+                {zStatus}
+              </p>
+            )}
           </form>
           <h3>Cash by employee</h3>
           <table data-testid="till-by-employee">
