@@ -45,10 +45,7 @@ const isIpLiteral = (h: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(h) || h.includ
 
 export const MISDIRECTED = "This box does not answer to that name: open it by its own name or address (IRONBOX_ALLOWED_HOSTS adds a name)";
 
-export function hostGuard(
-  names: string[],
-  opts: { addresses?: () => string[]; now?: () => number } = {},
-): (request: Request) => Response | undefined {
+export function hostGuard(names: string[], opts: { addresses?: () => string[]; now?: () => number } = {}): (request: Request) => Response | undefined {
   const exact = new Set(names.filter((n) => !n.startsWith(".")));
   const domains = names.filter((n) => n.startsWith("."));
   const readAddresses = opts.addresses ?? interfaceAddresses;
