@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { hostname } from "node:os";
 import { loadConfig } from "../platform/config";
 import { testBox } from "../test/harness";
-import { MISDIRECTED } from "./hostGuard";
+import { hostGuard, interfaceAddresses, MISDIRECTED } from "./hostGuard";
 
 const boxes: Awaited<ReturnType<typeof testBox>>[] = [];
 afterAll(() => {
@@ -55,7 +55,7 @@ test("DNS rebinding: a name that is not the box's gets 421 on the API, the pages
   expect((await box.call("POST", "/api/v1/login/agent", { body: { user_name: "admin", password: "admin-pass-1" } })).status).toBe(200);
 });
 
-test("control: the box's own names, any address, IRONBOX_ALLOWED_HOSTS and the config's own HQ name are answered", async () => {
+test("control: the box's own names, loopback, IRONBOX_ALLOWED_HOSTS and the config's own HQ name are answered", async () => {
   const { as } = await boxWith({
     ...ENV,
     IRONBOX_HQ_URL: "https://hq-box.lan:8443",
@@ -74,16 +74,50 @@ test("control: the box's own names, any address, IRONBOX_ALLOWED_HOSTS and the c
     `${host}:8080`,
     `${host}.local`,
     "127.0.0.1",
+    "127.0.1.1:8080",
     "[::1]:8080",
-    "192.168.1.20:8080",
-    "10.0.0.7",
-    "203.0.113.9",
-    "[fe80::1]",
     "hq.chain.example",
     "mosta.shops.example",
     "hq-box.lan",
   ];
   for (const h of ok) expect({ h, status: (await as(h)).status }).toEqual({ h, status: 200 });
+});
+
+test("DNS rebinding by address: an address that is not the box's own gets 421", async () => {
+  const { as } = await boxWith();
+  for (const host of ["203.0.113.9", "203.0.113.9:8080", "10.255.0.7", "[2001:db8::9]", "[fe80::dead:1]:8443", "0.0.0.0"])
+    expect({ host, status: (await as(host)).status }).toEqual({ host, status: 421 });
+  expect((await as("203.0.113.9", "/")).status).toBe(421);
+});
+
+test("control: every address of the box's own interfaces is answered, and IRONBOX_ALLOWED_HOSTS adds one", async () => {
+  const own = interfaceAddresses();
+  expect(own).toContain("127.0.0.1");
+  const { as } = await boxWith({ ...ENV, IRONBOX_ALLOWED_HOSTS: "203.0.113.9, [2001:DB8:0::9]" });
+  for (const a of own) {
+    const host = a.includes(":") ? `[${a}]` : a;
+    expect({ host, status: (await as(`${host}:8080`)).status }).toEqual({ host, status: 200 });
+  }
+  for (const host of ["203.0.113.9", "[2001:db8::9]"]) expect({ host, status: (await as(host)).status }).toEqual({ host, status: 200 });
+  expect((await as("203.0.113.10")).status).toBe(421);
+});
+
+test("a renumbered box answers to its new address without a restart; the old one stops", () => {
+  let addresses = ["127.0.0.1", "192.168.1.20"];
+  let t = 0;
+  const guard = hostGuard(["localhost"], { addresses: () => addresses, now: () => t });
+  const status = (host: string) => guard(new Request(`http://${host}:8080/api/v1/health`))?.status ?? 200;
+  expect(status("192.168.1.20")).toBe(200);
+  expect(status("192.168.1.77")).toBe(421);
+  addresses = ["127.0.0.1", "192.168.1.77"]; // DHCP gave the box a new lease
+  t += 60_000;
+  expect(status("192.168.1.77")).toBe(200);
+  expect(status("192.168.1.20")).toBe(421);
+  // An attacker's stream of unknown addresses re-reads the interfaces at most once per interval.
+  let reads = 0;
+  const counted = hostGuard([], { addresses: () => (reads++, addresses), now: () => t });
+  for (let i = 0; i < 50; i++) counted(new Request(`http://10.0.0.${i}:8080/`));
+  expect(reads).toBe(1);
 });
 
 test("over a real socket: the Host header decides (421 for a foreign name, 200 for the box's)", async () => {
@@ -102,6 +136,7 @@ test("over a real socket: the Host header decides (421 for a foreign name, 200 f
     expect((await raw(`rebind.attacker.example:${server.port}`)).split("\r\n")[0]).toBe("HTTP/1.1 421 Misdirected Request");
     expect((await raw(`ironbox-mosta.local:${server.port}`)).split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
     expect((await raw(`127.0.0.1:${server.port}`)).split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
+    expect((await raw(`203.0.113.9:${server.port}`)).split("\r\n")[0]).toBe("HTTP/1.1 421 Misdirected Request");
   } finally {
     server.stop(true);
   }
@@ -110,6 +145,7 @@ test("over a real socket: the Host header decides (421 for a foreign name, 200 f
 test("IRONBOX_ALLOWED_HOSTS takes host names only, and says which entry is wrong", () => {
   expect(loadConfig({ IRONBOX_ALLOWED_HOSTS: " HQ.Example.com ,.shops.example," }).allowedHosts).toEqual(["hq.example.com", ".shops.example"]);
   expect(loadConfig({}).allowedHosts).toEqual([]);
-  for (const bad of ["http://hq.example.com", "hq.example.com:8443", "*", "a b"])
+  expect(loadConfig({ IRONBOX_ALLOWED_HOSTS: "203.0.113.9,[2001:db8::9]" }).allowedHosts).toEqual(["203.0.113.9", "[2001:db8::9]"]);
+  for (const bad of ["http://hq.example.com", "hq.example.com:8443", "203.0.113.9:8080", "dead:8443", "*", "a b"])
     expect(() => loadConfig({ IRONBOX_ALLOWED_HOSTS: bad })).toThrow("IRONBOX_ALLOWED_HOSTS");
 });

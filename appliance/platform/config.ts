@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
@@ -197,15 +198,18 @@ export interface Config {
   allowedHosts: string[];
 }
 
-/** IRONBOX_ALLOWED_HOSTS="hq.example.com,.chain.example": host names, or domains with a leading dot. */
+/**
+ * IRONBOX_ALLOWED_HOSTS="hq.example.com,.chain.example,203.0.113.9": host names, domains with a
+ * leading dot, or addresses the box is reached at that are not its own (a port forward).
+ */
 function allowedHosts(v: string | undefined): string[] {
   const out = (v ?? "")
     .split(",")
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
   for (const n of out)
-    if (!/^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(n))
-      throw new Error(`IRONBOX_ALLOWED_HOSTS: ${JSON.stringify(n.slice(0, 80))} is not a host name (addresses need no entry)`);
+    if (!/^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(n) && !isIP(n.replace(/^\[(.*)\]$/, "$1")))
+      throw new Error(`IRONBOX_ALLOWED_HOSTS: ${JSON.stringify(n.slice(0, 80))} is not a host name or address (no scheme, no port)`);
   return out;
 }
 

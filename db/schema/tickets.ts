@@ -18,11 +18,23 @@ export const ticketStates = sqliteTable("ticket_states", {
 });
 
 /** A drawn signature, stored once per bulk change and referenced by the log rows. */
-export const signatures = sqliteTable("signatures", {
-  id: id(),
-  data_url: text("data_url").notNull(),
-  created_at: createdAt(),
-});
+export const signatures = sqliteTable(
+  "signatures",
+  {
+    id: id(),
+    data_url: text("data_url").notNull(),
+    created_at: createdAt(),
+    /**
+     * The shop whose staff drew it, and its size in bytes (issue 22: each shop's signatures
+     * count against its storage quota). Both are set by triggers (migration signature_shop):
+     * the size when the row is written, the shop when the first ticket log row of its change
+     * references it, so every writer (changes, imports, the demo) keeps them.
+     */
+    agent_id: integer("agent_id").references(() => agents.id),
+    bytes: integer("bytes").notNull().default(0),
+  },
+  (t) => [index("signatures_agent_bytes_idx").on(t.agent_id, t.bytes)],
+);
 
 export const tickets = sqliteTable(
   "tickets",

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { DeviceRoots } from "../devices";
 
 /**
@@ -81,4 +81,60 @@ export function evdevScannerReason(path: string, roots: DeviceRoots): string | n
     if (nameSaysScanner(kernelName)) return `named ${kernelName}`;
   }
   return null;
+}
+
+/**
+ * The folders from a sysfs class entry's `device` link up to its USB device (the one with
+ * idVendor), nearest first; empty when it leads to no USB device (rfcomm, a built-in port).
+ * ttyACM: device is the USB interface; ttyUSB: the usb-serial port under the interface.
+ */
+function usbChain(classEntry: string): string[] {
+  let dir: string;
+  try {
+    dir = realpathSync(join(classEntry, "device"));
+  } catch {
+    return [];
+  }
+  const chain: string[] = [];
+  for (let i = 0; i < 4 && dir.length > 1; i++, dir = dirname(dir)) {
+    chain.push(dir);
+    if (existsSync(join(dir, "idVendor"))) return chain;
+  }
+  return [];
+}
+
+/**
+ * Why a serial path (ttyACM*, ttyUSB*, rfcomm*, serial/by-id/…) is a scanner, or null when it
+ * does not identify as one. Serial guns (CDC ACM, or a gun's own USB-serial chip) say so by
+ * udev's by-id name (usb-<maker>_<product>_…) or by their USB device in sysfs
+ * (class/tty/ttyACM0/device: the vendor id, the maker's and product's names, the interface's
+ * name). A bare USB-serial cable (FTDI, CH340, PL2303) or a Bluetooth rfcomm port says nothing:
+ * whatever it is wired to, only head office staff may add it.
+ */
+export function serialScannerReason(path: string, roots: DeviceRoots): string | null {
+  let node = path;
+  try {
+    node = realpathSync(path);
+  } catch {
+    // Unplugged: only the name it was given can speak for it.
+  }
+  const names = [basename(path)];
+  const byIdDir = join(roots.devRoot, "serial/by-id");
+  if (existsSync(byIdDir))
+    for (const f of readdirSync(byIdDir)) {
+      try {
+        if (realpathSync(join(byIdDir, f)) === node) names.push(f);
+      } catch {}
+    }
+  const said = names.find(nameSaysScanner);
+  if (said) return `named ${said}`;
+  const tty = basename(node);
+  if (!/^tty(ACM|USB)\d+$/.test(tty)) return null;
+  const chain = usbChain(join(roots.sysRoot, "class/tty", tty));
+  const usb = chain.at(-1);
+  if (!usb) return null;
+  const vendor = Number.parseInt(read(join(usb, "idVendor")) ?? "", 16);
+  if (SCANNER_VENDORS.has(vendor)) return `made by ${SCANNER_VENDORS.get(vendor)}`;
+  const named = [read(join(usb, "product")), read(join(usb, "manufacturer")), ...chain.map((d) => read(join(d, "interface")))].find(nameSaysScanner);
+  return named ? `named ${named}` : null;
 }

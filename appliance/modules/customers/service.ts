@@ -292,7 +292,7 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
         } else await useAddress(tx, caller, addressId, agentId);
         const [row] = await tx
           .insert(customers)
-          .values({ ...fields, address_id: addressId, ...splitName(fields.full_name), agent_id: agentId })
+          .values({ ...fields, address_id: addressId, ...splitName(fields.full_name), agent_id: agentId, created_at: clock.now().toISOString() })
           .returning();
         const prefs = prefIds ? await replacePreferences(tx, row!.id, prefIds) : undefined;
         await audit(tx, clock.now(), caller, "create", "customer", row!.id, {

@@ -36,7 +36,7 @@ export type GunSettings = z.infer<typeof GunSettings>;
 
 /** What is attached to the box that could be a gun (GET /scanners/devices). */
 export const AttachedDevices = z.object({
-  serial: z.array(z.object({ path: z.string(), name: z.string() })),
+  serial: z.array(z.object({ path: z.string(), name: z.string(), scanner: z.boolean() })),
   /** `scanner`: the device identifies as a barcode scanner (a shop's admin may save only those; issue 22). */
   keyboards: z.array(z.object({ path: z.string(), name: z.string(), scanner: z.boolean() })),
   hid: z.array(

@@ -21,6 +21,9 @@ beforeAll(async () => {
   mkdirSync(join(box.dir, "dev"), { recursive: true });
   socat = Bun.spawn(["socat", `pty,raw,echo=0,link=${join(box.dir, "dev/ttyACM0")}`, `pty,raw,echo=0,link=${join(dir, "host")}`], { stderr: "ignore" });
   await until(() => existsSync(join(dir, "host")), { what: "socat's pty pair" });
+  // udev's stable name for it says what it is: a scanner (a shop's admin may add only those, issue 22).
+  mkdirSync(join(box.dir, "dev/serial/by-id"), { recursive: true });
+  symlinkSync(join(box.dir, "dev/ttyACM0"), join(box.dir, "dev/serial/by-id/usb-Honeywell_Imaging___Mobility_Xenon_1900-if00"));
   const agent = await box.agentToken();
   admin = await box.employeeToken(ADMIN.pin, agent);
   clerk = await box.employeeToken(3333, agent); // the demo's HQ employee
@@ -272,5 +275,76 @@ test("issue 22: a shop's admin cannot save a keyboard as a gun (it would stream 
   expect((await put(shopAdmin, [...scanners, { ...keyboards[0]!, name: "No-name gun" }])).status).toBe(200);
   const moved = await put(shopAdmin, [...scanners, { ...keyboards[0]!, path: join(dev, "input/event6") }]);
   expect(moved.status).toBe(422);
+  expect((await put(hqAdmin, [])).status).toBe(200);
+});
+
+test("issue 22: a shop's admin cannot save a serial port that is not a scanner as a gun; serial scanners and HQ's explicit choice can", async () => {
+  const dev = join(box.dir, "dev");
+  const sys = join(box.dir, "sys");
+  mkdirSync(join(dev, "serial/by-id"), { recursive: true });
+  for (const n of ["ttyUSB0", "ttyUSB1", "ttyACM1", "ttyACM2", "ttyACM3", "rfcomm0"]) writeFileSync(join(dev, n), "");
+  symlinkSync("../../ttyUSB0", join(dev, "serial/by-id/usb-FTDI_FT232R_USB_UART_A10KZ3-if00-port0"));
+  symlinkSync("../../ttyACM2", join(dev, "serial/by-id/usb-Newland_Auto-ID_NLS-HR22_20200925-if00"));
+  // sysfs as the kernel lays it out: class/tty/<tty>/device leads into the USB interface (ACM) or
+  // the usb-serial port under it (ttyUSB); the USB device above holds idVendor and the names.
+  const usb = (tty: string, port: string, vendor: string, product: string, manufacturer: string, iface?: string) => {
+    const device = join(sys, "devices/pci0000:00/usb1", port);
+    const ifaceDir = join(device, `${port}:1.0`);
+    const target = tty.startsWith("ttyUSB") ? join(ifaceDir, tty) : ifaceDir;
+    mkdirSync(target, { recursive: true });
+    mkdirSync(join(sys, "class/tty", tty), { recursive: true });
+    symlinkSync(target, join(sys, "class/tty", tty, "device"));
+    writeFileSync(join(device, "idVendor"), `${vendor}\n`);
+    writeFileSync(join(device, "product"), `${product}\n`);
+    writeFileSync(join(device, "manufacturer"), `${manufacturer}\n`);
+    if (iface) writeFileSync(join(ifaceDir, "interface"), `${iface}\n`);
+  };
+  usb("ttyUSB0", "1-1", "0403", "FT232R USB UART", "FTDI"); // a bare USB-serial cable: could be wired to anything
+  usb("ttyACM3", "1-2", "2341", "Uno", "Arduino (www.arduino.cc)", "CDC Abstract Control Model"); // a board that prints whatever it likes
+  usb("ttyACM1", "1-3", "0c2e", "Xenon 1900", "Honeywell"); // a gun in USB-serial (CDC) mode, by its maker
+  usb("ttyUSB1", "1-4", "1a86", "USB2.0-Serial", "wch.cn", "2D Barcode Scanner"); // a gun's own CH340, by its interface's name
+  const shopAdmin = await shopToken("birkirkara", 5555);
+  const hqAdmin = await box.employeeToken(1111);
+  const put = (token: string, guns: object[]) => box.call("PUT", "/api/v1/scanners/", { token, body: guns });
+  const gun = (id: string, path: string) => ({ id, name: id, kind: "serial", path: join(dev, path), baud: 9600 });
+  const others = [
+    gun("ftdi", "ttyUSB0"),
+    gun("ftdi-byid", "serial/by-id/usb-FTDI_FT232R_USB_UART_A10KZ3-if00-port0"),
+    gun("arduino", "ttyACM3"),
+    gun("bluetooth", "rfcomm0"),
+  ];
+  // Attack: each, as a shop admin: 422 with why, and nothing saved.
+  const saved = (await box.call("GET", "/api/v1/scanners/", { token: hqAdmin })).json.data;
+  for (const g of others) {
+    const r = await put(shopAdmin, [g]);
+    expect([g.id, r.status, r.json.message]).toEqual([g.id, 422, expect.stringContaining(`path: ${g.path} does not identify as a barcode scanner`)]);
+  }
+  expect((await box.call("GET", "/api/v1/scanners/", { token: hqAdmin })).json.data).toEqual(saved);
+
+  // Control: serial scanners by sysfs maker, by by-id name, by the interface's name.
+  const scanners = [
+    gun("honeywell-acm", "ttyACM1"),
+    gun("newland-byid", "serial/by-id/usb-Newland_Auto-ID_NLS-HR22_20200925-if00"),
+    gun("ch340-gun", "ttyUSB1"),
+  ];
+  const ok = await put(shopAdmin, scanners);
+  expect([ok.status, ok.json.message]).toEqual([200, undefined]);
+  // The device list says which serial ports are scanners.
+  const listed = (await box.call("GET", "/api/v1/scanners/devices", { token: hqAdmin })).json.data.serial as { name: string; scanner: boolean }[];
+  const says = Object.fromEntries(listed.map((d) => [d.name, d.scanner]));
+  expect(says).toMatchObject({
+    ttyUSB0: false,
+    "usb-FTDI_FT232R_USB_UART_A10KZ3-if00-port0": false,
+    ttyACM3: false,
+    ttyACM1: true,
+    ttyACM2: true,
+    "usb-Newland_Auto-ID_NLS-HR22_20200925-if00": true,
+    ttyUSB1: true,
+  });
+
+  // HQ staff may add another serial device explicitly; a shop admin may then keep it, but not repoint it.
+  expect((await put(hqAdmin, [...scanners, others[0]!])).status).toBe(200);
+  expect((await put(shopAdmin, [...scanners, { ...others[0]!, name: "Old gun on a cable" }])).status).toBe(200);
+  expect((await put(shopAdmin, [...scanners, { ...others[0]!, path: join(dev, "ttyACM3") }])).status).toBe(422);
   expect((await put(hqAdmin, [])).status).toBe(200);
 });

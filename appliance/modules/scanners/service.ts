@@ -6,7 +6,7 @@ import { agents, boxSettings } from "../../../db/schema";
 import { type DeviceAccess, DevicePathError } from "../../../drivers/devices";
 import { startEvdevScanner } from "../../../drivers/scanners/evdev";
 import { startHidScanner } from "../../../drivers/scanners/hid";
-import { evdevScannerReason, type HidInfo, hidIsScanner } from "../../../drivers/scanners/identify";
+import { evdevScannerReason, type HidInfo, hidIsScanner, serialScannerReason } from "../../../drivers/scanners/identify";
 import { startSerialScanner } from "../../../drivers/scanners/serial";
 import { unprocessable } from "../../platform/errors";
 import { type EmployeeCaller, isHqStaff } from "../auth/caller";
@@ -138,10 +138,16 @@ export function createScannerService({
       if (!isHqStaff(caller)) {
         const same = (g: Gun) => before.some((b) => JSON.stringify({ ...b, name: "", agent_id: null }) === JSON.stringify({ ...g, name: "", agent_id: null }));
         for (const g of guns) {
-          if (g.kind === "serial" || same(g)) continue;
-          if (g.kind === "evdev" ? !evdevScannerReason(g.path, devices.roots) : !(await hidScanner(g.vendorId, g.productId)))
+          if (same(g)) continue;
+          // A serial port streams whatever is wired to it (a modem, a console cable, a scale) just
+          // as well: the same rule (issue 22), by its by-id name or its USB device in sysfs.
+          const scanner =
+            g.kind === "hid"
+              ? await hidScanner(g.vendorId, g.productId)
+              : !!(g.kind === "evdev" ? evdevScannerReason(g.path, devices.roots) : serialScannerReason(g.path, devices.roots));
+          if (!scanner)
             throw unprocessable(
-              `${g.kind === "evdev" ? "path" : "vendorId"}: ${g.kind === "evdev" ? g.path : "this device"} does not identify as a barcode scanner (by its name or maker); only head office staff may add another device as a gun`,
+              `${g.kind === "hid" ? "vendorId" : "path"}: ${g.kind === "hid" ? "this device" : g.path} does not identify as a barcode scanner (by its name or maker); only head office staff may add another device as a gun`,
             );
         }
       }
@@ -167,10 +173,11 @@ export function createScannerService({
     /** What is attached: serial ttys (stable by-id names first) and HID devices. */
     async devices(): Promise<AttachedDevices> {
       const dev = devices.roots.devRoot;
-      const serial: { path: string; name: string }[] = [];
+      const serial: AttachedDevices["serial"] = [];
       const byId = join(dev, "serial/by-id");
-      if (existsSync(byId)) for (const f of readdirSync(byId)) serial.push({ path: `${byId}/${f}`, name: f });
-      for (const f of existsSync(dev) ? readdirSync(dev) : []) if (/^tty(ACM|USB)\d+$/.test(f)) serial.push({ path: join(dev, f), name: f });
+      const add = (path: string, name: string) => serial.push({ path, name, scanner: !!serialScannerReason(path, devices.roots) });
+      if (existsSync(byId)) for (const f of readdirSync(byId)) add(`${byId}/${f}`, f);
+      for (const f of existsSync(dev) ? readdirSync(dev) : []) if (/^tty(ACM|USB)\d+$/.test(f)) add(join(dev, f), f);
       // Keyboard-wedge guns appear as keyboards; their stable names end in -event-kbd.
       const keyboards: AttachedDevices["keyboards"] = [];
       const inputs = join(dev, "input/by-id");

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { ticketsOffPrice } from "../../../scripts/faults/lib";
 import { type TestBox, testBox } from "../../test/harness";
+import { checkPaymentSums } from "../payments/check";
 
 /**
- * Issue 22: the demo data keeps the API's invariants. Its addresses used to have no owner (so
- * they counted as HQ's) and a Mosta manager opening a Mosta customer saw no address. Every
- * demo customer and ticket is opened here through the API by its own shop's staff.
+ * Issue 22: the demo data keeps the API's invariants (it is made through the API's services).
+ * Its addresses used to have no owner (so they counted as HQ's) and a Mosta manager opening a
+ * Mosta customer saw no address. Every demo customer and ticket is opened here through the API
+ * by its own shop's staff, and what each ticket shows as paid is its payment rows.
  */
 let box: TestBox;
 const tokens = new Map<number, string>();
@@ -50,11 +53,16 @@ test("each shop's staff open every one of their demo customers and tickets and s
   }
   expect(seen.size).toBe(3); // HQ's, Birkirkara's and Mosta's customers all checked
 
-  const tickets = await rows("SELECT id, agent_id, pickup_address_id, delivery_address_id FROM tickets");
+  const tickets = await rows(
+    "SELECT t.id, t.agent_id, t.pickup_address_id, t.delivery_address_id, (SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.ticket_id = t.id) AS paid FROM tickets t",
+  );
   expect(tickets.length).toBeGreaterThan(10);
   for (const t of tickets) {
     const token = tokens.get(Number(t.agent_id))!;
-    expect([t.id, (await box.call("GET", `/api/v1/tickets/${t.id}`, { token })).status]).toEqual([t.id, 200]);
+    const opened = await box.call("GET", `/api/v1/tickets/${t.id}`, { token });
+    expect([t.id, opened.status]).toEqual([t.id, 200]);
+    // What the shop sees as paid is the sum of the ticket's payment rows (euros in the API).
+    expect([t.id, Math.round(opened.json.data.total_paid * 100)]).toEqual([t.id, Number(t.paid)]);
     const listed = await box.call("GET", `/api/v1/tickets/${t.id}/addresses`, { token });
     expect([t.id, listed.status, listed.json.data.length > 0]).toEqual([t.id, 200, true]);
     for (const a of [t.pickup_address_id, t.delivery_address_id].filter((x) => x !== null))
@@ -63,6 +71,21 @@ test("each shop's staff open every one of their demo customers and tickets and s
   // Each shop sees its own premises.
   for (const a of await rows("SELECT id, address_id FROM agents WHERE address_id IS NOT NULL"))
     expect((await box.call("GET", `/api/v1/address/${a.address_id}`, { token: tokens.get(Number(a.id))! })).status).toBe(200);
+});
+
+test("the demo keeps the API's money invariants: paid amounts are the payment rows, totals the items", async () => {
+  expect(await checkPaymentSums(async (sql) => (await box.database.client.execute(sql)).rows.map((r) => Object.values(r)))).toEqual([]);
+  expect(await ticketsOffPrice(box.database)).toEqual([]);
+  // Paid in full, in part and not at all; cash and card; and each payment by the ticket's own shop.
+  const [kinds] = await rows(
+    `SELECT count(DISTINCT tender) AS tenders,
+      sum(t.total_paid = t.total AND t.total > 0) AS full, sum(t.total_paid > 0 AND t.total_paid < t.total) AS part, sum(t.total_paid = 0) AS none,
+      sum(p.agent_id != t.agent_id) AS foreign_rows
+     FROM tickets t LEFT JOIN payments p ON p.ticket_id = t.id`,
+  );
+  expect(Number(kinds!.tenders)).toBe(2);
+  for (const k of ["full", "part", "none"]) expect(Number(kinds![k])).toBeGreaterThan(0);
+  expect(Number(kinds!.foreign_rows)).toBe(0);
 });
 
 test("control: the owner is the customer's shop, not anyone's: another shop still cannot open them", async () => {

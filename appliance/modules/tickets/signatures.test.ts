@@ -115,7 +115,7 @@ describe("a shop's storage", () => {
     ).toBe(200);
   });
 
-  test("the count survives a restart: a fresh store reads each shop's stored signatures from the log", async () => {
+  test("the count survives a restart: a fresh store reads each shop's stored signatures (their shop column)", async () => {
     const rules = createStorageRules({
       dataDir: box.dir,
       limits: { quotaBytes: 1024 * KB, minFreeBytes: 0, minFreeShare: 0 },
@@ -131,6 +131,11 @@ describe("a shop's storage", () => {
           })
         ).rows[0]![0],
       );
+    // Every signature the API stored names its change's shop and its size (read from those columns).
+    const off = await box.database.client.execute(
+      "SELECT count(*) FROM signatures s WHERE s.agent_id IS NOT (SELECT min(agent_id) FROM ticket_log_states WHERE signature_id = s.id) OR s.bytes != length(s.data_url)",
+    );
+    expect(Number(off.rows[0]![0])).toBe(0);
     expect(await store.bytes(ids.mosta)).toBe(await stored(ids.mosta));
     expect(await store.bytes(ids.mosta)).toBeGreaterThanOrEqual(5 * 200 * KB);
     expect(await store.bytes(ids.birkirkara)).toBe(await stored(ids.birkirkara));

@@ -10,14 +10,13 @@ import type { StorageRules } from "../images/storage";
  * that is what is stored (413 above it), and it counts against the shop's storage like an
  * image: the free-space floor and the per-shop quota images and signatures share.
  *
- * A signature has no shop column: its shop is the one whose staff drew it, which every change
- * records on the ticket log rows that reference it. Summing that per change would read the
- * whole ticket log (millions of rows at ten years, against a 100 ms bar for a signed scan), so
- * each shop's total is read once per process (at the first signed change or upload), in one
- * pass over all shops, and kept up to date here: this process is the only writer of the box's
- * database. A change's bytes are counted
- * before its transaction (two at once cannot both slip under the quota) and given back if it
- * fails. What would change this: a shop column on signatures (a migration), summed per change.
+ * Each signature row carries its shop and size (migration signature_shop: set by triggers
+ * when the row and its change's ticket log rows are written). A shop's total is read once per
+ * process, at its first signed change or upload, from the (agent_id, bytes) index: that shop's
+ * index entries only (it used to be one pass over the whole ticket log, ~1 s on 1.5 M rows),
+ * then kept up to date here: this process is the only writer of the box's database. A change's
+ * bytes are counted before its transaction (two at once cannot both slip under the quota) and
+ * given back if it fails.
  */
 
 /** The longest signature taken: 256 KiB of data URL (a real one is ~30 KB). */
@@ -39,38 +38,30 @@ export function createSignatureStore({
   /** What else the shop keeps under the same quota: its images (modules/images). */
   otherBytes: (agentId: number) => Promise<number>;
 }) {
-  let totals: Map<number, number> | null = null;
-  let loading: Promise<Map<number, number>> | null = null;
+  const totals = new Map<number, number>();
+  const loading = new Map<number, Promise<number>>();
 
-  /**
-   * Bytes of signatures per shop, read once. octet_length reads a value's size from its record
-   * header, but only in a plain scan: in a join SQLite loads every signature whole (3 s for
-   * 4,000 of 30 KB here), hence the materialized sizes first (0.13 s). Measured on 1.5 M log
-   * rows and 20,000 signatures: about 1 s, near a bare scan of the log (0.6-0.9 s).
-   */
-  async function all(): Promise<Map<number, number>> {
-    if (totals) return totals;
-    loading ??= (async () => {
-      const rows = await db.all<{ agent_id: number; bytes: number }>(sql`
-        WITH size AS MATERIALIZED (SELECT id, octet_length(data_url) AS bytes FROM signatures)
-        SELECT l.agent_id AS agent_id, coalesce(sum(size.bytes), 0) AS bytes
-        FROM size
-        JOIN (SELECT DISTINCT signature_id, agent_id FROM ticket_log_states WHERE signature_id IS NOT NULL AND agent_id IS NOT NULL) l ON l.signature_id = size.id
-        GROUP BY l.agent_id`);
-      const map = new Map<number, number>();
-      for (const r of rows) map.set(Number(r.agent_id), Number(r.bytes));
-      totals = map;
-      return map;
-    })().finally(() => {
-      loading = null;
-    });
-    return loading;
+  /** Bytes of a shop's signatures: summed from the index once, then counted here. */
+  async function shopBytes(agentId: number): Promise<number> {
+    const known = totals.get(agentId);
+    if (known !== undefined) return known;
+    let pending = loading.get(agentId);
+    if (!pending) {
+      pending = (async () => {
+        const [row] = await db.all<{ bytes: number }>(sql`SELECT coalesce(sum(bytes), 0) AS bytes FROM signatures WHERE agent_id = ${agentId}`);
+        const bytes = Number(row?.bytes ?? 0);
+        totals.set(agentId, bytes);
+        return bytes;
+      })().finally(() => loading.delete(agentId));
+      loading.set(agentId, pending);
+    }
+    return pending;
   }
 
   return {
     /** What a shop's signatures take (for the images' quota). */
     async bytes(agentId: number): Promise<number> {
-      return (await all()).get(agentId) ?? 0;
+      return shopBytes(agentId);
     },
 
     /**
@@ -88,17 +79,17 @@ export function createSignatureStore({
       const size = dataUrl.length;
       await rules.checkFreeSpace(size);
       const others = await otherBytes(agentId);
-      const map = await all();
+      await shopBytes(agentId);
       // From here to the count, nothing awaits: two changes at once see each other's bytes.
-      const mine = map.get(agentId) ?? 0;
+      const mine = totals.get(agentId) ?? 0;
       rules.checkQuota(mine + others, size);
-      map.set(agentId, mine + size);
+      totals.set(agentId, mine + size);
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
-          map.set(agentId, Math.max(0, (map.get(agentId) ?? 0) - size));
+          totals.set(agentId, Math.max(0, (totals.get(agentId) ?? 0) - size));
         },
       };
     },

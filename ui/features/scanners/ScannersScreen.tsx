@@ -96,7 +96,10 @@ export function ScannersScreen() {
             <li key={d.path} className="row-link">
               <span className="row-main">
                 <strong>{d.name}</strong>
-                <span className="muted">USB-serial · {d.path}</span>
+                <span className="muted">
+                  USB-serial · {d.path}
+                  {!d.scanner && " · not known as a scanner: only head office staff may add it"}
+                </span>
               </span>
               <button
                 type="button"
