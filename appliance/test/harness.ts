@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Appliance, bootAppliance } from "../boot";
@@ -21,6 +21,26 @@ export interface TestBox extends Appliance {
   close(): void;
 }
 
+const demoTemplates = new Map<string, Promise<string>>();
+
+/** A data folder holding a freshly loaded demo for these options, made once per test process. */
+function demoTemplate(opts: { admin?: boolean; env?: Record<string, string> }, env: Record<string, string>, now: string): Promise<string> {
+  const key = JSON.stringify([opts.admin !== false, opts.env ?? {}, now]);
+  let made = demoTemplates.get(key);
+  if (!made) {
+    made = (async () => {
+      const dir = mkdtempSync(join(tmpdir(), "ironbox-demo-"));
+      const box = await bootAppliance(loadConfig({ ...env, IRONBOX_DATA_DIR: dir, IRONBOX_DEMO: "1" }), { clock: fixedClock(now), log: () => {} });
+      await box.stop();
+      box.database.close();
+      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+      return dir;
+    })();
+    demoTemplates.set(key, made);
+  }
+  return made;
+}
+
 /** A real appliance on a temporary libSQL file with the real migrations; no port needed. */
 export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: string; env?: Record<string, string> } = {}): Promise<TestBox> {
   const dir = mkdtempSync(join(tmpdir(), "ironbox-test-"));
@@ -33,8 +53,14 @@ export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: str
     ...opts.env,
   };
   if (opts.admin !== false) Object.assign(env, { IRONBOX_ADMIN_USER: ADMIN.user, IRONBOX_ADMIN_PASSWORD: ADMIN.password, IRONBOX_ADMIN_PIN: ADMIN.pin });
-  if (opts.demo) env.IRONBOX_DEMO = "1";
   const clock = fixedClock(opts.now ?? "2026-11-22T09:00:00Z");
+  if (opts.demo) {
+    // The demo is made through the counter's services (issue 22), which takes seconds: it is
+    // made once per set of options and each demo box starts from a copy of that data folder
+    // (the box then boots as any box does on existing data; the loader sees its customers).
+    cpSync(await demoTemplate(opts, env, clock.now().toISOString()), dir, { recursive: true });
+    env.IRONBOX_DEMO = "1";
+  }
   const box = await bootAppliance(loadConfig(env), { clock, log: () => {} });
   const contract = contractChecker(box.routes);
 
