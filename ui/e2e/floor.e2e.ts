@@ -54,7 +54,7 @@ for (const [locale, timezoneId] of [
       }
 
       await page.goto("/reporting");
-      const from = page.getByRole("region", { name: "Sales report" }).getByLabel("From", { exact: true });
+      const from = page.getByRole("region", { name: "Dates" }).getByLabel("From", { exact: true });
       await expect(from).toHaveValue(displayDate(today));
       // Typed the shop's way (a short day and month are fine), shown back in full.
       await from.fill("3/12/2025");
@@ -67,7 +67,7 @@ for (const [locale, timezoneId] of [
       // Tapped on the calendar: the 5th of the month shown.
       await from.fill("03/12/2025");
       await from.press("Tab");
-      await page.getByRole("region", { name: "Sales report" }).getByRole("button", { name: "Open the calendar" }).first().click();
+      await page.getByRole("region", { name: "Dates" }).getByRole("button", { name: "Open the calendar" }).first().click();
       await page.getByRole("dialog", { name: "Choose a date" }).getByRole("button", { name: "05/12/2025" }).click();
       await expect(from).toHaveValue("05/12/2025");
     });

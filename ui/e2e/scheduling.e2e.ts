@@ -306,19 +306,37 @@ test("a driver works through the day's run on a phone, with the customer's signa
   await expect(page.getByLabel("Driver")).toHaveCount(0);
   const stop = page.getByTestId("run-stop").filter({ hasText: "Run Phone Customer" });
   await expect(stop).toBeVisible();
+  // The van on a phone (issue 25): the name is not cut, the number is a big call button.
+  const title = stop.locator(".run-stop-title");
+  expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  const call = stop.getByRole("link", { name: "Call 79912345" });
+  await expect(call).toHaveAttribute("href", "tel:79912345");
+  expect((await call.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   await stop.getByRole("button", { name: "Picked up" }).click();
   const dialog = page.getByRole("dialog", { name: `PICKED UP: ticket ${ticket.id}` });
   await dialog.getByRole("button", { name: "Confirm" }).click();
-  await toast(page, "The customer's signature is needed");
+  await expect(dialog.getByRole("alert")).toHaveText("The customer's signature is needed");
+  // The pad is large (the phone's width) and says where to sign; Clear is on the pad, not beside Cancel.
+  await expect(dialog.getByText("Sign here")).toBeVisible();
   const pad = dialog.getByLabel("Signature");
   const box = (await pad.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(360);
+  const clear = (await dialog.getByRole("button", { name: "Clear" }).boundingBox())!;
+  const cancel = (await dialog.getByRole("button", { name: "Cancel" }).boundingBox())!;
+  expect(clear.y + clear.height).toBeLessThanOrEqual(box.y + box.height);
+  expect(cancel.y).toBeGreaterThan(box.y + box.height);
   await page.mouse.move(box.x + 20, box.y + 20);
   await page.mouse.down();
   await page.mouse.move(box.x + 120, box.y + 60, { steps: 5 });
   await page.mouse.up();
   await dialog.getByRole("button", { name: "Confirm" }).click();
   await expect(dialog).toHaveCount(0);
-  await expect(stop).toContainText("PICKED UP");
+  // A done stop looks done: no "Picked up" button left, and no toast over the next stop.
+  await expect(stop).toHaveAttribute("data-done", "true");
+  await expect(stop.getByRole("status")).toContainText("Collected · PICKED UP");
+  await expect(stop.getByRole("button", { name: "Picked up" })).toHaveCount(0);
+  await expect(page.locator(".toast")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/screens/run-phone-done.png", fullPage: true });
   const logs = await api<{ state: string; signature: string | null }[]>("GET", `/ticketLogStates/${ticket.id}`);
   expect(logs.some((l) => l.state === "PICKED UP" && !!l.signature)).toBeTruthy();
 });
