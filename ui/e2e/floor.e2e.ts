@@ -222,3 +222,27 @@ test("the counter on a 1280×800 tablet: the garment picker is above the fold, n
   // Both legs off: one line each, no strips.
   await expect(page.getByRole("region", { name: "Pickup and delivery" }).getByRole("group")).toHaveCount(0);
 });
+
+test("on a phone, sub-modifiers show under their parent, indented, not among the roots", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const id = await demoCustomerId(page, "Buttigieg");
+  await page.goto(`/customers/${id}/new-ticket/0`);
+  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
+  await page.getByRole("button", { name: "Dress", exact: true }).click();
+  const stains = page.getByRole("region", { name: "Selected item" }).getByLabel("STAIN", { exact: true });
+  const wine = stains.getByRole("button", { name: "Wine", exact: true });
+  const kinds = stains.getByRole("group", { name: "Wine: kinds" });
+  await expect(kinds.getByRole("button")).toHaveText(["Red Wine", "White Wine"]);
+  // The roots without kinds are not in any family; the kinds sit below their parent and further in.
+  await expect(stains.getByRole("group").getByRole("button", { name: "Coffee" })).toHaveCount(0);
+  const parent = (await wine.boundingBox())!;
+  const red = (await kinds.getByRole("button", { name: "Red Wine" }).boundingBox())!;
+  expect(red.y).toBeGreaterThanOrEqual(parent.y + parent.height);
+  expect(red.x).toBeGreaterThan(parent.x);
+  // A kind is still picked like any modifier.
+  await kinds.getByRole("button", { name: "Red Wine" }).click();
+  await expect(kinds.getByRole("button", { name: "Red Wine" })).toHaveAttribute("aria-pressed", "true");
+  await page.screenshot({ path: "test-results/screens/counter-submodifiers-phone.png", fullPage: true });
+});
