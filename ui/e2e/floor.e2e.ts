@@ -246,3 +246,54 @@ test("on a phone, sub-modifiers show under their parent, indented, not among the
   await expect(kinds.getByRole("button", { name: "Red Wine" })).toHaveAttribute("aria-pressed", "true");
   await page.screenshot({ path: "test-results/screens/counter-submodifiers-phone.png", fullPage: true });
 });
+
+test("modifiers and garments are reordered on screen, and the order stays", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const stamp = Date.now().toString(36).slice(-5);
+  const { token } = await apiLogin(page.request, 9999);
+  const call = async <T>(method: string, path: string, data: unknown): Promise<T> =>
+    (await (await page.request.fetch(`/api/v1${path}`, { method, data, headers: { authorization: `token ${token}` } })).json()).data as T;
+  const cat = await call<{ id: number }>("POST", "/garmentCategories/", { type: "Dry Clean", name: `Reorder ${stamp}` });
+  for (const name of ["Coat", "Cape"]) await call("POST", "/garmentSubCategories/", { garment_category_id: cat.id, name: `${name} ${stamp}` });
+  const root = await call<{ id: number }>("POST", "/modifiers/", { type: "STAIN", name: `Paint ${stamp}` });
+  for (const name of ["Oil paint", "Chalk"]) await call("POST", "/modifiers/", { type: "STAIN", name: `${name} ${stamp}`, parent_id: root.id });
+
+  // A sub-modifier moves up among its siblings; Done saves; a reload shows the new order.
+  await page.goto("/modifiers");
+  await page.getByRole("button", { name: /STAIN/ }).click();
+  await page.getByRole("button", { name: "Reorder", exact: true }).click();
+  const subs = page.getByRole("list", { name: `Paint ${stamp}: sub-modifiers` });
+  await expect(subs.getByRole("listitem")).toHaveText([`Oil paint ${stamp}↑↓`, `Chalk ${stamp}↑↓`]);
+  await page.getByRole("button", { name: `Move Chalk ${stamp} up` }).click();
+  await expect(subs.getByRole("listitem")).toHaveText([`Chalk ${stamp}↑↓`, `Oil paint ${stamp}↑↓`]);
+  // The root moves up one among the STAIN roots.
+  const roots = page.getByRole("list", { name: "STAIN modifiers" }).getByTestId("modifier");
+  const before = await roots.locator("strong").allTextContents();
+  await page.getByRole("button", { name: `Move Paint ${stamp} up` }).click();
+  await page.getByRole("button", { name: "Done reordering" }).click();
+  await expect(page.locator(".toast", { hasText: "Information Saved" }).last()).toBeVisible();
+  await page.reload();
+  await page.getByRole("button", { name: /STAIN/ }).click();
+  const after = await roots.locator("strong").allTextContents();
+  const at = before.findIndex((t) => t.includes(`Paint ${stamp}`));
+  expect(after.findIndex((t) => t.includes(`Paint ${stamp}`))).toBe(at - 1);
+  const row = roots.filter({ hasText: `Paint ${stamp}` });
+  await expect(row.locator(".chips .chip")).toHaveText([new RegExp(`^Chalk ${stamp}`), new RegExp(`^Oil paint ${stamp}`)]);
+
+  // A garment moves up within its category.
+  await page.goto("/garments");
+  await page.getByRole("button", { name: "Reorder", exact: true }).click();
+  const garments = page.getByRole("list", { name: `Reorder ${stamp}: garments` });
+  await expect(garments.getByRole("listitem")).toHaveText([`Coat ${stamp}↑↓`, `Cape ${stamp}↑↓`]);
+  await page.getByRole("button", { name: `Move Cape ${stamp} up` }).click();
+  await page.getByRole("button", { name: "Done reordering" }).click();
+  await expect(page.locator(".toast", { hasText: "Information Saved" }).last()).toBeVisible();
+  await page.reload();
+  await expect(
+    page
+      .getByTestId("category")
+      .filter({ hasText: `Reorder ${stamp}` })
+      .locator(".chips .chip"),
+  ).toHaveText([`Cape ${stamp}`, `Coat ${stamp}`]);
+});
