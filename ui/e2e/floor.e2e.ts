@@ -297,3 +297,33 @@ test("modifiers and garments are reordered on screen, and the order stays", asyn
       .locator(".chips .chip"),
   ).toHaveText([`Cape ${stamp}`, `Coat ${stamp}`]);
 });
+
+test("an admin sets the shop's time zone on The box; a shop's admin sees it read-only", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  await page.goto("/box");
+  const zone = page.getByLabel("Shop's time zone");
+  await expect(zone).toHaveValue("Europe/Malta");
+  // Rome keeps Malta's hours, so a test running beside this one counts the same days.
+  await zone.selectOption("Europe/Rome");
+  await page.getByRole("button", { name: "Save time zone" }).click();
+  await expect(page.locator(".toast", { hasText: "Time zone saved" })).toBeVisible();
+  try {
+    expect((await (await page.request.get("/api/v1/health")).json()).data.time_zone).toBe("Europe/Rome");
+    await page.reload();
+    await expect(zone).toHaveValue("Europe/Rome");
+  } finally {
+    await zone.selectOption("Europe/Malta");
+    await page.getByRole("button", { name: "Save time zone" }).click();
+    await expect(page.locator(".toast", { hasText: "Time zone saved" })).toBeVisible();
+  }
+  expect((await (await page.request.get("/api/v1/health")).json()).data.time_zone).toBe("Europe/Malta");
+  // A shop's admin: the box's zone shows, and cannot be changed.
+  await page.getByRole("button", { name: /Logout/ }).click();
+  await page.evaluate(() => localStorage.clear());
+  await app.loginAs("5555", "birkirkara", "shop-demo-2026");
+  await page.goto("/box");
+  await expect(zone).toHaveValue("Europe/Malta");
+  await expect(zone).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Save time zone" })).toHaveCount(0);
+});
