@@ -1,9 +1,9 @@
 import { HQ_STAFF, route } from "../../http/route";
 import { conflict } from "../../platform/errors";
 import type { NightlyBackups } from "./backups";
-import { BackupDirBody, BoxHealth } from "./model";
+import { BackupDirBody, BoxHealth, TimeZoneBody, TimeZoneSetting } from "./model";
 import type { BoxHealthService } from "./service";
-import { type TimeZoneSettingService, TimeZoneBody, TimeZoneSetting } from "./timeZone";
+import type { TimeZoneSettingService } from "./timeZone";
 
 export function boxHealthRoutes(service: BoxHealthService, backups?: NightlyBackups, timeZone?: TimeZoneSettingService) {
   const nightly = () => {

@@ -1,22 +1,17 @@
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Db } from "../../../db/client";
 import { boxSettings } from "../../../db/schema";
 import { DEFAULT_TZ, isTimeZone, setShopTimeZone, shopTimeZone } from "../../domain/dates";
 import type { Clock } from "../../platform/clock";
 import { conflict, unprocessable } from "../../platform/errors";
 import { audit } from "../audit/audit";
+import type { TimeZoneBody, TimeZoneSetting } from "./model";
 import type { EmployeeCaller } from "../auth/caller";
 
 const KEY = "time_zone";
 /** IRONBOX_TIME_ZONE as the process started: read once, before a saved zone is written into the environment. */
 export const ENV_TIME_ZONE = process.env.IRONBOX_TIME_ZONE?.trim() || null;
-
-export const TimeZoneBody = z.object({ time_zone: z.string().trim().min(1).max(64).describe("An IANA zone name, e.g. Europe/Malta") });
-export const TimeZoneSetting = z.object({
-  time_zone: z.string(),
-  from: z.enum(["env", "settings", "default"]).describe("env: IRONBOX_TIME_ZONE sets it (the screen cannot change it)"),
-});
 
 /**
  * The shop's time zone as a box setting (issue 25): Europe/Malta unless an admin picks

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { setShopTimeZone } from "../../../appliance/domain/dates";
 import { displayDateTime } from "../../../appliance/domain/format";
-import type { TimeZoneSetting } from "../../../appliance/modules/boxhealth/timeZone";
+import type { TimeZoneSetting } from "../../../appliance/modules/boxhealth/model";
 import type { z } from "zod";
 import { useHqStaff } from "../../app/access";
 import { Field, Section } from "../../components/form";

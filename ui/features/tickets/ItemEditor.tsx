@@ -143,9 +143,9 @@ export function ItemEditor({
                 // Issue 25: sub-modifiers sit under their parent (indented), never flattened among the roots.
                 <div key={parent.id} className="mod-family" data-testid="mod-family">
                   {chip(parent)}
-                  <div className="mod-subs" role="group" aria-label={`${parent.name}: kinds`}>
+                  <fieldset className="mod-subs" aria-label={`${parent.name}: kinds`}>
                     {children.map(chip)}
-                  </div>
+                  </fieldset>
                 </div>
               ),
             )}
