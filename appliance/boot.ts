@@ -48,6 +48,7 @@ import { createLanService } from "./modules/lan/service";
 import { boxHealthRoutes } from "./modules/boxhealth/routes";
 import { createBoxHealthService } from "./modules/boxhealth/service";
 import { createNightlyBackups } from "./modules/boxhealth/backups";
+import { createTimeZoneSetting, ENV_TIME_ZONE } from "./modules/boxhealth/timeZone";
 import { readCertificateInfo } from "./platform/tls";
 import type { BoxEvent, BoxEventBus as EventBus } from "./modules/events/model";
 import { createEventBus } from "./platform/events";
@@ -97,7 +98,15 @@ export interface Appliance {
  */
 export async function bootAppliance(
   config: Config,
-  opts: { clock?: Clock; log?: (m: string, e?: unknown) => void; scannerDrivers?: DriverFactory; printSender?: Sender; hqLink?: boolean } = {},
+  opts: {
+    clock?: Clock;
+    log?: (m: string, e?: unknown) => void;
+    scannerDrivers?: DriverFactory;
+    printSender?: Sender;
+    hqLink?: boolean;
+    /** IRONBOX_TIME_ZONE as the process started (tests set it); null: not set. */
+    envTimeZone?: string | null;
+  } = {},
 ): Promise<Appliance> {
   const clock = opts.clock ?? systemClock;
   const devices = deviceAccess(config.devices);
@@ -164,6 +173,9 @@ export async function bootAppliance(
   const backups = database.file
     ? createNightlyBackups({ db, clock, dbFile: database.file, version: config.version, envDir: config.backupDir, log })
     : undefined;
+  // The shop's time zone saved on "The box" (issue 25), applied before anything counts days.
+  const timeZone = createTimeZoneSetting({ db, clock, envZone: opts.envTimeZone === undefined ? ENV_TIME_ZONE : opts.envTimeZone });
+  await timeZone.load();
   const boxHealth = createBoxHealthService({
     backups,
     db,
@@ -237,7 +249,7 @@ export async function bootAppliance(
     ...imageRoutes(images),
     ...messagingRoutes(messaging),
     ...lanRoutes(createLanService({ dataDir: config.dataDir, site: config.site, httpPort: config.port, httpsPort: config.https?.port ?? null })),
-    ...boxHealthRoutes(boxHealth, backups),
+    ...boxHealthRoutes(boxHealth, backups, timeZone),
     ...schedulingRoutes(scheduling),
     // Reports run in processes of their own with a read-only connection to the same database.
     ...referenceRoutes(reference),

@@ -54,7 +54,7 @@ for (const [locale, timezoneId] of [
       }
 
       await page.goto("/reporting");
-      const from = page.getByRole("region", { name: "Sales report" }).getByLabel("From", { exact: true });
+      const from = page.getByRole("region", { name: "Dates" }).getByLabel("From", { exact: true });
       await expect(from).toHaveValue(displayDate(today));
       // Typed the shop's way (a short day and month are fine), shown back in full.
       await from.fill("3/12/2025");
@@ -67,7 +67,7 @@ for (const [locale, timezoneId] of [
       // Tapped on the calendar: the 5th of the month shown.
       await from.fill("03/12/2025");
       await from.press("Tab");
-      await page.getByRole("region", { name: "Sales report" }).getByRole("button", { name: "Open the calendar" }).first().click();
+      await page.getByRole("region", { name: "Dates" }).getByRole("button", { name: "Open the calendar" }).first().click();
       await page.getByRole("dialog", { name: "Choose a date" }).getByRole("button", { name: "05/12/2025" }).click();
       await expect(from).toHaveValue("05/12/2025");
     });
@@ -221,4 +221,108 @@ test("the counter on a 1280×800 tablet: the garment picker is above the fold, n
   expect(picker.y + picker.height).toBeLessThanOrEqual(limit);
   // Both legs off: one line each, no strips.
   await expect(page.getByRole("region", { name: "Pickup and delivery" }).getByRole("group")).toHaveCount(0);
+});
+
+test("on a phone, sub-modifiers show under their parent, indented, not among the roots", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const id = await demoCustomerId(page, "Buttigieg");
+  await page.goto(`/customers/${id}/new-ticket/0`);
+  await page.getByRole("tab", { name: "Dry Cleaning" }).click();
+  await page.getByRole("button", { name: "Dress", exact: true }).click();
+  const stains = page.getByRole("region", { name: "Selected item" }).getByLabel("STAIN", { exact: true });
+  const wine = stains.getByRole("button", { name: "Wine", exact: true });
+  const kinds = stains.getByRole("group", { name: "Wine: kinds" });
+  await expect(kinds.getByRole("button")).toHaveText(["Red Wine", "White Wine"]);
+  // The roots without kinds are not in any family; the kinds sit below their parent and further in.
+  await expect(stains.getByRole("group").getByRole("button", { name: "Coffee" })).toHaveCount(0);
+  const parent = (await wine.boundingBox())!;
+  const red = (await kinds.getByRole("button", { name: "Red Wine" }).boundingBox())!;
+  expect(red.y).toBeGreaterThanOrEqual(parent.y + parent.height);
+  expect(red.x).toBeGreaterThan(parent.x);
+  // A kind is still picked like any modifier.
+  await kinds.getByRole("button", { name: "Red Wine" }).click();
+  await expect(kinds.getByRole("button", { name: "Red Wine" })).toHaveAttribute("aria-pressed", "true");
+  await page.screenshot({ path: "test-results/screens/counter-submodifiers-phone.png", fullPage: true });
+});
+
+test("modifiers and garments are reordered on screen, and the order stays", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const stamp = Date.now().toString(36).slice(-5);
+  const { token } = await apiLogin(page.request, 9999);
+  const call = async <T>(method: string, path: string, data: unknown): Promise<T> =>
+    (await (await page.request.fetch(`/api/v1${path}`, { method, data, headers: { authorization: `token ${token}` } })).json()).data as T;
+  const cat = await call<{ id: number }>("POST", "/garmentCategories/", { type: "Dry Clean", name: `Reorder ${stamp}` });
+  for (const name of ["Coat", "Cape"]) await call("POST", "/garmentSubCategories/", { garment_category_id: cat.id, name: `${name} ${stamp}` });
+  const root = await call<{ id: number }>("POST", "/modifiers/", { type: "STAIN", name: `Paint ${stamp}` });
+  for (const name of ["Oil paint", "Chalk"]) await call("POST", "/modifiers/", { type: "STAIN", name: `${name} ${stamp}`, parent_id: root.id });
+
+  // A sub-modifier moves up among its siblings; Done saves; a reload shows the new order.
+  await page.goto("/modifiers");
+  await page.getByRole("button", { name: /STAIN/ }).click();
+  await page.getByRole("button", { name: "Reorder", exact: true }).click();
+  const subs = page.getByRole("list", { name: `Paint ${stamp}: sub-modifiers` });
+  await expect(subs.getByRole("listitem")).toHaveText([`Oil paint ${stamp}↑↓`, `Chalk ${stamp}↑↓`]);
+  await page.getByRole("button", { name: `Move Chalk ${stamp} up` }).click();
+  await expect(subs.getByRole("listitem")).toHaveText([`Chalk ${stamp}↑↓`, `Oil paint ${stamp}↑↓`]);
+  // The root moves up one among the STAIN roots.
+  const roots = page.getByRole("list", { name: "STAIN modifiers" }).getByTestId("modifier");
+  const before = await roots.locator("strong").allTextContents();
+  await page.getByRole("button", { name: `Move Paint ${stamp} up` }).click();
+  await page.getByRole("button", { name: "Done reordering" }).click();
+  await expect(page.locator(".toast", { hasText: "Information Saved" }).last()).toBeVisible();
+  await page.reload();
+  await page.getByRole("button", { name: /STAIN/ }).click();
+  const after = await roots.locator("strong").allTextContents();
+  const at = before.findIndex((t) => t.includes(`Paint ${stamp}`));
+  expect(after.findIndex((t) => t.includes(`Paint ${stamp}`))).toBe(at - 1);
+  const row = roots.filter({ hasText: `Paint ${stamp}` });
+  await expect(row.locator(".chips .chip")).toHaveText([new RegExp(`^Chalk ${stamp}`), new RegExp(`^Oil paint ${stamp}`)]);
+
+  // A garment moves up within its category.
+  await page.goto("/garments");
+  await page.getByRole("button", { name: "Reorder", exact: true }).click();
+  const garments = page.getByRole("list", { name: `Reorder ${stamp}: garments` });
+  await expect(garments.getByRole("listitem")).toHaveText([`Coat ${stamp}↑↓`, `Cape ${stamp}↑↓`]);
+  await page.getByRole("button", { name: `Move Cape ${stamp} up` }).click();
+  await page.getByRole("button", { name: "Done reordering" }).click();
+  await expect(page.locator(".toast", { hasText: "Information Saved" }).last()).toBeVisible();
+  await page.reload();
+  await expect(
+    page
+      .getByTestId("category")
+      .filter({ hasText: `Reorder ${stamp}` })
+      .locator(".chips .chip"),
+  ).toHaveText([`Cape ${stamp}`, `Coat ${stamp}`]);
+});
+
+test("an admin sets the shop's time zone on The box; a shop's admin sees it read-only", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  await page.goto("/box");
+  const zone = page.getByLabel("Shop's time zone");
+  await expect(zone).toHaveValue("Europe/Malta");
+  // Rome keeps Malta's hours, so a test running beside this one counts the same days.
+  await zone.selectOption("Europe/Rome");
+  await page.getByRole("button", { name: "Save time zone" }).click();
+  await expect(page.locator(".toast", { hasText: "Time zone saved" })).toBeVisible();
+  try {
+    expect((await (await page.request.get("/api/v1/health")).json()).data.time_zone).toBe("Europe/Rome");
+    await page.reload();
+    await expect(zone).toHaveValue("Europe/Rome");
+  } finally {
+    await zone.selectOption("Europe/Malta");
+    await page.getByRole("button", { name: "Save time zone" }).click();
+    await expect(page.locator(".toast", { hasText: "Time zone saved" })).toBeVisible();
+  }
+  expect((await (await page.request.get("/api/v1/health")).json()).data.time_zone).toBe("Europe/Malta");
+  // A shop's admin: the box's zone shows, and cannot be changed.
+  await page.evaluate(() => localStorage.clear());
+  await app.loginAs("5555", "birkirkara", "shop-demo-2026");
+  await page.goto("/box");
+  await expect(zone).toHaveValue("Europe/Malta");
+  await expect(zone).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Save time zone" })).toHaveCount(0);
 });

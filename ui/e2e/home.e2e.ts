@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import { apiDate, displayDate } from "../../appliance/domain/format";
 import { AppPage } from "./pages/app";
 
 // Demo employees on the admin's HQ agent (README): PIN → role.
@@ -23,7 +24,7 @@ const cases = [
   { who: "admin (HQ)", pin: "9999", tiles: EVERY },
   { who: "manager", pin: "2222", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "End of day", "Logout"] },
   { who: "employee", pin: "3333", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "Logout"] },
-  { who: "driver (HQ)", pin: "4444", tiles: ["Customers", "Tickets", "Tracking", "Scheduler", "Logout"] },
+  { who: "driver (HQ)", pin: "4444", tiles: ["Today's run", "Customers", "Tickets", "Tracking", "Scheduler", "Logout"] },
 ];
 
 test.describe("home tiles by role (spec §6)", () => {
@@ -40,6 +41,32 @@ test.describe("home tiles by role (spec §6)", () => {
     await app.loginAs("5555", "birkirkara", "shop-demo-2026");
     await expect(app.tiles()).toHaveText(EVERY.filter((t) => t !== "Scheduler"));
   });
+});
+
+// Issue 25: recognisable icons (an SVG each, distinct), not letters in squares.
+test("every home tile carries its own icon, not letters", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const icons = page.locator(".tiles .tile-icon");
+  await expect(icons).toHaveCount(15);
+  for (const icon of await icons.all()) {
+    await expect(icon.locator("svg")).toHaveCount(1);
+    await expect(icon).toHaveText("");
+  }
+  const kinds = await icons.evaluateAll((els) => els.map((el) => el.querySelector("svg")!.getAttribute("class")));
+  expect(new Set(kinds).size).toBe(15);
+});
+
+test("a driver reaches today's run in one tap from home", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const app = new AppPage(page);
+  await app.loginAs("4444");
+  await app.tiles().filter({ hasText: "Today's run" }).click();
+  const today = apiDate(new Date());
+  await expect(page).toHaveURL(new RegExp(`day=${today}&view=driver$`));
+  await expect(page.getByTestId("day-title")).toContainText(displayDate(today));
+  await expect(page.getByRole("button", { name: "Driver", pressed: true })).toBeVisible();
+  await expect(page.getByText(/^\d+ stops? for Mark Farrugia$/)).toBeVisible();
 });
 
 test("an admin-only route typed by a driver redirects to /home", async ({ page }) => {

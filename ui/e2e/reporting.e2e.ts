@@ -117,6 +117,13 @@ async function download(page: Page, title: string, button: RegExp | string): Pro
   return file;
 }
 
+const REPORT_BUTTONS = [
+  ["Sales report", "Download Sales Report", "salesReport"],
+  ["Client report", "Download Client Report", "clientReport"],
+  ["Item report", "Download Item Report", "itemReport"],
+  ["Item state report", "Download Item State Report", "itemStateReport"],
+] as const;
+
 const headerOf = (report: ReportName) => COLUMNS[report].join(",");
 
 for (const [name, size] of SIZES) {
@@ -129,9 +136,12 @@ for (const [name, size] of SIZES) {
       const t = await makeTicket(page, name);
       await page.goto("/reporting");
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reporting");
+      // One date range for the four (issue 25): two date fields on the screen, not eight.
+      await expect(section(page, "Dates").getByLabel("From")).toHaveValue(displayDate(today));
+      await expect(section(page, "Dates").getByLabel("To")).toHaveValue(displayDate(today));
+      await expect(page.locator(".date-field")).toHaveCount(2);
       for (const title of ["Sales report", "Client report", "Item report", "Item state report"]) {
-        await expect(section(page, title).getByLabel("From")).toHaveValue(displayDate(today));
-        await expect(section(page, title).getByLabel("To")).toHaveValue(displayDate(today));
+        await expect(section(page, title).getByText(displayDate(today), { exact: true })).toBeVisible();
       }
       await expect(section(page, "Item report").getByLabel("Commission %")).toHaveValue("0");
 
@@ -203,16 +213,52 @@ for (const [name, size] of SIZES) {
       let saved = 0;
       page.on("download", () => saved++);
       const sales = section(page, "Sales report");
-      await sales.getByLabel("From").fill("2001-01-01");
-      await sales.getByLabel("To").fill("2001-01-02");
+      const dates = section(page, "Dates");
+      await dates.getByLabel("From").fill("01/01/2001");
+      await dates.getByLabel("To").fill("02/01/2001");
+      await dates.getByLabel("To").press("Tab");
       await sales.getByRole("button", { name: "Download Sales Report", exact: true }).click();
       await expect(page.getByTestId("salesReport-status")).toHaveText("No rows for these dates and filters: there is nothing to download.");
       await sales.getByRole("button", { name: "Download Sales Report as Excel" }).click();
       await expect(page.getByTestId("salesReport-status")).toHaveText("No rows for these dates and filters: there is nothing to download.");
-      await sales.getByLabel("From").fill("2001-01-03");
-      await expect(sales.getByText("From must not be after To")).toBeVisible();
-      await expect(sales.getByRole("button", { name: "Download Sales Report", exact: true })).toBeDisabled();
+      await dates.getByLabel("From").fill("03/01/2001");
+      await dates.getByLabel("From").press("Tab");
+      await expect(dates.getByText("From must not be after To")).toBeVisible();
+      for (const [title, button] of REPORT_BUTTONS) await expect(section(page, title).getByRole("button", { name: button, exact: true })).toBeDisabled();
       expect(saved).toBe(0);
+    });
+
+    test("one date range drives all four downloads; a report may take its own dates", async ({ page }) => {
+      const app = new AppPage(page);
+      await app.loginAs("9999");
+      await page.goto("/reporting");
+      const asked: URL[] = [];
+      page.on("request", (r) => r.url().includes("/tickets/") && new URL(r.url()).searchParams.has("from") && asked.push(new URL(r.url())));
+      const dates = section(page, "Dates");
+      await dates.getByLabel("From").fill("01/01/2001");
+      await dates.getByLabel("To").fill("02/01/2001");
+      await dates.getByLabel("To").press("Tab");
+      for (const [title, button, report] of REPORT_BUTTONS) {
+        await expect(section(page, title).getByTestId(`${report}-dates`)).toHaveText("01/01/2001 – 02/01/2001");
+        await section(page, title).getByRole("button", { name: button, exact: true }).click();
+        await expect(page.getByTestId(`${report}-status`)).toHaveText("No rows for these dates and filters: there is nothing to download.");
+      }
+      expect(asked.map((u) => [u.searchParams.get("from"), u.searchParams.get("to")])).toEqual(Array(4).fill(["2001-01-01", "2001-01-02"]));
+
+      // The item report takes its own dates; the others keep the shared ones.
+      const items = section(page, "Item report");
+      await items.getByLabel("Own dates").check();
+      await expect(items.getByLabel("From")).toHaveValue("01/01/2001");
+      await items.getByLabel("From").fill("01/02/2001");
+      await items.getByLabel("To").fill("03/02/2001");
+      await items.getByLabel("To").press("Tab");
+      asked.length = 0;
+      await items.getByRole("button", { name: "Download Item Report", exact: true }).click();
+      await section(page, "Sales report").getByRole("button", { name: "Download Sales Report", exact: true }).click();
+      await expect.poll(() => asked.length).toBe(2);
+      const by = (report: string) => asked.find((u) => u.pathname.endsWith(`/${report}`))!;
+      expect([by("itemReport").searchParams.get("from"), by("itemReport").searchParams.get("to")]).toEqual(["2001-02-01", "2001-02-03"]);
+      expect([by("salesReport").searchParams.get("from"), by("salesReport").searchParams.get("to")]).toEqual(["2001-01-01", "2001-01-02"]);
     });
 
     test("a download shows its rows as they stream and can be cancelled; nothing is saved", async ({ page }) => {

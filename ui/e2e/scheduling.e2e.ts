@@ -24,7 +24,12 @@ function client(request: APIRequestContext, token: string) {
 const hqApi = async (request: APIRequestContext) => client(request, (await apiLogin(request, 9999)).token);
 
 const toast = (page: Page, text: string) => expect(page.locator(".toast", { hasText: text }).last()).toBeVisible();
-const setting = (page: Page, n: number) => page.getByRole("region", { name: `Setting ${n}` });
+const setting = (page: Page, n: number) => page.getByRole("rowgroup", { name: `Setting ${n}`, exact: true });
+/** A date field of the product's own: typed DD/MM/YYYY and left. */
+const typeDate = async (field: ReturnType<Page["getByLabel"]>, text: string) => {
+  await field.fill(text);
+  await field.press("Tab");
+};
 
 for (const [name, size] of SIZES) {
   // Each viewport works on its own month and week, so the two runs never meet on one box.
@@ -41,44 +46,61 @@ for (const [name, size] of SIZES) {
       await api("POST", "/pickupDeliveries/", []);
       await app.loginAs("9999");
 
-      // Capacity: a summer PEAK Monday for two localities, an all-year OFFSEASON Tuesday.
+      // Capacity (issue 25: one table of seasons × weekdays): a summer PEAK for two localities,
+      // Monday and Wednesday; an all-year OFFSEASON Tuesday. From and To are DD/MM dates.
       await page.goto("/configPickupDeliveries");
       await expect(page.getByText("No settings yet")).toBeVisible();
+      const year = apiDate(new Date()).slice(0, 4);
       await page.getByRole("button", { name: "+ PEAK setting" }).click();
       const peak = setting(page, 1);
-      await peak.getByLabel("Weekday").selectOption("Monday");
-      await peak.getByLabel("Quantity").fill("12");
-      await peak.getByLabel("From").fill("06-01");
-      await peak.getByLabel("To").fill("09-30");
+      await peak.getByLabel("Monday").fill("12");
+      await peak.getByLabel("Wednesday").fill("8");
+      await typeDate(peak.getByLabel("From"), `1/6/${year}`);
+      await expect(peak.getByLabel("From")).toHaveValue(`01/06/${year}`);
+      await typeDate(peak.getByLabel("To"), `30/09/${year}`);
       await peak.getByRole("group", { name: "Localities" }).getByRole("button", { name: "Birkirkara", exact: true }).click();
       await peak.getByRole("group", { name: "Localities" }).getByRole("button", { name: "Mosta", exact: true }).click();
-      await expect(peak.getByText("From 06-01 to 09-30")).toBeVisible();
+      await expect(peak.getByText("Every year 01/06 – 30/09 · Birkirkara, Mosta")).toBeVisible();
       await page.getByRole("button", { name: "+ OFFSEASON setting" }).click();
       const off = setting(page, 2);
-      await off.getByLabel("Weekday").selectOption("Tuesday");
-      await off.getByLabel("Quantity").fill("-3");
-      await expect(off.getByLabel("Quantity")).toHaveValue("0");
-      await off.getByLabel("Quantity").fill("6");
+      await off.getByLabel("Tuesday").fill("-3");
+      await expect(off.getByLabel("Tuesday")).toHaveValue("0");
+      await off.getByLabel("Tuesday").fill("6");
       await off.getByRole("group", { name: "Localities" }).getByRole("button", { name: "Mosta", exact: true }).click();
-      await expect(off.getByText("All year")).toBeVisible();
+      await expect(off.getByText("All year · Mosta")).toBeVisible();
+      // The season's name is not cut in its cell.
+      expect(await off.getByLabel("Season").evaluate((el: HTMLSelectElement) => el.scrollWidth <= el.clientWidth)).toBe(true);
       await page.getByRole("button", { name: "Save settings" }).click();
       await toast(page, "Settings saved.");
+      // Saved as the API's one setting per weekday, month-day dates.
+      const saved = await api<{ season: string; from: string | null; to: string | null; day_of_week: number; quantity: number }[]>("GET", "/pickupDeliveries/");
+      expect(saved.map((x) => [x.season, x.from, x.to, x.day_of_week, x.quantity]).sort()).toEqual(
+        [
+          ["OFFSEASON", null, null, 2, 6],
+          ["PEAK", "06-01", "09-30", 1, 12],
+          ["PEAK", "06-01", "09-30", 3, 8],
+        ].sort(),
+      );
 
       await page.reload();
       await expect(page.getByTestId("pd-setting")).toHaveCount(2);
+      await expect(page.locator(".pd-table")).toHaveCount(1);
       await expect(setting(page, 1).getByLabel("Season")).toHaveValue("PEAK");
-      await expect(setting(page, 1).getByLabel("Weekday")).toHaveValue("1");
-      await expect(setting(page, 1).getByLabel("Quantity")).toHaveValue("12");
-      await expect(setting(page, 1).getByLabel("From")).toHaveValue("06-01");
-      await expect(setting(page, 1).getByLabel("To")).toHaveValue("09-30");
-      await expect(setting(page, 1).getByRole("button", { name: "Birkirkara", exact: true })).toHaveAttribute("aria-pressed", "true");
-      await expect(setting(page, 1).getByRole("button", { name: "Mosta", exact: true })).toHaveAttribute("aria-pressed", "true");
+      await expect(setting(page, 1).getByLabel("Monday")).toHaveValue("12");
+      await expect(setting(page, 1).getByLabel("Wednesday")).toHaveValue("8");
+      await expect(setting(page, 1).getByLabel("Tuesday")).toHaveValue("");
+      await expect(setting(page, 1).getByLabel("From")).toHaveValue(`01/06/${year}`);
+      await expect(setting(page, 1).getByLabel("To")).toHaveValue(`30/09/${year}`);
+      await expect(setting(page, 1).getByText("Birkirkara, Mosta")).toBeVisible();
       await expect(setting(page, 2).getByLabel("Season")).toHaveValue("OFFSEASON");
-      await expect(setting(page, 2).getByLabel("Weekday")).toHaveValue("2");
-      await expect(setting(page, 2).getByLabel("Quantity")).toHaveValue("6");
+      await expect(setting(page, 2).getByLabel("Tuesday")).toHaveValue("6");
       await expect(setting(page, 2).getByLabel("From")).toHaveValue("");
+      await setting(page, 2)
+        .getByRole("button", { name: /^Localities/ })
+        .click();
       await expect(setting(page, 2).getByRole("button", { name: "Mosta", exact: true })).toHaveAttribute("aria-pressed", "true");
       await expect(setting(page, 2).getByRole("button", { name: "Birkirkara", exact: true })).toHaveAttribute("aria-pressed", "false");
+      await page.screenshot({ path: `test-results/screens/pickup-deliveries-${name}.png`, fullPage: true });
 
       // Workload: the month's grid, edited in place.
       for (const c of await api<{ id: number; month: string }[]>("GET", "/configurations/"))
@@ -145,9 +167,10 @@ for (const [name, size] of SIZES) {
       await new AppPage(page).loginAs("5555", "birkirkara", "shop-demo-2026");
       await page.goto("/configPickupDeliveries");
       await expect(page.getByRole("note")).toContainText("only head-quarters staff change it");
-      await expect(setting(page, 1).getByLabel("Quantity")).toHaveValue("9");
-      await expect(setting(page, 1).getByLabel("Quantity")).toBeDisabled();
-      await expect(setting(page, 1).getByRole("button", { name: "Mosta", exact: true })).toBeDisabled();
+      await expect(setting(page, 1).getByLabel("Friday")).toHaveValue("9");
+      await expect(setting(page, 1).getByLabel("Friday")).toBeDisabled();
+      await expect(setting(page, 1).getByText("Every year 01/07 – 31/08 · Mosta")).toBeVisible();
+      await expect(setting(page, 1).getByLabel("From")).toBeDisabled();
       await expect(page.getByRole("button", { name: "Save settings" })).toHaveCount(0);
       await expect(page.getByRole("button", { name: "+ PEAK setting" })).toHaveCount(0);
 
@@ -306,19 +329,37 @@ test("a driver works through the day's run on a phone, with the customer's signa
   await expect(page.getByLabel("Driver")).toHaveCount(0);
   const stop = page.getByTestId("run-stop").filter({ hasText: "Run Phone Customer" });
   await expect(stop).toBeVisible();
+  // The van on a phone (issue 25): the name is not cut, the number is a big call button.
+  const title = stop.locator(".run-stop-title");
+  expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  const call = stop.getByRole("link", { name: "Call 79912345" });
+  await expect(call).toHaveAttribute("href", "tel:79912345");
+  expect((await call.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   await stop.getByRole("button", { name: "Picked up" }).click();
   const dialog = page.getByRole("dialog", { name: `PICKED UP: ticket ${ticket.id}` });
   await dialog.getByRole("button", { name: "Confirm" }).click();
-  await toast(page, "The customer's signature is needed");
+  await expect(dialog.getByRole("alert")).toHaveText("The customer's signature is needed");
+  // The pad is large (the phone's width) and says where to sign; Clear is on the pad, not beside Cancel.
+  await expect(dialog.getByText("Sign here")).toBeVisible();
   const pad = dialog.getByLabel("Signature");
   const box = (await pad.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(360);
+  const clear = (await dialog.getByRole("button", { name: "Clear" }).boundingBox())!;
+  const cancel = (await dialog.getByRole("button", { name: "Cancel" }).boundingBox())!;
+  expect(clear.y + clear.height).toBeLessThanOrEqual(box.y + box.height);
+  expect(cancel.y).toBeGreaterThan(box.y + box.height);
   await page.mouse.move(box.x + 20, box.y + 20);
   await page.mouse.down();
   await page.mouse.move(box.x + 120, box.y + 60, { steps: 5 });
   await page.mouse.up();
   await dialog.getByRole("button", { name: "Confirm" }).click();
   await expect(dialog).toHaveCount(0);
-  await expect(stop).toContainText("PICKED UP");
+  // A done stop looks done: no "Picked up" button left, and no toast over the next stop.
+  await expect(stop).toHaveAttribute("data-done", "true");
+  await expect(stop.getByRole("status")).toContainText("Collected · PICKED UP");
+  await expect(stop.getByRole("button", { name: "Picked up" })).toHaveCount(0);
+  await expect(page.locator(".toast")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/screens/run-phone-done.png", fullPage: true });
   const logs = await api<{ state: string; signature: string | null }[]>("GET", `/ticketLogStates/${ticket.id}`);
   expect(logs.some((l) => l.state === "PICKED UP" && !!l.signature)).toBeTruthy();
 });

@@ -78,3 +78,9 @@ export const BackupDirBody = z.object({
   dir: z.string().max(500).nullable().describe("An existing folder under /srv, /mnt or /media (a second disk or USB stick); null for none"),
 });
 export type BackupDirBody = z.infer<typeof BackupDirBody>;
+
+export const TimeZoneBody = z.object({ time_zone: z.string().trim().min(1).max(64).describe("An IANA zone name, e.g. Europe/Malta") });
+export const TimeZoneSetting = z.object({
+  time_zone: z.string(),
+  from: z.enum(["env", "settings", "default"]).describe("env: IRONBOX_TIME_ZONE sets it (the screen cannot change it)"),
+});

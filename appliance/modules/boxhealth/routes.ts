@@ -1,10 +1,11 @@
 import { HQ_STAFF, route } from "../../http/route";
 import { conflict } from "../../platform/errors";
 import type { NightlyBackups } from "./backups";
-import { BackupDirBody, BoxHealth } from "./model";
+import { BackupDirBody, BoxHealth, TimeZoneBody, TimeZoneSetting } from "./model";
 import type { BoxHealthService } from "./service";
+import type { TimeZoneSettingService } from "./timeZone";
 
-export function boxHealthRoutes(service: BoxHealthService, backups?: NightlyBackups) {
+export function boxHealthRoutes(service: BoxHealthService, backups?: NightlyBackups, timeZone?: TimeZoneSettingService) {
   const nightly = () => {
     if (!backups) throw conflict("This box's database is not a local file: its backups are the database server's");
     return backups;
@@ -48,5 +49,29 @@ export function boxHealthRoutes(service: BoxHealthService, backups?: NightlyBack
         return service.health();
       },
     }),
+    ...(timeZone
+      ? [
+          route({
+            method: "GET",
+            path: "/box/timeZone",
+            tag: "box",
+            summary: "The shop's time zone (admins) and where it comes from: the screen, the default, or IRONBOX_TIME_ZONE",
+            access: { roles: ["admin"] },
+            response: TimeZoneSetting,
+            handler: () => timeZone.get(),
+          }),
+          route({
+            method: "PUT",
+            path: "/box/timeZone",
+            tag: "box",
+            summary: "Sets the shop's time zone (HQ staff: it is the whole box's); 422 for an unknown zone, 409 when IRONBOX_TIME_ZONE sets it; audited",
+            // The box's, not one agent's: on a shared box every shop's days move with it.
+            access: HQ_STAFF,
+            body: TimeZoneBody,
+            response: TimeZoneSetting,
+            handler: ({ caller, body }) => timeZone.save(caller, body),
+          }),
+        ]
+      : []),
   ];
 }

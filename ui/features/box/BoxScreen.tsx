@@ -3,6 +3,7 @@ import { displayDateTime } from "../../../appliance/domain/format";
 import type { BoxHealth, DeviceHealth } from "../../../appliance/modules/boxhealth/model";
 import { Section } from "../../components/form";
 import { backupNow, boxHealth } from "./api";
+import { TimeZoneSection } from "./TimeZone";
 
 const MB = 1024 * 1024;
 const size = (bytes: number) => (bytes >= 1024 * MB ? `${(bytes / 1024 / MB).toFixed(1)} GB` : `${(bytes / MB).toFixed(1)} MB`);
@@ -136,6 +137,7 @@ export function BoxScreen() {
           <dd>{h.certificate ? `expires ${when(h.certificate.expires_at)} (${h.certificate.names.join(", ")})` : "no certificate"}</dd>
         </dl>
       </Section>
+      <TimeZoneSection />
     </div>
   );
 }

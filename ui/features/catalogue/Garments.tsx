@@ -29,14 +29,24 @@ export function GarmentsList() {
     [next[i], next[j]] = [next[j]!, next[i]!];
     setCats(next);
   }
-  /** Spec §4: turning reorder mode off saves the new order. */
+  /** A garment one place up or down within its category (issue 25). */
+  function moveSub(c: Category, i: number, by: number) {
+    const j = i + by;
+    if (j < 0 || j >= c.sub_categories.length) return;
+    const subs = [...c.sub_categories];
+    [subs[i], subs[j]] = [subs[j]!, subs[i]!];
+    setCats(cats.map((x) => (x.id === c.id ? { ...x, sub_categories: subs } : x)));
+  }
+  /** Spec §4: turning reorder mode off saves the new order, of the categories and of the garments in each. */
   async function toggleReorder() {
     if (reorder) {
       try {
         await api("PUT", "/garmentCategories/reOrder", { body: cats.map((c) => c.id), quiet: true });
+        await api("PUT", "/garmentSubCategories/reOrder", { body: cats.flatMap((c) => c.sub_categories.map((s) => s.id)), quiet: true });
         toast("Information Saved");
       } catch {
         toast("Something went wrong", "danger");
+        return;
       }
     }
     setReorder(!reorder);
@@ -98,6 +108,29 @@ export function GarmentsList() {
                 !c.visible && <span className="badge badge-hidden">hidden</span>
               )}
             </div>
+            {reorder && c.sub_categories.length > 0 && (
+              <ul className="reorder-subs" aria-label={`${c.name}: garments`}>
+                {c.sub_categories.map((s, j) => (
+                  <li key={s.id} className="row-link">
+                    <span>{s.name}</span>
+                    <span className="toolbar reorder-buttons">
+                      <button type="button" className="btn btn-small" aria-label={`Move ${s.name} up`} onClick={() => moveSub(c, j, -1)} disabled={j === 0}>
+                        ↑
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        aria-label={`Move ${s.name} down`}
+                        onClick={() => moveSub(c, j, 1)}
+                        disabled={j === c.sub_categories.length - 1}
+                      >
+                        ↓
+                      </button>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
             {!reorder && c.sub_categories.length > 0 && (
               <div className="chips">
                 {c.sub_categories.map((s) => (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useList } from "../../lib/useList";
-import { fetchList } from "../../lib/api";
+import { api, fetchList } from "../../lib/api";
 import { LoadFailed } from "../../components/LoadFailed";
 import { Link, useLocation, useSearch } from "wouter";
 import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
@@ -9,6 +9,7 @@ import { euroFromEuros } from "../../../appliance/domain/format";
 import { MODIFIER_TYPES, type Modifier, listModifiers } from "./api";
 import { useHqStaff } from "../../app/access";
 import { useRecord } from "../../lib/useRecord";
+import { modifierOrder, moveAmong } from "./reorder";
 import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
 
 /** Spec §9: at most 50 sub-modifiers are shown under a modifier. */
@@ -17,15 +18,53 @@ export const MAX_SUB_MODIFIERS = 50;
 const swatch = (image: string | null) => (image?.startsWith("color:") ? image.slice(6) : null);
 const charge = (m: Modifier) => (m.up_charge ? (m.is_percentage ? `+${m.up_charge}%` : `+${euroFromEuros(m.up_charge)}`) : "");
 
+const siblings = (a: Modifier, b: Modifier) => a.type === b.type && a.parent_id === b.parent_id;
+
+/** Up and down buttons of a row in reorder mode. */
+function MoveButtons({ name, onMove, first, last }: { name: string; onMove: (by: -1 | 1) => void; first: boolean; last: boolean }) {
+  return (
+    <span className="toolbar reorder-buttons">
+      <button type="button" className="btn btn-small" aria-label={`Move ${name} up`} onClick={() => onMove(-1)} disabled={first}>
+        ↑
+      </button>
+      <button type="button" className="btn btn-small" aria-label={`Move ${name} down`} onClick={() => onMove(1)} disabled={last}>
+        ↓
+      </button>
+    </span>
+  );
+}
+
+/**
+ * Spec §2 Modifiers, by type. Reorder mode (issue 25; PUT /modifiers/reOrder of spec §8) moves
+ * a modifier among its siblings: roots within their type, sub-modifiers within their parent.
+ * Turning it off saves the order, as the garments' reorder does.
+ */
 export function ModifiersList() {
   const loaded = useList(() => fetchList<Modifier>("/modifiers/"));
   const mods = loaded.items ?? [];
   const [open, setOpen] = useState<string | null>(MODIFIER_TYPES[0]);
+  const [reorder, setReorder] = useState(false);
   const hq = useHqStaff();
+  const move = (m: Modifier, by: -1 | 1) => loaded.setItems(moveAmong(mods, m, by, siblings));
+  async function toggleReorder() {
+    if (reorder) {
+      try {
+        await api("PUT", "/modifiers/reOrder", { body: modifierOrder(mods, MODIFIER_TYPES), quiet: true });
+        toast("Information Saved");
+      } catch {
+        toast("Something went wrong", "danger");
+        return;
+      }
+    }
+    setReorder(!reorder);
+  }
   return (
     <div className="stack">
       {hq ? (
         <div className="toolbar">
+          <button type="button" className={`btn ${reorder ? "btn-primary" : ""}`} onClick={toggleReorder} disabled={!loaded.items}>
+            {reorder ? "Done reordering" : "Reorder"}
+          </button>
           <Link href="/modifiers/0" className="btn btn-primary">
             Add modifier
           </Link>
@@ -42,35 +81,54 @@ export function ModifiersList() {
               <strong>{type}</strong> <span className="badge">{roots.length}</span>
             </button>
             {open === type && (
-              <ul className="list">
-                {roots.map((m) => {
+              <ul className="list" aria-label={`${type} modifiers`}>
+                {roots.map((m, i) => {
                   const subs = mods.filter((s) => s.parent_id === m.id);
                   return (
-                    <li key={m.id}>
-                      <Link href={`/modifiers/${m.id}`} className="row-link">
-                        <span className="row-main">
-                          <strong>
-                            {swatch(m.image) && <span className="swatch" style={{ background: swatch(m.image)! }} />} {m.name}
-                          </strong>
-                          {subs.length > 0 && <span className="muted">{subs.length} sub-modifiers</span>}
-                        </span>
-                        <span>
-                          {!m.visible && <span className="badge badge-hidden">hidden</span>} <span className="price">{charge(m)}</span>
-                        </span>
-                      </Link>
-                      {subs.length > 0 && (
-                        <div className="chips">
-                          {subs.slice(0, MAX_SUB_MODIFIERS).map((s) => (
-                            <Link key={s.id} href={`/modifiers/${s.id}`} className="chip">
-                              {s.name} {charge(s)}
-                            </Link>
-                          ))}
+                    <li key={m.id} data-testid="modifier">
+                      {reorder ? (
+                        <div className="row-link">
+                          <span className="row-main">
+                            <strong>{m.name}</strong>
+                          </span>
+                          <MoveButtons name={m.name} onMove={(by) => move(m, by)} first={i === 0} last={i === roots.length - 1} />
                         </div>
+                      ) : (
+                        <Link href={`/modifiers/${m.id}`} className="row-link">
+                          <span className="row-main">
+                            <strong>
+                              {swatch(m.image) && <span className="swatch" style={{ background: swatch(m.image)! }} />} {m.name}
+                            </strong>
+                            {subs.length > 0 && <span className="muted">{subs.length} sub-modifiers</span>}
+                          </span>
+                          <span>
+                            {!m.visible && <span className="badge badge-hidden">hidden</span>} <span className="price">{charge(m)}</span>
+                          </span>
+                        </Link>
                       )}
+                      {subs.length > 0 &&
+                        (reorder ? (
+                          <ul className="reorder-subs" aria-label={`${m.name}: sub-modifiers`}>
+                            {subs.map((s, j) => (
+                              <li key={s.id} className="row-link">
+                                <span>{s.name}</span>
+                                <MoveButtons name={s.name} onMove={(by) => move(s, by)} first={j === 0} last={j === subs.length - 1} />
+                              </li>
+                            ))}
+                          </ul>
+                        ) : (
+                          <div className="chips">
+                            {subs.slice(0, MAX_SUB_MODIFIERS).map((s) => (
+                              <Link key={s.id} href={`/modifiers/${s.id}`} className="chip">
+                                {s.name} {charge(s)}
+                              </Link>
+                            ))}
+                          </div>
+                        ))}
                     </li>
                   );
                 })}
-                {hq && (
+                {hq && !reorder && (
                   <li>
                     <Link href={`/modifiers/0?type=${type}`} className="row-link muted">
                       + Add {type.toLowerCase()} modifier

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { DateField } from "../../components/DateField";
 import { businessDay } from "../../../appliance/domain/dates";
+import { displayDate } from "../../../appliance/domain/format";
 import type { AgentListRow } from "../../../appliance/modules/agents/model";
 import type { Action } from "../../../appliance/modules/catalogue/model";
 import type { TicketState } from "../../../appliance/modules/tickets/model";
-import { clamp100, Field } from "../../components/form";
+import { clamp100, Field, Toggle } from "../../components/form";
 import { toast } from "../../components/toast";
 import { apiList, type Query } from "../../lib/api";
 import { listActions } from "../catalogue/api";
@@ -20,8 +21,13 @@ const rows = (n: number) => `${number.format(n)} row${n === 1 ? "" : "s"}`;
 
 export const ReportsScreen = () => <ReportSections />;
 
+type Range = { from: string; to: string };
+const rangeProblem = (r: Range) => (r.from && r.to && r.from > r.to ? "From must not be after To" : null);
+
 /**
- * Spec §2 Reporting: four download sections, each with its own filters. `chain` (head
+ * Spec §2 Reporting: four download sections, each with its own filters. One date range drives
+ * all four (issue 25: an admin runs them for the same period; eight date fields were eight
+ * chances to get one wrong); a section may take dates of its own. `chain` (head
  * quarters' box in HQ mode, issue 15): the same reports over every site's copy, a Site column
  * first, or one site's; agent ids are each site's own, so the Agents filter is left out.
  */
@@ -40,6 +46,9 @@ export function ReportSections({ chain }: { chain?: boolean }) {
   }, [chain]);
   const scope = chain ? { site } : undefined;
   const named = (list: { id: number; name: string }[]) => list.map((x) => ({ id: x.id, name: x.name || "(none)" }));
+  const today = businessDay(new Date());
+  const [range, setRange] = useState<Range>({ from: today, to: today });
+  const badRange = rangeProblem(range);
 
   return (
     <div className="stack reports">
@@ -57,13 +66,25 @@ export function ReportSections({ chain }: { chain?: boolean }) {
           </Field>
         </section>
       )}
-      <ReportSection chain={scope} name="salesReport" title="Sales report" button="Download Sales Report">
+      <section className="card section" aria-label="Dates">
+        <h2>Dates for every report</h2>
+        <div className="filters">
+          <Field label="From">
+            <DateField label="From" value={range.from} onChange={(from) => setRange((r) => ({ ...r, from }))} clearable={false} />
+          </Field>
+          <Field label="To">
+            <DateField label="To" value={range.to} onChange={(to) => setRange((r) => ({ ...r, to }))} clearable={false} />
+          </Field>
+        </div>
+        {badRange && <p className="form-error">{badRange}</p>}
+      </section>
+      <ReportSection range={range} chain={scope} name="salesReport" title="Sales report" button="Download Sales Report">
         {(f) => <Chips label="Actions" items={named(actions)} pick={f.actions} />}
       </ReportSection>
-      <ReportSection chain={scope} name="clientReport" title="Client report" button="Download Client Report">
+      <ReportSection range={range} chain={scope} name="clientReport" title="Client report" button="Download Client Report">
         {() => null}
       </ReportSection>
-      <ReportSection chain={scope} name="itemReport" title="Item report" button="Download Item Report" commission>
+      <ReportSection range={range} chain={scope} name="itemReport" title="Item report" button="Download Item Report" commission>
         {(f) => (
           <>
             {!chain && <Chips label="Agents" items={agents.map((a) => ({ id: a.id, name: a.name }))} pick={f.agents} />}
@@ -72,7 +93,7 @@ export function ReportSections({ chain }: { chain?: boolean }) {
           </>
         )}
       </ReportSection>
-      <ReportSection chain={scope} name="itemStateReport" title="Item state report" button="Download Item State Report">
+      <ReportSection range={range} chain={scope} name="itemStateReport" title="Item state report" button="Download Item State Report">
         {(f) => (
           <>
             <Chips label="Actions" items={named(actions)} pick={f.actions} />
@@ -136,6 +157,7 @@ type Status =
   | { kind: "error"; text: string };
 
 function ReportSection({
+  range,
   chain,
   name,
   title,
@@ -143,6 +165,8 @@ function ReportSection({
   commission: hasCommission,
   children,
 }: {
+  /** The screen's shared dates, used unless this section takes its own. */
+  range: Range;
   /** A chain report (HQ mode): over every site, or `site` alone when set. */
   chain?: { site: string };
   name: ReportName;
@@ -151,9 +175,9 @@ function ReportSection({
   commission?: boolean;
   children: (f: Filters) => React.ReactNode;
 }) {
-  const today = businessDay(new Date());
-  const [from, setFrom] = useState(today);
-  const [to, setTo] = useState(today);
+  // Own dates start as the shared ones, and go back to them when the box is unticked.
+  const [own, setOwn] = useState<Range | null>(null);
+  const { from, to } = own ?? range;
   const [commission, setCommission] = useState(0);
   const f: Filters = { agents: useState<Pick>(new Set()), states: useState<Pick>(new Set()), actions: useState<Pick>(new Set()) };
   const [status, setStatus] = useState<Status>({ kind: "idle" });
@@ -161,7 +185,7 @@ function ReportSection({
   // Leaving the screen stops a download in progress (the box stops the report too).
   useEffect(() => () => running.current?.abort(), []);
 
-  const badRange = from && to && from > to ? "From must not be after To" : null;
+  const badRange = rangeProblem({ from, to });
   const query = (): Query => ({
     from,
     to,
@@ -204,12 +228,24 @@ function ReportSection({
     <section className="card section" aria-label={title}>
       <h2>{title}</h2>
       <div className="filters">
-        <Field label="From">
-          <DateField label="From" value={from} onChange={setFrom} />
-        </Field>
-        <Field label="To">
-          <DateField label="To" value={to} onChange={setTo} />
-        </Field>
+        <div className="report-dates">
+          <Toggle label="Own dates" checked={!!own} onChange={(on) => setOwn(on ? range : null)} />
+          {!own && (
+            <p className="muted" data-testid={`${name}-dates`}>
+              {from === to ? displayDate(from) : `${displayDate(from)} – ${displayDate(to)}`}
+            </p>
+          )}
+        </div>
+        {own && (
+          <>
+            <Field label="From">
+              <DateField label="From" value={own.from} onChange={(f) => setOwn((r) => r && { ...r, from: f })} clearable={false} />
+            </Field>
+            <Field label="To">
+              <DateField label="To" value={own.to} onChange={(t) => setOwn((r) => r && { ...r, to: t })} clearable={false} />
+            </Field>
+          </>
+        )}
         {hasCommission && (
           <Field label="Commission %" hint="Whole number, 0 to 100">
             <input type="number" inputMode="numeric" min={0} max={100} step={1} value={commission} onChange={(e) => setCommission(clamp100(e.target.value))} />
@@ -217,7 +253,7 @@ function ReportSection({
         )}
       </div>
       {children(f)}
-      {badRange && <p className="form-error">{badRange}</p>}
+      {badRange && own && <p className="form-error">{badRange}</p>}
       <div className="report-actions">
         <p className="report-status" role="status" aria-live="polite" data-testid={`${name}-status`}>
           {status.kind === "running" &&

@@ -1,4 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
+import { CircleCheck, Eraser, Phone } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { euroFromEuros } from "../../../appliance/domain/format";
@@ -7,6 +8,7 @@ import { BASE, api, apiList, queryString } from "../../lib/api";
 import { currentToken, employee } from "../../lib/session";
 import { SignaturePad, type SignatureHandle } from "../scan/Signature";
 import { type Run, type RunStop, driverRun } from "./api";
+import { stopDone } from "./runStop";
 
 interface Staff {
   id: number;
@@ -90,56 +92,7 @@ export function DriverRun({ date }: { date: string }) {
       ) : (
         <ol className="run-stops" aria-label="Stops">
           {run.stops.map((s) => (
-            <li key={`${s.kind}${s.ticket_id}`} className="card run-stop" data-testid="run-stop">
-              <div className="sched-ticket-head">
-                <div className="row-main">
-                  <strong>
-                    <span className="badge">{s.kind === "pickup" ? "Collect" : "Deliver"}</span> {s.customer_full_name}
-                  </strong>
-                  <span>{s.address}</span>
-                  <span className="small">
-                    {[s.mobile, s.landline].filter(Boolean).map((n) => (
-                      <a key={n} href={`tel:${n}`} className="run-tel">
-                        {n}
-                      </a>
-                    ))}
-                  </span>
-                </div>
-                <div className="run-due">
-                  <Link href={`/tickets/${s.ticket_id}`}>#{s.ticket_id}</Link>
-                  <span className="badge">{s.state || "(none)"}</span>
-                  <strong className={s.amount_due > 0 ? "people-owed" : ""}>{s.amount_due > 0 ? `Due ${euroFromEuros(s.amount_due)}` : "Paid"}</strong>
-                </div>
-              </div>
-              {s.comments && <p className="item-comment">{s.comments}</p>}
-              <ul className="run-items">
-                {s.items.map((i) => (
-                  <li key={i.id}>
-                    {i.quantity > 1 ? `${i.quantity} × ` : ""}
-                    {i.description}
-                    {i.pieces && i.pieces.includes(",") ? <span className="muted"> ({i.pieces})</span> : null}
-                  </li>
-                ))}
-              </ul>
-              <div className="form-buttons">
-                {s.kind === "pickup" ? (
-                  <button type="button" className="btn btn-primary" onClick={() => setSigning({ stop: s, state: "PICKED UP" })}>
-                    Picked up
-                  </button>
-                ) : (
-                  <>
-                    {s.amount_due > 0 && (
-                      <button type="button" className="btn" onClick={() => setSigning({ stop: s, state: "DELIVERED AND PAID" })}>
-                        Delivered, cash taken
-                      </button>
-                    )}
-                    <button type="button" className="btn btn-primary" onClick={() => setSigning({ stop: s, state: "DELIVERED" })}>
-                      Delivered
-                    </button>
-                  </>
-                )}
-              </div>
-            </li>
+            <Stop key={`${s.kind}${s.ticket_id}`} stop={s} onSign={(state) => setSigning({ stop: s, state })} />
           ))}
         </ol>
       )}
@@ -149,26 +102,101 @@ export function DriverRun({ date }: { date: string }) {
 }
 
 /**
+ * One stop of the run. Built for a phone in a van (issue 25): the customer's name wraps rather
+ * than being cut, numbers are big call buttons, and a done stop says so with no button left to
+ * press again.
+ */
+function Stop({ stop: s, onSign }: { stop: RunStop; onSign: (state: string) => void }) {
+  const done = stopDone(s);
+  const phones = [s.mobile, s.landline].filter(Boolean);
+  return (
+    <li className={`card run-stop${done ? " run-stop-done" : ""}`} data-testid="run-stop" data-done={done}>
+      <div className="sched-ticket-head">
+        <div className="run-stop-main">
+          <h3 className="run-stop-title">
+            <span className="badge">{s.kind === "pickup" ? "Collect" : "Deliver"}</span> {s.customer_full_name}
+          </h3>
+          <span>{s.address}</span>
+        </div>
+        <div className="run-due">
+          <Link href={`/tickets/${s.ticket_id}`}>#{s.ticket_id}</Link>
+          <span className="badge">{s.state || "(none)"}</span>
+          <strong className={s.amount_due > 0 ? "people-owed" : ""}>{s.amount_due > 0 ? `Due ${euroFromEuros(s.amount_due)}` : "Paid"}</strong>
+        </div>
+      </div>
+      {s.comments && <p className="item-comment">{s.comments}</p>}
+      <ul className="run-items">
+        {s.items.map((i) => (
+          <li key={i.id}>
+            {i.quantity > 1 ? `${i.quantity} × ` : ""}
+            {i.description}
+            {i.pieces && i.pieces.includes(",") ? <span className="muted"> ({i.pieces})</span> : null}
+          </li>
+        ))}
+      </ul>
+      {done ? (
+        <p className="run-done" role="status">
+          <CircleCheck size={22} aria-hidden="true" /> {s.kind === "pickup" ? "Collected" : "Delivered"} · {s.state}
+        </p>
+      ) : (
+        <>
+          {phones.length > 0 && (
+            <div className="run-calls">
+              {phones.map((n) => (
+                <a key={n} href={`tel:${n}`} className="btn run-tel">
+                  <Phone size={20} aria-hidden="true" /> Call {n}
+                </a>
+              ))}
+            </div>
+          )}
+          <div className="run-actions">
+            {s.kind === "pickup" ? (
+              <button type="button" className="btn btn-primary" onClick={() => onSign("PICKED UP")}>
+                Picked up
+              </button>
+            ) : (
+              <>
+                {s.amount_due > 0 && (
+                  <button type="button" className="btn" onClick={() => onSign("DELIVERED AND PAID")}>
+                    Delivered, cash taken
+                  </button>
+                )}
+                <button type="button" className="btn btn-primary" onClick={() => onSign("DELIVERED")}>
+                  Delivered
+                </button>
+              </>
+            )}
+          </div>
+        </>
+      )}
+    </li>
+  );
+}
+
+/**
  * The tracking signature flow at the door: the customer signs, the ticket takes the state.
  * DELIVERED AND PAID takes the balance as paid by the driver (an owing on them, README "Paid states").
+ * On a phone it fills the screen so the pad is as large as it can be at spec §9's 5:2; Clear
+ * sits on the pad, away from Cancel, and nothing is toasted: the stop itself shows it is done,
+ * so no toast lies over the next stop.
  */
 function SignDialog({ stop, state, onClose, onDone }: { stop: RunStop; state: string; onClose: () => void; onDone: () => void }) {
   const sig = useRef<SignatureHandle>(null);
   const [busy, setBusy] = useState(false);
+  const [missing, setMissing] = useState(false);
   async function confirm() {
     const signature = sig.current?.value();
-    if (!signature) return toast("The customer's signature is needed", "warning");
+    if (!signature) return setMissing(true);
     setBusy(true);
     const r = await api<{ success: boolean }>("PUT", "/tickets/changeState", { body: { Ids: [stop.ticket_id], State: state, Signature: signature } }).catch(
       () => null,
     );
     setBusy(false);
     if (!r?.success) return;
-    toast(state === "DELIVERED AND PAID" ? `${state}: ${euroFromEuros(stop.amount_due)} taken` : state);
     onDone();
   }
   return (
-    <div className="overlay">
+    <div className="overlay overlay-sheet">
       <div className="dialog run-sign" role="dialog" aria-modal="true" aria-label={`${state}: ticket ${stop.ticket_id}`}>
         <h2>
           {state} · #{stop.ticket_id}
@@ -177,11 +205,21 @@ function SignDialog({ stop, state, onClose, onDone }: { stop: RunStop; state: st
           {stop.customer_full_name}
           {state === "DELIVERED AND PAID" && ` pays ${euroFromEuros(stop.amount_due)}`}
         </p>
-        <SignaturePad ref={sig} />
-        <div className="dialog-buttons">
-          <button type="button" className="btn" onClick={() => sig.current?.clear()}>
-            Clear
+        <div className="run-sign-pad" onPointerDown={() => setMissing(false)}>
+          <span className="run-sign-here" aria-hidden="true">
+            Sign here
+          </span>
+          <SignaturePad ref={sig} />
+          <button type="button" className="btn btn-small run-sign-clear" onClick={() => sig.current?.clear()}>
+            <Eraser size={16} aria-hidden="true" /> Clear
           </button>
+        </div>
+        {missing && (
+          <p className="run-sign-missing" role="alert">
+            The customer's signature is needed
+          </p>
+        )}
+        <div className="dialog-buttons run-sign-buttons">
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>

@@ -1,77 +1,59 @@
 import { useEffect, useState } from "react";
+import { businessDay } from "../../../appliance/domain/dates";
+import { displayDate } from "../../../appliance/domain/format";
 import { SEASONS, WEEKDAYS, isDated, type SeasonName } from "../../../appliance/domain/schedule";
-import { Field } from "../../components/form";
+import { useHqStaff } from "../../app/access";
+import { DateField } from "../../components/DateField";
 import { failureMessage } from "../../components/records";
 import { toast } from "../../components/toast";
 import { apiList } from "../../lib/api";
-import { useHqStaff } from "../../app/access";
 import { Editable } from "../catalogue/shared";
 import { ChipToggles } from "../people/fields";
 import { type Named, listPickupDeliveries, savePickupDeliveries } from "./api";
+import { type SeasonRow, dayToMonthDay, emptyWeek, expandRows, groupSettings, monthDayToDay, newKey } from "./pdGroups";
 import { toAmount } from "./Workload";
 
-interface Row {
-  /** Local key only: saving replaces every setting, so stored ids do not survive. */
-  key: number;
-  season: SeasonName;
-  from: string;
-  to: string;
-  day_of_week: number;
-  quantity: number;
-  localities: number[];
-}
-let nextKey = 1;
+/** Monday first, as the shop's week; values are the API's day_of_week (0 Sunday). */
+const WEEK = [1, 2, 3, 4, 5, 6, 0];
 
 /**
  * /configPickupDeliveries (spec §2, §3 Pickup/delivery setting): how many pickups and
  * deliveries each locality takes per weekday, per season (PEAK, OFFSEASON, each optionally
- * from..to a month-day). The whole list is saved at once and replaces what was there.
+ * from..to a day of the year). One table of seasons × weekdays (issue 25; a card per weekday
+ * per season was 14 cards for one locality's week); the whole list is saved at once and
+ * replaces what was there.
  */
 export function PickupDeliveriesScreen() {
-  const [rows, setRows] = useState<Row[] | null>(null);
+  const [rows, setRows] = useState<SeasonRow[] | null>(null);
   const [localities, setLocalities] = useState<Named[]>([]);
   const [saving, setSaving] = useState(false);
+  const [open, setOpen] = useState<number | null>(null);
   const hq = useHqStaff();
+  const year = Number(businessDay(new Date()).slice(0, 4));
   const load = () =>
     listPickupDeliveries().then((list) =>
-      setRows(
-        list
-          .map((p) => ({
-            key: nextKey++,
-            season: p.season,
-            from: p.from ?? "",
-            to: p.to ?? "",
-            day_of_week: p.day_of_week,
-            quantity: p.quantity,
-            localities: p.locality_ids,
-          }))
-          // Season by season (spec §9 order), then by weekday and start.
-          .sort((a, b) => SEASONS.indexOf(a.season) - SEASONS.indexOf(b.season) || a.day_of_week - b.day_of_week || a.from.localeCompare(b.from)),
-      ),
+      // Season by season (spec §9 order), then by start.
+      setRows(groupSettings(list).sort((a, b) => SEASONS.indexOf(a.season) - SEASONS.indexOf(b.season) || a.from.localeCompare(b.from))),
     );
   useEffect(() => {
     load();
     apiList<Named>("/localities/").then(setLocalities);
   }, []);
 
-  const set = (key: number, patch: Partial<Row>) => setRows((rows ?? []).map((r) => (r.key === key ? { ...r, ...patch } : r)));
-  const add = (season: SeasonName) => setRows([...(rows ?? []), { key: nextKey++, season, from: "", to: "", day_of_week: 1, quantity: 10, localities: [] }]);
+  const set = (key: number, patch: Partial<SeasonRow>) => setRows((rows ?? []).map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const add = (season: SeasonName) => {
+    const key = newKey();
+    setRows([...(rows ?? []), { key, season, from: "", to: "", localities: [], quantities: emptyWeek() }]);
+    setOpen(key);
+  };
+  const names = (ids: number[]) => localities.filter((l) => ids.includes(l.id)).map((l) => l.name);
 
   async function save() {
     if (!rows) return;
     if (rows.some((r) => !r.localities.length)) return toast("Choose at least one locality for every setting", "warning");
     setSaving(true);
     try {
-      await savePickupDeliveries(
-        rows.map((r) => ({
-          season: r.season,
-          from: r.from.trim() || null,
-          to: r.to.trim() || null,
-          day_of_week: r.day_of_week,
-          quantity: r.quantity,
-          localities: r.localities,
-        })),
-      );
+      await savePickupDeliveries(expandRows(rows));
       toast("Settings saved.");
       await load();
     } catch (e) {
@@ -98,8 +80,9 @@ export function PickupDeliveriesScreen() {
         </div>
       )}
       <p className="muted small">
-        Each setting gives every chosen locality that many stops (pickups and deliveries) on its weekday. With From and To (month-day, MM-DD) it applies only
-        between them, and for its localities replaces the settings without dates; if To is not after From it always applies.
+        Each row gives every chosen locality that many stops (pickups and deliveries) on each weekday; an empty day has no setting. With From and To it applies
+        only between those days, every year (the year is not kept), and for its localities replaces the rows without dates; if To is not after From it always
+        applies.
       </p>
       <Editable>
         {rows === null ? (
@@ -107,52 +90,93 @@ export function PickupDeliveriesScreen() {
         ) : rows.length === 0 ? (
           <p className="empty">No settings yet: no locality can be booked for pickup or delivery.</p>
         ) : (
-          <div className="pd-list">
-            {rows.map((r, i) => (
-              <section key={r.key} className="card section pd-setting" aria-label={`Setting ${i + 1}`} data-testid="pd-setting">
-                <div className="pd-fields">
-                  <Field label="Season">
-                    <select value={r.season} onChange={(e) => set(r.key, { season: e.target.value as SeasonName })}>
-                      {SEASONS.map((s) => (
-                        <option key={s}>{s}</option>
-                      ))}
-                    </select>
-                  </Field>
-                  <Field label="Weekday">
-                    <select value={r.day_of_week} onChange={(e) => set(r.key, { day_of_week: Number(e.target.value) })}>
-                      {WEEKDAYS.map((d, n) => (
-                        <option key={d} value={n}>
-                          {d}
-                        </option>
-                      ))}
-                    </select>
-                  </Field>
-                  <Field label="Quantity">
-                    <input type="number" inputMode="numeric" min={0} value={r.quantity} onChange={(e) => set(r.key, { quantity: toAmount(e.target.value) })} />
-                  </Field>
-                  <Field label="From">
-                    <input placeholder="MM-DD" inputMode="numeric" maxLength={5} value={r.from} onChange={(e) => set(r.key, { from: e.target.value })} />
-                  </Field>
-                  <Field label="To">
-                    <input placeholder="MM-DD" inputMode="numeric" maxLength={5} value={r.to} onChange={(e) => set(r.key, { to: e.target.value })} />
-                  </Field>
-                </div>
-                <small className="muted">{isDated(r) ? `From ${r.from} to ${r.to}` : "All year"}</small>
-                <ChipToggles
-                  label="Localities"
-                  items={localities}
-                  selected={new Set(r.localities)}
-                  onToggle={(id) => set(r.key, { localities: r.localities.includes(id) ? r.localities.filter((l) => l !== id) : [...r.localities, id] })}
-                />
-                {hq && (
-                  <div className="form-buttons">
-                    <button type="button" className="btn btn-small btn-danger" onClick={() => setRows(rows.filter((x) => x.key !== r.key))}>
-                      Remove setting
-                    </button>
-                  </div>
-                )}
-              </section>
-            ))}
+          <div className="table-scroll card">
+            <table className="pd-table" aria-label="Pickups and deliveries per weekday">
+              <thead>
+                <tr>
+                  <th scope="col">Season</th>
+                  <th scope="col">From</th>
+                  <th scope="col">To</th>
+                  {WEEK.map((d) => (
+                    <th key={d} scope="col" title={WEEKDAYS[d]}>
+                      {WEEKDAYS[d]!.slice(0, 3)}
+                    </th>
+                  ))}
+                  {hq && <th scope="col" aria-label="Remove" />}
+                </tr>
+              </thead>
+              {rows.map((r, i) => (
+                <tbody key={r.key} aria-label={`Setting ${i + 1}`} data-testid="pd-setting">
+                  <tr>
+                    <td>
+                      <select aria-label="Season" className="pd-season" value={r.season} onChange={(e) => set(r.key, { season: e.target.value as SeasonName })}>
+                        {SEASONS.map((s) => (
+                          <option key={s}>{s}</option>
+                        ))}
+                      </select>
+                    </td>
+                    <td className="pd-date">
+                      <DateField label="From" value={monthDayToDay(r.from, year)} onChange={(d) => set(r.key, { from: dayToMonthDay(d) })} />
+                    </td>
+                    <td className="pd-date">
+                      <DateField label="To" value={monthDayToDay(r.to, year)} onChange={(d) => set(r.key, { to: dayToMonthDay(d) })} />
+                    </td>
+                    {WEEK.map((d) => (
+                      <td key={d}>
+                        <input
+                          type="number"
+                          inputMode="numeric"
+                          min={0}
+                          className="pd-qty"
+                          aria-label={WEEKDAYS[d]}
+                          value={r.quantities[d]}
+                          onChange={(e) =>
+                            set(r.key, {
+                              quantities: r.quantities.map((q, n) => (n === d ? (e.target.value === "" ? "" : String(toAmount(e.target.value))) : q)),
+                            })
+                          }
+                        />
+                      </td>
+                    ))}
+                    {hq && (
+                      <td>
+                        <button type="button" className="btn btn-small btn-danger" onClick={() => setRows(rows.filter((x) => x.key !== r.key))}>
+                          Remove
+                        </button>
+                      </td>
+                    )}
+                  </tr>
+                  <tr className="pd-localities">
+                    <td colSpan={WEEK.length + (hq ? 4 : 3)}>
+                      <div className="pd-localities-head">
+                        <span className="muted small">
+                          {isDated(r)
+                            ? `Every year ${displayDate(monthDayToDay(r.from, year)).slice(0, 5)} – ${displayDate(monthDayToDay(r.to, year)).slice(0, 5)}`
+                            : "All year"}
+                          {" · "}
+                          {r.localities.length ? names(r.localities).join(", ") : "no localities yet"}
+                        </span>
+                        <button type="button" className="btn btn-small" aria-expanded={open === r.key} onClick={() => setOpen(open === r.key ? null : r.key)}>
+                          Localities ({r.localities.length})
+                        </button>
+                      </div>
+                      {open === r.key && (
+                        <ChipToggles
+                          label="Localities"
+                          items={localities}
+                          selected={new Set(r.localities)}
+                          onToggle={(id) =>
+                            set(r.key, {
+                              localities: r.localities.includes(id) ? r.localities.filter((l) => l !== id) : [...r.localities, id].sort((a, b) => a - b),
+                            })
+                          }
+                        />
+                      )}
+                    </td>
+                  </tr>
+                </tbody>
+              ))}
+            </table>
           </div>
         )}
       </Editable>

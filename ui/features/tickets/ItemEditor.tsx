@@ -121,25 +121,31 @@ export function ItemEditor({
       {MODIFIER_TYPES.map((type) => {
         const list = mods.filter((m) => m.type === type);
         if (!list.length) return null;
+        const chip = (m: Modifier) => {
+          const on = item.modifiers.some((x) => x.modifier_id === m.id);
+          const sw = m.image?.startsWith("color:") ? m.image.slice(6) : null;
+          return (
+            <button key={m.id} type="button" className={`chip ${on ? "chip-on" : ""}`} aria-pressed={on} disabled={busy} onClick={() => onToggleModifier(m)}>
+              {sw && <span className="swatch" style={{ background: sw }} />} {m.name}
+            </button>
+          );
+        };
         return (
           <div key={type} className="mod-group" aria-label={type}>
             <span className="mod-type">{type}</span>
-            {list.map((m) => {
-              const on = item.modifiers.some((x) => x.modifier_id === m.id);
-              const sw = m.image?.startsWith("color:") ? m.image.slice(6) : null;
-              return (
-                <button
-                  key={m.id}
-                  type="button"
-                  className={`chip ${on ? "chip-on" : ""}`}
-                  aria-pressed={on}
-                  disabled={busy}
-                  onClick={() => onToggleModifier(m)}
-                >
-                  {sw && <span className="swatch" style={{ background: sw }} />} {m.name}
-                </button>
-              );
-            })}
+            {modifierFamilies(list).map(({ parent, children }) =>
+              children.length === 0 ? (
+                chip(parent)
+              ) : (
+                // Issue 25: sub-modifiers sit under their parent (indented), never flattened among the roots.
+                <div key={parent.id} className="mod-family" data-testid="mod-family">
+                  {chip(parent)}
+                  <fieldset className="mod-subs" aria-label={`${parent.name}: kinds`}>
+                    {children.map(chip)}
+                  </fieldset>
+                </div>
+              ),
+            )}
           </div>
         );
       })}
@@ -191,4 +197,14 @@ export function ItemEditor({
       </div>
     </section>
   );
+}
+
+/**
+ * A type's modifiers as roots with their sub-modifiers (one level, as the catalogue allows),
+ * each in the list's order; a sub-modifier whose parent is not listed stands as a root.
+ */
+export function modifierFamilies(list: Modifier[]): { parent: Modifier; children: Modifier[] }[] {
+  const ids = new Set(list.map((m) => m.id));
+  const roots = list.filter((m) => !m.parent_id || !ids.has(m.parent_id));
+  return roots.map((parent) => ({ parent, children: list.filter((m) => m.parent_id === parent.id && m.id !== parent.id) }));
 }

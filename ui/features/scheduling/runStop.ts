@@ -1,0 +1,15 @@
+import type { RunStop } from "./api";
+
+/** States a ticket has before its pickup happens: the spec §4 order up to AWAITING PICKUP. */
+const BEFORE_PICKUP = new Set(["CREATED", "", "AWAITING PICKUP"]);
+/** States a delivered ticket ends in (spec §4). */
+const DELIVERED = new Set(["DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAID", "CLOSED"]);
+
+/**
+ * Whether a stop of the driver's run is done (issue 25: a done stop looks done, with no
+ * button left to press again): a pickup once the ticket moved past AWAITING PICKUP, a
+ * delivery once it is delivered or closed.
+ */
+export function stopDone(s: Pick<RunStop, "kind" | "state">): boolean {
+  return s.kind === "pickup" ? !BEFORE_PICKUP.has(s.state) : DELIVERED.has(s.state);
+}
