@@ -7,7 +7,9 @@
  *   scripts/restore-box.sh --from-backup /media/usb/ironbox --data /var/lib/ironbox [--start] [--force]
  *
  * 1. `litestream restore` of the site's latest replica into a temporary file in the data
- *    folder (retried when it overlaps an upload: Litestream then fails with EOF); or a copy of
+ *    folder (retried when it overlaps an upload: Litestream then fails with EOF; when the
+ *    newest WAL segment fails twice, torn by a box that died uploading it, up to the one
+ *    before, and it says so); or a copy of
  *    the backup (a file, or the newest `ironbox-*.db` in a folder: the box's backups/nightly,
  *    or the second disk or USB stick the nightly backup also goes to);
  * 2. `PRAGMA integrity_check` on it;
@@ -195,9 +197,11 @@ async function restoreFromHq(url: string) {
   chmodSync(config, 0o600);
   let restored = false;
   const attempts = Number(o.attempts);
+  let lastWalFailure = "";
+  let upTo: string[] = [];
   for (let attempt = 1; attempt <= attempts && !restored; attempt++) {
     clear();
-    const p = Bun.spawn([LITESTREAM_BIN, "restore", "-config", config, "-no-expand-env", "-o", tmp, target], { stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([LITESTREAM_BIN, "restore", "-config", config, "-no-expand-env", ...upTo, "-o", tmp, target], { stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     if (code === 0 && existsSync(tmp)) {
       restored = true;
@@ -210,6 +214,20 @@ async function restoreFromHq(url: string) {
     const raw = line?.attrs.error ?? (err || out).trim().split("\n").pop() ?? `exit ${code}`;
     console.error(`attempt ${attempt}: ${plainError(raw)} (${raw})`);
     if (/no matching backups|no generations|no snapshots|refused the key/i.test(`${raw} ${plainError(raw)}`)) break;
+    // Twice the same failure while fetching the WAL (the snapshot came): not an upload that
+    // overlapped the restore but the last segment, which a dying box never finished (Litestream's
+    // SFTP client writes a segment in place, so a kill leaves it torn at HQ, and every restore of
+    // the latest fails on it: "cannot download wal …: EOF", or "context canceled" when another
+    // download's error comes first). The next attempts restore up to the segments uploaded
+    // before it: what a dead box's restore can have. Said, never silent.
+    const logs = `${err}\n${out}`.split("\n").map(parseLogLine);
+    const generation = logs.find((l) => l?.msg === "restoring snapshot")?.attrs.generation ?? "";
+    const walFailure = generation && /cannot download wal|context canceled|\bEOF\b/i.test(raw) ? `${generation} ${raw}` : "";
+    if (walFailure && walFailure === lastWalFailure && !upTo.length) {
+      upTo = await beforeLastSegment(config, generation);
+      if (upTo.length) console.error(`the newest WAL segment at HQ cannot be read (the box died uploading it?): restoring up to ${upTo[3]}`);
+    }
+    lastWalFailure = walFailure;
     await Bun.sleep(1000 * attempt);
   }
   rmSync(etc, { recursive: true, force: true });
@@ -218,6 +236,27 @@ async function restoreFromHq(url: string) {
     console.error("nothing restored");
     process.exit(1);
   }
+}
+
+/**
+ * `litestream restore` options for the generation up to its newest WAL segment, excluded:
+ * `-timestamp` one second before that segment's upload time (SFTP keeps whole seconds, so the
+ * segments uploaded in the same second are left out too). None when the list cannot be had.
+ */
+async function beforeLastSegment(config: string, generation: string): Promise<string[]> {
+  if (!generation) return [];
+  const p = Bun.spawn([LITESTREAM_BIN, "wal", "-config", config, "-no-expand-env", "-generation", generation, target], { stdout: "pipe", stderr: "pipe" });
+  const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  if (code !== 0) return [];
+  // Columns: replica, generation, index, offset, size, created (RFC 3339).
+  const times = out
+    .split("\n")
+    .slice(1)
+    .map((l) => Date.parse(l.trim().split(/\s+/)[5] ?? ""))
+    .filter((t) => !Number.isNaN(t));
+  if (!times.length) return [];
+  const before = new Date(Math.max(...times) - 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  return ["-generation", generation, "-timestamp", before];
 }
 
 /** The backup to restore: the file named, or the newest copy in the folder named; never a link. */

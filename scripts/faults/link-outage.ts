@@ -57,6 +57,14 @@ try {
       IRONBOX_REPLICA_KEY: hq.keyPath,
       IRONBOX_HTTPS: "0",
     });
+    // The box's log, read as it comes (an unread pipe would fill and stall the box's writes to
+    // it): on a failed run, what the link said (its watchdog restarts Litestream when it hangs).
+    let boxLog = "";
+    const decoder = new TextDecoder();
+    void (async () => {
+      const reader = (box.child.stderr as ReadableStream<Uint8Array>).getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) boxLog += decoder.decode(r.value, { stream: true });
+    })().catch(() => {});
     const agent = await call(box.base, "POST", "/login/agent", undefined, { user_name: "hq", password: "hq-demo-2026" });
     const token = await call(box.base, "POST", "/login/employee", agent, { pin: 1111 });
     const customer = (await call(box.base, "POST", "/customers/", token, { full_name: `Outage ${run}` })).id as number;
@@ -143,6 +151,14 @@ try {
         `  after HQ came back: link caught up (lag < 2 s) in ${level?.toFixed(1) ?? "—"} s; HQ's restored copy held all ${ackedAtReturn.length} tickets acknowledged by then ${atHq === null ? `NEVER (missing ${missing})` : `after ${atHq.toFixed(1)} s`} (bar ${CATCH_UP_BAR_S} s); WAL ${walMb} MB${ok ? "" : "  <-- FAIL"}`,
       ].join("\n"),
     );
+    if (!ok)
+      console.log(
+        boxLog
+          .split("\n")
+          .filter((l) => l.startsWith("hqlink"))
+          .map((l) => `  box: ${l.slice(0, 300)}`)
+          .join("\n"),
+      );
   }
 } finally {
   await hq.close();

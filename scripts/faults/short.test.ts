@@ -8,12 +8,19 @@
  *
  * Not here yet (the lead's call), from the first short runs (2026-11-25, issue 23, a machine
  * at load 20-30 with other sshd tests running):
- * - printer-stall.ts fails every time, also at the commit before the short modes: "stuck job
- *   failed after NaN s": no job failed with its own reason, only "Not sent: an earlier job…";
- * - dead-box.ts failed 1 run of 2: the restore failed, "cannot download wal …/00000000: EOF"
- *   (a segment Litestream was killed while uploading?); the other run lost 2, within its bar;
+ * - dead-box.ts failed 1 run of 2: the restore failed, "cannot download wal …/00000000: EOF":
+ *   Litestream's SFTP client writes a segment in place, so the box killed mid-upload left it
+ *   torn at HQ. restore-box now restores up to the segment before (torn-wal.ts, below, makes
+ *   the tear on purpose), 5 runs of 5 passed afterwards (load 3); but a restore past a torn
+ *   segment leaves out up to about 2 s of writes, more than dead-box's bar of the last
+ *   second, so it stays out while the tear can happen in a run;
  * - link-outage.ts failed 1 run of 3: HQ's copy never held the tickets and the link never got
- *   level again after a 5 s outage; the other two caught up in 24 and 29 s;
+ *   level again after a 5 s outage; the other two caught up in 24 and 29 s. Those catch-ups
+ *   are the link's watchdog: Litestream 0.3.13 hangs without a word on its SFTP connection
+ *   once the server restarts, and is restarted after 20 s of no progress. No way for the link
+ *   to stay stuck was found in the code; at load 20-30, Litestream (nice 10, one core) gets
+ *   little CPU. Later runs (2026-11-25, load 3-28) caught up in 20.7 and 18.1 s. A failed run
+ *   now prints the link's log lines;
  * - restore-time.ts needs the 1 GB reference set, and measures time, not loss.
  */
 import { describe, expect, test } from "bun:test";
@@ -59,4 +66,13 @@ describe("fault scripts, short mode", () => {
   test("HQ restores while the shop uploads: every copy passes the integrity check", async () => {
     expect(await runShort("hq-restore-under-upload.ts", 150_000)).toBe(0);
   }, 160_000);
+
+  test("a WAL segment torn at HQ by a box's death: the restore still succeeds", async () => {
+    expect(await runShort("torn-wal.ts", 120_000, ["--port", String(randomPort())])).toBe(0);
+  }, 130_000);
+
+  // One run is its short mode (about 30 s; it ignores --short).
+  test("a stalled printer: the counter keeps answering, the stuck job fails with its reason", async () => {
+    expect(await runShort("printer-stall.ts", 90_000)).toBe(0);
+  }, 100_000);
 });
