@@ -110,7 +110,7 @@ test.describe("a failed request never looks like an empty result", () => {
     const search = page.getByLabel("Search customers", { exact: true });
     await search.fill("Buttig");
     const rows = page.locator(".people-list .list li");
-    await expect(rows.first()).toContainText("Graziella Buttigieg");
+    await expect(rows.first()).toContainText("Claire Buttigieg");
 
     await page.route(CUSTOMERS, (r) => r.fulfill({ status: 500, json: { success: false, message: "Database is busy" } }));
     await search.fill("Buttigieg");
@@ -121,13 +121,13 @@ test.describe("a failed request never looks like an empty result", () => {
     await expect(page.getByText(/^0 found/)).toHaveCount(0);
     await expect(page.getByText("Search failed")).toBeVisible();
     // What was shown before stays.
-    await expect(rows.first()).toContainText("Graziella Buttigieg");
+    await expect(rows.first()).toContainText("Claire Buttigieg");
 
     await page.unroute(CUSTOMERS);
     await failed.getByRole("button", { name: "Retry" }).click();
     await expect(failed).toHaveCount(0);
     await expect(page.getByText(/^\d+\+? found/)).toBeVisible();
-    await expect(rows.first()).toContainText("Graziella Buttigieg");
+    await expect(rows.first()).toContainText("Claire Buttigieg");
   });
 
   // Each list screen: its request fails (500 or the connection drops), it says so without its
