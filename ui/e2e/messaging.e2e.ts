@@ -263,9 +263,11 @@ test("the customer screen keeps the no-messages consent", async ({ page, request
 test("the template editor inserts placeholders and previews a real ticket with its SMS parts", async ({ page, request }) => {
   const { token } = await apiLogin(request, 9999);
   const c = await newCustomer(request, token, `Ġorġ Template${stamp()}`, { mobile: freshMobile() });
-  const t = (await (await request.post("/api/v1/tickets/", { headers: { authorization: `token ${token}` }, data: { customer_id: c.id } })).json()).data as {
-    id: number;
-  };
+  // Checked: a ticket that was not made would leave the ticket box empty (digits only) and the
+  // preview unasked, which once failed this test with no word of why.
+  const made = await request.post("/api/v1/tickets/", { headers: { authorization: `token ${token}` }, data: { customer_id: c.id } });
+  expect(made.ok(), await made.text()).toBeTruthy();
+  const t = (await made.json()).data as { id: number };
   await new AppPage(page).loginAs("9999");
   await page.goto("/messaging");
   await page.getByRole("link", { name: "Status templates" }).click();
@@ -274,6 +276,7 @@ test("the template editor inserts placeholders and previews a real ticket with i
   await page.getByRole("button", { name: "{customer_name}" }).click();
   await expect(template).toHaveValue("Hello {customer_name}");
   await page.getByLabel("Ticket #", { exact: true }).fill(String(t.id));
+  await expect(page.getByLabel("Ticket #", { exact: true })).toHaveValue(String(t.id));
   await page.getByRole("button", { name: "Preview", exact: true }).click();
   await expect(page.getByTestId("template-preview")).toHaveText(`Hello ${c.full_name}`);
   await expect(page.getByTestId("sms-length")).toContainText("1 SMS part (UCS-2)");
