@@ -191,11 +191,19 @@ test.describe("a failed request never looks like an empty result", () => {
     await expect(page.getByRole("tab", { name: "Dry Cleaning" })).toBeVisible();
 
     await page.goto("/messaging");
-    await page.route(CUSTOMERS, (r) => r.abort());
+    let asked = 0;
+    await page.route(CUSTOMERS, (r) => {
+      asked++;
+      return r.abort();
+    });
     const search = page.getByLabel("Search customers", { exact: true });
     await search.fill("Xuereb");
     await search.press("Enter");
     await expect(failed).toContainText("Could not load customers.");
+    // Enter searched at once and cancelled the pause-in-typing search: a late second search
+    // would clear the failure behind the user's back (it once made this Retry vanish).
+    await page.waitForTimeout(450);
+    expect(asked).toBe(1);
     await expect(page.getByText("No customer matches.")).toHaveCount(0);
     await page.unroute(CUSTOMERS);
     await failed.getByRole("button", { name: "Retry" }).click();

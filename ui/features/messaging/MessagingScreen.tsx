@@ -170,11 +170,17 @@ function CustomerPicker({
       if (mine === seq.current) setFailed(loadFailure(e));
     }
   }, []);
-  // A moment after the last key; Enter searches at once.
+  // A moment after the last key; Enter searches at once and cancels the pending one, so the
+  // same search never runs twice and a late duplicate cannot replace what Enter's answer showed.
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
-    const t = setTimeout(() => void search(term.trim()), 300);
-    return () => clearTimeout(t);
+    pending.current = setTimeout(() => void search(term.trim()), 300);
+    return () => clearTimeout(pending.current);
   }, [term, search]);
+  const searchNow = () => {
+    clearTimeout(pending.current);
+    void search(term.trim());
+  };
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `retries` is Retry's way to load the date again
   useEffect(() => {
@@ -213,7 +219,7 @@ function CustomerPicker({
             placeholder="Full name"
             disabled={!!date}
             onChange={(e) => setTerm(e.target.value)}
-            onKeyDown={(e) => e.key === "Enter" && void search(term.trim())}
+            onKeyDown={(e) => e.key === "Enter" && searchNow()}
           />
         </Field>
         <Field label="Delivery date">
