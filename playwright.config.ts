@@ -23,7 +23,8 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  // E2E_JSON: scripts/test.sh runs the specs in two shards at once, each with its own report.
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_JSON ?? "test-results/e2e.json" }]],
   // Per port: Playwright empties its output folder when it starts, which would delete the
   // traces of another run sharing the machine (E2E_PORT).
   outputDir: `test-results/e2e-artifacts-${MAIN}`,

@@ -25,14 +25,37 @@ passed=$((passed + ${bp:-0})); failed=$((failed + ${bf:-0}))
 
 echo "== browser tests"
 $BUN scripts/build-ui.ts || status=1
-rm -f test-results/e2e.json
-node node_modules/@playwright/test/cli.js test -c playwright.config.ts || status=1
-if [ -f test-results/e2e.json ]; then
-  counts=$(node -e 'const s=require("./test-results/e2e.json").stats; console.log((s.expected+s.flaky)+" "+s.unexpected)')
-  passed=$((passed + ${counts% *})); failed=$((failed + ${counts#* }))
-else
-  echo "playwright wrote no report" >&2; failed=$((failed + 1)); status=1
-fi
+# E2E_SHARDS=N runs the specs in N shards at once, each with its own boxes (E2E_PORT moves
+# every port and data dir); one at a time is the default. Each shard's output is printed whole
+# after it, not interleaved.
+shards=${E2E_SHARDS:-1}
+i=1
+while [ $i -le $shards ]; do
+  rm -f test-results/e2e-$i.json test-results/e2e-$i.log test-results/e2e-$i.rc
+  (
+    E2E_PORT=$((8099 + (i - 1) * 100)) E2E_JSON=test-results/e2e-$i.json \
+      node node_modules/@playwright/test/cli.js test -c playwright.config.ts --shard=$i/$shards >test-results/e2e-$i.log 2>&1
+    echo $? >test-results/e2e-$i.rc
+  ) &
+  i=$((i + 1))
+done
+wait
+i=1
+while [ $i -le $shards ]; do
+  echo "-- browser tests, shard $i of $shards"
+  cat test-results/e2e-$i.log
+  rc=$(cat test-results/e2e-$i.rc 2>/dev/null || echo 1)
+  if [ -f test-results/e2e-$i.json ]; then
+    counts=$(node -e 'const s=require("./"+process.argv[1]).stats; console.log((s.expected+s.flaky)+" "+s.unexpected)' test-results/e2e-$i.json)
+    passed=$((passed + ${counts% *})); failed=$((failed + ${counts#* }))
+    # A shard that failed outside any test (a box that never started) still counts as a failure.
+    if [ "$rc" != 0 ] && [ "${counts#* }" = 0 ]; then failed=$((failed + 1)); fi
+    [ "$rc" = 0 ] && [ "${counts#* }" = 0 ] || status=1
+  else
+    echo "playwright wrote no report for shard $i" >&2; failed=$((failed + 1)); status=1
+  fi
+  i=$((i + 1))
+done
 
 echo "$passed passed, $failed failed"
 exit $status
