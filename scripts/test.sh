@@ -33,7 +33,7 @@ i=1
 while [ $i -le $shards ]; do
   rm -f test-results/e2e-$i.json test-results/e2e-$i.log test-results/e2e-$i.rc
   (
-    E2E_PORT=$((8099 + (i - 1) * 100)) E2E_JSON=test-results/e2e-$i.json \
+    E2E_PORT=$((${E2E_PORT:-8099} + (i - 1) * 100)) E2E_JSON=test-results/e2e-$i.json \
       node node_modules/@playwright/test/cli.js test -c playwright.config.ts --shard=$i/$shards >test-results/e2e-$i.log 2>&1
     echo $? >test-results/e2e-$i.rc
   ) &
