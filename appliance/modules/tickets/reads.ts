@@ -3,7 +3,7 @@
 // automatic messages through these, never the tables.
 import { asc, eq, gt, max } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { ticketLogStates, tickets, ticketStates } from "../../../db/schema";
+import { itemLogStates, ticketLogStates, tickets, ticketStates } from "../../../db/schema";
 
 export type TicketForMessage = Pick<typeof tickets.$inferSelect, "id" | "agent_id" | "customer_id" | "state" | "total" | "total_paid" | "delivery_date">;
 export type TicketState = typeof ticketStates.$inferSelect;
@@ -45,3 +45,14 @@ export function ticketReads(db: Db) {
   };
 }
 export type TicketReads = ReturnType<typeof ticketReads>;
+
+/** Whether a ticket, or a state change of a ticket or an item, names this employee: employees keeps their record then (issue 22). */
+export async function namesEmployee(db: Pick<Db, "select">, employeeId: number): Promise<boolean> {
+  const checks = [
+    () => db.select({ one: tickets.employee_id }).from(tickets).where(eq(tickets.employee_id, employeeId)).limit(1),
+    () => db.select({ one: itemLogStates.employee_id }).from(itemLogStates).where(eq(itemLogStates.employee_id, employeeId)).limit(1),
+    () => db.select({ one: ticketLogStates.employee_id }).from(ticketLogStates).where(eq(ticketLogStates.employee_id, employeeId)).limit(1),
+  ];
+  for (const check of checks) if ((await check()).length) return true;
+  return false;
+}
