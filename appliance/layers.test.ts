@@ -165,7 +165,6 @@ const KNOWN_OWNERSHIP: string[] = [
   "appliance/modules/catalogue/garments.ts -> ticketSubCategories (tickets)",
   "appliance/modules/catalogue/modifiers.ts -> ticketSubCategoryModifiers (tickets)",
   "appliance/modules/customers/service.ts -> addresses (places), agents (agents), employeeOwings (employees), preferences (places), tickets (tickets)",
-  "appliance/modules/employees/service.ts -> auditLog (audit), images (images), itemLogStates (tickets), messageBatches (messaging), messageTemplates (messaging), outgoingMessages (messaging), printJobs (printing), sessions (auth), ticketLogStates (tickets), tickets (tickets)",
   "appliance/modules/payments/repo.ts -> employees (employees)",
   "appliance/modules/payments/service.ts -> employees (employees)",
   "appliance/modules/places/service.ts -> customerPreferences (customers)",
