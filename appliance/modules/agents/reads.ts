@@ -1,5 +1,5 @@
 // What other modules may read of agents (issue 23: a module's tables are its own): messaging
-// names the shop and its phone in a message through this.
+// names the shop and its phone in a message, scheduling the shop of a ticket, through these.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { agents } from "../../../db/schema";
@@ -15,3 +15,11 @@ export function agentReads(db: Db) {
   };
 }
 export type AgentReads = ReturnType<typeof agentReads>;
+
+export { agentNames } from "./service";
+
+/** Whether this agent is head quarters (false when unknown). */
+export async function isHqAgent(q: Pick<Db, "select">, id: number): Promise<boolean> {
+  const [a] = await q.select({ is_hq: agents.is_hq }).from(agents).where(eq(agents.id, id));
+  return a?.is_hq ?? false;
+}

@@ -33,3 +33,16 @@ export function customerReads(db: Db) {
   };
 }
 export type CustomerReads = ReturnType<typeof customerReads>;
+
+/** A customer as a stop needs them: name, phones and home address (the stop's address when the ticket names none). */
+export type CustomerHome = { id: number; full_name: string; mobile: string; landline: string; address_id: number | null };
+
+/** These customers' names, phones and home addresses (unknown ids are absent). */
+export async function customerHomes(q: Pick<Db, "select">, ids: number[]): Promise<Map<number, CustomerHome>> {
+  if (!ids.length) return new Map();
+  const rows = await q
+    .select({ id: customers.id, full_name: customers.full_name, mobile: customers.mobile, landline: customers.landline, address_id: customers.address_id })
+    .from(customers)
+    .where(inArray(customers.id, [...new Set(ids)]));
+  return new Map(rows.map((r) => [r.id, r]));
+}
