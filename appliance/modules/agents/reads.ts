@@ -23,3 +23,9 @@ export async function isHqAgent(q: Pick<Db, "select">, id: number): Promise<bool
   const [a] = await q.select({ is_hq: agents.is_hq }).from(agents).where(eq(agents.id, id));
   return a?.is_hq ?? false;
 }
+
+/** The agent's `can_see_action` list as stored (spec §6; the catalogue parses it), or null. */
+export async function actionListOf(q: Pick<Db, "select">, id: number): Promise<string | null> {
+  const [a] = await q.select({ list: agents.can_see_action }).from(agents).where(eq(agents.id, id));
+  return a?.list ?? null;
+}

@@ -30,6 +30,11 @@ export interface PickupDeliveryRecord {
 type Conf = { id: number; month: string; action_id: number; action: string; amounts: string };
 const confOut = (c: Conf) => ({ ...c, month: c.month as MonthName, per_day: parseAmounts(c.amounts) });
 
+/** Drops the workload configurations of an action the catalogue removes, in its transaction. */
+export async function removeActionConfigurations(tx: Pick<Db, "delete">, actionId: number): Promise<void> {
+  await tx.delete(configurations).where(eq(configurations.action_id, actionId));
+}
+
 export function createConfigurationOps({ db, clock }: { db: Db; clock: Clock }) {
   // ------------------------------------------------------------ configurations
 

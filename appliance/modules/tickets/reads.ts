@@ -1,9 +1,17 @@
 // What other modules may read of tickets and their states (issue 23: a module's tables are its
 // own). Messaging reads a ticket for its status message and follows the state log for
 // automatic messages through these, never the tables.
-import { asc, eq, gt, max } from "drizzle-orm";
+import { asc, count, eq, gt, inArray, max } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { itemLogStates, ticketLogStates, tickets, ticketStates } from "../../../db/schema";
+import {
+  itemLogStates,
+  ticketLogStates,
+  tickets,
+  ticketStates,
+  ticketSubCategories,
+  ticketSubCategoryActions,
+  ticketSubCategoryModifiers,
+} from "../../../db/schema";
 
 export type TicketForMessage = Pick<typeof tickets.$inferSelect, "id" | "agent_id" | "customer_id" | "state" | "total" | "total_paid" | "delivery_date">;
 export type TicketState = typeof ticketStates.$inferSelect;
@@ -55,4 +63,25 @@ export async function namesEmployee(db: Pick<Db, "select">, employeeId: number):
   ];
   for (const check of checks) if ((await check()).length) return true;
   return false;
+}
+
+// The catalogue keeps an action, garment or modifier that any ticket item carries (hide it
+// instead), so old tickets still read right: these count the items that do.
+
+/** How many ticket items carry this action. */
+export async function itemsWithAction(db: Pick<Db, "select">, actionId: number): Promise<number> {
+  const [r] = await db.select({ n: count() }).from(ticketSubCategoryActions).where(eq(ticketSubCategoryActions.action_id, actionId));
+  return r?.n ?? 0;
+}
+
+/** How many ticket items are of this garment. */
+export async function itemsWithGarment(db: Pick<Db, "select">, garmentSubCategoryId: number): Promise<number> {
+  const [r] = await db.select({ n: count() }).from(ticketSubCategories).where(eq(ticketSubCategories.garment_sub_category_id, garmentSubCategoryId));
+  return r?.n ?? 0;
+}
+
+/** How many ticket item modifiers are one of these modifiers. */
+export async function itemsWithModifiers(db: Pick<Db, "select">, modifierIds: number[]): Promise<number> {
+  const [r] = await db.select({ n: count() }).from(ticketSubCategoryModifiers).where(inArray(ticketSubCategoryModifiers.modifier_id, modifierIds));
+  return r?.n ?? 0;
 }
