@@ -210,6 +210,11 @@ export function checkOwnership(files: Source[]): string[] {
             );
       for (const n of names) if (OWNER[n] && OWNER[n] !== owner && !SHARED[n]) foreign.add(`${n} (${OWNER[n]})`);
     }
+    // Drizzle's relational queries (`db.query.agents.findFirst(...)`) reach a table without importing it.
+    for (const m of f.text.matchAll(/\bquery\.(\w+)\.find(?:First|Many)\b/g)) {
+      const n = m[1]!;
+      if (OWNER[n] && OWNER[n] !== owner && !SHARED[n]) foreign.add(`${n} (${OWNER[n]})`);
+    }
     if (foreign.size) out.push(`${f.path} -> ${[...foreign].sort().join(", ")}`);
   }
   return out.sort();
@@ -325,6 +330,9 @@ describe("layers (issue 17)", () => {
     ].join("\n");
     expect(checkOwnership([fake("appliance/modules/scheduling/planner.ts", text)])).toEqual([
       "appliance/modules/scheduling/planner.ts -> localities (places), tickets (tickets)",
+    ]);
+    expect(checkOwnership([fake("appliance/modules/scanners/service.ts", `const a = await db.query.agents.findFirst({ columns: { id: true } });`)])).toEqual([
+      "appliance/modules/scanners/service.ts -> agents (agents)",
     ]);
     expect(checkOwnership([fake("appliance/platform/x.ts", `import * as schema from "../../db/schema/index";`)])[0]).toContain("tickets (tickets)");
     expect(checkOwnership([fake("appliance/modules/tickets/reads.ts", `import { tickets } from "../../../db/schema/tickets";`)])).toEqual([]);
