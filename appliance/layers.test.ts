@@ -160,10 +160,9 @@ const ACROSS: Record<string, string> = {
 const KNOWN_OWNERSHIP: string[] = [
   "appliance/modules/agents/service.ts -> addresses (places), customers (customers), employees (employees), images (images), localities (places), sessions (auth), tickets (tickets)",
   "appliance/modules/auth/service.ts -> agents (agents), employees (employees)",
-  "appliance/modules/customers/service.ts -> addresses (places), agents (agents), employeeOwings (employees), preferences (places), tickets (tickets)",
+  "appliance/modules/customers/service.ts -> addresses (places), agents (agents), employeeOwings (employees), tickets (tickets)",
   "appliance/modules/payments/repo.ts -> employees (employees)",
   "appliance/modules/payments/service.ts -> employees (employees)",
-  "appliance/modules/places/service.ts -> customerPreferences (customers)",
   "appliance/modules/tickets/items.ts -> actions (catalogue), employeeOwings (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
   "appliance/modules/tickets/ledger.ts -> employeeOwings (employees), employees (employees)",
   "appliance/modules/tickets/repo.ts -> actionGarmentSubCategories (catalogue), actions (catalogue), agents (agents), customers (customers), employees (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",

@@ -2,7 +2,7 @@
 // finds the locality of a stop and the address a driver drives to through these.
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { addresses, localities, streets } from "../../../db/schema";
+import { addresses, localities, preferences, streets } from "../../../db/schema";
 
 export { unknownLocalityIds } from "./service";
 
@@ -41,4 +41,12 @@ export async function namedAddresses(q: Pick<Db, "select">, ids: number[]): Prom
 /** Every locality's id and name. */
 export async function localityNames(q: Pick<Db, "select">): Promise<{ id: number; name: string }[]> {
   return q.select({ id: localities.id, name: localities.name }).from(localities);
+}
+
+/** The ids among `ids` that name no preference (customers checks the preferences it stores here). */
+export async function unknownPreferenceIds(q: Pick<Db, "select">, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const found = await q.select({ id: preferences.id }).from(preferences).where(inArray(preferences.id, ids));
+  const known = new Set(found.map((p) => p.id));
+  return [...new Set(ids)].filter((id) => !known.has(id));
 }
