@@ -156,13 +156,18 @@ const ACROSS: Record<string, string> = {
   "appliance/modules/reference": "HQ's reference data travels table by table, read from the schema itself",
 };
 
-/** Crossings of rule 6 that stay until the work that removes them lands (issue 23). */
+/** Crossings of rule 6 left after issue 23's first step (employees, scheduling, catalogue, places moved): the next to move. */
 const KNOWN_OWNERSHIP: string[] = [
+  // An agent's record and its removal check read its staff, customers, tickets and sessions.
   "appliance/modules/agents/service.ts -> addresses (places), customers (customers), employees (employees), images (images), localities (places), sessions (auth), tickets (tickets)",
+  // Login and every request's session lookup join sessions with agents and employees in one query.
   "appliance/modules/auth/service.ts -> agents (agents), employees (employees)",
+  // A customer's record with its address, shop, tickets and owings (the customers list helper's ground).
   "appliance/modules/customers/service.ts -> addresses (places), agents (agents), employeeOwings (employees), tickets (tickets)",
+  // The till names the employee of each payment (payments internals: left to the till issue).
   "appliance/modules/payments/repo.ts -> employees (employees)",
   "appliance/modules/payments/service.ts -> employees (employees)",
+  // The counter prices, confirms and lists tickets in one transaction with catalogue, customers and owings.
   "appliance/modules/tickets/items.ts -> actions (catalogue), employeeOwings (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
   "appliance/modules/tickets/ledger.ts -> employeeOwings (employees), employees (employees)",
   "appliance/modules/tickets/repo.ts -> actionGarmentSubCategories (catalogue), actions (catalogue), agents (agents), customers (customers), employees (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
@@ -170,6 +175,7 @@ const KNOWN_OWNERSHIP: string[] = [
   "appliance/modules/tickets/ticketList.ts -> customers (customers)",
   "appliance/modules/tickets/totals.ts -> customers (customers), garmentSubCategories (catalogue), modifiers (catalogue)",
   "appliance/modules/tickets/vanStops.ts -> addresses (places), customers (customers), localities (places)",
+  // Tracking reads tickets' items and state logs with their names: to move behind tickets' reads.
   "appliance/modules/tracking/service.ts -> agents (agents), customers (customers), employees (employees), itemLogStates (tickets), ticketStates (tickets), ticketSubCategories (tickets), tickets (tickets)",
   "appliance/modules/tracking/whereabouts.ts -> customers (customers), itemLogStates (tickets), ticketSubCategories (tickets), tickets (tickets)",
 ];
