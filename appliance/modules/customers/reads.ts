@@ -46,3 +46,9 @@ export async function customerHomes(q: Pick<Db, "select">, ids: number[]): Promi
     .where(inArray(customers.id, [...new Set(ids)]));
   return new Map(rows.map((r) => [r.id, r]));
 }
+
+/** Whether any customer belongs to this agent: agents archives it then instead of removing it. */
+export async function namesAgent(q: Pick<Db, "select">, agentId: number): Promise<boolean> {
+  const [r] = await q.select({ one: customers.agent_id }).from(customers).where(eq(customers.agent_id, agentId)).limit(1);
+  return r !== undefined;
+}

@@ -14,3 +14,9 @@ export async function driverRecord(q: Pick<Db, "select">, id: number): Promise<D
     .where(eq(employees.id, id));
   return d;
 }
+
+/** Whether any employee (archived ones too) belongs to this agent: agents archives it then instead of removing it. */
+export async function namesAgent(q: Pick<Db, "select">, agentId: number): Promise<boolean> {
+  const [r] = await q.select({ one: employees.agent_id }).from(employees).where(eq(employees.agent_id, agentId)).limit(1);
+  return r !== undefined;
+}

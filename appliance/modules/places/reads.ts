@@ -50,3 +50,12 @@ export async function unknownPreferenceIds(q: Pick<Db, "select">, ids: number[])
   const known = new Set(found.map((p) => p.id));
   return [...new Set(ids)].filter((id) => !known.has(id));
 }
+
+/**
+ * When agents removes an agent: its premises (if any) go, and any other address it still owns
+ * passes to head quarters (no owner), inside agents' transaction.
+ */
+export async function releaseAgentAddresses(tx: Pick<Db, "delete" | "update">, agentId: number, premisesId: number | null): Promise<void> {
+  if (premisesId) await tx.delete(addresses).where(eq(addresses.id, premisesId));
+  await tx.update(addresses).set({ agent_id: null }).where(eq(addresses.agent_id, agentId));
+}

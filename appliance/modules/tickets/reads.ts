@@ -85,3 +85,9 @@ export async function itemsWithModifiers(db: Pick<Db, "select">, modifierIds: nu
   const [r] = await db.select({ n: count() }).from(ticketSubCategoryModifiers).where(inArray(ticketSubCategoryModifiers.modifier_id, modifierIds));
   return r?.n ?? 0;
 }
+
+/** Whether any ticket belongs to this agent: agents archives it then instead of removing it. */
+export async function namesAgent(q: Pick<Db, "select">, agentId: number): Promise<boolean> {
+  const [r] = await q.select({ one: tickets.agent_id }).from(tickets).where(eq(tickets.agent_id, agentId)).limit(1);
+  return r !== undefined;
+}
