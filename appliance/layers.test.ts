@@ -8,6 +8,9 @@
 //      benchmarks may.
 //   5. appliance/platform/ is the ground floor: it imports only platform/, domain/ and db/,
 //      never a module, the HTTP layer or a driver (issue 23).
+//   6. A module's tables are its own (issue 23): every table of db/schema has one owner
+//      (OWNER below), and a file of appliance/ imports only its own module's table objects;
+//      another module's rows it asks for through that module's reads.ts or service.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative } from "node:path";
@@ -95,6 +98,139 @@ function projectSources(dir = ROOT): Source[] {
   return out;
 }
 
+// ---- Rule 6: table ownership ----
+
+/** The module (a folder of appliance/modules, or the platform or http floor) that owns each table object of db/schema. */
+export const OWNER: Record<string, string> = {
+  localities: "places",
+  streets: "places",
+  addresses: "places",
+  preferences: "places",
+  agents: "agents",
+  employees: "employees",
+  employeeOwings: "employees",
+  customers: "customers",
+  customerPreferences: "customers",
+  customerStats: "customers",
+  actions: "catalogue",
+  modifiers: "catalogue",
+  garmentCategories: "catalogue",
+  garmentSubCategories: "catalogue",
+  actionGarmentSubCategories: "catalogue",
+  configurations: "scheduling",
+  pickupDeliveries: "scheduling",
+  ticketStates: "tickets",
+  signatures: "tickets",
+  tickets: "tickets",
+  ticketSubCategories: "tickets",
+  ticketSubCategoryActions: "tickets",
+  ticketSubCategoryModifiers: "tickets",
+  itemLogStates: "tickets",
+  ticketLogStates: "tickets",
+  payments: "payments",
+  tillCloses: "payments",
+  importRecords: "import",
+  importRuns: "import",
+  boxSettings: "platform",
+  idempotencyKeys: "http",
+  sessions: "auth",
+  authFailures: "auth",
+  printJobs: "printing",
+  outgoingMessages: "messaging",
+  messageBatches: "messaging",
+  messageTemplates: "messaging",
+  autoMessages: "messaging",
+  auditLog: "audit",
+  images: "images",
+};
+
+/** Tables any file may use, each with why (keep this short). */
+const SHARED: Record<string, string> = {
+  boxSettings: "the box's key-value settings (platform/storedList.ts): each module reads and writes only its own keys",
+};
+
+/** Folders that work across owners by design, each with why (keep this short). */
+const ACROSS: Record<string, string> = {
+  "appliance/modules/system": "the demo fills every module's tables at once, in one transaction",
+  "appliance/modules/import": "the importer writes the old system's rows into every table in batched transactions",
+  "appliance/modules/reference": "HQ's reference data travels table by table, read from the schema itself",
+};
+
+/** Crossings of rule 6 left after issue 23's first step (agents, employees, scheduling, catalogue, places moved): the next to move. */
+const KNOWN_OWNERSHIP: string[] = [
+  // Login and every request's session lookup join sessions with agents and employees in one query.
+  "appliance/modules/auth/service.ts -> agents (agents), employees (employees)",
+  // A customer's record with its address, shop, tickets and owings (the customers list helper's ground).
+  "appliance/modules/customers/service.ts -> addresses (places), agents (agents), employeeOwings (employees), tickets (tickets)",
+  // The till names the employee of each payment (payments internals: left to the till issue).
+  "appliance/modules/payments/repo.ts -> employees (employees)",
+  "appliance/modules/payments/service.ts -> employees (employees)",
+  // The counter prices, confirms and lists tickets in one transaction with catalogue, customers and owings.
+  "appliance/modules/tickets/items.ts -> actions (catalogue), employeeOwings (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
+  "appliance/modules/tickets/ledger.ts -> employeeOwings (employees), employees (employees)",
+  "appliance/modules/tickets/repo.ts -> actionGarmentSubCategories (catalogue), actions (catalogue), agents (agents), customers (customers), employees (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
+  "appliance/modules/tickets/service.ts -> customers (customers), employeeOwings (employees)",
+  "appliance/modules/tickets/ticketList.ts -> customers (customers)",
+  "appliance/modules/tickets/totals.ts -> customers (customers), garmentSubCategories (catalogue), modifiers (catalogue)",
+  "appliance/modules/tickets/vanStops.ts -> addresses (places), customers (customers), localities (places)",
+  // Tracking reads tickets' items and state logs with their names: to move behind tickets' reads.
+  "appliance/modules/tracking/service.ts -> agents (agents), customers (customers), employees (employees), itemLogStates (tickets), ticketStates (tickets), ticketSubCategories (tickets), tickets (tickets)",
+  "appliance/modules/tracking/whereabouts.ts -> customers (customers), itemLogStates (tickets), ticketSubCategories (tickets), tickets (tickets)",
+];
+
+const SCHEMA = /^db\/schema(\/[a-z]+)?$/;
+const SCHEMA_IMPORT = /^\s*import\s+(type\s+)?(?:\{([^}]*)\}|\*\s+as\s+\w+)\s+from\s+["']([^"']+)["']/gm;
+
+/** The owner a file of appliance/ speaks for, or null for the composition root. */
+function ownerOfFile(p: string): string | null {
+  const m = /^appliance\/modules\/([^/]+)\//.exec(p);
+  if (m) return m[1]!;
+  if (under("appliance/platform", p)) return "platform";
+  if (under("appliance/http", p)) return "http";
+  return null;
+}
+
+/** Every file of appliance/ importing another owner's table objects, as "file -> table (owner), ...". */
+export function checkOwnership(files: Source[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const owner = ownerOfFile(f.path);
+    if (!owner || isTest(f.path) || Object.keys(ACROSS).some((d) => under(d, f.path))) continue;
+    const foreign = new Set<string>();
+    for (const m of f.text.matchAll(SCHEMA_IMPORT)) {
+      const target = posix.normalize(posix.join(posix.dirname(f.path), m[3]!)).replace(/\/index$/, "");
+      if (!SCHEMA.test(target)) continue;
+      // `import * as schema` takes every table; `{ a, type b as c }` takes a and b.
+      const names =
+        m[2] === undefined
+          ? Object.keys(OWNER)
+          : m[2].split(",").map(
+              (n) =>
+                n
+                  .trim()
+                  .replace(/^type\s+/, "")
+                  .split(/\s+as\s+/)[0]!,
+            );
+      for (const n of names) if (OWNER[n] && OWNER[n] !== owner && !SHARED[n]) foreign.add(`${n} (${OWNER[n]})`);
+    }
+    // Drizzle's relational queries (`db.query.agents.findFirst(...)`) reach a table without importing it.
+    for (const m of f.text.matchAll(/\bquery\.(\w+)\.find(?:First|Many)\b/g)) {
+      const n = m[1]!;
+      if (OWNER[n] && OWNER[n] !== owner && !SHARED[n]) foreign.add(`${n} (${OWNER[n]})`);
+    }
+    if (foreign.size) out.push(`${f.path} -> ${[...foreign].sort().join(", ")}`);
+  }
+  return out.sort();
+}
+
+/** The table objects db/schema exports. */
+function schemaTables(): string[] {
+  const dir = join(ROOT, "db/schema");
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".ts"))
+    .flatMap((n) => [...readFileSync(join(dir, n), "utf8").matchAll(/^export const (\w+) = sqliteTable\(/gm)].map((m) => m[1]!));
+}
+
 describe("layers (issue 17)", () => {
   test("the project's imports cross no layer", () => {
     const files = projectSources();
@@ -169,5 +305,45 @@ describe("layers (issue 17)", () => {
       "appliance/platform/events.ts -> ../modules/auth/caller (platform imports only platform, domain and db)",
       "appliance/platform/events.ts -> ../../drivers/devices (platform imports only platform, domain and db)",
     ]);
+  });
+
+  test("rule 6: every table of db/schema has one owner, and the owners are real", () => {
+    const tables = schemaTables();
+    expect(tables.length).toBeGreaterThan(30);
+    expect(tables.filter((t) => !OWNER[t])).toEqual([]);
+    expect(Object.keys(OWNER).filter((t) => !tables.includes(t))).toEqual([]);
+    const modules = new Set(readdirSync(join(ROOT, "appliance/modules")));
+    expect(Object.values(OWNER).filter((o) => !modules.has(o) && o !== "platform" && o !== "http")).toEqual([]);
+  });
+
+  test("rule 6: no module imports another module's tables", () => {
+    expect(checkOwnership(projectSources()).filter((v) => !KNOWN_OWNERSHIP.includes(v))).toEqual([]);
+  });
+
+  test("rule 6: every known ownership crossing is still real (drop it once fixed)", () => {
+    const now = checkOwnership(projectSources());
+    expect(KNOWN_OWNERSHIP.filter((k) => !now.includes(k))).toEqual([]);
+  });
+
+  test("rule 6: another module's table objects are caught, by name, type or namespace; own, shared, tests and the demo pass", () => {
+    const text = [
+      `import { and, eq } from "drizzle-orm";`,
+      `import {\n  localities,\n  type tickets,\n  boxSettings,\n  pickupDeliveries as pd,\n} from "../../../db/schema";`,
+      `import type { Db } from "../../../db/client";`,
+    ].join("\n");
+    expect(checkOwnership([fake("appliance/modules/scheduling/planner.ts", text)])).toEqual([
+      "appliance/modules/scheduling/planner.ts -> localities (places), tickets (tickets)",
+    ]);
+    expect(checkOwnership([fake("appliance/modules/scanners/service.ts", `const a = await db.query.agents.findFirst({ columns: { id: true } });`)])).toEqual([
+      "appliance/modules/scanners/service.ts -> agents (agents)",
+    ]);
+    expect(checkOwnership([fake("appliance/platform/x.ts", `import * as schema from "../../db/schema/index";`)])[0]).toContain("tickets (tickets)");
+    expect(checkOwnership([fake("appliance/modules/tickets/reads.ts", `import { tickets } from "../../../db/schema/tickets";`)])).toEqual([]);
+    const allowed = [
+      fake("appliance/modules/tickets/tickets.test.ts", text),
+      fake("appliance/modules/system/demo.ts", text),
+      fake("appliance/boot.ts", `import { tickets } from "../db/schema";`),
+    ];
+    expect(checkOwnership(allowed)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // What other modules may read of agents (issue 23: a module's tables are its own): messaging
-// names the shop and its phone in a message through this.
+// names the shop and its phone in a message, scheduling the shop of a ticket, through these.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { agents } from "../../../db/schema";
@@ -15,3 +15,17 @@ export function agentReads(db: Db) {
   };
 }
 export type AgentReads = ReturnType<typeof agentReads>;
+
+export { agentNames } from "./service";
+
+/** Whether this agent is head quarters (false when unknown). */
+export async function isHqAgent(q: Pick<Db, "select">, id: number): Promise<boolean> {
+  const [a] = await q.select({ is_hq: agents.is_hq }).from(agents).where(eq(agents.id, id));
+  return a?.is_hq ?? false;
+}
+
+/** The agent's `can_see_action` list as stored (spec §6; the catalogue parses it), or null. */
+export async function actionListOf(q: Pick<Db, "select">, id: number): Promise<string | null> {
+  const [a] = await q.select({ list: agents.can_see_action }).from(agents).where(eq(agents.id, id));
+  return a?.list ?? null;
+}

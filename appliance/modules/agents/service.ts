@@ -1,6 +1,6 @@
-import { and, count, eq, inArray, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { addresses, agents, customers, employees, images, localities, sessions, tickets } from "../../../db/schema";
+import { agents } from "../../../db/schema";
 import { conflict, forbidden, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
@@ -9,6 +9,12 @@ import { audit, changes } from "../audit/audit";
 import { hashPassword } from "../auth/secrets";
 import type { AuthService } from "../auth/service";
 import type { PlaceService } from "../places/service";
+import { dropAgentSessions } from "../auth/reads";
+import { namesAgent as hasCustomers } from "../customers/reads";
+import { namesAgent as hasEmployees } from "../employees/reads";
+import { releaseAgentImages } from "../images/reads";
+import { namedAddresses, releaseAgentAddresses } from "../places/reads";
+import { namesAgent as hasTickets } from "../tickets/reads";
 import type { AgentInput, PasswordInput } from "./model";
 
 type AgentRow = typeof agents.$inferSelect;
@@ -53,13 +59,16 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
     async list(caller: EmployeeCaller, archived = false) {
       const scope = agentScope(caller);
       const rows = await db
-        .select({ agent: agents, locality: localities.name })
+        .select()
         .from(agents)
-        .leftJoin(addresses, eq(addresses.id, agents.address_id))
-        .leftJoin(localities, eq(localities.id, addresses.locality_id))
         .where(and(scope ? inArray(agents.id, scope) : undefined, archived ? isNotNull(agents.archived_at) : isNull(agents.archived_at)))
         .orderBy(agents.name);
-      return rows.map((r) => ({ ...agentOut(r.agent), locality: r.locality }));
+      // The premises' locality names come from places.
+      const premises = await namedAddresses(
+        db,
+        rows.flatMap((a) => (a.address_id == null ? [] : [a.address_id])),
+      );
+      return rows.map((a) => ({ ...agentOut(a), locality: (a.address_id == null ? undefined : premises.get(a.address_id)?.locality) ?? null }));
     },
 
     async get(caller: EmployeeCaller, id: number) {
@@ -118,13 +127,9 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
       const a = await load(caller, id);
       if (a.is_hq) throw conflict("The head-quarters agent cannot be removed");
       if (a.archived_at) throw conflict("Agent is already archived");
-      for (const [table, col] of [
-        [employees, employees.agent_id],
-        [customers, customers.agent_id],
-        [tickets, tickets.agent_id],
-      ] as const) {
-        const [r] = await db.select({ n: count() }).from(table).where(eq(col, id));
-        if ((r?.n ?? 0) === 0) continue;
+      // Each owner says whether it has records of the agent (issue 23).
+      for (const hasRecords of [hasEmployees, hasCustomers, hasTickets]) {
+        if (!(await hasRecords(db, id))) continue;
         await db.transaction(async (tx) => {
           await tx.update(agents).set({ archived_at: clock.now().toISOString(), enabled: false }).where(eq(agents.id, id));
           await audit(tx, clock.now(), caller, "archive", "agent", id, { name: a.name });
@@ -135,11 +140,10 @@ export function createAgentService({ db, clock, auth, places }: { db: Db; clock:
       await db.transaction(async (tx) => {
         // Its (already ended) sessions and its premises go with it; failed-login counters have
         // no key to it. Any other address or image it still owns passes to head quarters.
-        await tx.delete(sessions).where(eq(sessions.agent_id, id));
+        await dropAgentSessions(tx, id);
         await tx.update(agents).set({ address_id: null }).where(eq(agents.id, id));
-        if (a.address_id) await tx.delete(addresses).where(eq(addresses.id, a.address_id));
-        await tx.update(addresses).set({ agent_id: null }).where(eq(addresses.agent_id, id));
-        await tx.update(images).set({ agent_id: null }).where(eq(images.agent_id, id));
+        await releaseAgentAddresses(tx, id, a.address_id);
+        await releaseAgentImages(tx, id);
         await tx.delete(agents).where(eq(agents.id, id));
         await audit(tx, clock.now(), caller, "delete", "agent", id, { name: a.name });
       });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { agents } from "../../../db/schema";
 import { unprocessable } from "../../platform/errors";
+import { actionListOf } from "../agents/reads";
 import type { EmployeeCaller } from "../auth/caller";
 
 /**
@@ -25,8 +25,7 @@ type Reader = Pick<Db, "select">;
 /** The action ids the caller may see and use; null: every action. */
 export async function allowedActions(db: Reader, caller: EmployeeCaller): Promise<Set<number> | null> {
   if (caller.agent.is_hq || caller.employee.hq) return null;
-  const [row] = await db.select({ list: agents.can_see_action }).from(agents).where(eq(agents.id, caller.agent.id));
-  const ids = parseActionIds(row?.list);
+  const ids = parseActionIds(await actionListOf(db, caller.agent.id));
   return ids && new Set(ids);
 }
 

@@ -1,6 +1,8 @@
 import { and, count, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { actionGarmentSubCategories, actions, configurations, garmentCategories, ticketSubCategoryActions } from "../../../db/schema";
+import { actionGarmentSubCategories, actions, garmentCategories } from "../../../db/schema";
+import { removeActionConfigurations } from "../scheduling/configurations";
+import { itemsWithAction } from "../tickets/reads";
 import { actionPrice, actionReferenceError, actionTableError, type PricedAction } from "../../domain/pricing";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
@@ -95,8 +97,8 @@ export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
      */
     async remove(caller: EmployeeCaller, id: number) {
       const a = await load(id);
-      const [used] = await db.select({ n: count() }).from(ticketSubCategoryActions).where(eq(ticketSubCategoryActions.action_id, id));
-      if ((used?.n ?? 0) > 0) throw conflict(`Action is on ${used!.n} ticket item(s); hide it (visible off) instead of removing it`);
+      const used = await itemsWithAction(db, id);
+      if (used > 0) throw conflict(`Action is on ${used} ticket item(s); hide it (visible off) instead of removing it`);
       const [ref] = await db.select({ n: count() }).from(actions).where(eq(actions.is_percentage_of, id));
       if ((ref?.n ?? 0) > 0) throw conflict("Another action is priced as a percentage of this one; change that first");
       await db.transaction(async (tx) => {
@@ -113,7 +115,7 @@ export function createActionService({ db, clock }: { db: Db; clock: Clock }) {
           if ((dep?.n ?? 0) > 0) throw conflict("Another action's price is a percentage of this action's price; change that first");
           await tx.delete(actionGarmentSubCategories).where(inArray(actionGarmentSubCategories.id, ids));
         }
-        await tx.delete(configurations).where(eq(configurations.action_id, id));
+        await removeActionConfigurations(tx, id);
         await tx.update(garmentCategories).set({ default_action_id: null }).where(eq(garmentCategories.default_action_id, id));
         await tx.delete(actions).where(eq(actions.id, id));
         await audit(tx, clock.now(), caller, "delete", "action", id, { name: a.name });

@@ -1,6 +1,7 @@
 import { asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { actionGarmentSubCategories, actions, garmentCategories, garmentSubCategories, ticketSubCategories } from "../../../db/schema";
+import { actionGarmentSubCategories, actions, garmentCategories, garmentSubCategories } from "../../../db/schema";
+import { itemsWithGarment } from "../tickets/reads";
 import { effectivePrice, type PriceRecord } from "../../domain/pricing";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
@@ -173,8 +174,8 @@ export function createGarmentService({ db, clock }: { db: Db; clock: Clock }) {
     /** A garment on any ticket is kept (hide it instead); otherwise its prices go with it. */
     async removeSubCategory(caller: EmployeeCaller, id: number) {
       const s = await loadSub(id);
-      const [used] = await db.select({ n: count() }).from(ticketSubCategories).where(eq(ticketSubCategories.garment_sub_category_id, id));
-      if ((used?.n ?? 0) > 0) throw conflict(`Garment is on ${used!.n} ticket item(s); hide it (visible off) instead of removing it`);
+      const used = await itemsWithGarment(db, id);
+      if (used > 0) throw conflict(`Garment is on ${used} ticket item(s); hide it (visible off) instead of removing it`);
       await db.transaction(async (tx) => {
         await tx.update(actionGarmentSubCategories).set({ is_percentage_of: null }).where(eq(actionGarmentSubCategories.garment_sub_category_id, id));
         await tx.delete(actionGarmentSubCategories).where(eq(actionGarmentSubCategories.garment_sub_category_id, id));

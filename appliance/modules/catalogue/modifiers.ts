@@ -1,6 +1,7 @@
 import { asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { modifiers, ticketSubCategoryModifiers } from "../../../db/schema";
+import { modifiers } from "../../../db/schema";
+import { itemsWithModifiers } from "../tickets/reads";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
@@ -79,8 +80,8 @@ export function createModifierService({ db, clock }: { db: Db; clock: Clock }) {
       const m = await load(id);
       const kids = await db.select({ id: modifiers.id }).from(modifiers).where(eq(modifiers.parent_id, id));
       const ids = [id, ...kids.map((k) => k.id)];
-      const [used] = await db.select({ n: count() }).from(ticketSubCategoryModifiers).where(inArray(ticketSubCategoryModifiers.modifier_id, ids));
-      if ((used?.n ?? 0) > 0) throw conflict(`Modifier is on ${used!.n} ticket item(s); hide it (visible off) instead of removing it`);
+      const used = await itemsWithModifiers(db, ids);
+      if (used > 0) throw conflict(`Modifier is on ${used} ticket item(s); hide it (visible off) instead of removing it`);
       await db.transaction(async (tx) => {
         await tx.delete(modifiers).where(inArray(modifiers.id, ids));
         await audit(tx, clock.now(), caller, "delete", "modifier", id, { name: m.name, with_sub_modifiers: ids.length - 1 });

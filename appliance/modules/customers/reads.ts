@@ -33,3 +33,22 @@ export function customerReads(db: Db) {
   };
 }
 export type CustomerReads = ReturnType<typeof customerReads>;
+
+/** A customer as a stop needs them: name, phones and home address (the stop's address when the ticket names none). */
+export type CustomerHome = { id: number; full_name: string; mobile: string; landline: string; address_id: number | null };
+
+/** These customers' names, phones and home addresses (unknown ids are absent). */
+export async function customerHomes(q: Pick<Db, "select">, ids: number[]): Promise<Map<number, CustomerHome>> {
+  if (!ids.length) return new Map();
+  const rows = await q
+    .select({ id: customers.id, full_name: customers.full_name, mobile: customers.mobile, landline: customers.landline, address_id: customers.address_id })
+    .from(customers)
+    .where(inArray(customers.id, [...new Set(ids)]));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Whether any customer belongs to this agent: agents archives it then instead of removing it. */
+export async function namesAgent(q: Pick<Db, "select">, agentId: number): Promise<boolean> {
+  const [r] = await q.select({ one: customers.agent_id }).from(customers).where(eq(customers.agent_id, agentId)).limit(1);
+  return r !== undefined;
+}

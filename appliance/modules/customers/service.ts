@@ -1,13 +1,14 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { hasPayments } from "../payments/service";
 import type { Db } from "../../../db/client";
-import { addresses, agents, customerPreferences, customerStats, customers, employeeOwings, preferences, tickets } from "../../../db/schema";
+import { addresses, agents, customerPreferences, customerStats, customers, employeeOwings, tickets } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
+import { unknownPreferenceIds } from "../places/reads";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import type { CustomerSaveInput } from "./model";
 import { ftsLiteral, normalise, score, trigrams } from "./search";
@@ -70,8 +71,7 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
   async function replacePreferences(tx: Tx, id: number, ids: number[]) {
     const unique = [...new Set(ids)];
     if (unique.length) {
-      const found = await tx.select({ id: preferences.id }).from(preferences).where(inArray(preferences.id, unique));
-      if (found.length !== unique.length) throw unprocessable("preferences: unknown preference id");
+      if ((await unknownPreferenceIds(tx, unique)).length) throw unprocessable("preferences: unknown preference id");
     }
     await tx.delete(customerPreferences).where(eq(customerPreferences.customer_id, id));
     if (unique.length) await tx.insert(customerPreferences).values(unique.map((preference_id) => ({ customer_id: id, preference_id })));

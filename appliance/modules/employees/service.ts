@@ -1,20 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, isNotNull, isNull, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import {
-  auditLog,
-  employeeOwings,
-  employees,
-  images,
-  itemLogStates,
-  messageBatches,
-  messageTemplates,
-  outgoingMessages,
-  printJobs,
-  sessions,
-  ticketLogStates,
-  tickets,
-} from "../../../db/schema";
+import { employeeOwings, employees } from "../../../db/schema";
 import { percentOfCents } from "../../domain/money";
 import { conflict, forbidden, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent, isHqStaff } from "../auth/caller";
@@ -24,6 +11,12 @@ import { audit } from "../audit/audit";
 import type { AuthService } from "../auth/service";
 import { agentNames } from "../agents/service";
 import { unknownLocalityIds } from "../places/service";
+import { namesEmployee as inAudit } from "../audit/reads";
+import { namesEmployee as inSessions } from "../auth/reads";
+import { namesEmployee as inImages } from "../images/reads";
+import { namesEmployee as inMessaging } from "../messaging/reads";
+import { namesEmployee as inPrinting } from "../printing/reads";
+import { namesEmployee as inTickets } from "../tickets/reads";
 import type { EmployeeInput } from "./model";
 
 type Row = typeof employees.$inferSelect;
@@ -43,23 +36,20 @@ export function employeeOut(e: Row, agent?: { id: number; name: string } | null)
 }
 export type EmployeeRecord = ReturnType<typeof employeeOut> & { employee_owings?: ReturnType<typeof owingOut>[] };
 
+type Reader = Pick<Db, "select">;
+
+/** Whether one of this module's own owings names the employee. */
+async function inOwings(db: Reader, id: number) {
+  const [r] = await db.select({ one: employeeOwings.employee_id }).from(employeeOwings).where(eq(employeeOwings.employee_id, id)).limit(1);
+  return r !== undefined;
+}
+
 /**
- * Everything that names an employee, sessions first (anyone who did anything logged in):
- * an employee found in any of them keeps their record so history keeps its names.
+ * Everything that names an employee, each asked of the module that owns it (issue 23), sessions
+ * first (anyone who did anything logged in): an employee found in any of them keeps their
+ * record so history keeps its names.
  */
-const HISTORY = [
-  [sessions, sessions.employee_id],
-  [tickets, tickets.employee_id],
-  [employeeOwings, employeeOwings.employee_id],
-  [itemLogStates, itemLogStates.employee_id],
-  [ticketLogStates, ticketLogStates.employee_id],
-  [printJobs, printJobs.employee_id],
-  [outgoingMessages, outgoingMessages.employee_id],
-  [messageBatches, messageBatches.employee_id],
-  [messageTemplates, messageTemplates.updated_by],
-  [auditLog, auditLog.employee_id],
-  [images, images.uploaded_by],
-] as const;
+const HISTORY: ((db: Reader, id: number) => Promise<boolean>)[] = [inSessions, inTickets, inOwings, inPrinting, inMessaging, inAudit, inImages];
 
 export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Clock; auth: AuthService }) {
   async function load(caller: EmployeeCaller, id: number) {
@@ -269,9 +259,8 @@ export function createEmployeeService({ db, clock, auth }: { db: Db; clock: Cloc
       if (id === caller.employee.id) throw conflict("You cannot remove yourself");
       if (e.archived_at) throw conflict("Employee is already archived");
       await db.transaction(async (tx) => {
-        for (const [table, column] of HISTORY) {
-          const [used] = await tx.select({ one: column }).from(table).where(eq(column, id)).limit(1);
-          if (!used) continue;
+        for (const namedIn of HISTORY) {
+          if (!(await namedIn(tx, id))) continue;
           await tx
             .update(employees)
             .set({ archived_at: clock.now().toISOString(), pin_hash: `archived:${randomUUID()}`, pin_legacy: false })

@@ -1,10 +1,11 @@
 import { and, asc, eq, inArray, ne, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { addresses, customerPreferences, localities, preferences, streets } from "../../../db/schema";
+import { addresses, localities, preferences, streets } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { AgentCaller, EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
 import { audit, changes } from "../audit/audit";
+import { dropPreferenceLinks } from "../customers/preferenceLinks";
 import type { AddressInput } from "./model";
 
 /** Spec §3: an address displays as number, name, street name and locality name joined. */
@@ -216,7 +217,7 @@ export function createPlaceService({ db, clock }: { db: Db; clock: Clock }) {
       const p = await db.query.preferences.findFirst({ where: eq(preferences.id, id) });
       if (!p) throw notFound("Preference");
       await db.transaction(async (tx) => {
-        await tx.delete(customerPreferences).where(eq(customerPreferences.preference_id, id));
+        await dropPreferenceLinks(tx, id);
         await tx.delete(preferences).where(eq(preferences.id, id));
         await audit(tx, clock.now(), caller, "delete", "preference", id, { name: p.name });
       });

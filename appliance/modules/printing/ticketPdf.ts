@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import QRCode from "qrcode";
 import type { Db } from "../../../db/client";
-import { ticketStates } from "../../../db/schema";
+import { ticketReads } from "../tickets/reads";
 import { renderPdf } from "../../../drivers/pdf/document";
 import { paymentLines, RECEIPT_CONDITIONS, type ReceiptData, type ReceiptPayment } from "../../../drivers/printers/receipt";
 import { businessDay } from "../../domain/dates";
@@ -30,7 +30,7 @@ export async function receiptData(
   // Printed as the confirm that commits with its print job leaves the ticket.
   const confirming = opts.confirming && !t.confirmed_at;
   const stateName = confirming ? stateOnConfirm(t) : t.state;
-  const state = await deps.db.query.ticketStates.findFirst({ where: eq(ticketStates.name, stateName) });
+  const state = await ticketReads(deps.db).state(stateName);
   const address = t.customer.address_id ? await deps.places.getAddress(t.customer.address_id) : null;
   const items = t.ticket_sub_categories.filter((i) => !itemIds?.length || itemIds.includes(i.id));
   const split = vatSplit(t.total);

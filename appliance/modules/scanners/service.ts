@@ -2,7 +2,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { agents, boxSettings } from "../../../db/schema";
+import { boxSettings } from "../../../db/schema";
+import { agentNames } from "../agents/reads";
 import { type DeviceAccess, DevicePathError } from "../../../drivers/devices";
 import { startEvdevScanner } from "../../../drivers/scanners/evdev";
 import { startHidScanner } from "../../../drivers/scanners/hid";
@@ -157,8 +158,7 @@ export function createScannerService({
         // another shop may stay so. Another shop answers as if it did not exist.
         const unchanged = before.some((b) => b.id === g.id && b.agent_id === g.agent_id);
         const mayName = caller.agent.is_hq || g.agent_id === caller.agent.id || unchanged;
-        if (!mayName || !(await db.query.agents.findFirst({ where: eq(agents.id, g.agent_id), columns: { id: true } })))
-          throw unprocessable("agent_id: no such shop");
+        if (!mayName || !(await agentNames(db, [g.agent_id])).has(g.agent_id)) throw unprocessable("agent_id: no such shop");
       }
       await db.transaction(async (tx) => {
         await tx

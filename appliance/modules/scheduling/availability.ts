@@ -1,11 +1,10 @@
 /** The counter's date proposal: a locality's room per day and the first day that fits. */
-import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { localities } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
 import { type DayRoom, capacityLeft, dayFits, dayOfWeek, loadColour, localityCapacities, proposeDate } from "../../domain/schedule";
 import type { Clock } from "../../platform/clock";
 import { notFound } from "../../platform/errors";
+import { unknownLocalityIds } from "../places/reads";
 import type { ScheduleCounts } from "./counts";
 
 /** The date proposal looks this many days past the default date at most. */
@@ -24,8 +23,7 @@ export function createAvailability({ db, clock, counts }: { db: Db; clock: Clock
      * for up to a year ahead, a month at a time.
      */
     async availability(q: { locality: number; from?: string; days: number; default_date?: string; actions?: number[] }) {
-      const [loc] = await db.select({ id: localities.id }).from(localities).where(eq(localities.id, q.locality));
-      if (!loc) throw notFound("Locality");
+      if ((await unknownLocalityIds(db, [q.locality])).length) throw notFound("Locality");
       const all = await settings();
       const actionIds = q.actions ?? [];
       const roomFor = async (first: string, n: number) => {

@@ -2,14 +2,16 @@
  * The plant's monthly workload configurations (one per month and action) and the vans'
  * pickup/delivery capacity settings: the screens that edit them, audited.
  */
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, eq, ne, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { actions, configurations, localities, pickupDeliveries } from "../../../db/schema";
+import { configurations, pickupDeliveries } from "../../../db/schema";
 import { MONTHS, type MonthName, formatAmounts, parseAmounts, parseLocalityIds } from "../../domain/schedule";
 import type { Clock } from "../../platform/clock";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { audit, changes } from "../audit/audit";
 import type { EmployeeCaller } from "../auth/caller";
+import { actionNames } from "../catalogue/reads";
+import { unknownLocalityIds } from "../places/reads";
 
 export interface ConfigurationInput {
   month: MonthName;
@@ -28,32 +30,45 @@ export interface PickupDeliveryRecord {
 type Conf = { id: number; month: string; action_id: number; action: string; amounts: string };
 const confOut = (c: Conf) => ({ ...c, month: c.month as MonthName, per_day: parseAmounts(c.amounts) });
 
+/** Drops the workload configurations of an action the catalogue removes, in its transaction. */
+export async function removeActionConfigurations(tx: Pick<Db, "delete">, actionId: number): Promise<void> {
+  await tx.delete(configurations).where(eq(configurations.action_id, actionId));
+}
+
 export function createConfigurationOps({ db, clock }: { db: Db; clock: Clock }) {
   // ------------------------------------------------------------ configurations
 
-  /** Configurations with their action's name: the one read both the list and a single one use. */
-  const configurationRows = (q: Pick<Db, "select"> = db) =>
-    q
-      .select({
-        id: configurations.id,
-        month: configurations.month,
-        action_id: configurations.action_id,
-        action: actions.name,
-        amounts: configurations.amounts,
-      })
+  /**
+   * Configurations with their action's name (the catalogue's): the one read both the list and
+   * a single one use. One whose action the catalogue no longer has is not listed.
+   */
+  async function configurationRows(q: Pick<Db, "select"> = db, where?: SQL): Promise<Conf[]> {
+    const rows = await q
+      .select({ id: configurations.id, month: configurations.month, action_id: configurations.action_id, amounts: configurations.amounts })
       .from(configurations)
-      .innerJoin(actions, eq(actions.id, configurations.action_id));
+      .where(where);
+    const name = new Map(
+      (
+        await actionNames(
+          q,
+          rows.map((r) => r.action_id),
+        )
+      ).map((a) => [a.id, a.name]),
+    );
+    return rows.flatMap((r) =>
+      name.has(r.action_id) ? [{ id: r.id, month: r.month, action_id: r.action_id, action: name.get(r.action_id)!, amounts: r.amounts }] : [],
+    );
+  }
 
   async function getConfiguration(id: number, q: Pick<Db, "select"> = db) {
-    const [c] = await configurationRows(q).where(eq(configurations.id, id));
+    const [c] = await configurationRows(q, eq(configurations.id, id));
     if (!c) throw notFound("Configuration");
     return confOut(c);
   }
 
   /** One configuration per (month, action); the action must exist. */
   async function checkConfiguration(q: Pick<Db, "select">, c: { month: string; action_id: number }, except?: number) {
-    const [a] = await q.select({ id: actions.id }).from(actions).where(eq(actions.id, c.action_id));
-    if (!a) throw unprocessable("action_id: no such action");
+    if (!(await actionNames(q, [c.action_id])).length) throw unprocessable("action_id: no such action");
     const [dup] = await q
       .select({ id: configurations.id })
       .from(configurations)
@@ -117,9 +132,7 @@ export function createConfigurationOps({ db, clock }: { db: Db; clock: Clock }) 
     /** Replaces every setting with the list sent, in one transaction (spec §7: POST of the whole array). */
     async savePickupDeliveries(caller: EmployeeCaller, list: PickupDeliveryRecord[]) {
       const wanted = [...new Set(list.flatMap((s) => s.localities))];
-      const found = wanted.length ? await db.select({ id: localities.id }).from(localities).where(inArray(localities.id, wanted)) : [];
-      const known = new Set(found.map((l) => l.id));
-      const missing = wanted.filter((id) => !known.has(id));
+      const missing = await unknownLocalityIds(db, wanted);
       if (missing.length) throw unprocessable(`localities: unknown locality id ${missing.slice(0, 5).join(", ")}`);
       await db.transaction(async (tx) => {
         const before = await tx.select().from(pickupDeliveries);

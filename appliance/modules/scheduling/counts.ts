@@ -3,14 +3,19 @@
  * booked per (day, locality), and the plant's configured capacity and load per (action, day).
  * Numbers without personal data, so chain-wide (a shop booking a pickup sees the van's whole day).
  */
-import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { actions, configurations, customers, pickupDeliveries, ticketSubCategories, ticketSubCategoryActions, tickets } from "../../../db/schema";
+import { configurations, pickupDeliveries } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
 import { type CapacitySetting, dayOfWeek, dayStartUtc, monthOf, parseAmounts, parseLocalityIds } from "../../domain/schedule";
-import { deliveryAddr, homeAddr, isDeliveryOn, isPickupOn, pickupAddr } from "./booked";
+import { actionNames } from "../catalogue/reads";
+import { customerHomes } from "../customers/reads";
+import { addressLocalities } from "../places/reads";
+import { type StopCount, ticketStopReads } from "../tickets/stopReads";
+import { notNull, stopAddress } from "./booked";
 
 export function createScheduleCounts(db: Db) {
+  const stops = ticketStopReads(db);
   // ------------------------------------------------------------ pickup/delivery settings
 
   async function settings(): Promise<CapacitySetting[]> {
@@ -20,54 +25,39 @@ export function createScheduleCounts(db: Db) {
 
   // ------------------------------------------------------------ counts
 
-  /** Booked pickups and deliveries per (day, locality) over [from, to], every shop. */
+  /**
+   * Booked pickups and deliveries per (day, locality) over [from, to], every shop: tickets
+   * counts them per (day, customer, address), customers names the homes of stops without an
+   * address of their own, places the localities.
+   */
   async function bookedStops(from: string, to: string, locality?: number) {
-    const pickupLocality = sql<number>`coalesce(${pickupAddr.locality_id}, ${homeAddr.locality_id})`;
-    const deliveryLocality = sql<number>`coalesce(${deliveryAddr.locality_id}, ${homeAddr.locality_id})`;
-    const [pickups, deliveries] = await Promise.all([
-      db
-        .select({ date: tickets.pickup_date, locality: pickupLocality, n: sql<number>`count(*)` })
-        .from(tickets)
-        .innerJoin(customers, eq(customers.id, tickets.customer_id))
-        .leftJoin(pickupAddr, eq(pickupAddr.id, tickets.pickup_address_id))
-        .leftJoin(homeAddr, eq(homeAddr.id, customers.address_id))
-        .where(and(isPickupOn(from, to), locality ? sql`${pickupLocality} = ${locality}` : undefined))
-        .groupBy(tickets.pickup_date, pickupLocality),
-      db
-        .select({ date: tickets.delivery_date, locality: deliveryLocality, n: sql<number>`count(*)` })
-        .from(tickets)
-        .innerJoin(customers, eq(customers.id, tickets.customer_id))
-        .leftJoin(deliveryAddr, eq(deliveryAddr.id, tickets.delivery_address_id))
-        .leftJoin(homeAddr, eq(homeAddr.id, customers.address_id))
-        .where(and(isDeliveryOn(from, to), locality ? sql`${deliveryLocality} = ${locality}` : undefined))
-        .groupBy(tickets.delivery_date, deliveryLocality),
-    ]);
-    return { pickups, deliveries };
+    const { pickups, deliveries } = await stops.stopCounts(from, to);
+    const homeless = [...pickups, ...deliveries].filter((r) => r.address_id == null).map((r) => r.customer_id);
+    const homes = await customerHomes(db, homeless);
+    const addressIds = [...pickups, ...deliveries].map((r) => stopAddress(r.address_id, homes.get(r.customer_id)?.address_id));
+    const localityOf = await addressLocalities(db, addressIds.filter(notNull));
+    const perDay = (rows: StopCount[]) => {
+      const out = new Map<string, { date: string; locality: number | null; n: number }>();
+      for (const r of rows) {
+        const address = stopAddress(r.address_id, homes.get(r.customer_id)?.address_id);
+        const l = address == null ? null : (localityOf.get(address) ?? null);
+        if (locality && l !== locality) continue;
+        const key = `${r.date}|${l}`;
+        const at = out.get(key) ?? (out.set(key, { date: r.date, locality: l, n: 0 }), out.get(key)!);
+        at.n += Number(r.n);
+      }
+      return [...out.values()];
+    };
+    return { pickups: perDay(pickups), deliveries: perDay(deliveries) };
   }
 
   /**
    * The plant's load per (action, Malta day) over [from, to]: Σ item quantity × action
-   * quantity of items whose process date falls in the day, every shop. Grouped by UTC hour in
-   * SQL (Malta's offset is whole hours, so an hour lies in one day), then by day here.
+   * quantity of items whose process date falls in the day, every shop. Tickets groups it by
+   * UTC hour (Malta's offset is whole hours, so an hour lies in one day), then by day here.
    */
   async function plantLoad(from: string, to: string, actionIds?: number[]) {
-    const hour = sql<string>`substr(${ticketSubCategories.process_date}, 1, 13)`;
-    const rows = await db
-      .select({
-        action_id: ticketSubCategoryActions.action_id,
-        hour,
-        n: sql<number>`sum(${ticketSubCategories.quantity} * ${ticketSubCategoryActions.quantity})`,
-      })
-      .from(ticketSubCategories)
-      .innerJoin(ticketSubCategoryActions, eq(ticketSubCategoryActions.ticket_sub_category_id, ticketSubCategories.id))
-      .where(
-        and(
-          gte(ticketSubCategories.process_date, dayStartUtc(from)),
-          lt(ticketSubCategories.process_date, dayStartUtc(addDays(to, 1))),
-          actionIds ? inArray(ticketSubCategoryActions.action_id, actionIds) : undefined,
-        ),
-      )
-      .groupBy(ticketSubCategoryActions.action_id, hour);
+    const rows = await stops.plantLoadByHour(dayStartUtc(from), dayStartUtc(addDays(to, 1)), actionIds);
     const load = new Map<string, number>(); // `${action}|${day}`
     for (const r of rows) {
       const key = `${r.action_id}|${businessDay(new Date(`${r.hour}:00:00Z`))}`;
@@ -79,11 +69,20 @@ export function createScheduleCounts(db: Db) {
   /** The configured plant capacity per (action, month), for the months of some days. */
   async function plantCapacity(days: string[], actionIds?: number[]) {
     const months = [...new Set(days.map(monthOf))];
-    const rows = await db
-      .select({ month: configurations.month, action_id: configurations.action_id, action: actions.name, amounts: configurations.amounts })
+    const configured = await db
+      .select({ month: configurations.month, action_id: configurations.action_id, amounts: configurations.amounts })
       .from(configurations)
-      .innerJoin(actions, eq(actions.id, configurations.action_id))
       .where(and(inArray(configurations.month, months), actionIds ? inArray(configurations.action_id, actionIds) : undefined));
+    // Named by the catalogue; a configuration of an action it no longer has counts for nothing.
+    const name = new Map(
+      (
+        await actionNames(
+          db,
+          configured.map((c) => c.action_id),
+        )
+      ).map((a) => [a.id, a.name]),
+    );
+    const rows = configured.flatMap((c) => (name.has(c.action_id) ? [{ ...c, action: name.get(c.action_id)! }] : []));
     const byKey = new Map(rows.map((r) => [`${r.action_id}|${r.month}`, parseAmounts(r.amounts)]));
     return {
       rows,

@@ -1,15 +1,15 @@
 /** A driver's run: the day's stops in the driver's localities, in driving order. */
-import { and, eq, or } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { agents, employees, tickets } from "../../../db/schema";
 import { parseLocalityIds } from "../../domain/schedule";
 import { forbidden, notFound } from "../../platform/errors";
+import { isHqAgent } from "../agents/reads";
 import { type EmployeeCaller, assertSameAgent } from "../auth/caller";
-import { LIST_CAP, isDeliveryOn, isPickupOn } from "./booked";
+import { driverRecord } from "../employees/reads";
+import { LIST_CAP } from "./booked";
 import type { ScheduleLists } from "./lists";
 
 export function createDriverRun({ db, lists }: { db: Db; lists: ScheduleLists }) {
-  const { ticketQuery, itemsOf, simpleTicket } = lists;
+  const { stopTickets, itemsOf, simpleTicket } = lists;
 
   return {
     // -------------------------------------------------------- driver's run
@@ -21,17 +21,13 @@ export function createDriverRun({ db, lists }: { db: Db; lists: ScheduleLists })
     async run(caller: EmployeeCaller, date: string, driverId?: number) {
       const id = driverId ?? caller.employee.id;
       if (caller.employee.role === "driver" && id !== caller.employee.id) throw forbidden("A driver sees only their own run");
-      const [driver] = await db
-        .select({ id: employees.id, full_name: employees.full_name, agent_id: employees.agent_id, role: employees.role, localities: employees.localities })
-        .from(employees)
-        .where(eq(employees.id, id));
+      const driver = await driverRecord(db, id);
       if (!driver) throw notFound("Driver");
       assertSameAgent(caller, driver.agent_id, "Driver");
       const locality_ids = parseLocalityIds(driver.localities);
-      const [driverAgent] = await db.select({ is_hq: agents.is_hq }).from(agents).where(eq(agents.id, driver.agent_id));
       // A shop's driver carries that shop's tickets; head quarters' vans carry every shop's.
-      const shop = driverAgent?.is_hq ? undefined : eq(tickets.agent_id, driver.agent_id);
-      const rows = locality_ids.length ? await ticketQuery(and(or(isPickupOn(date, date), isDeliveryOn(date, date)), shop)).limit(LIST_CAP) : [];
+      const agentIds = (await isHqAgent(db, driver.agent_id)) ? null : [driver.agent_id];
+      const rows = locality_ids.length ? await stopTickets({ from: date, to: date, kinds: ["pickup", "delivery"], agentIds }, LIST_CAP) : [];
       const items = await itemsOf(rows.map((r) => r.id));
       const stops = [];
       for (const t of rows) {

@@ -3,13 +3,13 @@
  * statistics), the plant's load per action (Action workload) and the current week's figures
  * the ticket view shows (Weekly statistics).
  */
-import { inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { actions, localities } from "../../../db/schema";
 import { businessDay } from "../../domain/dates";
 import { capacityLeft, dayOfWeek, loadColour, localityCapacities, monthOf, weekDates, weekOf } from "../../domain/schedule";
 import type { Clock } from "../../platform/clock";
 import type { EmployeeCaller } from "../auth/caller";
+import { actionNames } from "../catalogue/reads";
+import { localityNames } from "../places/reads";
 import { LIST_CAP } from "./booked";
 import type { ScheduleCounts } from "./counts";
 import type { ScheduleLists } from "./lists";
@@ -24,11 +24,7 @@ export function createPlanner({ db, clock, counts, lists }: { db: Db; clock: Clo
     /** Spec §3 Schedule statistics per day for a week; tickets at most `limit` a day (only `date`'s when given). */
     async scheduleWeek(caller: EmployeeCaller, year: number, week: number, opts: { limit: number; date?: string; type?: "pickups" | "deliveries" }) {
       const days = weekDates(year, week);
-      const [all, booked, names] = await Promise.all([
-        settings(),
-        bookedStops(days[0]!, days[6]!),
-        db.select({ id: localities.id, name: localities.name }).from(localities),
-      ]);
+      const [all, booked, names] = await Promise.all([settings(), bookedStops(days[0]!, days[6]!), localityNames(db)]);
       const nameOf = new Map(names.map((l) => [l.id, l.name]));
       return Promise.all(
         days.map(async (date) => {
@@ -73,7 +69,7 @@ export function createPlanner({ db, clock, counts, lists }: { db: Db; clock: Clo
       const days = weekDates(year, week);
       const [cap, load] = await Promise.all([plantCapacity(days), plantLoad(days[0]!, days[6]!)]);
       const ids = [...new Set([...cap.rows.map((r) => r.action_id), ...load.actions])];
-      const names = ids.length ? await db.select({ id: actions.id, name: actions.name }).from(actions).where(inArray(actions.id, ids)) : [];
+      const names = await actionNames(db, ids);
       const lists = limit ? await Promise.all(days.map((d) => dayItems(caller, d, Math.min(limit, LIST_CAP)))) : days.map(() => []);
       return names
         .sort((a, b) => a.name.localeCompare(b.name))
@@ -102,7 +98,7 @@ export function createPlanner({ db, clock, counts, lists }: { db: Db; clock: Clo
       const [cap, load] = await Promise.all([plantCapacity(days, actionIds), plantLoad(days[0]!, days[6]!, actionIds)]);
       const names = new Map(cap.rows.map((r) => [r.action_id, r.action]));
       if (actionIds?.length) {
-        for (const a of await db.select({ id: actions.id, name: actions.name }).from(actions).where(inArray(actions.id, actionIds))) names.set(a.id, a.name);
+        for (const a of await actionNames(db, actionIds)) names.set(a.id, a.name);
       }
       const out = [];
       for (const [action_id, action] of [...names].sort((a, b) => a[1].localeCompare(b[1]))) {

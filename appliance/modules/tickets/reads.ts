@@ -1,9 +1,17 @@
 // What other modules may read of tickets and their states (issue 23: a module's tables are its
 // own). Messaging reads a ticket for its status message and follows the state log for
 // automatic messages through these, never the tables.
-import { asc, eq, gt, max } from "drizzle-orm";
+import { asc, count, eq, gt, inArray, max } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { ticketLogStates, tickets, ticketStates } from "../../../db/schema";
+import {
+  itemLogStates,
+  ticketLogStates,
+  tickets,
+  ticketStates,
+  ticketSubCategories,
+  ticketSubCategoryActions,
+  ticketSubCategoryModifiers,
+} from "../../../db/schema";
 
 export type TicketForMessage = Pick<typeof tickets.$inferSelect, "id" | "agent_id" | "customer_id" | "state" | "total" | "total_paid" | "delivery_date">;
 export type TicketState = typeof ticketStates.$inferSelect;
@@ -45,3 +53,41 @@ export function ticketReads(db: Db) {
   };
 }
 export type TicketReads = ReturnType<typeof ticketReads>;
+
+/** Whether a ticket, or a state change of a ticket or an item, names this employee: employees keeps their record then (issue 22). */
+export async function namesEmployee(db: Pick<Db, "select">, employeeId: number): Promise<boolean> {
+  const checks = [
+    () => db.select({ one: tickets.employee_id }).from(tickets).where(eq(tickets.employee_id, employeeId)).limit(1),
+    () => db.select({ one: itemLogStates.employee_id }).from(itemLogStates).where(eq(itemLogStates.employee_id, employeeId)).limit(1),
+    () => db.select({ one: ticketLogStates.employee_id }).from(ticketLogStates).where(eq(ticketLogStates.employee_id, employeeId)).limit(1),
+  ];
+  for (const check of checks) if ((await check()).length) return true;
+  return false;
+}
+
+// The catalogue keeps an action, garment or modifier that any ticket item carries (hide it
+// instead), so old tickets still read right: these count the items that do.
+
+/** How many ticket items carry this action. */
+export async function itemsWithAction(db: Pick<Db, "select">, actionId: number): Promise<number> {
+  const [r] = await db.select({ n: count() }).from(ticketSubCategoryActions).where(eq(ticketSubCategoryActions.action_id, actionId));
+  return r?.n ?? 0;
+}
+
+/** How many ticket items are of this garment. */
+export async function itemsWithGarment(db: Pick<Db, "select">, garmentSubCategoryId: number): Promise<number> {
+  const [r] = await db.select({ n: count() }).from(ticketSubCategories).where(eq(ticketSubCategories.garment_sub_category_id, garmentSubCategoryId));
+  return r?.n ?? 0;
+}
+
+/** How many ticket item modifiers are one of these modifiers. */
+export async function itemsWithModifiers(db: Pick<Db, "select">, modifierIds: number[]): Promise<number> {
+  const [r] = await db.select({ n: count() }).from(ticketSubCategoryModifiers).where(inArray(ticketSubCategoryModifiers.modifier_id, modifierIds));
+  return r?.n ?? 0;
+}
+
+/** Whether any ticket belongs to this agent: agents archives it then instead of removing it. */
+export async function namesAgent(q: Pick<Db, "select">, agentId: number): Promise<boolean> {
+  const [r] = await q.select({ one: tickets.agent_id }).from(tickets).where(eq(tickets.agent_id, agentId)).limit(1);
+  return r !== undefined;
+}
