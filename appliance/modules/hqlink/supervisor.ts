@@ -109,8 +109,13 @@ export function createSupervisor(o: {
     if (quiet === null || !url) return;
     const ep = endpointOf(url);
     const up = ep ? await answers(ep.host, ep.port, 3000) : true;
-    if (m.probed(up, quiet) !== "restart" || !child) return;
-    o.log(`hqlink: no progress for ${Math.round(quiet / 1000)} s while HQ answers: restarting Litestream`);
+    const decision = m.probed(up, quiet);
+    if (!decision || !child) return;
+    o.log(
+      decision === "back"
+        ? "hqlink: HQ answers again after an outage and nothing has moved since: restarting Litestream (its connection went with the outage)"
+        : `hqlink: no progress for ${Math.round(quiet / 1000)} s while HQ answers: restarting Litestream`,
+    );
     child.kill("SIGKILL");
   }
 
