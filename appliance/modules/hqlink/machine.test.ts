@@ -160,3 +160,31 @@ describe("supervision", () => {
     expect(m.answered(IDLE)).toBe(false);
   });
 });
+
+describe("a segment torn at HQ", () => {
+  const torn = parseLogLine(`level=ERROR msg="monitor error" error="cannot determine replica position: EOF"`)!;
+
+  test("Litestream that cannot read the replica's newest segment three times running is to start a new generation, at once", () => {
+    const { m } = running();
+    m.line(torn);
+    m.line(torn);
+    expect(m.tornAtHq()).toBe(false);
+    m.line(torn);
+    expect(m.tornAtHq()).toBe(true);
+    expect(m.exited(null, false)).toBe(1000);
+    expect(m.takeTornAtHq()).toBe(true);
+    // Asked once per exit.
+    expect(m.takeTornAtHq()).toBe(false);
+  });
+
+  test("control: one EOF (a connection going away) and then progress is not a torn segment", () => {
+    const { m } = running();
+    m.line(torn);
+    m.line(torn);
+    m.line(parseLogLine(`level=INFO msg="wal segment written" position=${GEN}/00000000:0 sz=4152`)!);
+    m.line(torn);
+    expect(m.tornAtHq()).toBe(false);
+    m.exited(1, false);
+    expect(m.takeTornAtHq()).toBe(false);
+  });
+});

@@ -64,6 +64,9 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
     probing: false,
     /** When a probe last found HQ silent (0: not since the last progress). */
     hqDownAt: 0,
+    /** Litestream could not read the replica's newest WAL segment: torn at HQ by an upload cut off. */
+    tornAtHq: false,
+    tornHits: 0,
     local: null as Position | null,
     shipped: null as Position | null,
     lastShippedAt: 0,
@@ -118,11 +121,25 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
       }
       s.phase = "waiting";
       fail(s.lastError ?? `${STOPPED} (exit ${code}); restarting`, t);
-      if (t - s.startedAt > HEALTHY_RUN_MS) s.backoffMs = firstBackoff;
+      if (t - s.startedAt > HEALTHY_RUN_MS || s.tornAtHq) s.backoffMs = firstBackoff;
       const wait = s.backoffMs;
       s.backoffMs = Math.min(s.backoffMs * 2, MAX_BACKOFF_MS);
       return wait;
     },
+
+    /**
+     * Whether Litestream, which just exited, stopped on a segment torn at HQ: it is then to start
+     * a new generation (its local state removed: a full snapshot goes to HQ, the torn one is
+     * left behind). Asked once per exit.
+     */
+    takeTornAtHq(): boolean {
+      const torn = s.tornAtHq;
+      s.tornAtHq = false;
+      s.tornHits = 0;
+      return torn;
+    },
+    /** Litestream is stuck on a segment torn at HQ (it retries for ever): to be killed. */
+    tornAtHq: () => s.tornAtHq,
 
     /** The link was stopped on purpose (settings saved, box stopping). */
     stopped(hadChild: boolean) {
@@ -139,6 +156,10 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
     line(l: LogLine): string | null {
       if (l.level === "ERROR" || l.level === "WARN") {
         const raw = l.attrs.error ?? l.msg;
+        // Litestream 0.3.13 reads the replica's newest segment to know where it is; one torn by an
+        // upload cut off (an outage, a kill: its SFTP client writes in place) stops it for good.
+        // Three times running (it retries every sync): not an EOF of a connection going away.
+        if (/cannot determine replica position: .*\bEOF\b/i.test(raw) && ++s.tornHits >= 3) s.tornAtHq = true;
         fail(plainError(raw));
         return `litestream ${l.level.toLowerCase()}: ${l.msg}: ${raw}`;
       }
@@ -152,6 +173,7 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
       // The box has at least what it shipped (its shadow WAL is read only at each poll).
       if (s.local?.generation !== at.generation || comparePositions(s.local, at) < 0) s.local = at;
       s.shippedThisRun = true;
+      s.tornHits = 0;
       s.lastShippedAt = t;
       s.lastError = null;
       s.progressAt = t;
