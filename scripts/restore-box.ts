@@ -8,9 +8,9 @@
  *
  * 1. `litestream restore` of the site's latest replica into a temporary file in the data
  *    folder (retried when it overlaps an upload: Litestream then fails with EOF; when the
- *    newest WAL segment fails twice, torn by a box that died uploading it, up to the one
- *    before, and it says so); or a copy of
- *    the backup (a file, or the newest `ironbox-*.db` in a folder: the box's backups/nightly,
+ *    newest WAL segment fails twice, torn by a box that died uploading it, everything before
+ *    it, from a local replica without it (drivers/replication/torn.ts; failing that, up to
+ *    the second before it), and it says so); or a copy of the backup (a file, or the newest `ironbox-*.db` in a folder: the box's backups/nightly,
  *    or the second disk or USB stick the nightly backup also goes to);
  * 2. `PRAGMA integrity_check` on it;
  * 3. every id sequence moves on (db/sequences.ts), so no ticket or label id the dead box may
@@ -51,6 +51,7 @@ import { listBackupsIn } from "../db/backups";
 import { advanceSequences, sequenceGap } from "../db/sequences";
 import { replicaUrlProblem } from "../appliance/modules/hqlink/model";
 import { LITESTREAM_BIN, parseLogLine, plainError, replicaOnlyConfig } from "../drivers/replication/litestream";
+import { parseSnapshotIndexes, parseWalListing, replicaWithoutNewest, type Run, segmentWords } from "../drivers/replication/torn";
 
 const { values: o } = parseArgs({
   options: {
@@ -224,6 +225,10 @@ async function restoreFromHq(url: string) {
     const generation = logs.find((l) => l?.msg === "restoring snapshot")?.attrs.generation ?? "";
     const walFailure = generation && /cannot download wal|context canceled|\bEOF\b/i.test(raw) ? `${generation} ${raw}` : "";
     if (walFailure && walFailure === lastWalFailure && !upTo.length) {
+      if (await restoreWithoutNewest(config, url, generation, etc)) {
+        restored = true;
+        break;
+      }
       upTo = await beforeLastSegment(config, generation);
       if (upTo.length) console.error(`the newest WAL segment at HQ cannot be read (the box died uploading it?): restoring up to ${upTo[3]}`);
     }
@@ -236,6 +241,43 @@ async function restoreFromHq(url: string) {
     console.error("nothing restored");
     process.exit(1);
   }
+}
+
+/**
+ * The newest segment torn: everything before it, exactly (drivers/replication/torn.ts), from a
+ * local replica of the generation without it. False when that cannot be had (then `-timestamp`).
+ */
+async function restoreWithoutNewest(config: string, url: string, generation: string, etc: string): Promise<boolean> {
+  const run: Run = async (cmd) => {
+    const p = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    return { code, out, err };
+  };
+  const wal = await run([LITESTREAM_BIN, "wal", "-config", config, "-no-expand-env", "-generation", generation, target]);
+  const snaps = await run([LITESTREAM_BIN, "snapshots", "-config", config, "-no-expand-env", target]);
+  if (wal.code !== 0 || snaps.code !== 0) return false;
+  const into = join(etc, "replica");
+  const local = await replicaWithoutNewest({
+    url,
+    keyPath: o.key ? resolve(o.key) : null,
+    generation,
+    wal: parseWalListing(wal.out),
+    snapshots: parseSnapshotIndexes(snaps.out, generation),
+    into,
+    run,
+  });
+  if ("error" in local) {
+    console.error(`the newest WAL segment at HQ cannot be read, and the segments before it could not be fetched (${local.error})`);
+    return false;
+  }
+  clear();
+  const res = await run([LITESTREAM_BIN, "restore", "-o", tmp, local.url]);
+  rmSync(into, { recursive: true, force: true });
+  if (res.code !== 0 || !existsSync(tmp)) return false;
+  console.error(
+    `the newest WAL segment at HQ cannot be read (the box died uploading it?): restored everything before it (${segmentWords(local.left)} left out; ${local.segments} segments after the snapshot)`,
+  );
+  return true;
 }
 
 /**

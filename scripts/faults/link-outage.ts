@@ -1,6 +1,6 @@
 /**
  * HQ unreachable for a while: the counter works as before, and the box catches up by itself.
- *   bun scripts/faults/link-outage.ts [--outage 90] [--rate 10] [--runs 1] [--port 5141] [--short: a 5 s outage]
+ *   bun scripts/faults/link-outage.ts [--outage 90] [--rate 10] [--runs 1] [--port 5141] [--warmup 10] [--short: a 5 s outage after 4 s]
  * A box streams to a real OpenSSH server on loopback (scripts/faults/sshd.ts) and opens
  * tickets at a steady rate through the API. The SSH server is stopped (listener and sessions
  * killed) for `--outage` seconds, then started again. HQ's side restores the site's replica
@@ -20,6 +20,8 @@ const outage = arg("outage", 90, 5);
 const rate = arg("rate", 10);
 const runs = arg("runs", 1);
 const port = arg("port", 5141);
+/** Seconds of steady writing before the outage (the latency to compare with); 4 in the short run. */
+const warmup = arg("warmup", 10, 4);
 const CATCH_UP_BAR_S = 60;
 const hq = await startSshd({ port });
 const work = mkdtempSync(join(tmpdir(), "ironbox-link-outage-"));
@@ -88,7 +90,7 @@ try {
       }
     })();
 
-    await Bun.sleep(10_000);
+    await Bun.sleep(warmup * 1000);
     const before = await health(box.base);
     await hq.stop();
     phase = "outage";

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
@@ -404,5 +404,62 @@ describe("HQ reads shop copies by contract", () => {
     expect(after.current).toMatchObject({ restores: before.current! + 1, unchanged_rounds: 1 });
     expect(after.behind).toMatchObject({ restores: before.behind, unchanged_rounds: 2 });
     expect(after.ahead).toMatchObject({ restores: before.ahead, unchanged_rounds: 2 });
+  }, 120_000);
+});
+
+describe("a WAL segment torn at HQ", () => {
+  // A shop box that dies while uploading leaves its newest segment torn (Litestream 0.3.13's
+  // SFTP client writes in place), and every restore of the latest fails on it.
+  test("HQ restores everything before the torn segment and says so; control: whole, it restores all", async () => {
+    const store = join(tmp, "torn-storage");
+    const replica = join(store, "zebbug");
+    mkdirSync(replica, { recursive: true });
+    // A shop database (mosta's, from its replica) that takes three marks, each shipped as a segment of its own.
+    const src = join(tmp, "torn-src.db");
+    expect(await Bun.spawn([LITESTREAM_BIN, "restore", "-o", src, `file://${join(storage, "mosta")}`], { stderr: "ignore" }).exited).toBe(0);
+    const db = new Database(src);
+    db.exec("PRAGMA journal_mode = WAL; CREATE TABLE IF NOT EXISTS torn_marks (n INTEGER)");
+    const rep = await replicate(src, replica);
+    const wal = () => {
+      const gens = join(replica, "generations");
+      return readdirSync(gens)
+        .flatMap((g) => (existsSync(join(gens, g, "wal")) ? readdirSync(join(gens, g, "wal")).map((f) => join(gens, g, "wal", f)) : []))
+        .sort();
+    };
+    for (const n of [1, 2, 3]) {
+      const before = wal().length;
+      db.exec(`INSERT INTO torn_marks VALUES (${n})`);
+      await until(() => wal().length > before || null, { what: `mark ${n} shipped`, ms: 15_000 });
+    }
+    await rep.stop(0);
+    db.close();
+    const logs: string[] = [];
+    const clock = fixedClock(NOW);
+    const chain = createChainService({
+      hq: { sites: [], storage: store, restoreEverySec: 0, sftpKey: null },
+      dataDir: join(tmp, "hq-torn"),
+      clock,
+      reports: createReportService({ db: { url: `file:${join(tmp, "none.db")}` }, clock }),
+      log: (m) => logs.push(m),
+    });
+    const marks = () => {
+      const copy = new Database(join(tmp, "hq-torn", "sites", "zebbug.db"), { readonly: true });
+      try {
+        return (copy.query("SELECT n FROM torn_marks ORDER BY n").values() as [number][]).map(([n]) => n);
+      } finally {
+        copy.close();
+      }
+    };
+    // Control: the replica whole.
+    expect(await chain.restoreNow("zebbug")).toMatchObject({ last_error: null, has_copy: true });
+    expect(marks()).toEqual([1, 2, 3]);
+    // The newest segment (the third mark) cut in half, as a box killed mid-upload leaves it.
+    const newest = wal().pop()!;
+    truncateSync(newest, Math.floor(statSync(newest).size / 2));
+    const s = await chain.restoreNow("zebbug");
+    expect(s.last_error).toMatch(/newest WAL segment at HQ cannot be read .*restored everything before it \(index \d+, offset \d+ .*left out\)/);
+    expect(s).toMatchObject({ has_copy: true, restores: 2 });
+    expect(marks()).toEqual([1, 2]);
+    expect(logs.some((l) => l.includes("zebbug: The newest WAL segment at HQ cannot be read"))).toBe(true);
   }, 120_000);
 });

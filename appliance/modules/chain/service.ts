@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameS
 import { join, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { LITESTREAM_BIN, replicaOnlyConfig } from "../../../drivers/replication/litestream";
+import { walFailure } from "../../../drivers/replication/torn";
 import { addDays, businessDay } from "../../domain/dates";
 import { dayStartUtc } from "../../domain/schedule";
 import { isSiteName } from "../../domain/sites";
@@ -29,6 +30,7 @@ import type { ReportName, ReportQuery } from "../reports/model";
 import type { HomeCents } from "../reports/queries";
 import type { ReportService } from "../reports/service";
 import type { CheckResult } from "./check";
+import { restoreBeforeTorn } from "./torn";
 import { explain, schemaNote } from "./words";
 
 const CHECK = fileURLToPath(new URL("./check.ts", import.meta.url));
@@ -237,6 +239,8 @@ export function createChainService(deps: {
     const list = listed !== undefined ? listed : await listing({ ...s, url: s.url });
     const tmp = join(dir, `.restoring-${s.name}.db`);
     let failure: string | null = null;
+    let note: string | null = null;
+    let lastWalFailure: string | null = null;
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       clearTmp(tmp);
       const res = await run([litestream, "restore", "-o", tmp, ...replicaArgs({ ...s, url: s.url })]);
@@ -244,6 +248,16 @@ export function createChainService(deps: {
         failure = null;
         break;
       }
+      // The same WAL failure twice: the newest segment is torn (a box that died uploading it).
+      const wal = walFailure(res.err);
+      if (wal && wal === lastWalFailure) {
+        note = await restoreWithoutNewest({ ...s, url: s.url }, wal.split(" ")[0]!, list, tmp);
+        if (note) {
+          failure = null;
+          break;
+        }
+      }
+      lastWalFailure = wal;
       const why = explain(res.err || res.out, s.url);
       failure = why.message;
       if (!why.retry || attempt === ATTEMPTS || stopping.signal.aborted) break;
@@ -277,8 +291,27 @@ export function createChainService(deps: {
     r.lastRestoredAt = deps.clock.now().toISOString();
     r.lastDataAt = check.last_data_at;
     r.takings = { day, cents: check.takings_cents };
-    r.lastError = null;
+    r.lastError = note;
+    if (note) deps.log(`chain: ${s.name}: ${note}`);
     r.restores++;
+  }
+
+  /** The newest WAL segment torn: everything before it (torn.ts), or null (the failure stands). */
+  async function restoreWithoutNewest(s: Site & { url: string }, generation: string, listed: string | null, tmp: string): Promise<string | null> {
+    const wal = listed ?? (await listing(s));
+    if (!wal) return null;
+    clearTmp(tmp);
+    return restoreBeforeTorn({
+      run,
+      litestream,
+      replicaArgs: replicaArgs(s),
+      url: s.url,
+      keyPath: s.url.startsWith("sftp:") ? hq().sftpKey : null,
+      generation,
+      listing: wal,
+      tmp,
+      into: join(dir, `.replica-${s.name}`),
+    });
   }
 
   /** Restores one site, or joins the restore of it already running. */

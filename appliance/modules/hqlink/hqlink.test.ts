@@ -242,7 +242,8 @@ test("HQ's server goes away and comes back: the counter goes on, the link says s
     expect(performance.now() - t).toBeLessThan(1000);
     const down = await until(box, admin, (x) => x.state === "down", 25_000);
     expect(down.last_error).toBe("HQ's server is not answering");
-    expect(down.lag_seconds).toBeGreaterThan(5);
+    // HQ is probed once the link is 3 s behind and quiet (machine.ts): down is said from then.
+    expect(down.lag_seconds).toBeGreaterThanOrEqual(3);
   } finally {
     await hq.start();
   }

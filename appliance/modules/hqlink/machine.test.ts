@@ -81,24 +81,59 @@ describe("lag", () => {
 });
 
 describe("supervision", () => {
-  test("behind, quiet and HQ answering: probed after 10 s, restarted after 20 s; HQ silent: down in plain words", () => {
+  test("behind, quiet and HQ answering: probed after 3 s, restarted after 20 s of no progress; HQ silent: down in plain words", () => {
     const { clock, m } = running();
     m.answered({ generation: GEN, index: 0, offset: 4152 });
-    clock.advance(9000);
-    expect(m.probeDue(true)).toBeNull();
     clock.advance(2000);
+    expect(m.probeDue(true)).toBeNull();
+    clock.advance(1500);
     const quiet = m.probeDue(true)!;
-    expect(quiet).toBe(11_000);
-    expect(m.probed(false, quiet)).toBeNull();
-    expect(m.health(300)).toMatchObject({ state: "down", last_error: "HQ's server is not answering" });
-    clock.advance(10_000);
+    expect(quiet).toBe(3500);
+    expect(m.probed(true, quiet)).toBeNull();
+    // HQ answered: probed again every 5 s, not sooner.
+    clock.advance(4000);
+    expect(m.probeDue(true)).toBeNull();
+    clock.advance(1000);
+    expect(m.probed(true, m.probeDue(true)!)).toBeNull();
+    clock.advance(15_000);
     const q2 = m.probeDue(true)!;
+    expect(q2).toBe(23_500);
     expect(m.probed(true, q2)).toBe("restart");
     // The next restart needs twice the patience.
     expect(m.exited(null, false)).toBe(1000);
     clock.advance(1000);
     m.started();
     expect(m.restarts()).toBe(1);
+  });
+
+  test("an outage seen by a probe: down in plain words, probed every second, and restarted as soon as HQ answers again", () => {
+    const { clock, m } = running();
+    m.answered({ generation: GEN, index: 0, offset: 4152 });
+    clock.advance(3000);
+    expect(m.probed(false, m.probeDue(true)!)).toBeNull();
+    expect(m.health(300)).toMatchObject({ state: "down", last_error: "HQ's server is not answering" });
+    for (let i = 0; i < 5; i++) {
+      clock.advance(1000);
+      expect(m.probed(false, m.probeDue(true)!)).toBeNull();
+    }
+    clock.advance(1000);
+    // Back after 9 s of quiet: far from the 20 s patience, yet Litestream's connection is gone.
+    expect(m.probed(true, m.probeDue(true)!)).toBe("back");
+    expect(m.exited(null, false)).toBe(1000);
+  });
+
+  test("control: Litestream that moved on by itself after the outage is left alone", () => {
+    const { clock, m } = running();
+    m.answered({ generation: GEN, index: 0, offset: 4152 });
+    clock.advance(3000);
+    expect(m.probed(false, m.probeDue(true)!)).toBeNull();
+    clock.advance(1000);
+    m.line(parseLogLine(`level=INFO msg="wal segment written" position=${GEN}/00000000:0 sz=4152`)!);
+    m.answered({ generation: GEN, index: 0, offset: 8272 });
+    clock.advance(3000);
+    expect(m.probeDue(true)).toBeNull();
+    clock.advance(1000);
+    expect(m.probed(true, m.probeDue(true)!)).toBeNull();
   });
 
   test("exits back off 1 s doubling to 60 s; a run that lasted a minute starts again after 1 s; stopping never restarts", () => {
@@ -123,5 +158,33 @@ describe("supervision", () => {
     clock.advance(3500);
     expect(m.answered(IDLE)).toBe(true);
     expect(m.answered(IDLE)).toBe(false);
+  });
+});
+
+describe("a segment torn at HQ", () => {
+  const torn = parseLogLine(`level=ERROR msg="monitor error" error="cannot determine replica position: EOF"`)!;
+
+  test("Litestream that cannot read the replica's newest segment three times running is to start a new generation, at once", () => {
+    const { m } = running();
+    m.line(torn);
+    m.line(torn);
+    expect(m.tornAtHq()).toBe(false);
+    m.line(torn);
+    expect(m.tornAtHq()).toBe(true);
+    expect(m.exited(null, false)).toBe(1000);
+    expect(m.takeTornAtHq()).toBe(true);
+    // Asked once per exit.
+    expect(m.takeTornAtHq()).toBe(false);
+  });
+
+  test("control: one EOF (a connection going away) and then progress is not a torn segment", () => {
+    const { m } = running();
+    m.line(torn);
+    m.line(torn);
+    m.line(parseLogLine(`level=INFO msg="wal segment written" position=${GEN}/00000000:0 sz=4152`)!);
+    m.line(torn);
+    expect(m.tornAtHq()).toBe(false);
+    m.exited(1, false);
+    expect(m.takeTornAtHq()).toBe(false);
   });
 });

@@ -22,9 +22,14 @@ const STOPPED = "Litestream stopped";
 const STALL_MS = 20_000;
 /** The longest patience with a line that makes no progress (each fruitless restart doubles it). */
 const MAX_STALL_MS = 30 * 60_000;
-/** Behind and quiet this long: HQ is probed, at most every PROBE_EVERY_MS. */
-const QUIET_MS = 10_000;
+/**
+ * Behind and quiet this long: HQ is probed, at most every PROBE_EVERY_MS (every
+ * DOWN_PROBE_EVERY_MS once a probe found it silent, so its return is seen within a second).
+ * Short enough that an outage of a few seconds is seen, so that its end can be acted on.
+ */
+const QUIET_MS = 3000;
 const PROBE_EVERY_MS = 5000;
+const DOWN_PROBE_EVERY_MS = 1000;
 const MAX_BACKOFF_MS = 60_000;
 /** A run that lasted this long was healthy: the next restart is quick again. */
 const HEALTHY_RUN_MS = 60_000;
@@ -57,6 +62,11 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
     stallMs: STALL_MS,
     probedAt: 0,
     probing: false,
+    /** When a probe last found HQ silent (0: not since the last progress). */
+    hqDownAt: 0,
+    /** Litestream could not read the replica's newest WAL segment: torn at HQ by an upload cut off. */
+    tornAtHq: false,
+    tornHits: 0,
     local: null as Position | null,
     shipped: null as Position | null,
     lastShippedAt: 0,
@@ -111,11 +121,25 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
       }
       s.phase = "waiting";
       fail(s.lastError ?? `${STOPPED} (exit ${code}); restarting`, t);
-      if (t - s.startedAt > HEALTHY_RUN_MS) s.backoffMs = firstBackoff;
+      if (t - s.startedAt > HEALTHY_RUN_MS || s.tornAtHq) s.backoffMs = firstBackoff;
       const wait = s.backoffMs;
       s.backoffMs = Math.min(s.backoffMs * 2, MAX_BACKOFF_MS);
       return wait;
     },
+
+    /**
+     * Whether Litestream, which just exited, stopped on a segment torn at HQ: it is then to start
+     * a new generation (its local state removed: a full snapshot goes to HQ, the torn one is
+     * left behind). Asked once per exit.
+     */
+    takeTornAtHq(): boolean {
+      const torn = s.tornAtHq;
+      s.tornAtHq = false;
+      s.tornHits = 0;
+      return torn;
+    },
+    /** Litestream is stuck on a segment torn at HQ (it retries for ever): to be killed. */
+    tornAtHq: () => s.tornAtHq,
 
     /** The link was stopped on purpose (settings saved, box stopping). */
     stopped(hadChild: boolean) {
@@ -132,6 +156,10 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
     line(l: LogLine): string | null {
       if (l.level === "ERROR" || l.level === "WARN") {
         const raw = l.attrs.error ?? l.msg;
+        // Litestream 0.3.13 reads the replica's newest segment to know where it is; one torn by an
+        // upload cut off (an outage, a kill: its SFTP client writes in place) stops it for good.
+        // Three times running (it retries every sync): not an EOF of a connection going away.
+        if (/cannot determine replica position: .*\bEOF\b/i.test(raw) && ++s.tornHits >= 3) s.tornAtHq = true;
         fail(plainError(raw));
         return `litestream ${l.level.toLowerCase()}: ${l.msg}: ${raw}`;
       }
@@ -145,10 +173,12 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
       // The box has at least what it shipped (its shadow WAL is read only at each poll).
       if (s.local?.generation !== at.generation || comparePositions(s.local, at) < 0) s.local = at;
       s.shippedThisRun = true;
+      s.tornHits = 0;
       s.lastShippedAt = t;
       s.lastError = null;
       s.progressAt = t;
       s.stallMs = STALL_MS;
+      s.hqDownAt = 0;
       settle();
       return null;
     },
@@ -172,7 +202,7 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
         if (!seen && !covered(local)) s.pending.push({ ...local, at: t });
       }
       settle();
-      if (!s.pending.length) (s.progressAt = t), (s.stallMs = STALL_MS);
+      if (!s.pending.length) (s.progressAt = t), (s.stallMs = STALL_MS), (s.hqDownAt = 0);
       if (local && !s.shippedThisRun && !s.nudged && t - s.startedAt > NUDGE_AFTER_MS) return (s.nudged = true);
       return false;
     },
@@ -191,7 +221,7 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
       const t = now();
       if (s.probing || !hasUrl || s.phase === "stopped" || s.phase === "waiting" || !s.pending.length) return null;
       const quiet = t - Math.max(s.progressAt, s.pending[0]!.at);
-      if (quiet < QUIET_MS || t - s.probedAt < PROBE_EVERY_MS) return null;
+      if (quiet < QUIET_MS || t - s.probedAt < (s.hqDownAt ? DOWN_PROBE_EVERY_MS : PROBE_EVERY_MS)) return null;
       s.probing = true;
       s.probedAt = t;
       return quiet;
@@ -199,16 +229,26 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
 
     /**
      * What the probe found. HQ silent: the link is down, in those words (an SFTP upload to a
-     * server that went away can hang without a word). HQ answers and still no progress:
-     * Litestream is stuck on a dead connection and is to be killed (`restart`; the replica and
-     * the shadow WAL stay, so it goes on from where it was). Each restart that brings no
-     * progress doubles the patience (a slow line uploading a big segment is not stuck).
+     * server that went away can hang without a word). HQ answers again after a probe found it
+     * silent, and nothing has moved since: Litestream 0.3.13 has no keepalive and hangs on the
+     * connection the outage broke, so it is restarted at once (`back`; the replica and the
+     * shadow WAL stay, so it goes on from where it was). HQ answers, no outage seen, and still
+     * no progress for the patience: Litestream is stuck and is restarted too (`restart`); each
+     * such restart that brings no progress doubles the patience (a slow line uploading a big
+     * segment is not stuck).
      */
-    probed(up: boolean, quiet: number): "restart" | null {
+    probed(up: boolean, quiet: number): "restart" | "back" | null {
       s.probing = false;
       if (!up) {
         if (!s.lastError || s.lastErrorAt < s.probedAt - quiet) fail("HQ's server is not answering");
+        s.hqDownAt = s.probedAt;
         return null;
+      }
+      if (s.hqDownAt) {
+        s.hqDownAt = 0;
+        if (s.phase === "stopped" || s.phase === "waiting") return null;
+        s.backoffMs = firstBackoff;
+        return "back";
       }
       if (quiet < s.stallMs * (s.snapshotting ? 10 : 1) || s.phase === "stopped" || s.phase === "waiting") return null;
       s.stallMs = Math.min(s.stallMs * 2, MAX_STALL_MS);

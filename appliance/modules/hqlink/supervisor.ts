@@ -6,7 +6,7 @@
  * pid file and stopped before a new one starts.
  */
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { parseLogLine, parseMetrics, replicateConfig, shadowPosition } from "../../../drivers/replication/litestream";
 import { type Child, spawnChild } from "../../platform/child";
 import type { LinkMachine } from "./machine";
@@ -53,6 +53,8 @@ export function createSupervisor(o: {
     const l = parseLogLine(line);
     const said = l ? m.line(l) : null;
     if (said) o.log(`hqlink: ${said}`);
+    // Stuck for good on a segment torn at HQ: stopped, and restarted on a new generation (spawn's exit handler).
+    if (m.tornAtHq() && child) child.kill("SIGKILL");
   }
 
   async function spawn() {
@@ -79,6 +81,11 @@ export function createSupervisor(o: {
       child = null;
       const wait = m.exited(end.code, stopping);
       if (wait === null) return;
+      if (m.takeTornAtHq() && o.dbPath) {
+        // Its local state gone, Litestream starts a new generation and never reads the torn one.
+        rmSync(join(dirname(o.dbPath), `.${basename(o.dbPath)}-litestream`), { recursive: true, force: true });
+        o.log("hqlink: the newest WAL segment at HQ is torn (an upload cut off): a new generation starts, a full snapshot goes to HQ");
+      }
       o.log(`hqlink: litestream exited (${end.code ?? end.exit}); restarting in ${wait} ms`);
       restartTimer = setTimeout(() => {
         restartTimer = null;
@@ -109,8 +116,13 @@ export function createSupervisor(o: {
     if (quiet === null || !url) return;
     const ep = endpointOf(url);
     const up = ep ? await answers(ep.host, ep.port, 3000) : true;
-    if (m.probed(up, quiet) !== "restart" || !child) return;
-    o.log(`hqlink: no progress for ${Math.round(quiet / 1000)} s while HQ answers: restarting Litestream`);
+    const decision = m.probed(up, quiet);
+    if (!decision || !child) return;
+    o.log(
+      decision === "back"
+        ? "hqlink: HQ answers again after an outage and nothing has moved since: restarting Litestream (its connection went with the outage)"
+        : `hqlink: no progress for ${Math.round(quiet / 1000)} s while HQ answers: restarting Litestream`,
+    );
     child.kill("SIGKILL");
   }
 
