@@ -7,7 +7,8 @@ import { REPORT_NAMES, type ReportName } from "../reports/model";
 import { sumHome } from "../reports/queries";
 import { fileResponse, homeEuros, REPORT_QUERIES, REPORT_SUMMARIES } from "../reports/routes";
 import { ChainStatistics, SiteFilter, SiteList, SiteParams, SiteState } from "./model";
-import type { ChainService, SiteStateCents } from "./service";
+import type { SiteStateCents } from "./records";
+import type { ChainService } from "./service";
 
 const euros = (s: SiteStateCents): SiteState => ({ ...s, today_takings: toEuros(s.today_takings) });
 

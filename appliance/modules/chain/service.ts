@@ -11,7 +11,7 @@
  * reading the old file until it finishes. Never two restores of one site at once: asking
  * while one runs joins it.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { LITESTREAM_BIN, replicaOnlyConfig } from "../../../drivers/replication/litestream";
@@ -22,7 +22,7 @@ import { isSiteName } from "../../domain/sites";
 import { maskUrl } from "../../domain/urls";
 import { runChild } from "../../platform/child";
 import type { Clock } from "../../platform/clock";
-import { expectedSchemaVersion, type SchemaVersion } from "../../../db/version";
+import { expectedSchemaVersion } from "../../../db/version";
 import type { HqConfig } from "../../platform/config";
 import { conflict, notFound } from "../../platform/errors";
 import type { DbTarget } from "../reports/job";
@@ -30,6 +30,7 @@ import type { ReportName, ReportQuery } from "../reports/model";
 import type { HomeCents } from "../reports/queries";
 import type { ReportService } from "../reports/service";
 import type { CheckResult } from "./check";
+import { type CopyInfo, recordOfCopy, type Site, type SiteRecord, type SiteStateCents } from "./records";
 import { restoreBeforeTorn } from "./torn";
 import { explain, schemaNote } from "./words";
 
@@ -40,53 +41,6 @@ const ATTEMPTS = 4;
 const RETRY_MS = 400;
 /** A restore that takes longer is stopped (a hung SSH connection, say). */
 const RESTORE_TIMEOUT_MS = 10 * 60_000;
-
-interface Site {
-  name: string;
-  url: string | null;
-  source: "config" | "storage";
-}
-
-/** What HQ knows of a site between restores (cents). */
-interface SiteRecord {
-  restoring: Promise<void> | null;
-  /** The copy's schema version and release, read before anything else is (null: not known yet). */
-  schema: SchemaVersion | null;
-  /** The replica's WAL listing when the copy in use was restored: the same listing, nothing to restore. */
-  restoredListing: string | null;
-  /** Rounds that found the replica unchanged and restored nothing. */
-  unchanged: number;
-  lastRestoredAt: string | null;
-  lastDataAt: string | null;
-  lastError: string | null;
-  takings: { day: string; cents: number } | null;
-  restores: number;
-  retries: number;
-}
-
-export interface SiteStateCents {
-  site: string;
-  replica: string | null;
-  source: "config" | "storage";
-  has_copy: boolean;
-  restoring: boolean;
-  last_restored_at: string | null;
-  last_data_at: string | null;
-  lag_seconds: number | null;
-  last_error: string | null;
-  today_takings: number;
-  restores: number;
-  retries: number;
-  schema: SchemaVersion | null;
-  schema_note: string | null;
-  unchanged_rounds: number;
-}
-
-/** What is known of the copy in use, kept beside it (`<site>.db.json`) so a restarted HQ knows it too. */
-interface CopyInfo {
-  schema: SchemaVersion | null;
-  listing: string | null;
-}
 
 export function createChainService(deps: {
   hq: HqConfig | null;
@@ -111,33 +65,10 @@ export function createChainService(deps: {
   const infoPath = (site: string) => `${copyPath(site)}.json`;
   const expected = expectedSchemaVersion();
 
-  function readInfo(site: string): CopyInfo {
-    try {
-      const info = JSON.parse(readFileSync(infoPath(site), "utf8")) as Partial<CopyInfo>;
-      return { schema: info.schema ?? null, listing: info.listing ?? null };
-    } catch {
-      return { schema: null, listing: null };
-    }
-  }
-
   function record(site: string): SiteRecord {
     let r = records.get(site);
     if (!r) {
-      const copy = copyPath(site);
-      const at = existsSync(copy) ? statSync(copy).mtime.toISOString() : null;
-      const info = readInfo(site);
-      r = {
-        restoring: null,
-        schema: info.schema,
-        restoredListing: info.listing,
-        unchanged: 0,
-        lastRestoredAt: at,
-        lastDataAt: null,
-        lastError: null,
-        takings: null,
-        restores: 0,
-        retries: 0,
-      };
+      r = recordOfCopy(copyPath(site));
       records.set(site, r);
     }
     return r;

@@ -1,0 +1,76 @@
+/** What HQ keeps of each site between restores, and what it reads back after a restart. */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import type { SchemaVersion } from "../../../db/version";
+
+export interface Site {
+  name: string;
+  url: string | null;
+  source: "config" | "storage";
+}
+
+/** What HQ knows of a site between restores (cents). */
+export interface SiteRecord {
+  restoring: Promise<void> | null;
+  /** The copy's schema version and release, read before anything else is (null: not known yet). */
+  schema: SchemaVersion | null;
+  /** The replica's WAL listing when the copy in use was restored: the same listing, nothing to restore. */
+  restoredListing: string | null;
+  /** Rounds that found the replica unchanged and restored nothing. */
+  unchanged: number;
+  lastRestoredAt: string | null;
+  lastDataAt: string | null;
+  lastError: string | null;
+  takings: { day: string; cents: number } | null;
+  restores: number;
+  retries: number;
+}
+
+export interface SiteStateCents {
+  site: string;
+  replica: string | null;
+  source: "config" | "storage";
+  has_copy: boolean;
+  restoring: boolean;
+  last_restored_at: string | null;
+  last_data_at: string | null;
+  lag_seconds: number | null;
+  last_error: string | null;
+  today_takings: number;
+  restores: number;
+  retries: number;
+  schema: SchemaVersion | null;
+  schema_note: string | null;
+  unchanged_rounds: number;
+}
+
+/** What is known of the copy in use, kept beside it (`<site>.db.json`) so a restarted HQ knows it too. */
+export interface CopyInfo {
+  schema: SchemaVersion | null;
+  listing: string | null;
+}
+
+/** The record of a site whose copy (if any) is at `copy`, from the file and its `.json` beside it. */
+export function recordOfCopy(copy: string): SiteRecord {
+  const info = readInfo(`${copy}.json`);
+  return {
+    restoring: null,
+    schema: info.schema,
+    restoredListing: info.listing,
+    unchanged: 0,
+    lastRestoredAt: existsSync(copy) ? statSync(copy).mtime.toISOString() : null,
+    lastDataAt: null,
+    lastError: null,
+    takings: null,
+    restores: 0,
+    retries: 0,
+  };
+}
+
+function readInfo(path: string): CopyInfo {
+  try {
+    const info = JSON.parse(readFileSync(path, "utf8")) as Partial<CopyInfo>;
+    return { schema: info.schema ?? null, listing: info.listing ?? null };
+  } catch {
+    return { schema: null, listing: null };
+  }
+}
