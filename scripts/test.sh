@@ -13,22 +13,34 @@ passed=0; failed=0; status=0
 echo "== check (typecheck, lint, migrations)"
 if npm run --silent check; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 
+# One bun test run: its output to test-results/<log>, its pass and fail counts added up.
+bun_run() {
+  log=$1; shift
+  $BUN test --timeout 30000 "$@" 2>&1 | tee test-results/$log
+  bp=$(grep -E '^ *[0-9]+ pass$' test-results/$log | tail -1 | tr -dc 0-9)
+  bf=$(grep -E '^ *[0-9]+ fail$' test-results/$log | tail -1 | tr -dc 0-9)
+  if [ -z "$bp" ]; then echo "bun test printed no summary ($log)" >&2; bf=$((${bf:-0} + 1)); fi
+  passed=$((passed + ${bp:-0})); failed=$((failed + ${bf:-0}))
+  [ "${bf:-0}" = 0 ] && [ -n "$bp" ] || status=1
+}
+
 echo "== bun test"
 # --timeout on the command line: Bun ignores bunfig's [test] timeout for hooks, which then get
 # 5 s, and a beforeAll that boots a demo box took 6-7 s on a loaded 2-core machine.
-$BUN test --timeout 30000 2>&1 | tee test-results/bun.log
-bp=$(grep -E '^ *[0-9]+ pass$' test-results/bun.log | tail -1 | tr -dc 0-9)
-bf=$(grep -E '^ *[0-9]+ fail$' test-results/bun.log | tail -1 | tr -dc 0-9)
-if [ -z "$bp" ]; then echo "bun test printed no summary" >&2; bf=$((${bf:-0} + 1)); fi
-passed=$((passed + ${bp:-0})); failed=$((failed + ${bf:-0}))
-[ "${bf:-0}" = 0 ] && [ -n "$bp" ] || status=1
+# The unit and API tests run two files at a time (BUN_PARALLEL; most of their time is spent
+# waiting on disks, child processes and timers); the fault scripts then run alone, since their
+# bars include the counter's latency while something breaks.
+files=$(find appliance db drivers scripts systemd ui -name '*.test.ts' -not -path 'scripts/faults/*' | sort | sed 's|^|./|')
+# shellcheck disable=SC2086 # one path per word
+bun_run bun.log --parallel=${BUN_PARALLEL:-2} $files
+bun_run bun-faults.log ./scripts/faults/
 
 echo "== browser tests"
 $BUN scripts/build-ui.ts || status=1
 # E2E_SHARDS=N runs the specs in N shards at once, each with its own boxes (E2E_PORT moves
-# every port and data dir); one at a time is the default. Each shard's output is printed whole
+# every port and data dir); two is the default. Each shard's output is printed whole
 # after it, not interleaved.
-shards=${E2E_SHARDS:-1}
+shards=${E2E_SHARDS:-2}
 i=1
 while [ $i -le $shards ]; do
   rm -f test-results/e2e-$i.json test-results/e2e-$i.log test-results/e2e-$i.rc
