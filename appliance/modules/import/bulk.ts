@@ -11,11 +11,21 @@ import type { Client, Transaction } from "@libsql/client";
 import { getTableColumns } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../../db/client";
-import { importRecords, itemLogStates, ticketLogStates, ticketSubCategories, ticketSubCategoryActions, ticketSubCategoryModifiers, tickets } from "../../../db/schema";
+import {
+  customerPreferences,
+  customers,
+  importRecords,
+  itemLogStates,
+  ticketLogStates,
+  ticketSubCategories,
+  ticketSubCategoryActions,
+  ticketSubCategoryModifiers,
+  tickets,
+} from "../../../db/schema";
 import { ticketTotal } from "../../domain/pricing";
 import type { EmployeeCaller } from "../auth/caller";
 import { type NewPayment, recordPayments } from "../payments/service";
-import type { Ticket } from "./records";
+import type { Customer, Ticket } from "./records";
 
 type Value = string | number | null;
 /** Variables per statement: SQLite allows 32,766; statements stay well under that. */
@@ -32,7 +42,12 @@ const cols = (t: SQLiteTable) => COLS.get(t) ?? (COLS.set(t, columnsOf(t)), COLS
  * Multi-row INSERTs of plain rows (keys as the table's, like drizzle's insert), chunked under
  * the variable limit. Rows that leave out different columns (a default) are written apart.
  */
-export async function insertRows(tx: Pick<Transaction, "execute">, table: SQLiteTable, rows: Record<string, unknown>[], tail = "") {
+export async function insertRows(
+  tx: Pick<Transaction, "execute">,
+  table: SQLiteTable,
+  rows: Record<string, unknown>[],
+  tail: string | ((present: { key: string; name: string }[]) => string) = "",
+) {
   const all = cols(table);
   const groups = new Map<string, { present: typeof all; rows: Record<string, unknown>[] }>();
   for (const r of rows) {
@@ -50,7 +65,7 @@ export async function insertRows(tx: Pick<Transaction, "execute">, table: SQLite
       const args: Value[] = [];
       for (const r of chunk) for (const c of present) args.push(r[c.key] === null ? null : c.toDb(r[c.key]));
       await tx.execute({
-        sql: `INSERT INTO "${name}" (${present.map((c) => `"${c.name}"`).join(",")}) VALUES ${chunk.map(() => one).join(",")}${tail}`,
+        sql: `INSERT INTO "${name}" (${present.map((c) => `"${c.name}"`).join(",")}) VALUES ${chunk.map(() => one).join(",")}${typeof tail === "string" ? tail : tail(present)}`,
         args,
       });
     }
@@ -112,17 +127,17 @@ export interface BulkTicket {
  * item paid and one for the rest (the ticket's charges), as the ledger's steps make them; the
  * rows' trigger raises the totals, which must then equal the source's or the page rolls back.
  */
-export async function writeTicketsBulk(
-  db: Db,
-  o: { runId: number; caller: EmployeeCaller; now: Date },
-  batch: BulkTicket[],
-): Promise<BulkTicket[]> {
+export async function writeTicketsBulk(db: Db, o: { runId: number; caller: EmployeeCaller; now: Date }, batch: BulkTicket[]): Promise<BulkTicket[]> {
   const candidates = batch.filter((x) => !leaveAlone(x.record));
   if (!candidates.length) return batch;
   // The raw client (drizzle keeps it as $client): its transaction takes the box's write lock too.
   const tx = await (db as Db & { $client: Client }).$client.transaction("write");
   try {
-    const ticketsHere = await present(tx, "tickets", candidates.map((x) => x.id));
+    const ticketsHere = await present(
+      tx,
+      "tickets",
+      candidates.map((x) => x.id),
+    );
     const itemsHere = await present(
       tx,
       "ticket_sub_categories",
@@ -149,7 +164,8 @@ export async function writeTicketsBulk(
       for (const i of items) {
         const { actions: a, modifiers: m, log_states: l, total_paid: paid, ...irow } = i;
         itemRows.push({ ...irow, ticket_id: t.id, total_paid: 0 });
-        for (const x of a) acts.push({ id: x.id, ticket_sub_category_id: i.id, action_id: x.actionID, name: x.name, quantity: x.quantity, price: x.price, images: "[]" });
+        for (const x of a)
+          acts.push({ id: x.id, ticket_sub_category_id: i.id, action_id: x.actionID, name: x.name, quantity: x.quantity, price: x.price, images: "[]" });
         for (const x of m) mods.push({ ...x, ticket_sub_category_id: i.id });
         for (const x of l) itemLogs.push({ ...x, ticket_sub_category_id: i.id });
         if (paid > 0) pays.push(payment(t, i.id, paid));
@@ -190,6 +206,55 @@ export async function writeTicketsBulk(
   } catch (e) {
     if (process.env.IRONBOX_IMPORT_DEBUG) console.error("bulk page fell back:", e);
     // Nothing of the page stays; each ticket is then written (or refused, with its reason) alone.
+    await tx.rollback().catch(() => {});
+    return batch;
+  } finally {
+    tx.close();
+  }
+}
+
+/**
+ * A page of customers (new or changed) with their preferences, address claims and
+ * fingerprints in one transaction, as writer.ts's customer writer does each; returns the page
+ * for the record-by-record path when the transaction fails (nothing of it then stays).
+ */
+export async function writeCustomersBulk(db: Db, o: { runId: number }, batch: { id: number; record: Customer; hash: string }[]) {
+  if (!batch.length) return batch;
+  const tx = await (db as Db & { $client: Client }).$client.transaction("write");
+  try {
+    const rows = batch.map(({ record: { preferences: _p, ...row } }) => row);
+    // An upsert that sets the columns the record carries, as writer.ts's upsert does.
+    await insertRows(
+      tx,
+      customers,
+      rows,
+      (present) =>
+        ` ON CONFLICT(id) DO UPDATE SET ${present
+          .filter((c) => c.key !== "id")
+          .map((c) => `"${c.name}" = excluded."${c.name}"`)
+          .join(", ")}`,
+    );
+    const ids = batch.map((x) => x.id);
+    await tx.execute({ sql: `DELETE FROM customer_preferences WHERE customer_id IN (${ids.map(() => "?").join(",")})`, args: ids });
+    await insertRows(
+      tx,
+      customerPreferences,
+      batch.flatMap((x) => [...new Set(x.record.preferences)].map((p) => ({ customer_id: x.id, preference_id: p }))),
+    );
+    await claimAddresses(
+      tx,
+      batch.map((x): [number, number] => [x.record.address_id ?? 0, x.record.agent_id]),
+    );
+    await insertRows(
+      tx,
+      importRecords,
+      batch.map((x) => ({ kind: "customer", source_id: x.id, hash: x.hash, run_id: o.runId })),
+      " ON CONFLICT(kind, source_id) DO UPDATE SET hash = excluded.hash, run_id = excluded.run_id",
+    );
+    await tx.commit();
+    return [];
+  } catch (e) {
+    if (process.env.IRONBOX_IMPORT_DEBUG) console.error("bulk customers fell back:", e);
     await tx.rollback().catch(() => {});
     return batch;
   } finally {

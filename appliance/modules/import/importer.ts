@@ -9,7 +9,7 @@ import { importRuns, ticketStates } from "../../../db/schema";
 import { audit } from "../audit/audit";
 import type { EmployeeCaller } from "../auth/caller";
 import { connectSource, type Source } from "./client";
-import { writeTicketsBulk } from "./bulk";
+import { writeCustomersBulk, writeTicketsBulk } from "./bulk";
 import { importPayments } from "./payments";
 import { dependencyOrder, type KindPlan, PLAN, statesOf } from "./plan";
 import { createReader, type FailedRow, PARALLEL, parallel } from "./read";
@@ -143,6 +143,10 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
       for (const x of batch) if (!left.has(x)) tally(x);
       batch = rest;
       if (!batch.length) return;
+    }
+    if (p.kind === "customer") {
+      batch = await writeCustomersBulk(db, { runId: runId ?? 0 }, batch);
+      if (!batch.length) return void page.forEach(tally);
     }
     const pinsBefore = pins.length;
     try {
