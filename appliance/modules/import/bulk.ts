@@ -38,9 +38,15 @@ function columnsOf(table: SQLiteTable) {
 const COLS = new Map<SQLiteTable, ReturnType<typeof columnsOf>>();
 const cols = (t: SQLiteTable) => COLS.get(t) ?? (COLS.set(t, columnsOf(t)), COLS.get(t)!);
 
+/** Rows per INSERT … SELECT: bounds the JSON text one statement binds. */
+const ROWS_PER_INSERT = 5000;
+
 /**
- * Multi-row INSERTs of plain rows (keys as the table's, like drizzle's insert), chunked under
- * the variable limit. Rows that leave out different columns (a default) are written apart.
+ * Inserts plain rows (keys as the table's, like drizzle's insert) with one small statement per
+ * table and chunk: the rows go as one JSON array bound to `json_each`, so SQLite prepares a
+ * statement of a few columns, not one of thousands of placeholders (whose compilation grows
+ * with every value), and no value is converted one by one on the way. Rows that leave out
+ * different columns (a default) are written apart; rows keep their order (triggers run per row).
  */
 export async function insertRows(
   tx: Pick<Transaction, "execute">,
@@ -58,16 +64,12 @@ export async function insertRows(
   }
   const name = (table as unknown as Record<symbol, string>)[Symbol.for("drizzle:Name")];
   for (const { present, rows: part } of groups.values()) {
-    const per = Math.max(1, Math.floor(MAX_VARS / present.length));
-    const one = `(${present.map(() => "?").join(",")})`;
-    for (let i = 0; i < part.length; i += per) {
-      const chunk = part.slice(i, i + per);
-      const args: Value[] = [];
-      for (const r of chunk) for (const c of present) args.push(r[c.key] === null ? null : c.toDb(r[c.key]));
-      await tx.execute({
-        sql: `INSERT INTO "${name}" (${present.map((c) => `"${c.name}"`).join(",")}) VALUES ${chunk.map(() => one).join(",")}${typeof tail === "string" ? tail : tail(present)}`,
-        args,
-      });
+    const pick = present.map((_, k) => `value->>'$[${k}]'`).join(",");
+    // WHERE true: SQLite's parser needs it between INSERT … SELECT and an ON CONFLICT clause.
+    const text = `INSERT INTO "${name}" (${present.map((c) => `"${c.name}"`).join(",")}) SELECT ${pick} FROM json_each(?) WHERE true${typeof tail === "string" ? tail : tail(present)}`;
+    for (let i = 0; i < part.length; i += ROWS_PER_INSERT) {
+      const chunk = part.slice(i, i + ROWS_PER_INSERT).map((r) => present.map((c) => (r[c.key] === null ? null : c.toDb(r[c.key]))));
+      await tx.execute({ sql: text, args: [JSON.stringify(chunk)] });
     }
   }
 }
