@@ -9,6 +9,7 @@ import { importRuns, ticketStates } from "../../../db/schema";
 import { audit } from "../audit/audit";
 import type { EmployeeCaller } from "../auth/caller";
 import { connectSource, type Source } from "./client";
+import { writeCustomersBulk, writeTicketsBulk } from "./bulk";
 import { importPayments } from "./payments";
 import { dependencyOrder, type KindPlan, PLAN, statesOf } from "./plan";
 import { createReader, type FailedRow, PARALLEL, parallel } from "./read";
@@ -125,7 +126,8 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
   }
 
   /** Writes records in one transaction; when it fails, one by one, refusing the bad ones. */
-  async function write(p: KindPlan, batch: Parsed[]) {
+  async function write(p: KindPlan, page: Parsed[]) {
+    let batch = page;
     if (!batch.length) return;
     const counts = kinds[p.kind]!;
     const isNew = (x: Parsed) => !known.get(p.kind)!.has(x.id);
@@ -133,6 +135,19 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
       isNew(x) ? counts.new++ : counts.changed++;
       accept(p, x);
     };
+    // Tickets new to this box (nearly all of a first run) go in a page at a time; the rest,
+    // and any page that fails, record by record below.
+    if (p.kind === "ticket") {
+      const rest = await writeTicketsBulk(db, { runId: runId ?? 0, caller: deps.caller, now: clock.now() }, batch);
+      const left = new Set(rest);
+      for (const x of batch) if (!left.has(x)) tally(x);
+      batch = rest;
+      if (!batch.length) return;
+    }
+    if (p.kind === "customer") {
+      batch = await writeCustomersBulk(db, { runId: runId ?? 0 }, batch);
+      if (!batch.length) return void page.forEach(tally);
+    }
     const pinsBefore = pins.length;
     try {
       await db.transaction(async (tx) => {

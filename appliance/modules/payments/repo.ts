@@ -70,6 +70,81 @@ export async function insertPayment(q: Exec, p: NewPayment): Promise<PaymentRow>
   return row!;
 }
 
+/** A raw libSQL executor (a transaction): bulk writes skip the query builder, whose cost per row dominates there. */
+export interface RawExec {
+  execute(stmt: { sql: string; args: (string | number | null)[] }): Promise<{ rows: unknown[] }>;
+}
+
+const PAYMENT_COLUMNS = [
+  "ticket_id",
+  "ticket_sub_category_id",
+  "agent_id",
+  "employee_id",
+  "amount",
+  "tender",
+  "tendered",
+  "change_given",
+  "stop",
+  "refund_of",
+  "reason",
+  "approved_by",
+  "taken_at",
+  "till_day",
+] as const;
+/** Rows per INSERT: 14 columns each, well under SQLite's 32,766 variables. */
+const PAYMENT_ROWS_PER_INSERT = 1000;
+
+/**
+ * Writes many rows at once (an import's page of tickets), in the caller's transaction, with
+ * multi-row INSERTs: each row's trigger adds its amount to its item's and ticket's total_paid
+ * exactly as insertPayment's does. Till days are found as tillDayFor finds them, with one
+ * look-up of the closed days per shop instead of one per row.
+ */
+export async function insertPaymentsBulk(q: RawExec, rows: NewPayment[]): Promise<void> {
+  if (!rows.length) return;
+  // An import's rows share an instant or a few: the Malta day of each instant once.
+  const days = new Map<number, string>();
+  const dayOf = (at: Date) => days.get(at.getTime()) ?? (days.set(at.getTime(), businessDay(at)), days.get(at.getTime())!);
+  const closed = new Map<number, Set<string>>();
+  for (const agent of new Set(rows.map((r) => r.agent_id))) {
+    const from = rows
+      .filter((r) => r.agent_id === agent)
+      .map((r) => dayOf(r.at))
+      .sort()[0]!;
+    const res = await q.execute({ sql: "SELECT day FROM till_closes WHERE agent_id = ? AND reopened_at IS NULL AND day >= ?", args: [agent, from] });
+    closed.set(agent, new Set((res.rows as { day: string }[]).map((r) => String(r.day))));
+  }
+  const tillDay = (agent: number, at: Date) => {
+    let day = dayOf(at);
+    const shut = closed.get(agent)!;
+    for (let i = 0; i < 366 && shut.has(day); i++) day = addDays(day, 1);
+    return day;
+  };
+  const one = `(${PAYMENT_COLUMNS.map(() => "?").join(", ")})`;
+  for (let i = 0; i < rows.length; i += PAYMENT_ROWS_PER_INSERT) {
+    const part = rows.slice(i, i + PAYMENT_ROWS_PER_INSERT);
+    const args: (string | number | null)[] = [];
+    for (const p of part)
+      args.push(
+        p.ticket_id,
+        p.item_id,
+        p.agent_id,
+        p.employee_id,
+        p.amount,
+        p.tender,
+        p.tendered ?? null,
+        p.change_given ?? null,
+        p.stop ?? null,
+        p.refund_of ?? null,
+        p.reason ?? null,
+        p.approved_by ?? null,
+        p.at.toISOString(),
+        tillDay(p.agent_id, p.at),
+      );
+    await q.execute({ sql: `INSERT INTO payments (${PAYMENT_COLUMNS.join(", ")}) VALUES ${part.map(() => one).join(", ")}`, args });
+  }
+}
+
 /** Whether a ticket (or an item) ever had a payment row: such a ticket keeps its history and cannot be deleted. */
 export async function hasPayments(q: Exec, where: { ticket?: number; item?: number; tickets?: number[] }): Promise<boolean> {
   if (where.tickets && !where.tickets.length) return false;

@@ -11,11 +11,13 @@ import type { ApprovalService } from "../approval/service";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import { TENDERS, type ByTender, type Payment, type Tender, type TillDay } from "./model";
-import { closedDay, type Exec, insertPayment, listRows, type NewPayment, type PaymentRow, stillHeld } from "./repo";
+import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type NewPayment, type PaymentRow, type RawExec, stillHeld } from "./repo";
 
 // What other modules use: the tickets ledger records payments inside its own transactions.
-export { hasPayments, type NewPayment } from "./repo";
+export { hasPayments, type NewPayment, type RawExec } from "./repo";
 export const recordPayment = (q: Exec, p: NewPayment) => insertPayment(q, p);
+/** Many rows in one go, in the caller's raw transaction (an import's page of tickets). */
+export const recordPayments = (q: RawExec, rows: NewPayment[]) => insertPaymentsBulk(q, rows);
 
 const euroTenders = (c: Record<Tender, number>): ByTender => ({ cash: toEuros(c.cash), card: toEuros(c.card), other: toEuros(c.other) });
 

@@ -79,28 +79,40 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
   const imageIds = [...new Set(acts.flatMap((a) => JSON.parse(a.images) as number[]))];
   const files = imageIds.length ? await q.select({ id: images.id, file: images.file }).from(images).where(inArray(images.id, imageIds)) : [];
   const url = new Map(files.map((f) => [f.id, `/api/v1/images/${f.file}`]));
+  // Children grouped by item once: a list page holds hundreds of items (filtering every child
+  // list per item was quadratic).
+  const actsOf = groupBy(acts, (a) => a.ticket_sub_category_id);
+  const modsOf = groupBy(mods, (m) => m.m.ticket_sub_category_id);
+  const logsOf = groupBy(logs, (l) => l.ticket_sub_category_id);
   return items.map((i) => ({
     ...i,
     balance: Math.max(0, (i.total_override ?? i.total) - i.total_paid),
     sub_category: g.get(i.garment_sub_category_id) ?? null,
-    actions: acts
-      .filter((a) => a.ticket_sub_category_id === i.id)
-      .map((a) => ({
-        id: a.id,
-        ticket_sub_category_id: a.ticket_sub_category_id,
-        actionID: a.action_id,
-        quantity: a.quantity,
-        price: a.price,
-        images: JSON.parse(a.images) as number[],
-        name: a.name,
-      })),
-    modifiers: mods.filter((m) => m.m.ticket_sub_category_id === i.id).map((m) => ({ ...m.m, name: m.name, image: m.image })),
-    log_states: logs.filter((l) => l.ticket_sub_category_id === i.id),
-    image_urls: acts
-      .filter((a) => a.ticket_sub_category_id === i.id)
-      .flatMap((a) => (JSON.parse(a.images) as number[]).map((id) => url.get(id)))
-      .filter((u): u is string => !!u),
+    actions: (actsOf.get(i.id) ?? []).map((a) => ({
+      id: a.id,
+      ticket_sub_category_id: a.ticket_sub_category_id,
+      actionID: a.action_id,
+      quantity: a.quantity,
+      price: a.price,
+      images: JSON.parse(a.images) as number[],
+      name: a.name,
+    })),
+    modifiers: (modsOf.get(i.id) ?? []).map((m) => ({ ...m.m, name: m.name, image: m.image })),
+    log_states: logsOf.get(i.id) ?? [],
+    image_urls: (actsOf.get(i.id) ?? []).flatMap((a) => (JSON.parse(a.images) as number[]).map((id) => url.get(id))).filter((u): u is string => !!u),
   }));
+}
+
+/** Rows by a key, each group in the rows' order. */
+export function groupBy<T, K>(rows: T[], key: (r: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const g = out.get(k);
+    if (g) g.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
 }
 
 /** Spec §3 ticket log state history: newest first, with agent and employee names and the signature. */

@@ -8,7 +8,7 @@ import { customers, tickets } from "../../../db/schema";
 import { DONE_STATES } from "../../domain/states";
 import { agentScope, type EmployeeCaller } from "../auth/caller";
 import type { TicketListRow, TicketSummary } from "./model";
-import { loadItems, loadTicketLogs } from "./repo";
+import { groupBy, loadItems, loadTicketLogs } from "./repo";
 
 export function createTicketLists(db: Db) {
   /**
@@ -92,15 +92,21 @@ export function createTicketLists(db: Db) {
         q.date ? or(eq(tickets.pickup_date, q.date), eq(tickets.delivery_date, q.date)) : undefined,
         termWhere,
       );
-      const page = (delivered: boolean, limit: number, offset: number) =>
-        db
-          .select({ t: tickets, customer: customers.full_name, mobile: customers.mobile })
-          .from(tickets)
-          .innerJoin(customers, eq(customers.id, tickets.customer_id))
-          .where(and(base, delivered ? eq(tickets.state, "DELIVERED") : ne(tickets.state, "DELIVERED")))
-          .orderBy(desc(tickets.id))
-          .limit(limit)
-          .offset(offset);
+      // Without a term the filters are the ticket's own: the page's ids are found on the
+      // tickets alone, so OFFSET skips bare rows (joining each skipped row to its customer
+      // cost seconds deep in 500k tickets, issue 26's import), then those rows are read whole.
+      const joinFirst = termWhere !== undefined;
+      const page = async (delivered: boolean, limit: number, offset: number) => {
+        const where = and(base, delivered ? eq(tickets.state, "DELIVERED") : ne(tickets.state, "DELIVERED"));
+        const full = () =>
+          db
+            .select({ t: tickets, customer: customers.full_name, mobile: customers.mobile })
+            .from(tickets)
+            .innerJoin(customers, eq(customers.id, tickets.customer_id));
+        if (joinFirst) return full().where(where).orderBy(desc(tickets.id)).limit(limit).offset(offset);
+        const ids = (await db.select({ id: tickets.id }).from(tickets).where(where).orderBy(desc(tickets.id)).limit(limit).offset(offset)).map((r) => r.id);
+        return ids.length ? full().where(inArray(tickets.id, ids)).orderBy(desc(tickets.id)) : [];
+      };
       let rows = await page(false, q.limit, q.offset);
       if (rows.length < q.limit) {
         // How many not-DELIVERED tickets come before the DELIVERED ones: known when this page
@@ -109,11 +115,10 @@ export function createTicketLists(db: Db) {
           ? q.offset + rows.length
           : Number(
               (
-                await db
-                  .select({ n: count() })
-                  .from(tickets)
-                  .innerJoin(customers, eq(customers.id, tickets.customer_id))
-                  .where(and(base, ne(tickets.state, "DELIVERED")))
+                await (joinFirst
+                  ? db.select({ n: count() }).from(tickets).innerJoin(customers, eq(customers.id, tickets.customer_id))
+                  : db.select({ n: count() }).from(tickets)
+                ).where(and(base, ne(tickets.state, "DELIVERED")))
               )[0]?.n ?? 0,
             );
         rows = rows.concat(await page(true, q.limit - rows.length, Math.max(0, q.offset - before)));
@@ -123,13 +128,13 @@ export function createTicketLists(db: Db) {
       // A ticket's children are its items and its state history (spec §3 Ticket): a whole page
       // in one answer, so an import does not ask for each ticket's history on its own (issue 26).
       const logs = q.withChildren && rows.length ? await loadTicketLogs(db, ids) : [];
+      const itemsOf = groupBy(items, (i) => i.ticket_id);
+      const logsOf = groupBy(logs, (l) => l.ticket_id);
       return rows.map(
         (r): TicketListRow => ({
           ...summary(r.t),
           customer: { full_name: r.customer, mobile: r.mobile },
-          ...(q.withChildren
-            ? { ticket_sub_categories: items.filter((i) => i.ticket_id === r.t.id), ticket_log_states: logs.filter((l) => l.ticket_id === r.t.id) }
-            : {}),
+          ...(q.withChildren ? { ticket_sub_categories: itemsOf.get(r.t.id) ?? [], ticket_log_states: logsOf.get(r.t.id) ?? [] } : {}),
         }),
       );
     },
