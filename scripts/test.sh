@@ -38,9 +38,9 @@ bun_run bun-faults.log ./scripts/faults/
 echo "== browser tests"
 $BUN scripts/build-ui.ts || status=1
 # E2E_SHARDS=N runs the specs in N shards at once, each with its own boxes (E2E_PORT moves
-# every port and data dir); two is the default. Each shard's output is printed whole
+# every port and data dir); one is the default. Each shard's output is printed whole
 # after it, not interleaved.
-shards=${E2E_SHARDS:-2}
+shards=${E2E_SHARDS:-1}
 i=1
 while [ $i -le $shards ]; do
   rm -f test-results/e2e-$i.json test-results/e2e-$i.log test-results/e2e-$i.rc

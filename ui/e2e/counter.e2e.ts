@@ -121,10 +121,10 @@ for (const [name, size] of [
     await page.goto(`/customers/${customer.id}`);
     const row = page.getByTestId("customer-ticket").filter({ hasText: `#${ticketId}` });
     await expect(row).toContainText("PAID");
-    await row.getByRole("button", { name: `History of ticket ${ticketId}` }).click();
-    await expect(page.getByRole("dialog", { name: `History of ticket ${ticketId}` })).toContainText("Ticket confirmed");
+    await row.getByRole("button", { name: `History of ticket ${ticketId}`, exact: true }).click();
+    await expect(page.getByRole("dialog", { name: `History of ticket ${ticketId}`, exact: true })).toContainText("Ticket confirmed");
     await page.getByRole("button", { name: "Close" }).click();
-    await row.getByLabel(`State of ticket ${ticketId}`).selectOption("IN PROGRESS");
+    await row.getByLabel(`State of ticket ${ticketId}`, { exact: true }).selectOption("IN PROGRESS");
     await expect.poll(async () => (await apiGet(page, `/tickets/${ticketId}`)).state).toBe("IN PROGRESS");
   });
 }

@@ -65,8 +65,8 @@ test("tracking: scan a ticket, a repeat, nothing, garbage; sort a piece; confirm
   // The customer's history dialog shows the change with its signature.
   const t = (await (await page.request.get(`/api/v1/tickets/${ticketId}`, { headers: auth })).json()).data;
   await page.goto(`/customers/${t.customer_id}`);
-  await page.getByRole("button", { name: `History of ticket ${ticketId}` }).click();
-  const dialog = page.getByRole("dialog", { name: `History of ticket ${ticketId}` });
+  await page.getByRole("button", { name: `History of ticket ${ticketId}`, exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: `History of ticket ${ticketId}`, exact: true });
   await expect(dialog).toContainText("2 items set to IN PROGRESS");
   await expect(dialog.getByRole("img", { name: "Signature" }).first()).toBeVisible();
   await page.goto("/tracking");

@@ -270,17 +270,17 @@ for (const [name, size] of SIZES) {
       // A state set from the scheduler asks first (it changes the ticket and all its items);
       // Cancel leaves it, OK sets it and the list reloads with it.
       await page.getByRole("button", { name: "Pickups" }).click();
-      const before = await page.getByLabel(`State of ticket ${wedTickets[1]}`).inputValue();
-      await page.getByLabel(`State of ticket ${wedTickets[1]}`).selectOption("PICKED UP");
+      const before = await page.getByLabel(`State of ticket ${wedTickets[1]}`, { exact: true }).inputValue();
+      await page.getByLabel(`State of ticket ${wedTickets[1]}`, { exact: true }).selectOption("PICKED UP");
       const ask = page.getByRole("alertdialog", { name: "Set the state" });
       await expect(ask).toContainText(`Set ticket #${wedTickets[1]}`);
       await expect(ask).toContainText("and all its items to PICKED UP?");
       await ask.getByRole("button", { name: "Cancel" }).click();
-      await expect(page.getByLabel(`State of ticket ${wedTickets[1]}`)).toHaveValue(before);
+      await expect(page.getByLabel(`State of ticket ${wedTickets[1]}`, { exact: true })).toHaveValue(before);
       expect((await api<{ state: string }>("GET", `/tickets/${wedTickets[1]}`)).state).toBe(before);
-      await page.getByLabel(`State of ticket ${wedTickets[1]}`).selectOption("PICKED UP");
+      await page.getByLabel(`State of ticket ${wedTickets[1]}`, { exact: true }).selectOption("PICKED UP");
       await ask.getByRole("button", { name: "OK" }).click();
-      await expect(page.getByLabel(`State of ticket ${wedTickets[1]}`)).toHaveValue("PICKED UP");
+      await expect(page.getByLabel(`State of ticket ${wedTickets[1]}`, { exact: true })).toHaveValue("PICKED UP");
       expect((await api<{ state: string }>("GET", `/tickets/${wedTickets[1]}`)).state).toBe("PICKED UP");
 
       // The driver's run: Mark Farrugia drives Birkirkara.

@@ -115,7 +115,7 @@ test("a day at the counter: cash with change, a card split, a refund a manager a
   // 4. The customer's screen lists the same payments and the refund under the ticket.
   const { customer_id } = await apiGet(page, `/tickets/${cashTicket.id}`);
   await page.goto(`/customers/${customer_id}`);
-  await page.getByRole("button", { name: `Payments of ticket ${cashTicket.id}` }).click();
+  await page.getByRole("button", { name: `Payments of ticket ${cashTicket.id}`, exact: true }).click();
   const listed = page.getByTestId("customer-ticket-payments").getByTestId("payments");
   await expect(listed).toContainText(`Tendered ${euros(tendered)}, change ${euros(change)}`);
   await expect(listed.locator("tr.refund")).toContainText("Refund: Stain not removed");
