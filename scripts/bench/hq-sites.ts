@@ -32,6 +32,8 @@ try {
     copyFileSync(join(ref, "ironbox.db"), file);
     new Database(file).run("PRAGMA journal_mode = WAL");
     await (await replicate(file, join(storage, name), 600_000)).stop();
+    // HQ reads only the storage; keep one shop's file (site-01 moves in round 3) to spare the disk.
+    if (name !== names[0]) for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
   }
   console.log(`shipped ${n} sites in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const chain = createChainService({
