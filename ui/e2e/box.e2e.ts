@@ -49,8 +49,7 @@ test("The box shows printers, disk and version; an offline printer puts a warnin
 
 test("Back up now takes a checked copy of the database, and the panel shows it as the last backup", async ({ page }) => {
   const app = new AppPage(page);
-  await app.loginAs("9999");
-  await page.goto("/box");
+  await app.openAs("/box", "9999");
   const facts = page.getByLabel("Box facts");
   await expect(facts).toContainText("Backup disk");
   await page.getByRole("button", { name: "Back up now" }).click();

@@ -118,8 +118,7 @@ test("an admin builds a catalogue, reorders, edits the quick grid and prints the
 
 test("deleting asks first and says so; a non-admin cannot reach the catalogue", async ({ page }) => {
   const app = new AppPage(page);
-  await app.loginAs("9999");
-  await page.goto("/actions/0");
+  await app.openAs("/actions/0", "9999");
   await page.getByLabel("Name", { exact: true }).fill("Throwaway");
   await page.getByRole("button", { name: "Save" }).click();
   await saved(page);
@@ -140,8 +139,7 @@ test("deleting asks first and says so; a non-admin cannot reach the catalogue", 
 
 test("the demo catalogue shows in every screen", async ({ page }) => {
   const app = new AppPage(page);
-  await app.loginAs("9999");
-  await page.goto("/garments");
+  await app.openAs("/garments", "9999");
   await expect(page.getByTestId("category").filter({ hasText: "Dry Clean" }).first()).toBeVisible();
   await expect(page.getByRole("link", { name: "Suit 2pc" }).first()).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -193,8 +191,7 @@ test("a shop's admin sees the catalogue and places read-only: no add, save or de
 
   // Control: head quarters' admin (on this tablet, once the shop is logged out) has the controls.
   await page.evaluate(() => localStorage.clear());
-  await app.loginAs("9999");
-  await page.goto("/actions");
+  await app.openAs("/actions", "9999");
   await expect(page.getByRole("link", { name: "Add action" })).toBeVisible();
   await expect(note).toHaveCount(0);
   await page.goto("/configPlaces");

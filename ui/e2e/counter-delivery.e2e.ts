@@ -67,8 +67,7 @@ for (const [name, size] of [
 
     // At the counter, a new ticket is 7 days out whatever the van's room (spec §9, issue 25).
     const app = new AppPage(page);
-    await app.loginAs("3333");
-    await page.goto(`/customers/${customer.id}/new-ticket/0`);
+    await app.openAs(`/customers/${customer.id}/new-ticket/0`, "3333");
     await expect(page).toHaveURL(/\/new-ticket\/[1-9]\d*$/);
     const ticketId = Number(page.url().split("/").pop());
     const panel = page.getByRole("region", { name: "Pickup and delivery" });
@@ -138,8 +137,7 @@ for (const [name, size] of [
     // the manager's approval), and the ticket among the day's pickups.
     const { week: w, year } = weekOf(week);
     await page.evaluate(() => localStorage.clear());
-    await app.loginAs("9999");
-    await page.goto(`/scheduling?year=${year}&week=${w}&day=${week}&view=pickups`);
+    await app.openAs(`/scheduling?year=${year}&week=${w}&day=${week}&view=pickups`, "9999");
     await expect(page.getByTestId("day-title")).toContainText(displayDate(week));
     const load = page.getByRole("region", { name: "Load" }).getByLabel(`${locality}: 2 of 1, over-booked`);
     await expect(load).toHaveAttribute("data-colour", "red");

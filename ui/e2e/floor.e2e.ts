@@ -105,8 +105,7 @@ for (const [locale, timezoneId] of [
 test.describe("a failed request never looks like an empty result", () => {
   test("the customer search keeps its rows and says Could not load, then Retry finds them", async ({ page }) => {
     const app = new AppPage(page);
-    await app.loginAs("9999");
-    await page.goto("/customers");
+    await app.openAs("/customers", "9999");
     const search = page.getByLabel("Search customers", { exact: true });
     await search.fill("Buttig");
     const rows = page.locator(".people-list .list li");
@@ -310,8 +309,7 @@ test("modifiers and garments are reordered on screen, and the order stays", asyn
 
 test("an admin sets the shop's time zone on The box; a shop's admin sees it read-only", async ({ page }) => {
   const app = new AppPage(page);
-  await app.loginAs("9999");
-  await page.goto("/box");
+  await app.openAs("/box", "9999");
   const zone = page.getByLabel("Shop's time zone");
   await expect(zone).toHaveValue("Europe/Malta");
   // Rome keeps Malta's hours, so a test running beside this one counts the same days.
@@ -330,8 +328,7 @@ test("an admin sets the shop's time zone on The box; a shop's admin sees it read
   expect((await (await page.request.get("/api/v1/health")).json()).data.time_zone).toBe("Europe/Malta");
   // A shop's admin: the box's zone shows, and cannot be changed.
   await page.evaluate(() => localStorage.clear());
-  await app.loginAs("5555", "birkirkara", "shop-demo-2026");
-  await page.goto("/box");
+  await app.openAs("/box", "5555", "birkirkara", "shop-demo-2026");
   await expect(zone).toHaveValue("Europe/Malta");
   await expect(zone).toBeDisabled();
   await expect(page.getByRole("button", { name: "Save time zone" })).toHaveCount(0);

@@ -71,8 +71,7 @@ test("a driver reaches today's run in one tap from home", async ({ page }) => {
 
 test("an admin-only route typed by a driver redirects to /home", async ({ page }) => {
   const app = new AppPage(page);
-  await app.loginAs("4444");
-  await page.goto("/agents");
+  await app.openAs("/agents", "4444");
   await expect(page).toHaveURL(/\/home$/);
   await page.goto("/express");
   await expect(page).toHaveURL(/\/home$/);

@@ -21,8 +21,7 @@ test.afterAll(async ({ request }) => {
 test("Link to HQ: set the replica, see it ship and level, check HQ, and an unreachable HQ in plain words", async ({ page }) => {
   test.setTimeout(60_000);
   const app = new AppPage(page);
-  await app.loginAs("9999");
-  await page.goto("/configuration");
+  await app.openAs("/configuration", "9999");
   await page.getByRole("link", { name: /Link to HQ/ }).click();
   const state = page.getByRole("definition").filter({ has: page.locator("[data-state]") });
   await expect(state).toHaveText("Off: no link to HQ is set up");
@@ -75,8 +74,7 @@ test("Link to HQ: when the first read fails, the next one fills the form (Save n
 
 test("a shop's admin sees the link but cannot change it (the server refuses it too)", async ({ page }) => {
   const app = new AppPage(page);
-  await app.loginAs("5555", "birkirkara", "shop-demo-2026");
-  await page.goto("/hqlink");
+  await app.openAs("/hqlink", "5555", "birkirkara", "shop-demo-2026");
   await expect(page.getByRole("definition").filter({ has: page.locator("[data-state]") })).toBeVisible();
   await expect(page.getByText("Only head-quarters staff change the link.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);

@@ -42,7 +42,7 @@ test.describe("shop login", () => {
 
   test("the session survives a reload; shop logout returns to the login screen", async ({ page }) => {
     const app = new AppPage(page);
-    await app.loginAs("9999");
+    await app.loginThroughScreens("9999");
     await page.reload();
     await expect(app.tiles().first()).toBeVisible();
     await page.getByRole("button", { name: "Log out shop" }).click();
@@ -54,7 +54,7 @@ test.describe("shop login", () => {
 
   test("storage older than version 5 is cleared at start", async ({ page }) => {
     const app = new AppPage(page);
-    await app.loginAs("9999");
+    await app.loginThroughScreens("9999");
     await page.evaluate(() => localStorage.setItem("ironbox.version", "4"));
     await page.reload();
     await expect(app.userName).toBeVisible();

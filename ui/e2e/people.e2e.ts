@@ -45,8 +45,7 @@ test.describe("customers", () => {
     const app = new AppPage(page);
     const p = new PeoplePage(page);
     await page.setViewportSize({ width: 1366, height: 900 });
-    await app.loginAs("9999");
-    await page.goto("/customers");
+    await app.openAs("/customers", "9999");
     await p.search.fill(tag);
     await expect(p.rows()).toHaveCount(50);
     const pager = page.getByRole("navigation", { name: "Pages" });
@@ -71,8 +70,7 @@ test.describe("customers", () => {
     const s = stamp();
     const surname = `Vassallo${s}`;
     const mobile = freshMobile();
-    await app.loginAs("9999");
-    await page.goto("/customers/0");
+    await app.openAs("/customers/0", "9999");
     await expect(page.getByRole("heading", { name: "New customer" })).toBeVisible();
     await expect(p.button("Delete")).toBeHidden();
     await expect(page.getByRole("link", { name: /New Ticket/ })).toBeHidden();
@@ -129,8 +127,7 @@ test.describe("customers", () => {
   test("an employee's customer discount above the limit asks a manager's PIN on the tablet, then saves", async ({ page }) => {
     const app = new AppPage(page);
     const p = new PeoplePage(page);
-    await app.loginAs("3333"); // Anna Vella, employee
-    await page.goto("/customers/0");
+    await app.openAs("/customers/0", "3333"); // Anna Vella, employee
     const name = `Discounted ${stamp()}`;
     await p.field("Full name").fill(name);
     await page.locator('input[name="discount"]').fill("20");
@@ -148,8 +145,7 @@ test.describe("customers", () => {
   test("an address with a locality but no street is refused with 'Invalid Address'", async ({ page }) => {
     const app = new AppPage(page);
     const p = new PeoplePage(page);
-    await app.loginAs("9999");
-    await page.goto("/customers/0");
+    await app.openAs("/customers/0", "9999");
     await p.field("Full name").fill(`Nobody ${stamp()}`);
     await p.address("Birkirkara", null);
     await p.save.click();
@@ -197,8 +193,7 @@ test.describe("customers", () => {
   test("statistics show for an admin and not for an employee", async ({ page }) => {
     const app = new AppPage(page);
     const p = new PeoplePage(page);
-    await app.loginAs("9999");
-    await page.goto("/customers");
+    await app.openAs("/customers", "9999");
     await p.search.fill("Xuereb");
     await p.rows().first().getByRole("link").click();
     const stats = page.getByRole("region", { name: "Statistics" });
@@ -221,8 +216,7 @@ test.describe("customers", () => {
     const app = new AppPage(page);
     const p = new PeoplePage(page);
     const name = `Temporary Person${stamp()}`;
-    await app.loginAs("9999");
-    await page.goto("/customers/0");
+    await app.openAs("/customers/0", "9999");
     await p.field("Full name").fill(name);
     await p.save.click();
     await expect(p.toast("Information Saved")).toBeVisible();
@@ -244,8 +238,7 @@ test.describe("customers", () => {
     const app = new AppPage(page);
     const p = new PeoplePage(page);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await app.loginAs("9999");
-    await page.goto("/customers");
+    await app.openAs("/customers", "9999");
     await p.search.fill("Borg");
     await expect(p.rows().first()).toBeVisible();
     await page.screenshot({ path: "test-results/screens/people-customers-tablet.png" });
@@ -368,8 +361,7 @@ test.describe("agents", () => {
 
     const app = new AppPage(page);
     const p = new PeoplePage(page);
-    await app.loginAs("9999");
-    await page.goto("/agents");
+    await app.openAs("/agents", "9999");
     await p.rows().filter({ hasText: name }).getByRole("link").click();
     await expect(p.field("Business name")).toHaveValue(name);
     await p.button("Delete").click();
@@ -442,8 +434,7 @@ test.describe("employees", () => {
   test("a PIN already used within the agent is refused without saying whose; the clash counts as a wrong PIN", async ({ page }) => {
     const app = new AppPage(page);
     const p = new PeoplePage(page);
-    await app.loginAs("9999");
-    await page.goto("/employees/0");
+    await app.openAs("/employees/0", "9999");
     await p.field("Full name").fill(`Clash ${stamp()}`);
     await p.field("PIN").fill("3333");
     await p.save.click();
@@ -458,8 +449,7 @@ test.describe("employees", () => {
     const app = new AppPage(page);
     const p = new PeoplePage(page);
     const name = `Locality Tester ${stamp()}`;
-    await app.loginAs("9999");
-    await page.goto("/employees/0");
+    await app.openAs("/employees/0", "9999");
     await p.field("Full name").fill(name);
     await p.select("Role").selectOption("driver");
     await p.field("PIN").fill(String(200000 + (Date.now() % 700000)));
@@ -503,8 +493,7 @@ test.describe("employees", () => {
 
     const app = new AppPage(page);
     const p = new PeoplePage(page);
-    await app.loginAs("9999");
-    await page.goto("/employees");
+    await app.openAs("/employees", "9999");
     await p.search.fill(name);
     await p.rows().filter({ hasText: name }).getByRole("link").click();
     await expect(page.getByRole("heading", { name })).toBeVisible();
@@ -547,8 +536,7 @@ test.describe("employees", () => {
 
     const app = new AppPage(page);
     const p = new PeoplePage(page);
-    await app.loginAs("9999");
-    await page.goto("/employees");
+    await app.openAs("/employees", "9999");
     await p.search.fill("Farrugia");
     await p.rows().first().getByRole("link").click();
     const owings = page.getByRole("table", { name: "Owings" });
@@ -582,8 +570,7 @@ test.describe("employees", () => {
   test("employee and agent screens look right on a tablet and a phone", async ({ page }) => {
     const app = new AppPage(page);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await app.loginAs("9999");
-    await page.goto("/employees");
+    await app.openAs("/employees", "9999");
     await expect(page.locator(".list > li").first()).toBeVisible();
     await page.screenshot({ path: "test-results/screens/people-employees-tablet.png" });
     await page.locator(".list > li", { hasText: "Mark Farrugia" }).getByRole("link").click();

@@ -4,8 +4,7 @@ import { AppPage } from "./pages/app";
 test("an admin adds a locality, one of its streets and a preference", async ({ page }) => {
   const app = new AppPage(page);
   const stamp = Date.now().toString(36).slice(-4);
-  await app.loginAs("9999");
-  await page.goto("/configuration");
+  await app.openAs("/configuration", "9999");
   await page.getByRole("link", { name: /Places & preferences/ }).click();
   await page.getByLabel("New locality").fill(`Marsaxlokk ${stamp}`);
   await page.getByLabel("New locality").press("Enter");

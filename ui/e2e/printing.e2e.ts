@@ -292,8 +292,7 @@ test("Configuration → Printers: stored printer settings that no longer validat
   plugLabelPrinter();
   await storeSetting("printers", JSON.stringify([{ id: "till", name: "Till", language: "ZPL2", target: { kind: "tcp", host: "192.168.1.50", port: 9100 } }]));
   const app = new AppPage(page);
-  await app.loginAs("9999");
-  await page.goto("/configPrinters");
+  await app.openAs("/configPrinters", "9999");
   const banner = page.getByRole("alert").filter({ hasText: "settings invalid" });
   await expect(banner).toContainText("Stored printer settings invalid: #1 language:");
   await expect(page.getByText("No printer is set up.")).toBeVisible();

@@ -208,8 +208,7 @@ for (const [name, size] of SIZES) {
 
     test("an empty range says so and saves nothing; from after to cannot be sent", async ({ page }) => {
       const app = new AppPage(page);
-      await app.loginAs("9999");
-      await page.goto("/reporting");
+      await app.openAs("/reporting", "9999");
       let saved = 0;
       page.on("download", () => saved++);
       const sales = section(page, "Sales report");
@@ -230,8 +229,7 @@ for (const [name, size] of SIZES) {
 
     test("one date range drives all four downloads; a report may take its own dates", async ({ page }) => {
       const app = new AppPage(page);
-      await app.loginAs("9999");
-      await page.goto("/reporting");
+      await app.openAs("/reporting", "9999");
       const asked: URL[] = [];
       page.on("request", (r) => r.url().includes("/tickets/") && new URL(r.url()).searchParams.has("from") && asked.push(new URL(r.url())));
       const dates = section(page, "Dates");
@@ -306,7 +304,6 @@ for (const [name, size] of SIZES) {
 
 test("a manager typing /reporting lands on /home", async ({ page }) => {
   const app = new AppPage(page);
-  await app.loginAs("2222");
-  await page.goto("/reporting");
+  await app.openAs("/reporting", "2222");
   await expect(page).toHaveURL(/\/home$/);
 });

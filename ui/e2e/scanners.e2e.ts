@@ -10,8 +10,7 @@ const GUN = `${DATA}/dev/ttyACM9`;
 
 test("the barcode guns screen lists the box's guns with their state and removes one", async ({ page }) => {
   const app = new AppPage(page);
-  await app.loginAs("9999");
-  await page.goto("/configuration");
+  await app.openAs("/configuration", "9999");
   await page.getByRole("link", { name: /Barcode guns/ }).click();
   await expect(page.getByRole("heading", { name: "Attached devices" })).toBeVisible();
   // A gun configured for a tty that is not plugged in: it shows, offline or not yet seen.
@@ -39,8 +38,7 @@ test("the barcode guns screen shows stored gun settings that no longer validate 
   });
   db.close();
   const app = new AppPage(page);
-  await app.loginAs("9999");
-  await page.goto("/configuration");
+  await app.openAs("/configuration", "9999");
   await page.getByRole("link", { name: /Barcode guns/ }).click();
   const banner = page.getByRole("alert").filter({ hasText: "settings invalid" });
   await expect(banner).toContainText("Stored gun settings invalid: #1 path: must be an absolute device path");

@@ -236,8 +236,7 @@ for (const [name, size] of SIZES) {
       await book(7, thu, "delivery");
 
       const app = new AppPage(page);
-      await app.loginAs("9999");
-      await page.goto("/scheduling");
+      await app.openAs("/scheduling", "9999");
       await expect(page.getByTestId("week-title")).toContainText(`Week ${weekOf(apiDate(new Date())).week}`);
       // Step forward to the week of that Wednesday, with the buttons.
       const target = weekOf(wed);

@@ -1,13 +1,11 @@
 import { computed, signal } from "@preact/signals-react";
 import type { AgentClaims, EmployeeClaims } from "../../appliance/modules/auth/model";
+import { SESSION_KEYS as KEYS, STORAGE_VERSION } from "./sessionKeys";
 
 /**
  * The two-level session (spec §6): an agent (shop) token, then an employee token. Both live
  * in local storage and are restored at start. Storage older than version 5 is cleared.
  */
-export const STORAGE_VERSION = 5;
-const KEYS = { version: "ironbox.version", agent: "ironbox.agentToken", employee: "ironbox.employeeToken", activity: "ironbox.lastActivity" } as const;
-
 export type { AgentClaims, EmployeeClaims } from "../../appliance/modules/auth/model";
 
 export const agentToken = signal<string | null>(null);
