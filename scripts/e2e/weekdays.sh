@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 command -v faketime >/dev/null || apt-get install -y faketime >/dev/null || exit 1
 [ -d ui/dist ] || node_modules/.bin/bun scripts/build-ui.ts || exit 1
 # Today and the next six days, and the days until the end of this month and of the year.
-now=$(date -u +%s)
+now=$(date -u -d "$(date -u +%Y-%m-%d)" +%s)
 to_month_end=$(( ( $(date -u -d "$(date -u -d '+1 month' +%Y-%m-01) -1 day" +%s) - now ) / 86400 ))
 to_year_end=$(( ( $(date -u -d "$(date -u +%Y)-12-31" +%s) - now ) / 86400 ))
 offsets=${OFFSETS:-"+0d +1d +2d +3d +4d +5d +6d +${to_month_end}d +${to_year_end}d"}
