@@ -13,10 +13,9 @@ test("another exit code is failed, with the end of stderr as the reason", async 
 });
 
 test("past its timeout it is killed and ends as timeout; a control that finishes in time is ok", async () => {
-  const t = performance.now();
-  const slow = await runChild(["sleep", "30"], { timeoutMs: 200 });
+  // Killed, not waited for: a child that ran its 120 s would outlast the test's own timeout.
+  const slow = await runChild(["sleep", "120"], { timeoutMs: 200 });
   expect(slow).toMatchObject({ exit: "timeout", code: null });
-  expect(performance.now() - t).toBeLessThan(5000);
   expect((await runChild(["true"], { timeoutMs: 5000 })).exit).toBe("ok");
 });
 

@@ -237,9 +237,8 @@ test("HQ's server goes away and comes back: the counter goes on, the link says s
   await until(box, admin, (x) => x.state === "ok" && x.lag_seconds === 0 && x.shipped !== null);
   await hq.stop();
   try {
-    const t = performance.now();
+    // The counter answers during the outage (its latency then is scripts/faults/link-outage's bar).
     expect((await box.call("POST", "/api/v1/customers/", { token: admin, body: { full_name: "During the outage" } })).status).toBe(200);
-    expect(performance.now() - t).toBeLessThan(1000);
     const down = await until(box, admin, (x) => x.state === "down", 25_000);
     expect(down.last_error).toBe("HQ's server is not answering");
     // HQ is probed once the link is 3 s behind and quiet (machine.ts): down is said from then.

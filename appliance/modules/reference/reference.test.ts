@@ -26,10 +26,12 @@ let hqServer: { stop(): unknown };
 let publicKey: string;
 /** What the stand-in HQ answers next (status and body). */
 let standinAnswer: { status: number; body?: string; endless?: boolean } = { status: 204 };
+/** MiB chunks the endless answer has handed out so far. */
+let endlessChunks = 0;
 /** A 200 whose body never ends (no content-length): megabytes of spaces until the reader stops. */
 const endlessBody = () => {
   const chunk = new Uint8Array(1 << 20).fill(0x20);
-  return new ReadableStream<Uint8Array>({ pull: (c) => c.enqueue(chunk) });
+  return new ReadableStream<Uint8Array>({ pull: (c) => void (endlessChunks++, c.enqueue(chunk)) });
 };
 let standin: ReturnType<typeof Bun.serve>;
 const boxes: TestBox[] = [];
@@ -195,10 +197,12 @@ describe("a shop box verifies before it applies", () => {
   test("an answer without a length that never ends is cut at the size limit, not read to the end", async () => {
     const before = (await status(shop, admin)).version;
     standinAnswer = { status: 200, endless: true };
-    const t0 = performance.now();
+    endlessChunks = 0;
     expect((await sync(shop, admin)).last_error).toBe("The snapshot is too large: refused");
-    // Well before the 20 s fetch timeout: the reader stopped at the limit.
-    expect(performance.now() - t0).toBeLessThan(10_000);
+    // The reader stopped at the 64 MiB limit (a few MiB more sit in the sockets' buffers), not
+    // at the 20 s fetch timeout: counted, not timed (issue 33).
+    await Bun.sleep(200);
+    expect(endlessChunks).toBeLessThan(64 + 32);
     expect((await status(shop, admin)).version).toBe(before);
   }, 25_000);
 });
@@ -338,9 +342,8 @@ describe("HQ-owned data is read-only on a managed shop box", () => {
 
 describe("a shop box with HQ unreachable works exactly as before", () => {
   test("boot, the counter and a sync answer at once; the failure is recorded in plain words", async () => {
-    const t0 = performance.now();
+    // Boot does not wait for HQ (it answers here, with HQ unreachable); how fast is the bench's.
     const { box, admin } = await shopBox(enrolled(`http://127.0.0.1:${DEAD_PORT}`), true);
-    expect(performance.now() - t0).toBeLessThan(10_000);
     const customer = await box.call("POST", `${API}/customers/`, { token: admin, body: { full_name: "Rita Borg", mobile: "79000001" } });
     expect(customer.status).toBe(200);
     const ticket = await box.call("POST", `${API}/tickets/`, { token: admin, body: { customer_id: customer.json.data.id } });
