@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type Client, createClient, type InStatement, type Transaction, type TransactionMode } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
@@ -14,7 +14,7 @@ export interface Database {
   close(): void;
   /** The database file, for a local `file:` database. */
   file?: string;
-  /** Local files only: when writes happened, and a checkpoint that waits for in-process writers (see startCheckpointer). */
+  /** Local files only: when writes happened, and a checkpoint taken on its own thread (see startCheckpointer). */
   activity?: WriteActivity;
   checkpoint?: () => Promise<{ busy: boolean; log: number; checkpointed: number }>;
 }
@@ -156,7 +156,10 @@ export function serializeWrites(
  */
 export async function openDatabase(url: string, authToken?: string): Promise<Database> {
   const isFile = url.startsWith("file:");
-  if (isFile) mkdirSync(dirname(url.slice("file:".length)), { recursive: true });
+  if (isFile) {
+    mkdirSync(dirname(url.slice("file:".length)), { recursive: true });
+    flushToDisk(url.slice("file:".length));
+  }
   // One pool of connections; libSQL opens each with foreign_keys=ON and synchronous=FULL
   // (asserted in db/client.test.ts), and `timeout` is the busy timeout in ms.
   const raw = createClient({ url, authToken, timeout: 5000 });
@@ -170,28 +173,89 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
   await client.execute("PRAGMA foreign_keys=ON");
   const db = drizzle(client, { schema });
   if (!isFile) return { db, client, close: () => client.close() };
-  /** A PASSIVE checkpoint, taken between in-process writes (it never waits for readers or other processes). */
+  const checkpointer = checkpointThread(url);
+  /** A PASSIVE checkpoint on the checkpointer's thread: it never waits for readers or writers, and no request waits for it. */
   const checkpoint = async () => {
-    const release = await lock();
-    try {
-      const r = await raw.execute("PRAGMA wal_checkpoint(PASSIVE)");
-      const [busy, log, checkpointed] = Object.values(r.rows[0] ?? {}).map(Number) as [number, number, number];
-      activity.lastCheckpointAt = Date.now();
-      if (!busy && checkpointed === log) activity.sinceCheckpoint = 0;
-      return { busy: busy !== 0, log, checkpointed };
-    } finally {
-      release();
-    }
+    const r = await checkpointer.run();
+    activity.lastCheckpointAt = Date.now();
+    if (!r.busy && r.checkpointed === r.log) activity.sinceCheckpoint = 0;
+    return r;
   };
-  return { db, client, close: () => client.close(), file: url.slice("file:".length), activity, checkpoint };
+  const close = () => {
+    checkpointer.stop();
+    client.close();
+  };
+  return { db, client, close, file: url.slice("file:".length), activity, checkpoint };
+}
+
+/**
+ * A file just copied into place (a restore, an import, an upgrade's copy) sits in the page
+ * cache unwritten; the first fsync that touches it (the first checkpoint's) then writes all of
+ * it, 2.3 s for 1.5 GB, while the box serves (issue 33). So it is flushed here, before the box
+ * serves anything; a file already on disk flushes in no time.
+ */
+function flushToDisk(file: string) {
+  for (const f of [file, `${file}-wal`]) {
+    if (!existsSync(f)) continue;
+    const fd = openSync(f, "r+");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+type CheckpointResult = { busy: boolean; log: number; checkpointed: number };
+
+/**
+ * The checkpointer's Worker (db/checkpointWorker.ts), started on the first checkpoint. One
+ * checkpoint at a time; the Worker never keeps the process alive.
+ */
+function checkpointThread(url: string) {
+  let worker: Worker | null = null;
+  let seq = 0;
+  const waiting = new Map<number, { resolve: (r: CheckpointResult) => void; reject: (e: Error) => void }>();
+  const start = () => {
+    const w = new Worker(new URL("./checkpointWorker.ts", import.meta.url).href);
+    w.onmessage = (e: MessageEvent<{ id: number; busy?: number; log?: number; checkpointed?: number; error?: string }>) => {
+      const p = waiting.get(e.data.id);
+      if (!p) return;
+      waiting.delete(e.data.id);
+      if (e.data.error !== undefined) p.reject(new Error(e.data.error));
+      else p.resolve({ busy: e.data.busy !== 0, log: e.data.log ?? 0, checkpointed: e.data.checkpointed ?? 0 });
+    };
+    w.onerror = (e) => {
+      for (const p of waiting.values()) p.reject(new Error(`checkpoint thread failed: ${e.message}`));
+      waiting.clear();
+      worker = null;
+    };
+    (w as Worker & { unref?: () => void }).unref?.();
+    return w;
+  };
+  return {
+    run(): Promise<CheckpointResult> {
+      worker ??= start();
+      const id = ++seq;
+      const done = new Promise<CheckpointResult>((resolve, reject) => waiting.set(id, { resolve, reject }));
+      worker.postMessage({ id, url });
+      return done;
+    },
+    stop() {
+      worker?.terminate();
+      worker = null;
+      for (const p of waiting.values()) p.reject(new Error("database closed"));
+      waiting.clear();
+    },
+  };
 }
 
 /**
  * Checkpoints the WAL when the box is quiet (no write for `idleMs`); once `maxWrites` writes
  * or `maxAgeMs` have passed, in the first lull of `lullMs`; and after 4 × `maxWrites` writes
- * regardless, so the WAL stays bounded under constant load. A
- * checkpoint still holds the event loop while it runs (libSQL is synchronous), so it is
- * taken when no one is waiting. Returns a stop function.
+ * regardless, so the WAL stays bounded under constant load. The checkpoint runs on its own
+ * thread (db/checkpointWorker.ts), so no request waits for it; it is still taken in lulls,
+ * as its copying and fsync share the disk with the writes' own. Returns a stop function.
  */
 export function startCheckpointer(
   database: Database,
