@@ -30,6 +30,11 @@ export const isWholeCents = (euros: number) => Number.isFinite(euros) && Math.ab
  * An amount typed on a tablet ("12,50", "12.50", "12") in cents; NaN when it is no plain amount
  * or holds a fraction of a cent ("1.005" is refused, not rounded: the box would refuse it too).
  */
+/** What a tablet says when typed text holds a fraction of a cent. */
+export const WHOLE_CENTS_ONLY = "Whole cents only (at most two decimals)";
+/** Typed text with a digit other than 0 past the second decimal ("1.005", "0,001"). */
+export const isFractionOfCent = (text: string) => /[.,]\d\d\d*[1-9]/.test(text.trim());
+
 export function typedCents(text: string): number {
   const t = text.trim().replace(",", ".");
   if (!/^(\d+\.?\d*|\.\d+)$/.test(t) || /\.\d\d\d*[1-9]/.test(t)) return Number.NaN;
