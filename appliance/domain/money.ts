@@ -4,8 +4,43 @@
  * two decimals and whole or decimal percents. Conversions happen here, at the route edge.
  */
 
-/** Euros (API) → cents (database), rounded half away from zero. */
-export const toCents = (euros: number) => Math.round(euros * 100);
+/**
+ * Euros → cents, rounded half away from zero on the decimal the number is written as (its
+ * shortest round-trip text, which is what JSON, a keyboard and `String(n)` give): 1.005 → 101,
+ * -0.005 → -1, 0.29 → 29. Multiplying first (`Math.round(euros * 100)`) did neither: 1.005 is
+ * 1.00499999999999989… in binary, so 1.005 * 100 is 100.49999999999999 (→ 100), and Math.round
+ * takes -0.5 up to -0. Shifting the decimal point in the text is exact. Amounts a client sends
+ * never need this rounding: the routes refuse a fraction of a cent (domain/schemas `euros`);
+ * it serves amounts the box or the tablet computes. Not finite → NaN or ±Infinity, as before.
+ */
+export function toCents(euros: number): number {
+  if (!Number.isFinite(euros)) return Math.round(euros * 100);
+  const [digits, exponent] = Math.abs(euros).toExponential().split("e") as [string, string];
+  const cents = Math.round(Number(`${digits}e${Number(exponent) + 2}`));
+  return euros < 0 && cents !== 0 ? -cents : cents;
+}
+
+/**
+ * Whether euros are whole cents. A client's own arithmetic leaves binary noise (10.1 - 3.2 is
+ * 6.8999999999999995, i.e. 6.90), so a number within a millionth of a cent of a whole cent is
+ * that cent; 0.005, 0.001 and 1.005 (a tenth of a cent or more off) are not.
+ */
+export const isWholeCents = (euros: number) => Number.isFinite(euros) && Math.abs(euros * 100 - Math.round(euros * 100)) < 1e-6;
+/**
+ * An amount typed on a tablet ("12,50", "12.50", "12") in cents; NaN when it is no plain amount
+ * or holds a fraction of a cent ("1.005" is refused, not rounded: the box would refuse it too).
+ */
+/** What a tablet says when typed text holds a fraction of a cent. */
+export const WHOLE_CENTS_ONLY = "Whole cents only (at most two decimals)";
+/** Typed text with a digit other than 0 past the second decimal ("1.005", "0,001"). */
+export const isFractionOfCent = (text: string) => /[.,]\d\d\d*[1-9]/.test(text.trim());
+
+export function typedCents(text: string): number {
+  const t = text.trim().replace(",", ".");
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(t) || /\.\d\d\d*[1-9]/.test(t)) return Number.NaN;
+  return toCents(Number(t));
+}
+
 /** Cents (database) → euros (API). */
 export const toEuros = (cents: number) => cents / 100;
 

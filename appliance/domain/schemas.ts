@@ -1,6 +1,6 @@
 /** Schema pieces shared by the modules' models (zod): ids, bounded text, euros, days. */
 import { z } from "zod";
-import { normalizeDiscount } from "./money";
+import { isWholeCents, normalizeDiscount } from "./money";
 
 /** `{id}` path parameter. */
 export const IdParams = z.object({ id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
@@ -8,8 +8,29 @@ export const IdParams = z.object({ id: z.coerce.number().int().min(0).max(Number
 /** A short free-text field: trimmed, bounded so huge strings are refused with a 422. */
 export const text = (max = 200) => z.string().trim().max(max);
 
-/** Euros with at most two decimals in the API; cents in the database (conversions: ./money). */
-export const euros = z.number().finite().min(0).max(10_000_000);
+const WHOLE_CENTS = "must be in whole cents (at most two decimals)";
+
+/**
+ * A money amount a client sends: euros to the cent (issue 31), the one schema of every route
+ * that takes euros (payments, refunds, tendered cash, the drawer's counts, charges, overrides,
+ * catalogue prices and up-charges). A fraction of a cent is a 422, never rounded into a row
+ * (isWholeCents says what counts as one). Cents in the database (conversions: ./money).
+ */
+export const eurosUpTo = (max: number) => z.number().finite().min(0).max(max).refine(isWholeCents, WHOLE_CENTS);
+export const euros = eurosUpTo(10_000_000);
+
+/**
+ * The same amount as text, for a query or path parameter: plain decimal digits ("12.5",
+ * "12.50"); no sign, exponent, spaces or hex, which `z.coerce.number()` used to take ("" was 0).
+ */
+export const eurosTextUpTo = (max: number) =>
+  z
+    .string()
+    .regex(/^(\d+\.?\d*|\.\d+)$/, "must be an amount in euros, such as 12.50")
+    // Read off the text itself, so no float tolerance applies: "1.0000001" is not 1.00.
+    .refine((s) => !/\.\d\d\d*[1-9]/.test(s), WHOLE_CENTS)
+    .transform(Number)
+    .pipe(eurosUpTo(max));
 
 /** A calendar day "YYYY-MM-DD" that really exists (spec §5: date filters accept only valid dates). */
 export const IsoDate = z

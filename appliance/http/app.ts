@@ -6,7 +6,7 @@ import { fail, jsonResponse, ok } from "./envelope";
 import { AppError, conflict, unsupportedMedia } from "../platform/errors";
 import { statusOf, storageFailure } from "./errors";
 import { authorize } from "./guard";
-import { withIdempotency } from "./idempotency";
+import { requestFingerprint, withIdempotency } from "./idempotency";
 import type { Caller, RouteDef } from "./route";
 import { SECURITY_HEADERS } from "./security";
 import { uiBuildOf, uiResponder } from "./static";
@@ -123,9 +123,11 @@ export function createApp(deps: AppDeps) {
       };
       const run = async () => ({ status: 200, body: def.raw ? await def.handler(input as never) : ok(await def.handler(input as never)) });
       if (def.raw) return (await run()).body as Response;
-      const result = def.idempotent
-        ? await withIdempotency(deps.db, request.headers.get("idempotency-key"), `${def.method} ${url.pathname} ${callerKey(caller)}`, deps.clock.now(), run)
-        : await run();
+      // The scope is the whole request (method, path, query, body) and the caller: one key with
+      // another amount is a 409, never the first answer passed off as this one's.
+      const key = def.idempotent ? request.headers.get("idempotency-key") : null;
+      const scope = key ? `${def.method} ${url.pathname} ${callerKey(caller)} ${requestFingerprint(url, body)}` : "";
+      const result = def.idempotent ? await withIdempotency(deps.db, key, scope, deps.clock.now(), run) : await run();
       return jsonResponse(result.status, result.body, headers);
     });
   }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { idempotencyKeys } from "../../db/schema";
@@ -42,6 +43,20 @@ export async function withIdempotency(
     await db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     throw e;
   }
+}
+
+/**
+ * What a request asks for beyond its method, path and caller: its query (in any order) and its
+ * body, hashed (a body may be a 16 MB signature). The same key with another amount is then
+ * another request (409), while an exact retry replays the first answer (issue 31). An upload's
+ * file counts by name, type and size.
+ */
+export function requestFingerprint(url: URL, body: unknown): string {
+  const query = [...url.searchParams].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  const json = JSON.stringify([query, body ?? null], (_k, v) =>
+    v instanceof Blob ? { blob: v.size, type: v.type, name: v instanceof File ? v.name : null } : v,
+  );
+  return createHash("sha256").update(json).digest("base64url");
 }
 
 /** Keys older than a day are dropped at boot; a retry that late is a new request. */

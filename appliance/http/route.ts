@@ -38,7 +38,11 @@ export interface RouteDef<A extends Access = Access, B = unknown, Q = unknown, P
    * Documentation only: the OpenAPI document shows it; answers are not validated against it.
    */
   response?: z.ZodType;
-  /** A create: honours the Idempotency-Key header, so a client retry returns the first result. */
+  /**
+   * Honours the Idempotency-Key header, so a client retry returns the first result: every
+   * create, and every route that moves money whatever its method (pay, pay an item, refund,
+   * close and reopen the drawer; issue 31).
+   */
   idempotent?: boolean;
   /**
    * A query parameter that may carry the token instead of the Authorization header, for

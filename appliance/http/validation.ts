@@ -27,6 +27,8 @@ export function withoutControlChars(value: unknown): unknown {
  */
 export function parsePart<T>(schema: z.ZodType<T> | undefined, value: unknown, part: "body" | "query" | "params"): T {
   if (!schema) return undefined as T;
+  const tokens = taintedTokens(schema, value, []);
+  if (tokens.length) throw unprocessable(`Invalid ${part}: ${tokens.slice(0, 10).join("; ")}`);
   const r = schema.safeParse(withoutControlChars(value));
   if (r.success) return r.data;
   const fields = r.error.issues.slice(0, 10).map((i) => {
@@ -34,6 +36,35 @@ export function parsePart<T>(schema: z.ZodType<T> | undefined, value: unknown, p
     return `${path}: ${describe(i)}`;
   });
   throw unprocessable(`Invalid ${part}: ${fields.join("; ")}`);
+}
+
+/**
+ * An enumerated value (a tender, a role, a type) is a token, not text: "cash\u0000" is not
+ * "cash" with a stray byte but no tender at all (issue 31), so a control character in a value
+ * the schema checks against a fixed list is a 422 instead of being removed. Walks objects,
+ * arrays, optional/nullable/default wrappers and pipes' inputs; answers the failing fields.
+ */
+function taintedTokens(schema: z.ZodType, value: unknown, path: (string | number)[]): string[] {
+  const def = (schema as unknown as { def: { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; element?: z.ZodType; in?: z.ZodType } })
+    .def;
+  switch (def.type) {
+    case "enum":
+      if (typeof value !== "string" || value.replace(CONTROL, "") === value) return [];
+      return [`${path.length ? path.join(".") : "value"}: must be one of ${(schema as z.ZodEnum).options.map((v) => JSON.stringify(v)).join(", ")}`];
+    case "object":
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
+      return Object.entries(def.shape ?? {}).flatMap(([k, s]) => taintedTokens(s, (value as Record<string, unknown>)[k], [...path, k]));
+    case "array":
+      return Array.isArray(value) && def.element ? value.flatMap((v, i) => taintedTokens(def.element!, v, [...path, i])) : [];
+    case "optional":
+    case "nullable":
+    case "default":
+      return def.innerType ? taintedTokens(def.innerType, value, path) : [];
+    case "pipe":
+      return def.in ? taintedTokens(def.in, value, path) : [];
+    default:
+      return [];
+  }
 }
 
 function describe(i: z.core.$ZodIssue): string {

@@ -49,7 +49,7 @@ export const authFailures = sqliteTable(
 
 export const idempotencyKeys = sqliteTable("idempotency_keys", {
   key: text("key").primaryKey(),
-  /** method + path + caller, so a key cannot replay another caller's result. */
+  /** method + path + caller + a hash of query and body (http/idempotency), so a key cannot replay another caller's result, nor another request's. */
   scope: text("scope").notNull(),
   status: integer("status").notNull(),
   body: text("body").notNull(),

@@ -21,11 +21,22 @@ const apiGet = async (page: Page, path: string) => {
 const DATA = resolve(`.e2e-data/main-${MAIN_PORT}`);
 const euros = (n: number) => `€${n.toLocaleString("en-MT", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const cents = (n: number) => Math.round(n * 100);
+/** The Idempotency-Key of every request that moves money (issue 31: one per submit, whatever the method). */
+function moneyKeys(page: Page): (string | undefined)[] {
+  const keys: (string | undefined)[] = [];
+  const money = /\/api\/v1\/(tickets\/paidFor|ticketSubCategory\/paidFor|payments\/\d+\/refund|till\/[^/]+\/(close|reopen))/;
+  page.on("request", (r) => {
+    if (money.test(r.url())) keys.push(r.headers()["idempotency-key"]);
+  });
+  return keys;
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 test("a day at the counter: cash with change, a card split, a refund a manager approves", async ({ page }) => {
   test.setTimeout(90_000);
   const app = new AppPage(page);
   await app.loginAs("3333"); // an employee at the counter
+  const keys = moneyKeys(page);
   const owing = ((await apiGet(page, "/tickets/?limit=100")) as { id: number; balance: number }[]).filter((t) => t.balance > 10);
   expect(owing.length).toBeGreaterThanOrEqual(2);
   const [cashTicket, splitTicket] = owing.slice(-2) as [(typeof owing)[0], (typeof owing)[0]];
@@ -73,6 +84,10 @@ test("a day at the counter: cash with change, a card split, a refund a manager a
   const split = page.getByRole("dialog", { name: `Pay ticket #${splitTicket.id}` });
   await split.getByRole("button", { name: "Card", exact: true }).click();
   await expect(split.getByLabel("Tendered")).toHaveCount(0); // only cash is handed over
+  // A fraction of a cent is refused in the dialog (the box would answer 422), not rounded.
+  await split.getByLabel("Amount").fill("5.005");
+  await expect(split.getByRole("alert")).toHaveText("Whole cents only (at most two decimals)");
+  await expect(split.getByRole("button", { name: "Pay", exact: true })).toBeDisabled();
   await split.getByLabel("Amount").fill("5");
   await expect(split).toContainText(`Split: ${euros((cents(splitTicket.balance) - 500) / 100)} stays to pay`);
   await split.getByRole("button", { name: "Pay", exact: true }).click();
@@ -111,6 +126,10 @@ test("a day at the counter: cash with change, a card split, a refund a manager a
   const after = ((await apiGet(page, `/payments/?ticket=${cashTicket.id}`)) as Row[]).filter((r) => r.refund_of !== null);
   expect(after).toEqual([expect.objectContaining({ amount: -2, refund_of: cash?.id })]);
   expect(after[0]?.approved_by).not.toBeNull();
+  // Cash, card, other (PUT paidFor) and the refund asked twice (refused, then with the PIN): each its own key.
+  expect(keys.length).toBe(5);
+  for (const k of keys) expect(k).toMatch(UUID);
+  expect(new Set(keys).size).toBe(5);
 
   // 4. The customer's screen lists the same payments and the refund under the ticket.
   const { customer_id } = await apiGet(page, `/tickets/${cashTicket.id}`);
@@ -125,6 +144,7 @@ test("end of day: a manager counts the drawer, the variance shows in colour, a s
   test.setTimeout(60_000);
   const app = new AppPage(page);
   await app.loginAs("2222"); // a manager
+  const keys = moneyKeys(page);
   await expect(app.tiles().filter({ hasText: "End of day" })).toHaveCount(1);
   await app.tiles().filter({ hasText: "End of day" }).click();
   await expect(page).toHaveURL(/\/till$/);
@@ -144,6 +164,7 @@ test("end of day: a manager counts the drawer, the variance shows in colour, a s
   await drawer.getByRole("button", { name: "Close the drawer" }).click();
   await expect(drawer.getByRole("status")).toContainText("One euro over");
   await expect(drawer.getByRole("button", { name: "Close the drawer" })).toHaveCount(0);
+  expect(keys).toEqual([expect.stringMatching(UUID)]);
   const closed = await apiGet(page, `/till/${day}`);
   expect(closed.closed).toMatchObject({ counted: { cash: (cents(till.expected.cash) + 100) / 100 }, variance: { cash: 1, card: 0, other: 0 } });
   // A second close answers 409; only an admin may reopen.

@@ -66,12 +66,15 @@ export function newIdempotencyKey(): string {
 
 /**
  * Calls the API and unwraps the envelope; failures toast the server's message and throw.
- * Every POST carries an Idempotency-Key (one per call; a caller may pass its own in headers to
- * span several calls, as "idempotency-key"), so a create the box already made answers its first result instead of
- * making a second ticket or item; routes that are not creates ignore the header.
+ * Every call but a GET carries an Idempotency-Key, one per call (a caller may pass its own in
+ * headers, as "idempotency-key", to span several calls), whatever its method: a create the box
+ * already made, or a payment, refund or drawer close/reopen it already took (PUT paidFor
+ * included, issue 31), answers its first result instead of happening twice. The key is made
+ * once per call, before sending, so anything re-sending this call's request sends the same key.
+ * Routes that are not idempotent ignore the header.
  */
 export async function api<T>(method: string, path: string, opts: CallOptions = {}): Promise<T> {
-  const idempotency: Record<string, string> = method.toUpperCase() === "POST" ? { "idempotency-key": newIdempotencyKey() } : {};
+  const idempotency: Record<string, string> = method.toUpperCase() !== "GET" ? { "idempotency-key": newIdempotencyKey() } : {};
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
   const token = currentToken();

@@ -128,17 +128,35 @@ describe("Idempotency-Key (issue 17: a second tap after a timeout makes no secon
   }
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-  test("every POST carries its own key; GET and PUT carry none", async () => {
+  test("every call but a GET carries its own key: POST, and PUT paidFor too (issue 31); GET none", async () => {
     const sent = recordFetch();
     await api("POST", "/tickets/", { body: { customer_id: 1 } });
     await api("POST", "/tickets/", { body: { customer_id: 1 } });
     await api("GET", "/tickets/");
-    await api("PUT", "/tickets/1", { body: {} });
+    await api("PUT", "/tickets/paidFor/1", { query: { amount: 5, method: "cash" } });
+    await api("PUT", "/tickets/paidFor/1", { query: { amount: 5, method: "cash" } });
+    await api("put", "/ticketSubCategory/paidFor/2/5");
+    await api("DELETE", "/ticketSubCategoryActions/", { query: { id: 3 } });
     const keys = sent.map((h) => h.get("idempotency-key"));
-    expect(keys[0]).toMatch(UUID);
-    expect(keys[1]).toMatch(UUID);
-    expect(keys[1]).not.toBe(keys[0]);
-    expect(keys.slice(2)).toEqual([null, null]);
+    expect(keys[2]).toBeNull();
+    const sentKeys = keys.filter((_, i) => i !== 2);
+    for (const k of sentKeys) expect(k).toMatch(UUID);
+    // One key per call: no two calls (two taps, two submits) share one.
+    expect(new Set(sentKeys).size).toBe(sentKeys.length);
+  });
+
+  test("the money screens' calls carry a key: pay a ticket, pay an item, refund, close and reopen the drawer", async () => {
+    const sent = recordFetch();
+    const { payTicketBy, payItemBy, refundPayment } = await import("../features/tickets/api");
+    await payTicketBy(1, { method: "cash", amount: 5 });
+    await payItemBy(2, { method: "card", amount: 3 });
+    await refundPayment(3, 1, "Stain")();
+    await api("POST", "/till/2026-11-20/close", { body: { counted: { cash: 0, card: 0, other: 0 } } });
+    await api("POST", "/till/2026-11-20/reopen");
+    const keys = sent.map((h) => h.get("idempotency-key"));
+    expect(keys.length).toBe(5);
+    for (const k of keys) expect(k).toMatch(UUID);
+    expect(new Set(keys).size).toBe(5);
   });
 
   test("a caller's own key is kept, so one key can span a whole user action", async () => {

@@ -3,10 +3,14 @@
 // up-charge is a percentage); the services speak hundredths (cents, hundredths of a percent).
 import { z } from "zod";
 import { CATEGORY_TYPES, MODIFIER_TYPES } from "../../domain/catalogue";
-import { Discount, text } from "../../domain/schemas";
+import { Discount, eurosUpTo, text } from "../../domain/schemas";
 
-/** Euros when flat; percent when a percentage. */
-const Amount = z.number().finite().min(0).max(1_000_000);
+/**
+ * Euros when flat; percent when a percentage. Stored in hundredths either way, so both are
+ * whole hundredths: the euros-to-the-cent schema (a fraction of a cent or of a hundredth of a
+ * percent is a 422, never rounded).
+ */
+const Amount = eurosUpTo(1_000_000);
 const Order = z.number().int().min(0).max(1_000_000);
 const optionalId = z.coerce.number().int().positive().optional();
 

@@ -3,6 +3,7 @@
 // to hundredths. A record that does not pass is refused with the first field that failed;
 // nothing of it is written.
 import { z } from "zod";
+import { isWholeCents, toCents } from "../../domain/money";
 import { MAX_LINE_CENTS, MAX_PERCENT_HUNDREDTHS, MAX_TICKET_CENTS } from "../../domain/pricing";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -46,8 +47,8 @@ const euros = (capCents: number) =>
     .number()
     .finite()
     .min(0, "negative amount")
-    .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, "more than two decimals")
-    .transform((v) => Math.round(v * 100))
+    .refine(isWholeCents, "more than two decimals")
+    .transform(toCents)
     .refine((c) => c <= capCents, `absurd amount (over €${(capCents / 100).toLocaleString("en")})`);
 /** An up-charge or price: euros when flat, a percentage when it is a percentage of another; hundredths either way. */
 const hundredths = euros(Math.max(MAX_LINE_CENTS, MAX_PERCENT_HUNDREDTHS));

@@ -1,16 +1,21 @@
 // The payments module's contract (issue 24): payment rows, refunds, the drawer's day. Euros on the wire, cents inside.
 import { z } from "zod";
-import { euros, IsoDate, text } from "../../domain/schemas";
+import { euros, eurosTextUpTo, IsoDate, text } from "../../domain/schemas";
 import { Approval } from "../approval/model";
 
 export const TENDERS = ["cash", "card", "other"] as const;
+/**
+ * A tender is exactly one of its names: "CASH", "cash " and "cash\u0000" are refused (422), not
+ * read as cash (issue 31). Control characters are not stripped from a token before it is
+ * checked (http/validation: enumerated values are exact).
+ */
 export const Tender = z.enum(TENDERS);
 export type Tender = z.infer<typeof Tender>;
 
 /** The query the spec's pay routes take: `method` (default cash), and for cash what was handed over. */
 export const PayQuery = z.object({
   method: Tender.optional(),
-  tendered: z.coerce.number().finite().min(0).max(1_000_000).optional(),
+  tendered: eurosTextUpTo(1_000_000).optional(),
 });
 
 export const Payment = z.object({

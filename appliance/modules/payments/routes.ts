@@ -82,6 +82,7 @@ export function paymentRoutes(payments: PaymentService) {
       access: { roles: ["admin"] },
       params: TillParams,
       query: TillQuery,
+      idempotent: true,
       handler: ({ caller, params, query }) => payments.reopenTill(caller, params.date, query.agent),
     }),
   ];

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { unprocessable } from "../../platform/errors";
 import { ROLES, route } from "../../http/route";
-import { IdParams } from "../../domain/schemas";
+import { eurosTextUpTo, IdParams } from "../../domain/schemas";
 import { WithApproval } from "../approval/routes";
 import { PayQuery } from "../payments/model";
 import type { ItemService } from "./items";
@@ -52,8 +52,10 @@ export function itemRoutes(items: ItemService) {
       tag: "items",
       summary: "Takes a payment for an item; ?full=true pays what is left; ?method=cash|card|other (default cash), ?tendered= euros handed over",
       access: staff,
-      params: z.object({ id: IdParams.shape.id, amount: z.coerce.number().finite().min(0).max(1_000_000) }),
+      params: z.object({ id: IdParams.shape.id, amount: eurosTextUpTo(1_000_000) }),
       query: PayQuery.extend({ full: bool.optional() }),
+      // Moves money: a tablet that lost the answer retries with the same key (issue 31).
+      idempotent: true,
       handler: async ({ caller, params, query }) => itemOut(await items.pay(caller, params.id, toCents(params.amount), query.full ?? false, payWith(query))),
     }),
     route({

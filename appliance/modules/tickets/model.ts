@@ -3,14 +3,14 @@
 // The UI imports these types (type-only) from here, never from the services.
 import { z } from "zod";
 import { toEuros } from "../../domain/money";
-import { Discount, IsoDate, text } from "../../domain/schemas";
+import { Discount, eurosUpTo, IsoDate, text } from "../../domain/schemas";
 import { WithApproval } from "../approval/model";
 import { Address } from "../places/model";
 
 // ---- request bodies
 
-/** A money amount a client sends, in euros. */
-const money = z.number().finite().min(0).max(1_000_000);
+/** A money amount a client sends, in euros to the cent (a fraction of a cent is a 422). */
+const money = eurosUpTo(1_000_000);
 
 /**
  * Spec §4: a state set on tickets or items, with one optional drawn signature (a data URL).

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { unprocessable } from "../../platform/errors";
 import { ROLES, route } from "../../http/route";
-import { IdParams, IsoDate } from "../../domain/schemas";
+import { eurosTextUpTo, IdParams, IsoDate } from "../../domain/schemas";
 import { WithApproval } from "../approval/routes";
 import { PayQuery } from "../payments/model";
 import type { ItemService } from "./items";
@@ -108,7 +108,9 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
         "Pays the ticket in full (?amount= euros: a part, for a split tender) by ?method=cash|card|other (default cash; ?tendered= euros handed over); never lowers what was paid",
       access: staff,
       params: IdParams,
-      query: PayQuery.extend({ amount: z.coerce.number().finite().min(0).max(1_000_000).optional() }),
+      query: PayQuery.extend({ amount: eurosTextUpTo(1_000_000).optional() }),
+      // Moves money: a tablet that lost the answer retries with the same key (issue 31).
+      idempotent: true,
       handler: async ({ caller, params, query }) =>
         ticketOut(await tickets.payInFull(caller, params.id, payWith(query), query.amount === undefined ? null : toCents(query.amount))),
     }),

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { MODIFIER_TYPES } from "../../../appliance/domain/catalogue";
 import { euroFromEuros } from "../../../appliance/domain/format";
-import { toCents, toEuros } from "../../../appliance/domain/money";
+import { toEuros, typedCents } from "../../../appliance/domain/money";
 import { withApproval } from "../../components/approval";
 import { confirmDialog } from "../../components/dialog";
 import { toast } from "../../components/toast";
@@ -67,7 +67,7 @@ export function ItemEditor({
   async function saveOverride() {
     if (savingOverride.current) return;
     const v = override.trim();
-    const value = v === "" ? null : toEuros(toCents(Number(v)));
+    const value = v === "" ? null : toEuros(typedCents(v));
     if (value !== null && !(value >= 0)) return toast("Enter a price", "warning");
     // Spec §5: applied only when it differs from the computed total.
     if (value === item.total_override || (value !== null && item.total_override == null && value === item.total)) return;

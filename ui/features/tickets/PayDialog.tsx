@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { euroFromEuros } from "../../../appliance/domain/format";
-import { toCents, toEuros } from "../../../appliance/domain/money";
+import { isFractionOfCent, toCents, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
 import type { Tender } from "../../../appliance/modules/payments/model";
 import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
 import { toast } from "../../components/toast";
@@ -13,8 +13,8 @@ const TENDERS: { value: Tender; label: string }[] = [
   { value: "other", label: "Other" },
 ];
 
-/** "12,50" or "12.50" typed on a tablet, in cents; NaN when it is not an amount. */
-const cents = (text: string) => (text.trim() === "" ? Number.NaN : toCents(Number(text.trim().replace(",", "."))));
+/** "12,50" or "12.50" typed on a tablet, in cents; NaN when it is no amount or a fraction of a cent. */
+const cents = typedCents;
 
 /** One tender: amount (euros), method, and for cash what was handed over. */
 type Take = { method: Tender; amount: number; tendered?: number };
@@ -81,13 +81,15 @@ function PayDialog<T extends { balance: number }>({
   const tenderedCents = method === "cash" && tendered.trim() !== "" ? cents(tendered) : null;
   const change = tenderedCents !== null && tenderedCents >= amountCents ? tenderedCents - amountCents : null;
   const invalid =
-    !Number.isFinite(amountCents) || amountCents <= 0
-      ? "Enter the amount to take"
-      : amountCents > balanceCents
-        ? `More than the balance of ${euroFromEuros(balance)}`
-        : tenderedCents !== null && (!Number.isFinite(tenderedCents) || tenderedCents < amountCents)
-          ? "Less was handed over than the amount"
-          : "";
+    isFractionOfCent(amount) || (method === "cash" && isFractionOfCent(tendered))
+      ? WHOLE_CENTS_ONLY
+      : !Number.isFinite(amountCents) || amountCents <= 0
+        ? "Enter the amount to take"
+        : amountCents > balanceCents
+          ? `More than the balance of ${euroFromEuros(balance)}`
+          : tenderedCents !== null && (!Number.isFinite(tenderedCents) || tenderedCents < amountCents)
+            ? "Less was handed over than the amount"
+            : "";
 
   async function pay(e: React.FormEvent) {
     e.preventDefault();

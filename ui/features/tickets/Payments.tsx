@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
-import { toCents, toEuros } from "../../../appliance/domain/money";
+import { isFractionOfCent, toCents, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
 import type { Payment } from "../../../appliance/modules/payments/model";
 import { withApproval } from "../../components/approval";
 import { toast } from "../../components/toast";
@@ -97,8 +97,14 @@ function RefundForm({ payment, max, done }: { payment: Payment; max: number; don
   const [amount, setAmount] = useState(toEuros(max).toFixed(2));
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
-  const cents = amount.trim() === "" ? Number.NaN : toCents(Number(amount.trim().replace(",", ".")));
-  const invalid = !Number.isFinite(cents) || cents <= 0 ? "Enter the amount to refund" : cents > max ? `At most ${euroFromEuros(toEuros(max))}` : "";
+  const cents = typedCents(amount);
+  const invalid = isFractionOfCent(amount)
+    ? WHOLE_CENTS_ONLY
+    : !Number.isFinite(cents) || cents <= 0
+      ? "Enter the amount to refund"
+      : cents > max
+        ? `At most ${euroFromEuros(toEuros(max))}`
+        : "";
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();

@@ -2,7 +2,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
 import { businessDay } from "../../../appliance/domain/dates";
 import { displayDate, displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
-import { toCents, toEuros } from "../../../appliance/domain/money";
+import { toCents, toEuros, typedCents } from "../../../appliance/domain/money";
 import type { Tender, TillDay } from "../../../appliance/modules/payments/model";
 import { DateField } from "../../components/DateField";
 import { toast } from "../../components/toast";
@@ -56,8 +56,8 @@ async function downloadZ(day: string) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
-/** "12,50" or "12.50" in cents; NaN when it is not an amount. */
-const cents = (text: string) => (text.trim() === "" ? Number.NaN : toCents(Number(text.trim().replace(",", "."))));
+/** "12,50" or "12.50" in cents; NaN when it is no amount or a fraction of a cent. */
+const cents = typedCents;
 
 /**
  * End of day (issue 24, admins and managers): a day's drawer as the box counts it (expected per
