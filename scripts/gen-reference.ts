@@ -20,7 +20,7 @@ import { effectivePrice, itemTotals, type PriceRecord, ticketTotal } from "../ap
 import { getBoxSecret, hashPassword, hashPin } from "../appliance/modules/auth/secrets";
 import { migrateDatabase, openDatabase } from "../db/client";
 import { REBUILD_CUSTOMER_STATS } from "../db/maintenance";
-import { CARRY_PAID_SQL } from "../appliance/modules/payments/check";
+import { carryPaid } from "../appliance/modules/payments/check";
 import { addresses, agents, employees, localities, streets } from "../db/schema";
 import {
   DAY_MS,
@@ -243,7 +243,7 @@ export async function generateReference(o: RefOptions): Promise<{ path: string; 
     const trStart = performance.now();
     sq.run("BEGIN");
     // Paid amounts were bulk-written as totals: they become payment rows, as migration 0010 does.
-    sq.exec(CARRY_PAID_SQL);
+    carryPaid({ run: (q, args = []) => void sq.query(q).run(...args), values: (q, args = []) => sq.query(q).values(...args) as unknown[][] });
     sq.exec(REBUILD_CUSTOMER_STATS);
     for (const tr of triggers) sq.run(tr.sql);
     sq.run("COMMIT");

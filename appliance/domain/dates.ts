@@ -28,8 +28,6 @@ export function setShopTimeZone(tz: string): boolean {
   zone = tz;
   return true;
 }
-/** @deprecated read shopTimeZone(); kept for callers that only run on the box with its env zone. */
-export const BUSINESS_TZ = zone;
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 /** An Intl formatter in the shop's zone, built once per zone and options. */

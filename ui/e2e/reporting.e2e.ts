@@ -27,7 +27,7 @@ const TITLES: Record<ReportName, string> = {
 const fileName = (report: ReportName, ext = "csv") => `${TITLES[report]} ${printDate(today)} ${printDate(today)}.${ext}`;
 /** The columns of README's reports, written out here; head quarters' include the shop. */
 const COLUMNS: Record<ReportName, string[]> = {
-  salesReport: ["Date", "Shop", "Action", "Items", "Gross", "Discounts", "Net", "Net excl. VAT", "VAT 18%", "Paid", "Outstanding"],
+  salesReport: ["Date", "Shop", "Action", "Items", "Gross", "Discounts", "Net", "Net excl. VAT", "VAT 18%", "Paid", "Outstanding", "Takings"],
   clientReport: ["Customer ID", "Customer", "Mobile", "Shop", "Tickets", "Items", "Spent", "Paid", "Owed", "First visit", "Last visit"],
   itemReport: [
     "Item ID",
@@ -48,7 +48,7 @@ const COLUMNS: Record<ReportName, string[]> = {
     "Commission",
   ],
   itemStateReport: ["Item ID", "Ticket ID", "Garment", "Description", "State", "When", "Employee", "Shop", "Note"],
-  paymentsReport: ["Date", "Time", "Shop", "Ticket ID", "Item ID", "Tender", "Amount", "Tendered", "Change", "Employee", "Refund of", "Reason"],
+  paymentsReport: ["Date", "Time", "Till day", "Shop", "Ticket ID", "Item ID", "Tender", "Amount", "Tendered", "Change", "Employee", "Refund of", "Reason"],
   tillReport: [
     "Date",
     "Shop",

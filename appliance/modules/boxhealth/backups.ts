@@ -14,7 +14,7 @@ import { z } from "zod";
 import { listBackupsIn, nightlyDir } from "../../../db/backups";
 import type { Db } from "../../../db/client";
 import { boxSettings } from "../../../db/schema";
-import { BUSINESS_TZ } from "../../domain/dates";
+import { zoned } from "../../domain/dates";
 import { isUnder, MOUNTED_DISK_ROOTS } from "../../domain/disks";
 import type { Clock } from "../../platform/clock";
 import { conflict, unprocessable } from "../../platform/errors";
@@ -48,7 +48,8 @@ export const BackupRun = z.object({
 });
 export type BackupRun = z.infer<typeof BackupRun>;
 
-const hourIn = (d: Date) => Number(new Intl.DateTimeFormat("en-GB", { timeZone: BUSINESS_TZ, hour: "2-digit", hourCycle: "h23" }).format(d));
+// The zone read at each call: a zone set on "The box" moves the night window at once (issue 31).
+const hourIn = (d: Date) => Number(zoned("en-GB", { hour: "2-digit", hourCycle: "h23" }).format(d));
 
 /** Whether a nightly copy is due at `now`, given the newest one's time (null: none yet). */
 export function backupDue(now: Date, newest: Date | null): boolean {

@@ -1,6 +1,6 @@
 /**
  * The check of a freshly restored site copy, in a process of its own (`bun check.ts <file>
- * <day start> <day end>`): `PRAGMA integrity_check` reads the whole file, seconds on a 1 GB
+ * <till day>`): `PRAGMA integrity_check` reads the whole file, seconds on a 1 GB
  * copy, which the box's event loop must not wait for. Prints one JSON line (CheckResult).
  *
  * A copy that passes is turned into a rollback-journal database (journal_mode=DELETE): readers
@@ -9,7 +9,7 @@
  * keeps reading it whole.
  */
 import { Database } from "bun:sqlite";
-import { takingsFrom, takingsQuery } from "../payments/takings";
+import { takingsQuery, takingsRows, totalTakings } from "../payments/reads";
 import { readSchemaVersion, type SchemaVersion } from "../../../db/version";
 
 export interface CheckResult {
@@ -17,13 +17,13 @@ export interface CheckResult {
   integrity: string;
   /** The newest ticket or item state change in the copy (UTC ISO), null in an empty one. */
   last_data_at: string | null;
-  /** Payments taken in [day start, day end), in cents. */
+  /** The takings of the till day asked for (every shop of the copy), in cents. */
   takings_cents: number;
   /** The copy's schema version and release; its figures above are read only when it is HQ's own. */
   schema?: SchemaVersion;
 }
 
-export function checkCopy(path: string, dayStart: string, dayEnd: string): CheckResult {
+export function checkCopy(path: string, day: string): CheckResult {
   const db = new Database(path);
   try {
     const problems = db.query("PRAGMA integrity_check(5)").values() as [string][];
@@ -44,8 +44,8 @@ export function checkCopy(path: string, dayStart: string, dayEnd: string): Check
         .pop() ?? null;
     // Takings as every screen counts them: the payments module's one definition (the copy is
     // on HQ's schema version, checked above, so its payments table is there).
-    const tq = takingsQuery(dayStart, dayEnd, null);
-    const { all } = takingsFrom(db.query(tq.sql).values(...tq.args) as unknown[][]);
+    const tq = takingsQuery({ from: day, to: day, agents: null });
+    const all = totalTakings(takingsRows(db.query(tq.sql).values(...tq.args) as unknown[][]));
     return { integrity, last_data_at: last, takings_cents: all.total, schema };
   } finally {
     db.close();
@@ -53,9 +53,9 @@ export function checkCopy(path: string, dayStart: string, dayEnd: string): Check
 }
 
 if (import.meta.main) {
-  const [path, dayStart, dayEnd] = process.argv.slice(2);
+  const [path, day] = process.argv.slice(2);
   try {
-    process.stdout.write(JSON.stringify(checkCopy(path!, dayStart!, dayEnd!)));
+    process.stdout.write(JSON.stringify(checkCopy(path!, day!)));
   } catch (err) {
     // A file SQLite cannot read at all ("file is not a database", "malformed") fails the check too.
     process.stdout.write(JSON.stringify({ integrity: err instanceof Error ? err.message : String(err), last_data_at: null, takings_cents: 0 }));

@@ -16,8 +16,7 @@ import { join, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { LITESTREAM_BIN, replicaOnlyConfig } from "../../../drivers/replication/litestream";
 import { walFailure } from "../../../drivers/replication/torn";
-import { addDays, businessDay } from "../../domain/dates";
-import { dayStartUtc } from "../../domain/schedule";
+import { businessDay } from "../../domain/dates";
 import { isSiteName } from "../../domain/sites";
 import { maskUrl } from "../../domain/urls";
 import { runChild } from "../../platform/child";
@@ -201,7 +200,7 @@ export function createChainService(deps: {
       return;
     }
     const day = businessDay(deps.clock.now());
-    const res = await run([process.execPath, CHECK, tmp, dayStartUtc(day), dayStartUtc(addDays(day, 1))]);
+    const res = await run([process.execPath, CHECK, tmp, day]);
     let check: CheckResult;
     try {
       check = JSON.parse(res.out) as CheckResult;

@@ -20,3 +20,9 @@ export async function namesAgent(q: Pick<Db, "select">, agentId: number): Promis
   const [r] = await q.select({ one: employees.agent_id }).from(employees).where(eq(employees.agent_id, agentId)).limit(1);
   return r !== undefined;
 }
+
+/** The shop an employee works for (employees never move to another): a payment's drawer is that shop's. */
+export async function employeeShop(q: Pick<Db, "select">, id: number): Promise<number | null> {
+  const [r] = await q.select({ agent_id: employees.agent_id }).from(employees).where(eq(employees.id, id));
+  return r?.agent_id ?? null;
+}

@@ -1,8 +1,10 @@
-import { and, asc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { employees, payments, tillCloses } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
+import { employeeShop } from "../employees/reads";
 import type { Tender } from "./model";
+import type { Values } from "./takings";
 
 /** The database or the caller's transaction: a payment is written inside the use case's transaction. */
 export type Exec = Pick<Db, "select" | "insert" | "update" | "delete" | "query">;
@@ -35,12 +37,27 @@ export async function closedDay(q: Exec, agentId: number, day: string) {
   return c ?? null;
 }
 
-/** The drawer day a payment taken at `at` counts in: its Malta day, or the next open one after a close. */
+/** The drawer day a payment taken at `at` counts in: its day in the shop's zone, or the next open one after a close. */
 export async function tillDayFor(q: Exec, agentId: number, at: Date): Promise<string> {
   let day = businessDay(at);
   // Bounded: a shop closes at most one day per day; a run of closed future days is unusual.
   for (let i = 0; i < 366 && (await closedDay(q, agentId, day)); i++) day = addDays(day, 1);
   return day;
+}
+
+/** The shop whose drawer a row counts in: its employee's shop, else the ticket's (the rule of takings.ts). */
+async function drawerOf(q: Exec, p: NewPayment): Promise<number> {
+  return (p.employee_id == null ? null : await employeeShop(q, p.employee_id)) ?? p.agent_id;
+}
+
+/** A raw-SQL runner on the database or the caller's transaction (takings.ts's queries are plain SQL). */
+export function valuesOn(q: Pick<Db, "values">): Values {
+  return async (text, args) => {
+    const parts = text.split("?");
+    const chunks: SQL[] = [sql.raw(parts[0]!)];
+    args.forEach((a, i) => chunks.push(sql`${a}`, sql.raw(parts[i + 1]!)));
+    return (await q.values(sql.join(chunks))) as unknown[][];
+  };
 }
 
 /**
@@ -64,7 +81,8 @@ export async function insertPayment(q: Exec, p: NewPayment): Promise<PaymentRow>
       reason: p.reason ?? null,
       approved_by: p.approved_by ?? null,
       taken_at: p.at.toISOString(),
-      till_day: await tillDayFor(q, p.agent_id, p.at),
+      // The day of the drawer the money goes into: the taker's shop's (takings.ts, DRAWER_SQL).
+      till_day: await tillDayFor(q, await drawerOf(q, p), p.at),
     })
     .returning();
   return row!;
@@ -105,10 +123,18 @@ export async function insertPaymentsBulk(q: RawExec, rows: NewPayment[]): Promis
   // An import's rows share an instant or a few: the Malta day of each instant once.
   const days = new Map<number, string>();
   const dayOf = (at: Date) => days.get(at.getTime()) ?? (days.set(at.getTime(), businessDay(at)), days.get(at.getTime())!);
+  // Each row's drawer (the taker's shop, else the ticket's), with one look-up of the employees.
+  const staff = [...new Set(rows.map((r) => r.employee_id).filter((e): e is number => e != null))];
+  const shopOf = new Map<number, number>();
+  if (staff.length) {
+    const res = await q.execute({ sql: "SELECT id, agent_id FROM employees WHERE id IN (SELECT value FROM json_each(?))", args: [JSON.stringify(staff)] });
+    for (const r of res.rows as unknown[][]) shopOf.set(Number(r[0]), Number(r[1]));
+  }
+  const drawer = (p: NewPayment) => (p.employee_id == null ? undefined : shopOf.get(p.employee_id)) ?? p.agent_id;
   const closed = new Map<number, Set<string>>();
-  for (const agent of new Set(rows.map((r) => r.agent_id))) {
+  for (const agent of new Set(rows.map(drawer))) {
     const from = rows
-      .filter((r) => r.agent_id === agent)
+      .filter((r) => drawer(r) === agent)
       .map((r) => dayOf(r.at))
       .sort()[0]!;
     const res = await q.execute({ sql: "SELECT day FROM till_closes WHERE agent_id = ? AND reopened_at IS NULL AND day >= ?", args: [agent, from] });
@@ -139,7 +165,7 @@ export async function insertPaymentsBulk(q: RawExec, rows: NewPayment[]): Promis
         p.reason ?? null,
         p.approved_by ?? null,
         p.at.toISOString(),
-        tillDay(p.agent_id, p.at),
+        tillDay(drawer(p), p.at),
       );
     await q.execute({ sql: `INSERT INTO payments (${PAYMENT_COLUMNS.join(", ")}) VALUES ${part.map(() => one).join(", ")}`, args });
   }

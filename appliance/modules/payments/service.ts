@@ -1,4 +1,4 @@
-import { and, eq, gte, isNotNull, lt, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { employees, payments, tillCloses } from "../../../db/schema";
 import { businessDay } from "../../domain/dates";
@@ -10,8 +10,9 @@ import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { ApprovalService } from "../approval/service";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
-import { TENDERS, type ByTender, type Payment, type Tender, type TillDay } from "./model";
-import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type NewPayment, type PaymentRow, type RawExec, stillHeld } from "./repo";
+import type { ByTender, Payment, Tender, TillDay } from "./model";
+import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type NewPayment, type PaymentRow, type RawExec, stillHeld, valuesOn } from "./repo";
+import { DRAWER_SQL, sumTakings, takings, totalTakings } from "./takings";
 
 // What other modules use: the tickets ledger records payments inside its own transactions.
 export { hasPayments, type NewPayment, type RawExec } from "./repo";
@@ -41,53 +42,44 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
     return agent;
   }
 
-  async function expected(q: Exec, agentId: number, day: string) {
-    const rows = await q
-      .select({
-        tender: payments.tender,
-        sum: sql<number>`coalesce(sum(${payments.amount}), 0)`,
-        ins: sql<number>`sum(${payments.amount} > 0)`,
-        outs: sql<number>`sum(${payments.amount} < 0)`,
-      })
-      .from(payments)
-      .where(and(eq(payments.agent_id, agentId), eq(payments.till_day, day)))
-      .groupBy(payments.tender);
-    const cents: Record<Tender, number> = { cash: 0, card: 0, other: 0 };
-    let ins = 0;
-    let outs = 0;
-    for (const r of rows) {
-      if ((TENDERS as readonly string[]).includes(r.tender)) cents[r.tender as Tender] += Number(r.sum);
-      ins += Number(r.ins ?? 0);
-      outs += Number(r.outs ?? 0);
-    }
-    return { cents, ins, outs };
+  /** A shop's drawer of one till day, from the one aggregate of takings (takings.ts). */
+  async function drawer(q: Pick<Db, "values">, agentId: number, day: string) {
+    return takings(valuesOn(q), { from: day, to: day, agents: [agentId], by: ["employee"] });
   }
 
   async function tillDay(caller: EmployeeCaller, day: string, agent?: number): Promise<TillDay> {
     const agentId = tillShop(caller, agent);
-    const { cents, ins, outs } = await expected(db, agentId, day);
-    const byEmployee = await db
-      .select({
-        employee_id: payments.employee_id,
-        employee: employees.full_name,
-        role: employees.role,
-        cash: sql<number>`coalesce(sum(${payments.amount}), 0)`,
-      })
-      .from(payments)
-      .leftJoin(employees, eq(employees.id, payments.employee_id))
-      .where(and(eq(payments.agent_id, agentId), eq(payments.till_day, day), eq(payments.tender, "cash")))
-      .groupBy(payments.employee_id);
-    const [moved] = await db
-      .select({ n: sql<number>`count(*)` })
-      .from(payments)
-      .where(
-        and(
-          eq(payments.agent_id, agentId),
-          gte(payments.taken_at, dayStartUtc(day)),
-          lt(payments.taken_at, dayStartUtc(addDays(day, 1))),
-          ne(payments.till_day, day),
-        ),
-      );
+    const rows = await drawer(db, agentId, day);
+    const all = totalTakings(rows);
+    const cash = [
+      ...sumTakings(
+        rows.filter((r) => r.tender === "cash"),
+        (r) => r.employee,
+      ),
+    ];
+    const staff = cash.flatMap(([id]) => (id == null ? [] : [id]));
+    const named = new Map(
+      staff.length
+        ? (await db.select({ id: employees.id, full_name: employees.full_name, role: employees.role }).from(employees).where(inArray(employees.id, staff))).map(
+            (e) => [e.id, e],
+          )
+        : [],
+    );
+    const byEmployee = cash
+      .map(([employee_id, x]) => ({
+        employee_id,
+        employee: named.get(employee_id!)?.full_name ?? null,
+        role: named.get(employee_id!)?.role ?? null,
+        cash: x.cash,
+      }))
+      .sort((a, b) => (a.employee_id ?? 0) - (b.employee_id ?? 0));
+    // Rows taken on this calendar day into this drawer that count in a later day (after its close).
+    const [moved] = await valuesOn(db)(`SELECT count(*) FROM payments p WHERE p.taken_at >= ? AND p.taken_at < ? AND p.till_day <> ? AND ${DRAWER_SQL} = ?`, [
+      dayStartUtc(day),
+      dayStartUtc(addDays(day, 1)),
+      day,
+      agentId,
+    ]);
     const close = await closedDay(db, agentId, day);
     const reopened = await db
       .select()
@@ -96,11 +88,11 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
     return {
       day,
       agent_id: agentId,
-      expected: euroTenders(cents),
-      payments: ins,
-      refunds: outs,
-      by_employee: byEmployee.map((e) => ({ ...e, role: e.role ?? null, cash: toEuros(Number(e.cash)) })),
-      moved_to_next_day: Number(moved?.n ?? 0),
+      expected: euroTenders(all),
+      payments: all.payments,
+      refunds: all.refunds,
+      by_employee: byEmployee.map((e) => ({ ...e, cash: toEuros(e.cash) })),
+      moved_to_next_day: Number(moved?.[0] ?? 0),
       closed: close
         ? {
             closed_at: close.closed_at,
@@ -178,7 +170,8 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
       const counted = { cash: toCents(input.counted.cash), card: toCents(input.counted.card), other: toCents(input.counted.other) };
       await db.transaction(async (tx) => {
         if (await closedDay(tx, agentId, day)) throw conflict("This day's drawer is already closed");
-        const { cents } = await expected(tx, agentId, day);
+        // The same aggregate as the screen's, inside the close's transaction.
+        const cents = totalTakings(await drawer(tx, agentId, day));
         await tx.insert(tillCloses).values({
           agent_id: agentId,
           day,
@@ -192,7 +185,11 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
           employee_id: caller.employee.id,
           closed_at: clock.now().toISOString(),
         });
-        await audit(tx, clock.now(), caller, "close_till", "till", agentId, { day, counted, expected: cents });
+        await audit(tx, clock.now(), caller, "close_till", "till", agentId, {
+          day,
+          counted,
+          expected: { cash: cents.cash, card: cents.card, other: cents.other },
+        });
       });
       return tillDay(caller, day, agent);
     },

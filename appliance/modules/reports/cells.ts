@@ -3,7 +3,7 @@
  * A row arrives as raw values by column type: text a string, int/percent a number, money
  * integer cents, date a Malta day "YYYY-MM-DD", datetime a UTC ISO instant.
  */
-import { shopTimeZone } from "../../domain/dates";
+import { shopTimeZone, zoned } from "../../domain/dates";
 import type { ColumnType } from "./model";
 
 export type Cell = string | number | null;
@@ -40,8 +40,10 @@ export const printDay = (day: string) => `${day.slice(8, 10)}-${day.slice(5, 7)}
 
 // Malta's UTC offset changes only on the hour (01:00 UTC), so it is looked up once per UTC
 // hour: Intl for every one of two million cells would be most of a report's time.
-const offsetFmt = new Intl.DateTimeFormat("en-GB", { timeZone: shopTimeZone(), timeZoneName: "longOffset" });
+const offsetFmt = () => zoned("en-GB", { timeZoneName: "longOffset" });
 const offsets = new Map<string, number>();
+/** The zone the cached offsets are of: read at each cell, since "The box" may change it (issue 31). */
+let offsetsZone = shopTimeZone();
 /**
  * Hours remembered by the two caches below. Rows come in about time order (item ids), so a
  * few days' worth hit nearly always; a cache of every hour of a multi-year report held a
@@ -50,9 +52,13 @@ const offsets = new Map<string, number>();
 const HOURS_KEPT = 2_000;
 function offsetMs(iso: string): number {
   const hour = iso.slice(0, 13);
+  if (offsetsZone !== shopTimeZone()) offsets.clear(), (offsetsZone = shopTimeZone());
   let off = offsets.get(hour);
   if (off === undefined) {
-    const name = offsetFmt.formatToParts(new Date(`${hour}:00:00Z`)).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+    const name =
+      offsetFmt()
+        .formatToParts(new Date(`${hour}:00:00Z`))
+        .find((p) => p.type === "timeZoneName")?.value ?? "GMT";
     const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
     off = m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
     if (offsets.size > HOURS_KEPT) offsets.clear();

@@ -15,6 +15,7 @@
  */
 import { Database } from "bun:sqlite";
 import { Writable } from "node:stream";
+import { setShopTimeZone } from "../../domain/dates";
 import { csvRecord, XLSX_FORMATS, xlsxCell } from "./cells";
 import { type DbTarget, EXIT, type Job } from "./job";
 import { homeStatistics, type Producer, REPORTS, type Source } from "./queries";
@@ -138,6 +139,8 @@ async function xlsx(job: ReportJob) {
 
 async function main(): Promise<number> {
   const job = (await Bun.stdin.json()) as Job;
+  // Days and times in the zone the box has now, not the one this process's environment had.
+  if (job.timeZone && !setShopTimeZone(job.timeZone)) throw new Error(`Unknown time zone ${job.timeZone}`);
   if (job.kind === "home") {
     const all = [];
     for (const db of job.dbs) all.push(await homeStatistics(await openSource(db), job.day, job.agents));

@@ -2,7 +2,7 @@
 import { addDays } from "../../domain/dates";
 import { weekOf, weekStart } from "../../domain/schedule";
 import { DONE_STATES } from "../../domain/states";
-import { takingsFrom, takingsQuery } from "../payments/takings";
+import { sumTakings, takings } from "../payments/reads";
 import { instants, json, num, type Source, str } from "./source";
 
 /** A period's figures in cents, per agent. */
@@ -16,7 +16,7 @@ type PeriodCents = {
   sales: number;
   paid: number;
   outstanding: number;
-  /** Money taken in the period by tender, refunds less (the payments module's one definition). */
+  /** Money taken in the period's till days by tender, refunds less (the payments module's one aggregate: the drawers' figures). */
   takings: number;
   cash: number;
   card: number;
@@ -76,8 +76,8 @@ export async function homeStatistics(src: Source, day: string, agents: number[] 
         p.outstanding = p.sales - p.paid;
       }
     }
-    const tq = takingsQuery(start, end, agents);
-    const { byAgent } = takingsFrom(await src.values(tq.sql, tq.args));
+    // Takings by till day, as the drawers count them (a payment after a close is the next open day's).
+    const byAgent = sumTakings(await takings((sql, args) => src.values(sql, args), { ...ranges[key], agents }), (r) => r.agent);
     for (const [agent, x] of byAgent) {
       for (const p of [perAgent.get(agent)?.periods[key], total[key]]) {
         if (!p) continue;

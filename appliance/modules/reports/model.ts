@@ -141,7 +141,9 @@ const col = (header: string, type: ColumnType = "text", hqOnly?: true): ReportCo
 /**
  * The columns of each report, in order. A sale counts on the Malta day its ticket was
  * confirmed (draft tickets are not sales); amounts include VAT at 18 % (spec §9), which the
- * VAT columns split out. Paid is what has been paid against those sales so far.
+ * VAT columns split out. Paid is what has been paid against those sales so far, Outstanding
+ * the rest. Takings is the money of that till day (the drawers' figure, whatever day the
+ * ticket was sold), so a day's Takings equal its drawer and the home statistics (issue 31).
  */
 export const REPORT_COLUMNS: Record<ReportName, readonly ReportColumn[]> = {
   // One row per day, shop and action. An item with several actions shares its amounts between
@@ -158,6 +160,7 @@ export const REPORT_COLUMNS: Record<ReportName, readonly ReportColumn[]> = {
     col("VAT 18%", "money"),
     col("Paid", "money"),
     col("Outstanding", "money"),
+    col("Takings", "money"),
   ],
   // One row per customer with tickets confirmed in the range; visits are within the range.
   clientReport: [
@@ -208,6 +211,7 @@ export const REPORT_COLUMNS: Record<ReportName, readonly ReportColumn[]> = {
   paymentsReport: [
     col("Date", "date"),
     col("Time"),
+    col("Till day", "date"),
     col("Shop", "text", true),
     col("Ticket ID", "int"),
     col("Item ID", "int"),

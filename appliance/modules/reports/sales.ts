@@ -1,6 +1,7 @@
 /** The sales and client reports: confirmed tickets of a range in keyset pages, figures per day, shop and action, or per customer. */
 import { vatSplit } from "../../domain/pricing";
-import { paidFrom, paidQuery } from "../payments/takings";
+import { addDays } from "../../domain/dates";
+import { paidFrom, paidQuery, takings } from "../payments/reads";
 import { maltaDay } from "./cells";
 import type { ReportQuery } from "./model";
 import { allocate, customerCache, json, nameMap, num, type Producer, type Scope, type Source, str, ticketPages, withShop } from "./source";
@@ -10,17 +11,38 @@ export async function* salesReport(src: Source, q: ReportQuery, scope: Scope): P
   const actionNames = await nameMap(src, "SELECT id, name FROM actions");
   const only = q.actions?.length ? new Set(q.actions) : null;
   // day|agent|action → figures; actions 0 = pickup & delivery charges, -1 = an item without actions.
-  type Fig = { day: string; agent: number; action: number; name: string; items: number; gross: number; net: number; paid: number };
+  type Fig = { day: string; agent: number; action: number; name: string; items: number; gross: number; net: number; paid: number; takings: number };
   const figs = new Map<string, Fig>();
-  const add = (day: string, agent: number, action: number, name: string, d: { items: number; gross: number; net: number; paid: number }) => {
+  const add = (day: string, agent: number, action: number, name: string, d: Partial<Pick<Fig, "items" | "gross" | "net" | "paid" | "takings">>) => {
     if (only && !only.has(action)) return;
     const key = `${day}|${agent}|${action}`;
     let f = figs.get(key);
-    if (!f) figs.set(key, (f = { day, agent, action, name, items: 0, gross: 0, net: 0, paid: 0 }));
-    f.items += d.items;
-    f.gross += d.gross;
-    f.net += d.net;
-    f.paid += d.paid;
+    if (!f) figs.set(key, (f = { day, agent, action, name, items: 0, gross: 0, net: 0, paid: 0, takings: 0 }));
+    f.items += d.items ?? 0;
+    f.gross += d.gross ?? 0;
+    f.net += d.net ?? 0;
+    f.paid += d.paid ?? 0;
+    f.takings += d.takings ?? 0;
+  };
+  /** Each item's actions with their list prices (the weights its amounts are shared by). */
+  const actionsOf = async (itemIds: number[]) => {
+    const byItem = new Map<number, Map<number, { name: string; weight: number }>>();
+    for (let i = 0; i < itemIds.length; i += 5000) {
+      const lines = await src.values(
+        "SELECT ticket_sub_category_id, action_id, name, price * quantity FROM ticket_sub_category_actions WHERE ticket_sub_category_id IN (SELECT value FROM json_each(?))",
+        [json(itemIds.slice(i, i + 5000))],
+      );
+      for (const l of lines) {
+        const item = num(l[0]);
+        const action = num(l[1]);
+        let m = byItem.get(item);
+        if (!m) byItem.set(item, (m = new Map()));
+        const a = m.get(action) ?? { name: actionNames.get(action) ?? str(l[2]), weight: 0 };
+        a.weight += num(l[3]);
+        m.set(action, a);
+      }
+    }
+    return (item: number) => [...(byItem.get(item) ?? new Map([[-1, { name: "(no action)", weight: 0 }]])).entries()];
   };
   for await (const tickets of ticketPages(src, q, scope.agents)) {
     const ids = json(tickets.map((t) => t.id));
@@ -31,26 +53,12 @@ export async function* salesReport(src: Source, q: ReportQuery, scope: Scope): P
     // Paid: the page's payment rows, refunds less (issue 24: one definition of money taken).
     const pq = paidQuery(tickets.map((t) => t.id));
     const paidRows = paidFrom(await src.values(pq.sql, pq.args));
-    const lines = await src.values(
-      `SELECT x.ticket_sub_category_id, x.action_id, x.name, x.price * x.quantity FROM ticket_sub_category_actions x
-       WHERE x.ticket_sub_category_id IN (SELECT i.id FROM ticket_sub_categories i WHERE i.ticket_id IN (SELECT value FROM json_each(?)))`,
-      [ids],
-    );
-    const byItem = new Map<number, Map<number, { name: string; weight: number }>>();
-    for (const l of lines) {
-      const item = num(l[0]);
-      const action = num(l[1]);
-      let m = byItem.get(item);
-      if (!m) byItem.set(item, (m = new Map()));
-      const a = m.get(action) ?? { name: actionNames.get(action) ?? str(l[2]), weight: 0 };
-      a.weight += num(l[3]);
-      m.set(action, a);
-    }
+    const acts0 = await actionsOf(items.map((i) => num(i[0])));
     const ticket = new Map(tickets.map((t) => [t.id, t]));
     for (const i of items) {
       const t = ticket.get(num(i[1]))!;
       const day = maltaDay(t.at);
-      const acts = [...(byItem.get(num(i[0])) ?? new Map([[-1, { name: "(no action)", weight: 0 }]])).entries()];
+      const acts = acts0(num(i[0]));
       const weights = acts.map(([, a]) => a.weight);
       const gross = allocate(num(i[2]), weights);
       const net = allocate(num(i[3]), weights);
@@ -61,6 +69,26 @@ export async function* salesReport(src: Source, q: ReportQuery, scope: Scope): P
     for (const t of tickets) {
       const rest = paidRows.tickets.get(t.id) ?? 0;
       if (t.charges !== 0 || rest !== 0) add(maltaDay(t.at), t.agent, 0, "Pickup & delivery", { items: 0, gross: t.charges, net: t.charges, paid: rest });
+    }
+  }
+  // Takings: the money of each till day of the range (the payments module's one aggregate, the
+  // drawers' figures), on whatever ticket it was paid; shared between an item's actions as its
+  // amounts are, rows on no item on "Pickup & delivery". A week of till days per read.
+  for (let from = q.from; from <= q.to; from = addDays(from, 7)) {
+    const to = addDays(from, 6) < q.to ? addDays(from, 6) : q.to;
+    const taken = await takings((sql, args) => src.values(sql, args), { from, to, agents: scope.agents, by: ["day", "ticket", "item"] });
+    const acts = await actionsOf([...new Set(taken.flatMap((r) => (r.item == null ? [] : [r.item])))]);
+    for (const r of taken) {
+      if (r.item == null) {
+        add(r.day!, r.agent, 0, "Pickup & delivery", { takings: r.cents });
+        continue;
+      }
+      const a = acts(r.item);
+      const parts = allocate(
+        r.cents,
+        a.map(([, x]) => x.weight),
+      );
+      a.forEach(([action, x], k) => add(r.day!, r.agent, action, x.name, { takings: parts[k]! }));
     }
   }
   const rows = [...figs.values()].sort(
@@ -82,6 +110,7 @@ export async function* salesReport(src: Source, q: ReportQuery, scope: Scope): P
         vat.vat,
         f.paid,
         f.net - f.paid,
+        f.takings,
       ];
     });
   }

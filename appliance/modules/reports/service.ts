@@ -7,7 +7,7 @@
  * client going away (cancel, closed tab) kills the process.
  */
 import { fileURLToPath } from "node:url";
-import { businessDay } from "../../domain/dates";
+import { businessDay, shopTimeZone } from "../../domain/dates";
 import { printDate } from "../../domain/format";
 import { spawnChild } from "../../platform/child";
 import type { Clock } from "../../platform/clock";
@@ -32,7 +32,7 @@ const CHILD = fileURLToPath(new URL("./child.ts", import.meta.url));
  * takes what is left.
  */
 function startChild(job: Job, onStop: () => void) {
-  const child = spawnChild([process.execPath, CHILD], { input: JSON.stringify(job), nice: 10, stderrLimit: 500 });
+  const child = spawnChild([process.execPath, CHILD], { input: JSON.stringify({ ...job, timeZone: shopTimeZone() }), nice: 10, stderrLimit: 500 });
   const reader = child.stdout!.getReader();
   let stopped = false;
   const stop = () => {

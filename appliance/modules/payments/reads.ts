@@ -1,0 +1,18 @@
+// What other modules may read of payments (issue 23: a module's tables are its own). Takings
+// have one aggregate (takings.ts, issue 31): home statistics, the sales report and HQ's chain
+// view read it through here, as the drawer does inside this module.
+export {
+  noTakings,
+  paidFrom,
+  paidQuery,
+  sumTakings,
+  type TakingsKey,
+  type TakingsQuery,
+  type TakingsRow,
+  takings,
+  takingsQuery,
+  takingsRows,
+  type TenderCents,
+  totalTakings,
+  type Values,
+} from "./takings";
