@@ -106,6 +106,8 @@ export async function bootAppliance(
     hqLink?: boolean;
     /** IRONBOX_TIME_ZONE as the process started (tests set it); null: not set. */
     envTimeZone?: string | null;
+    /** Where a backup folder may be: the mounted disks (domain/disks.ts); tests name a stand-in mount point. */
+    diskRoots?: readonly string[];
   } = {},
 ): Promise<Appliance> {
   const clock = opts.clock ?? systemClock;
@@ -171,7 +173,7 @@ export async function bootAppliance(
   const scanners = createScannerService({ db, clock, bus, devices, log, drivers: opts.scannerDrivers });
   // Nightly backups of a local database: the data disk, and a second disk when one is set.
   const backups = database.file
-    ? createNightlyBackups({ db, clock, dbFile: database.file, version: config.version, envDir: config.backupDir, log })
+    ? createNightlyBackups({ db, clock, dbFile: database.file, version: config.version, envDir: config.backupDir, log, diskRoots: opts.diskRoots })
     : undefined;
   // The shop's time zone saved on "The box" (issue 25), applied before anything counts days.
   const timeZone = createTimeZoneSetting({ db, clock, envZone: opts.envTimeZone === undefined ? ENV_TIME_ZONE : opts.envTimeZone });

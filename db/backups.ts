@@ -43,6 +43,9 @@ export async function backupDatabase(client: Client, dbFile: string, version: st
 /** Where the nightly copies are kept on the data disk: `<data dir>/backups/nightly`. */
 export const nightlyDir = (dbFile: string) => join(backupsDir(dbFile), "nightly");
 
+/** Where the copies taken by hand are kept, apart from the nightly ones: `<data dir>/backups/manual`. */
+export const manualDir = (dbFile: string) => join(backupsDir(dbFile), "manual");
+
 /** A copy's file name: `ironbox-<version>-<UTC time without colons>.db`. */
 export function backupName(version: string, at: Date): string {
   const stamp = at

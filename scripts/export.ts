@@ -2,7 +2,7 @@
 // Leaving (issue 26): everything this box holds, one CSV per table plus a consistent copy of
 // the database, as one zip (appliance/modules/import/exportChild.ts says what is left out).
 // Reads the database IRONBOX_DATA_DIR / DATABASE_URL names; the box may keep running.
-import { createWriteStream, renameSync } from "node:fs";
+import { chmodSync, createWriteStream, renameSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { exportZip } from "../appliance/modules/import/exportChild";
 import { loadConfig } from "../appliance/platform/config";
@@ -20,6 +20,10 @@ if (!config.databaseUrl.startsWith("file:")) {
 const dbFile = config.databaseUrl.replace(/^file:(\/\/)?/, "").replace(/\?.*$/, "");
 const partial = `${file}.partial`;
 const t0 = performance.now();
-await exportZip(dbFile, dirname(dbFile), createWriteStream(partial));
+// 0600 from its first byte: the zip holds every shop's customers and the password and PIN
+// hashes. A leftover partial file is removed first (an open does not change an existing mode).
+rmSync(partial, { force: true });
+await exportZip(dbFile, dirname(dbFile), createWriteStream(partial, { mode: 0o600, flags: "wx" }));
+chmodSync(partial, 0o600);
 renameSync(partial, file); // a zip that is there is whole
 console.log(`Exported to ${file} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

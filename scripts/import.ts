@@ -11,6 +11,7 @@ import { migrateDatabase, openDatabase } from "../db/client";
 import { getBoxSecret } from "../appliance/modules/auth/secrets";
 import { importCaller, type ImportReport, runImport } from "../appliance/modules/import/importer";
 import { progressBar, progressTracker } from "../appliance/modules/import/progress";
+import { describeSkipped } from "../appliance/modules/import/privileges";
 import { checkSourceUrl } from "../appliance/modules/import/url";
 import { loadConfig } from "../appliance/platform/config";
 import { systemClock } from "../appliance/platform/clock";
@@ -85,6 +86,10 @@ if (report.refusals.length) {
   out.push(`Refused (${report.refusals.length + report.refusals_not_listed}):`);
   for (const r of report.refusals.slice(0, 50)) out.push(`  ${r.kind} ${r.id ?? "?"}: ${r.reason}`);
   if (report.refusals.length > 50) out.push(`  … and ${report.refusals.length - 50 + report.refusals_not_listed} more in the report file`);
+}
+if (report.skipped.length) {
+  out.push(`Not taken from the old system (${report.skipped.length}):`);
+  for (const x of report.skipped) out.push(`  ${describeSkipped(x)}`);
 }
 if (report.pins.length) {
   out.push("New PINs (shown only now: hand each to its employee; they can change it on Employees):");

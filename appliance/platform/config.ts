@@ -1,3 +1,4 @@
+import { isUnder, MOUNTED_DISK_ROOTS } from "../domain/disks";
 import { isIP } from "node:net";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
@@ -154,6 +155,9 @@ const channelPresets = (env: Record<string, string | undefined>): ChannelPresets
 function backupDir(v: string | undefined): string | null {
   if (!v) return null;
   if (!v.startsWith("/")) throw new Error(`IRONBOX_BACKUP_DIR is an absolute folder: ${v}`);
+  // Only a mounted disk, as on the screen: under the unit's PrivateTmp a copy in /tmp vanishes at every restart.
+  if (!isUnder(resolve(v), MOUNTED_DISK_ROOTS))
+    throw new Error(`IRONBOX_BACKUP_DIR must be under ${MOUNTED_DISK_ROOTS.join(", ")} (a second disk or USB stick): ${v}`);
   return resolve(v);
 }
 

@@ -42,7 +42,9 @@ function demoTemplate(opts: { admin?: boolean; env?: Record<string, string> }, e
 }
 
 /** A real appliance on a temporary libSQL file with the real migrations; no port needed. */
-export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: string; env?: Record<string, string> } = {}): Promise<TestBox> {
+export async function testBox(
+  opts: { demo?: boolean; admin?: boolean; now?: string; env?: Record<string, string>; diskRoots?: readonly string[] } = {},
+): Promise<TestBox> {
   const dir = mkdtempSync(join(tmpdir(), "ironbox-test-"));
   // Printer discovery looks at an empty stand-in tree, not at this machine's /sys and /dev.
   const env: Record<string, string> = {
@@ -61,7 +63,7 @@ export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: str
     cpSync(await demoTemplate(opts, env, clock.now().toISOString()), dir, { recursive: true });
     env.IRONBOX_DEMO = "1";
   }
-  const box = await bootAppliance(loadConfig(env), { clock, log: () => {} });
+  const box = await bootAppliance(loadConfig(env), { clock, log: () => {}, diskRoots: opts.diskRoots });
   const contract = contractChecker(box.routes);
 
   async function call(method: string, path: string, o: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}) {

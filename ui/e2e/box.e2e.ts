@@ -53,7 +53,10 @@ test("Back up now takes a checked copy of the database, and the panel shows it a
   const facts = page.getByLabel("Box facts");
   await expect(facts).toContainText("Backup disk");
   await page.getByRole("button", { name: "Back up now" }).click();
-  await expect(facts).toContainText(/Last backup.*, nightly \([\d.]+ MB\)/);
+  await expect(facts).toContainText(/Last backup.*, taken by hand \([\d.]+ MB\)/);
   await expect(facts).toContainText(/last run .*: ok/);
   await expect(page.getByRole("button", { name: "Back up now" })).toBeEnabled();
+  // The button is not a loop that rotates the nightly copies away (issue 32).
+  await page.getByRole("button", { name: "Back up now" }).click();
+  await expect(page.getByText(/A backup was taken by hand less than 10 minutes ago: try again in \d+ minutes?/)).toBeVisible();
 });

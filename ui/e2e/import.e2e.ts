@@ -89,4 +89,15 @@ test("HQ's admin imports the demo box from Configuration → Import: dry run, th
   await page.goto(`${target.url}/configImport`);
   await expect(page.getByRole("heading", { name: /^Import report \(run \d+\)$/ })).toBeVisible();
   await expect(page.getByRole("table", { name: "New PINs" })).toHaveCount(0);
+  // The demo's HQ flags are not taken (issue 32): the report lists them.
+  await expect(page.getByTestId("import-skipped")).toContainText("privileges are this box's own");
+  await expect(page.getByRole("table", { name: "Privileges not taken" }).locator("tbody tr").filter({ hasText: "HQ flag" }).first()).toBeVisible();
+
+  // HQ staff export everything as one zip from the same screen.
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const zip = await download;
+  expect(zip.suggestedFilename()).toMatch(/^ironbox-export-\d{4}-\d{2}-\d{2}\.zip$/);
+  const bytes = await (await import("node:fs/promises")).readFile((await zip.path())!);
+  expect(bytes.subarray(0, 2).toString()).toBe("PK");
 });

@@ -12,7 +12,7 @@
  */
 import { Database } from "bun:sqlite";
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { backupName, listBackupsIn } from "../../../db/backups";
 
 export interface BackupJob {
@@ -22,6 +22,11 @@ export interface BackupJob {
   /** The data disk's folder first; a copy there is the one the others are copied from. */
   dirs: string[];
   keep: number;
+  /**
+   * Copies by hand: each further folder is the backup folder's manual/ folder, made when the
+   * backup folder itself is there (an unplugged disk is still never made).
+   */
+  inFolders?: boolean;
 }
 export interface BackupOutcome {
   file: string;
@@ -82,7 +87,8 @@ export function runBackup(job: BackupJob): BackupOutcome {
     const there = join(dir, `.${name}.partial`);
     try {
       // Never create the folder: a missing one is an unplugged disk, not a place to write to.
-      if (!statSync(dir).isDirectory()) throw new Error("not a folder");
+      if (!statSync(job.inFolders ? dirname(dir) : dir).isDirectory()) throw new Error("not a folder");
+      if (job.inFolders) mkdirSync(dir, { recursive: true });
       copyFileSync(file, there);
       fsyncFile(there);
       check(there);

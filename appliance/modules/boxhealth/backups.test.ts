@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, symlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, symlinkSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
-import { nightlyDir } from "../../../db/backups";
+import { manualDir, nightlyDir } from "../../../db/backups";
 import { openDatabase } from "../../../db/client";
 import { fixedClock } from "../../platform/clock";
+import { loadConfig } from "../../platform/config";
+import type { EmployeeCaller } from "../auth/caller";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
 import type { LinkHealth } from "../hqlink/model";
 import { createNightlyBackups } from "./backups";
@@ -19,13 +22,16 @@ import { backupAttention } from "./service";
  */
 let box: TestBox;
 let hqAdmin: string;
+/** A stand-in mount point (the box's are /srv, /mnt and /media). */
+const DISKS = mkdtempSync(join(tmpdir(), "ironbox-disks-"));
 beforeAll(async () => {
-  box = await testBox({ demo: true });
+  box = await testBox({ demo: true, diskRoots: [DISKS] });
   hqAdmin = await box.employeeToken(ADMIN.pin);
 }, 60_000);
 afterAll(() => {
   for (const d of opened) d.close();
   box.close();
+  rmSync(DISKS, { recursive: true, force: true });
 });
 
 const count = (file: string, table: string) => {
@@ -170,33 +176,93 @@ test("the box's backup folder: HQ staff set an existing folder on a mounted disk
   const agent = await box.agentToken("birkirkara", "shop-demo-2026");
   const shopAdmin = await box.employeeToken(5555, agent);
   const put = (token: string, dir: string | null) => box.call("PUT", "/api/v1/box/backup", { token, body: { dir } });
-  expect((await put(shopAdmin, join(box.dir, "stick"))).status).toBe(403); // the whole database would go there
+  expect((await put(shopAdmin, join(DISKS, "stick"))).status).toBe(403); // the whole database would go there
   let r = await put(hqAdmin, "/etc/ironbox");
   expect(r.status).toBe(422);
   expect(r.json.message).toContain("dir: a backup folder must be under /srv, /mnt, /media");
-  r = await put(hqAdmin, join(box.dir, "stick"));
+  r = await put(hqAdmin, join(DISKS, "stick"));
   expect(r.status).toBe(422);
   expect(r.json.message).toContain("is not a folder on this box (is the disk plugged in and mounted?)");
   // A link is not a folder: the box never writes through one it did not choose.
-  mkdirSync(join(box.dir, "stick"));
-  symlinkSync(join(box.dir, "stick"), join(box.dir, "stick-link"));
-  expect((await put(hqAdmin, join(box.dir, "stick-link"))).status).toBe(422);
-  r = await put(hqAdmin, join(box.dir, "stick"));
+  mkdirSync(join(DISKS, "stick"));
+  symlinkSync(join(DISKS, "stick"), join(DISKS, "stick-link"));
+  expect((await put(hqAdmin, join(DISKS, "stick-link"))).status).toBe(422);
+  r = await put(hqAdmin, join(DISKS, "stick"));
   expect(r.status).toBe(200);
-  expect(r.json.data.backups).toMatchObject({ second_dir: join(box.dir, "stick"), second_dir_from: "settings", keep: 7, last_run: null });
+  expect(r.json.data.backups).toMatchObject({ second_dir: join(DISKS, "stick"), second_dir_from: "settings", keep: 7, last_run: null });
 
   expect((await box.call("POST", "/api/v1/box/backup", { token: await box.employeeToken(2222) })).status).toBe(403); // a manager
   r = await box.call("POST", "/api/v1/box/backup", { token: shopAdmin });
   expect(r.status).toBe(200);
   const h = r.json.data;
-  expect(h.backup).toMatchObject({ kind: "nightly", at: box.clock.now().toISOString() });
-  expect(h.backups.last_run).toMatchObject({ ok: true, error: null, copies: [{ dir: join(box.dir, "stick"), ok: true, error: null }] });
-  expect(readdirSync(join(box.dir, "stick"))).toEqual([h.backup.file]);
+  expect(h.backup).toMatchObject({ kind: "manual", at: box.clock.now().toISOString() });
+  expect(h.backups.last_run).toMatchObject({ ok: true, error: null, copies: [{ dir: join(DISKS, "stick", "manual"), ok: true, error: null }] });
+  // A copy by hand goes to the folder's manual/, apart from the nightly copies.
+  expect(readdirSync(join(DISKS, "stick"))).toEqual(["manual"]);
+  expect(readdirSync(join(DISKS, "stick", "manual"))).toEqual([h.backup.file]);
   expect(h.needs_attention.filter((a: { what: string }) => a.what === "backup")).toEqual([]);
   expect((await put(hqAdmin, null)).json.data.backups.second_dir).toBeNull();
   const audit = await box.database.client.execute("SELECT detail FROM audit_log WHERE entity = 'backup_dir' ORDER BY id");
   expect(audit.rows.map((x) => JSON.parse(String(x.detail)).dir)).toEqual([
-    [null, join(box.dir, "stick")],
-    [join(box.dir, "stick"), null],
+    [null, join(DISKS, "stick")],
+    [join(DISKS, "stick"), null],
   ]);
 }, 30_000);
+
+test("a backup folder under /tmp is refused with the rule's message (the unit's PrivateTmp empties it at every restart), from the screen and the environment", async () => {
+  const { db, file } = await dbCopy("tmp-rule");
+  const backups = createNightlyBackups({ db, clock: fixedClock("2026-11-22T09:00:00Z"), dbFile: file, version: "1.2.3", envDir: null, log: () => {} });
+  const hq = {
+    kind: "employee",
+    jti: "t",
+    agent: { id: 1, name: "HQ", is_hq: true },
+    employee: { id: 1, full_name: "A", role: "admin", hq: true },
+  } as EmployeeCaller;
+  const inTmp = mkdtempSync(join(tmpdir(), "ironbox-stick-"));
+  try {
+    await expect(backups.saveSecondDir(hq, { dir: inTmp })).rejects.toThrow(
+      "dir: a backup folder must be under /srv, /mnt, /media (a second disk or USB stick)",
+    );
+    expect(await backups.secondDir()).toEqual({ dir: null, from: null });
+  } finally {
+    rmSync(inTmp, { recursive: true, force: true });
+  }
+  expect(() => loadConfig({ IRONBOX_DATA_DIR: box.dir, IRONBOX_BACKUP_DIR: "/tmp/ironbox-backups" })).toThrow(
+    "IRONBOX_BACKUP_DIR must be under /srv, /mnt, /media (a second disk or USB stick): /tmp/ironbox-backups",
+  );
+  expect(loadConfig({ IRONBOX_DATA_DIR: box.dir, IRONBOX_BACKUP_DIR: "/media/usb/ironbox" }).backupDir).toBe("/media/usb/ironbox");
+});
+
+test("Back up now never pushes a nightly copy out, and a second press within ten minutes is refused", async () => {
+  const dbFile = box.database.file!;
+  // A week of nightly copies (as the scheduler leaves them).
+  const clock = fixedClock("2026-11-10T01:30:00Z");
+  const nightly = createNightlyBackups({ db: box.database.db, clock, dbFile, version: "1.2.3", envDir: null, log: () => {} });
+  rmSync(nightlyDir(dbFile), { recursive: true, force: true });
+  rmSync(manualDir(dbFile), { recursive: true, force: true });
+  for (let night = 0; night < 7; night++) {
+    expect((await nightly.runNow()).ok).toBe(true);
+    clock.advance(86_400_000);
+  }
+  const week = readdirSync(nightlyDir(dbFile)).sort();
+  expect(week.length).toBe(7);
+
+  box.clock.advance(60 * 60_000); // the test before pressed it
+  // A shop admin's fresh session each time (minutes pass between presses: an idle one would end).
+  const press = async () =>
+    box.call("POST", "/api/v1/box/backup", { token: await box.employeeToken(5555, await box.agentToken("birkirkara", "shop-demo-2026")) });
+  let r = await press();
+  expect(r.status).toBe(200);
+  r = await press(); // eight presses in ten seconds: the second is refused
+  expect(r.status).toBe(429);
+  expect(r.json.message).toBe("A backup was taken by hand less than 10 minutes ago: try again in 10 minutes");
+  box.clock.advance(9 * 60_000);
+  expect((await press()).json.message).toBe("A backup was taken by hand less than 10 minutes ago: try again in 1 minute");
+  // Pressed again and again, ten minutes apart: the nightly week is all there; the newest 3 by hand are kept.
+  for (let i = 0; i < 5; i++) {
+    box.clock.advance(10 * 60_000);
+    expect((await press()).status).toBe(200);
+  }
+  expect(readdirSync(nightlyDir(dbFile)).sort()).toEqual(week);
+  expect(readdirSync(manualDir(dbFile)).length).toBe(3);
+}, 60_000);

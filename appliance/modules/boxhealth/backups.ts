@@ -7,17 +7,16 @@
  * at nice 10. scripts/restore-box.sh --from-backup puts a copy back.
  */
 import { existsSync, lstatSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { listBackupsIn, nightlyDir } from "../../../db/backups";
+import { listBackupsIn, manualDir, nightlyDir } from "../../../db/backups";
 import type { Db } from "../../../db/client";
 import { boxSettings } from "../../../db/schema";
 import { zoned } from "../../domain/dates";
 import { isUnder, MOUNTED_DISK_ROOTS } from "../../domain/disks";
 import type { Clock } from "../../platform/clock";
-import { conflict, unprocessable } from "../../platform/errors";
+import { conflict, tooMany, unprocessable } from "../../platform/errors";
 import { audit } from "../audit/audit";
 import type { EmployeeCaller } from "../auth/caller";
 import type { BackupJob, BackupOutcome } from "./backupChild";
@@ -29,6 +28,14 @@ const DIR_KEY = "backup_dir";
 const HOUR_MS = 3_600_000;
 /** How many nightly copies each folder keeps (a week). */
 export const NIGHTLY_KEEP = 7;
+/**
+ * Copies taken by hand (the Backup button, any admin) go to a folder of their own, manual/ beside
+ * nightly/ and under the backup folder, with their own rotation: pressing the button eight times
+ * never pushes the week of nightly copies out. The newest MANUAL_KEEP are kept.
+ */
+export const MANUAL_KEEP = 3;
+/** A copy by hand this soon after the last one is refused (429): the button is not a loop. */
+export const MANUAL_GAP_MS = 10 * 60_000;
 /** The night window, hours in the shop's zone: the shop is closed, the counter is quiet. */
 const NIGHT = { from: 2, to: 5 };
 /** A copy at least this old is replaced in the night window (one a night, whatever time the last was). */
@@ -84,10 +91,14 @@ export function createNightlyBackups(deps: {
   log: (m: string, e?: unknown) => void;
   /** The child process; tests may run the job in their own process. */
   run?: (job: BackupJob) => Promise<BackupOutcome>;
+  /** Where a backup folder may be (MOUNTED_DISK_ROOTS); tests name a stand-in mount point. */
+  diskRoots?: readonly string[];
 }) {
   const { db, clock } = deps;
   const run = deps.run ?? ((job) => backupInChild(job));
   let running: Promise<BackupRun> | null = null;
+  /** When the last copy by hand was asked for (a failed one too: it is not retried in a loop either). */
+  let lastManual = 0;
 
   async function setting(key: string): Promise<string | null> {
     const row = await db.query.boxSettings.findFirst({ where: eq(boxSettings.key, key) });
@@ -113,8 +124,8 @@ export function createNightlyBackups(deps: {
       return null;
     }
   }
-  /** Takes a copy now (one at a time: a second call joins the running one) and records the outcome. */
-  function runNow(): Promise<BackupRun> {
+  /** Takes a nightly copy now (one at a time: a second call joins the running one) and records the outcome. */
+  function runNow(manual = false): Promise<BackupRun> {
     running ??= (async () => {
       const at = clock.now();
       const t0 = performance.now();
@@ -125,8 +136,9 @@ export function createNightlyBackups(deps: {
           source: deps.dbFile,
           version: deps.version,
           at: at.toISOString(),
-          dirs: [nightlyDir(deps.dbFile), ...(dir ? [dir] : [])],
-          keep: NIGHTLY_KEEP,
+          dirs: manual ? [manualDir(deps.dbFile), ...(dir ? [join(dir, "manual")] : [])] : [nightlyDir(deps.dbFile), ...(dir ? [dir] : [])],
+          keep: manual ? MANUAL_KEEP : NIGHTLY_KEEP,
+          ...(manual ? { inFolders: true } : {}),
         });
         r = { at: at.toISOString(), ok: true, file: out.file, bytes: out.bytes, ms: out.ms, error: null, copies: out.copies };
         for (const c of out.copies) if (c.error) deps.log(`Backup: no copy on ${c.dir}: ${c.error}`);
@@ -159,8 +171,25 @@ export function createNightlyBackups(deps: {
     if (last && !last.ok && clock.now().getTime() - Date.parse(last.at) < HOUR_MS) return null;
     return backupDue(clock.now(), newest) ? runNow() : null;
   }
+  /**
+   * A copy by hand (the Backup button): into the manual folders, never the nightly ones; 409
+   * while a copy is being taken, 429 within MANUAL_GAP_MS of the last one asked for.
+   */
+  async function runManual(): Promise<BackupRun> {
+    if (running) throw conflict("A backup is being taken now: its outcome shows here when it is done");
+    const [newest] = listBackupsIn(manualDir(deps.dbFile));
+    const last = Math.max(lastManual, newest ? Date.parse(newest.at) : 0);
+    const now = clock.now().getTime();
+    if (now - last < MANUAL_GAP_MS) {
+      const wait = Math.ceil((MANUAL_GAP_MS - (now - last)) / 60_000);
+      throw tooMany(`A backup was taken by hand less than ${MANUAL_GAP_MS / 60_000} minutes ago: try again in ${wait} minute${wait === 1 ? "" : "s"}`);
+    }
+    lastManual = now;
+    return runNow(true);
+  }
   return {
     runNow,
+    runManual,
     tick,
     lastRun,
     secondDir,
@@ -170,7 +199,8 @@ export function createNightlyBackups(deps: {
       let dir: string | null = null;
       if (body.dir !== null && body.dir.trim() !== "") {
         dir = resolve(body.dir.trim());
-        const roots = [...MOUNTED_DISK_ROOTS, resolve(tmpdir())];
+        // Only mounted disks: never /tmp, which the unit's PrivateTmp empties at every restart.
+        const roots = deps.diskRoots ?? MOUNTED_DISK_ROOTS;
         if (!body.dir.trim().startsWith("/") || !isUnder(dir, roots))
           throw unprocessable(`dir: a backup folder must be under ${MOUNTED_DISK_ROOTS.join(", ")} (a second disk or USB stick)`);
         let st: ReturnType<typeof lstatSync> | null = null;

@@ -45,7 +45,11 @@ export const BoxHealth = z.object({
       version: z.string(),
       bytes: z.number(),
       file: z.string(),
-      kind: z.enum(["nightly", "upgrade"]).describe("nightly: <data dir>/backups/nightly; upgrade: taken before an upgrade migrated the database"),
+      kind: z
+        .enum(["nightly", "manual", "upgrade"])
+        .describe(
+          "nightly: <data dir>/backups/nightly; manual: taken by hand (Back up now), <data dir>/backups/manual; upgrade: taken before an upgrade migrated the database",
+        ),
     })
     .nullable()
     .describe("The newest copy of the database on the data disk, nightly or before an upgrade; null when there is none"),

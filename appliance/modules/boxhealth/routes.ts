@@ -26,11 +26,11 @@ export function boxHealthRoutes(service: BoxHealthService, backups?: NightlyBack
       path: "/box/backup",
       tag: "box",
       summary:
-        "Takes a backup now (admins): a checked copy of the database into the data disk's backups/nightly and the backup folder, as the nightly one does; answers the box's health",
+        "Takes a backup now (admins): a checked copy of the database into the data disk's backups/manual and the backup folder's manual/, apart from the nightly copies (the newest 3 kept); 429 within 10 minutes of the last, 409 while one is taken; answers the box's health",
       access: { roles: ["admin"] },
       response: BoxHealth,
       handler: async () => {
-        await nightly().runNow();
+        await nightly().runManual();
         return service.health();
       },
     }),

@@ -1,7 +1,7 @@
 import { statfsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { eq } from "drizzle-orm";
-import { listBackups, listBackupsIn, nightlyDir } from "../../../db/backups";
+import { listBackups, listBackupsIn, manualDir, nightlyDir } from "../../../db/backups";
 import type { Db } from "../../../db/client";
 import { boxSettings } from "../../../db/schema";
 import type { Clock } from "../../platform/clock";
@@ -111,6 +111,7 @@ export function createBoxHealthService(deps: {
     const [backup] = deps.dbFile
       ? [
           ...listBackupsIn(nightlyDir(deps.dbFile)).map((b) => ({ ...b, kind: "nightly" as const })),
+          ...listBackupsIn(manualDir(deps.dbFile)).map((b) => ({ ...b, kind: "manual" as const })),
           ...listBackups(deps.dbFile).map((b) => ({ ...b, kind: "upgrade" as const })),
         ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
       : [];

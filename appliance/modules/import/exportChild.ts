@@ -12,7 +12,7 @@
  * a secret, token, password, SMTP or SMS gateway), sessions, login failures and idempotency
  * keys. They are the box's, not the chain's, and a token secret would sign logins elsewhere.
  */
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { Database } from "bun:sqlite";
@@ -48,6 +48,8 @@ function tableCsv(db: Database, table: string): Readable {
 /** Writes the zip to `out`; resolves when it is all written. */
 export async function exportZip(dbFile: string, scratch: string, out: Writable): Promise<void> {
   const copy = join(scratch, `export-${process.pid}-${Date.now()}.db`);
+  // The copy holds what the zip does: 0600 from the start (VACUUM INTO fills an empty file).
+  writeFileSync(copy, "", { mode: 0o600 });
   const live = new Database(dbFile, { readonly: true });
   live.run("PRAGMA busy_timeout = 5000");
   try {

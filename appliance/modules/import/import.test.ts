@@ -44,6 +44,22 @@ const strip = (v: unknown): unknown =>
         )
       : v;
 
+/**
+ * Privileges are the box's own (issue 32): every employee imported comes without the HQ flag,
+ * and a new admin of the box's head office (agent 1 on both) as a manager. The box's own first
+ * admin (employee 1 on both) keeps theirs. Applied to the source's answers before comparing.
+ */
+const asImported = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(asImported)
+    : v && typeof v === "object"
+      ? (() => {
+          const o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asImported(x)])) as Record<string, unknown>;
+          if (!("role" in o && "hq" in o && "full_name" in o) || o.id === 1) return o;
+          return { ...o, hq: false, role: o.agent_id === 1 && o.role === "admin" ? "manager" : o.role };
+        })()
+      : v;
+
 /** Every record of the source, through its API, equals the target's. */
 async function expectSameAsSource(dst: TestBox, dstToken: string) {
   const lists = [
@@ -63,12 +79,12 @@ async function expectSameAsSource(dst: TestBox, dstToken: string) {
     "/pickupDeliveries/",
     "/tickets/?limit=200&withChildren=true",
   ];
-  for (const path of lists) expect(strip(await get(dst, dstToken, path)), path).toEqual(strip(await get(src, srcToken, path)));
+  for (const path of lists) expect(strip(await get(dst, dstToken, path)), path).toEqual(strip(asImported(await get(src, srcToken, path))));
   for (const l of await get(src, srcToken, "/localities/"))
     expect(await get(dst, dstToken, `/streets/locality/${l.id}`)).toEqual(await get(src, srcToken, `/streets/locality/${l.id}`));
   for (const c of await get(src, srcToken, "/customers/?limit=200")) {
     const path = `/customers/${c.id}`;
-    expect(strip(await get(dst, dstToken, path)), path).toEqual(strip(await get(src, srcToken, path)));
+    expect(strip(await get(dst, dstToken, path)), path).toEqual(strip(asImported(await get(src, srcToken, path))));
   }
   const ids = (await src.database.db.all<{ id: number }>(sql`SELECT id FROM tickets ORDER BY id`)).map((r) => r.id);
   expect(ids.length).toBeGreaterThan(30);
@@ -89,6 +105,12 @@ test("the demo box imports into an empty box record for record, and its labels s
     const seen: string[] = [];
     const report = await importInto(dst, served.url, { onProgress: (p) => seen.push(p.kind) });
     expect(report.refusals).toEqual([]);
+    // The demo's HQ flags (Maria, Mark) and HQ admin (Maria) are not taken: the report says so.
+    expect(report.skipped.map((x) => `${x.id} ${x.field} ${x.source}→${x.kept}`).sort()).toEqual([
+      "2 hq true→false",
+      "2 role admin→manager",
+      "5 hq true→false",
+    ]);
     expect(report.money).toMatchObject({ tickets: TICKETS, equal_to_source: true, refused_for_money: 0 });
     expect(report.kinds.ticket).toMatchObject({ read: TICKETS, new: TICKETS, refused: 0 });
     expect(seen).toContain("ticket");

@@ -5,15 +5,18 @@
 // again record by record so one bad record is refused alone, with its reason.
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { importRuns, ticketStates } from "../../../db/schema";
+import { importRuns } from "../../../db/schema";
 import { audit } from "../audit/audit";
 import type { EmployeeCaller } from "../auth/caller";
 import { connectSource, type Source } from "./client";
 import { writeCustomersBulk, writeTicketsBulk } from "./bulk";
+import { gapRanges, idBounds, idChunks, newestOf } from "./ids";
 import { importPayments } from "./payments";
-import { dependencyOrder, type KindPlan, PLAN, statesOf } from "./plan";
+import { dependencyOrder, type KindPlan, PLAN } from "./plan";
+import { ownAgentPrivileges, ownEmployeePrivileges, type Skipped } from "./privileges";
 import { createReader, type FailedRow, PARALLEL, parallel } from "./read";
 import { firstProblem, fingerprint, type Ticket } from "./records";
+import { stateKeeper } from "./states";
 import type { ImportDeps, ImportOptions, ImportReport, KindCounts, Refusal } from "./types";
 import { type Kind, knownHashes, type NewPin, type WriteContext, writeRecord } from "./writer";
 
@@ -22,8 +25,13 @@ export type { ImportDeps, ImportOptions, ImportReport, KindCounts, Progress, Ref
 const PAGE = 200;
 /** The report keeps this many refusals in full; the rest are counted. */
 const MAX_LISTED_REFUSALS = 2000;
-/** Ids above the highest listed ticket answering 404 in a row before the newest drafts are taken as all read. */
+/** Ids above the highest listed ticket answering 404 (or failing) in a row before the newest drafts are taken as all read. */
 const GAP_TAIL = 24;
+/** The tail probe asks for at most this many ids above the highest listed ticket, and for at most TAIL_MS. */
+const TAIL_MAX_IDS = 2_000;
+const TAIL_MS = 5 * 60_000;
+/** Missing ids below the highest asked for one by one: at most the tickets listed plus this (the newest first). */
+const GAP_EXTRA = 10_000;
 
 type Parsed = { id: number; record: any; hash: string };
 
@@ -38,12 +46,24 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
   const refusals: Refusal[] = [];
   let notListed = 0;
   const pins: NewPin[] = [];
+  const skipped: Skipped[] = [];
+  const bounds = idBounds();
+  /** Ticket ids refused for being past the id bound: never the "highest id" the gap probes start from. */
+  const tooHigh = new Set<number>();
   const money = { tickets: 0, total_cents: 0, paid_cents: 0, equal_to_source: true, refused_for_money: 0 };
 
   const runId = dry
     ? null
     : (await db.insert(importRuns).values({ source, started_at: started.toISOString(), status: "running" }).returning({ id: importRuns.id }))[0]!.id;
-  const ctx = (q: WriteContext["q"]): WriteContext => ({ q, runId: runId ?? 0, secret: deps.secret, caller: deps.caller, pay: importPayments(clock), pins });
+  const ctx = (q: WriteContext["q"]): WriteContext => ({
+    q,
+    runId: runId ?? 0,
+    secret: deps.secret,
+    caller: deps.caller,
+    pay: importPayments(clock),
+    pins,
+    skipped,
+  });
 
   const refuse = (kind: Kind, id: number | null, reason: string) => {
     kinds[kind]!.refused++;
@@ -54,10 +74,20 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
 
   // What exists (on this box, or accepted in this run): references are checked against it.
   const known = new Map<Kind, Set<number>>();
-  const knownStates = new Set((await db.select({ name: ticketStates.name }).from(ticketStates)).map((s) => s.name));
+  const states = await stateKeeper(db, dry);
   async function loadKnown(p: KindPlan) {
     const rows = await db.select({ id: p.table.id }).from(p.table as any);
     known.set(p.kind, new Set(rows.map((r: { id: number }) => r.id)));
+    bounds.start(p.kind, rows.length);
+    if (p.kind === "ticket") {
+      kinds.ticket_state = states.counts;
+      const n = async (t: string) => (await db.all<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${t}`)))[0]!.n;
+      bounds.start("item", await n("ticket_sub_categories"));
+      bounds.start("item_action", await n("ticket_sub_category_actions"));
+      bounds.start("item_modifier", await n("ticket_sub_category_modifiers"));
+      bounds.start("item_log", await n("item_log_states"));
+      bounds.start("ticket_log", await n("ticket_log_states"));
+    }
   }
 
   /** Checks, fingerprints and sorts out one kind's raw records; returns those to write. */
@@ -70,6 +100,12 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
       const r = p.schema.safeParse(raw);
       if (!r.success) {
         refuse(p.kind, rawId, firstProblem(r.error));
+        continue;
+      }
+      const past = bounds.check(p.kind, r.data);
+      if (past) {
+        if (p.kind === "ticket") tooHigh.add(r.data.id);
+        refuse(p.kind, r.data.id, past);
         continue;
       }
       ok.push({ id: r.data.id, record: r.data, hash: fingerprint(r.data) });
@@ -92,9 +128,9 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
         continue;
       }
       if (p.kind === "ticket") {
-        const bad = statesOf(x.record as Ticket).find((s) => !knownStates.has(s));
-        if (bad !== undefined) {
-          refuse(p.kind, x.id, `state "${bad.slice(0, 60)}" is not a ticket state`);
+        const bad = await states.take(x.record as Ticket);
+        if (bad) {
+          refuse(p.kind, x.id, bad);
           continue;
         }
       }
@@ -109,9 +145,11 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
       if (dry) {
         prev === undefined && !known.get(p.kind)!.has(x.id) ? counts.new++ : counts.changed++;
         accept(p, x);
+        // What the writer would not take, said by a dry run too.
+        if (p.kind === "agent") skipped.push(...(await ownAgentPrivileges(db, x.record)).skipped);
+        if (p.kind === "employee") skipped.push(...(await ownEmployeePrivileges(db, x.record)).skipped);
       }
     }
-    if (p.kind === "ticket_state") for (const x of out) knownStates.add(x.record.name);
     return dry ? [] : out;
   }
 
@@ -149,6 +187,7 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
       if (!batch.length) return void page.forEach(tally);
     }
     const pinsBefore = pins.length;
+    const skippedBefore = skipped.length;
     try {
       await db.transaction(async (tx) => {
         for (const x of batch) await writeRecord(ctx(tx), p.kind, x.record, x.hash);
@@ -157,14 +196,17 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
       return;
     } catch {
       pins.length = pinsBefore; // the batch's PINs were rolled back with it
+      skipped.length = skippedBefore;
     }
     for (const x of batch) {
       const mark = pins.length;
+      const skipMark = skipped.length;
       try {
         await db.transaction(async (tx) => writeRecord(ctx(tx), p.kind, x.record, x.hash));
         tally(x);
       } catch (e) {
         pins.length = mark;
+        skipped.length = skipMark;
         refuse(p.kind, x.id, (e as Error).message.replace(/\s+/g, " ").slice(0, 300));
       }
     }
@@ -240,17 +282,18 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
    * The ticket list leaves out CREATED tickets (not yet confirmed, labels maybe printed) and a
    * ticket can move in the list while it is read: every id below the highest seen that was
    * not seen is asked for alone (404: deleted at the source), then ids above it until
-   * GAP_TAIL in a row answer 404 (the newest drafts).
+   * GAP_TAIL in a row answer 404 or fail (the newest drafts). The missing ids are kept as
+   * ranges; at most the tickets seen plus GAP_EXTRA of them are asked for (the newest), and
+   * the tail stops after TAIL_MAX_IDS ids or TAIL_MS whatever the source answers: a source
+   * that answers 500 for a missing id, or a ticket for every id, cannot keep it going.
    */
   async function probeGaps(p: KindPlan, seen: Set<number>) {
     let max = 0; // not Math.max(...seen): half a million arguments overflow the stack
-    for (const id of seen) if (id > max) max = id;
-    const missing: number[] = [];
-    for (let id = 1; id < max; id++) if (!seen.has(id)) missing.push(id);
-    for (let i = 0; i < missing.length; i += pageSize) {
-      if (o.signal?.aborted) throw new Error("import stopped");
-      const found = await parallel(missing.slice(i, i + pageSize), fetchOne);
-      await write(
+    for (const id of seen) if (id > max && !tooHigh.has(id)) max = id;
+    const { ranges, left } = newestOf(gapRanges(seen, max), seen.size + GAP_EXTRA);
+    if (left) refuse(p.kind, null, `${left} missing ticket ids below ${ranges[0]?.[0] ?? max} were not asked for one by one (more gaps than tickets)`);
+    const writeFound = async (found: unknown[]) =>
+      write(
         p,
         await sift(
           p,
@@ -260,23 +303,28 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
           ),
         ),
       );
+    for (const ids of idChunks(ranges, pageSize)) {
+      if (o.signal?.aborted) throw new Error("import stopped");
+      await writeFound(await parallel(ids, fetchOne));
     }
     let misses = 0;
-    for (let id = max + 1; misses < GAP_TAIL; id += PARALLEL) {
-      const batch = Array.from({ length: PARALLEL }, (_, k) => id + k);
-      const found = await parallel(batch, fetchOne);
-      for (const f of found) misses = f === null ? misses + 1 : 0;
-      await write(
-        p,
-        await sift(
-          p,
-          failedCompletions(
-            p,
-            found.filter((x) => x !== null),
-          ),
-        ),
+    let failed = 0;
+    const until = performance.now() + TAIL_MS;
+    for (let id = max + 1; misses < GAP_TAIL && id <= max + TAIL_MAX_IDS && performance.now() < until; id += PARALLEL) {
+      if (o.signal?.aborted) throw new Error("import stopped");
+      const found = await parallel(
+        Array.from({ length: PARALLEL }, (_, k) => id + k),
+        fetchOne,
       );
+      // An error past the highest ticket is a miss, as a 404 is: it never resets the count.
+      for (const f of found) {
+        const error = (f as Partial<FailedRow> | null)?.__failed === true;
+        if (error) failed++;
+        misses = f === null || error ? misses + 1 : 0;
+      }
+      await writeFound(found.filter((f) => !(f as Partial<FailedRow> | null)?.__failed));
     }
+    if (failed) refuse(p.kind, null, `${failed} ticket ids above ${max} answered an error, not 404: taken as missing`);
   }
 
   let status = dry ? "dry-run" : "done";
@@ -302,6 +350,7 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
     kinds,
     refusals,
     refusals_not_listed: notListed,
+    skipped,
     money,
     pins,
   };

@@ -28,6 +28,16 @@ export const ImportReportView = z.object({
   kinds: z.record(z.string(), KindCounts),
   refusals: z.array(z.object({ kind: z.string(), id: z.number().int().nullable(), reason: z.string() })),
   refusals_not_listed: z.number().int(),
+  /** HQ flags and roles the old system gave that this box did not take: privileges are the box's own. */
+  skipped: z.array(
+    z.object({
+      kind: z.enum(["agent", "employee"]),
+      id: z.number().int(),
+      field: z.enum(["is_hq", "hq", "role"]),
+      source: z.union([z.boolean(), z.string()]),
+      kept: z.union([z.boolean(), z.string()]),
+    }),
+  ),
   money: z.object({
     tickets: z.number().int(),
     total_cents: z.number().int(),

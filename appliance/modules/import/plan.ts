@@ -1,5 +1,5 @@
 // What the import brings, in the order records depend on one another: for each kind, how it
-// is read from the old system (spec §7 GET routes), how it is checked (records.ts), and
+// is read from the old system (spec §7 GET routes, and only those), how it is checked (records.ts), and
 // which other records it points at (refused when one is missing, with that reason).
 import type { z } from "zod";
 import {
@@ -17,7 +17,6 @@ import {
   pickupDeliveries,
   preferences,
   streets,
-  ticketStates,
   tickets,
 } from "../../../db/schema";
 import * as R from "./records";
@@ -125,7 +124,7 @@ export const PLAN: KindPlan[] = [
     read: { path: "/actionGarmentSubCategories/" },
   },
   { kind: "modifier", label: "modifiers", schema: R.Modifier, table: modifiers, refs: () => [], read: { path: "/modifiers/" } },
-  { kind: "ticket_state", label: "ticket states", schema: R.TicketState, table: ticketStates, refs: () => [], read: { path: "/ticketStates/" } },
+  // Ticket states: no spec route lists them; they come from the tickets (states.ts).
   {
     kind: "configuration",
     label: "workload configurations",
@@ -167,11 +166,6 @@ export const PLAN: KindPlan[] = [
     read: { paged: "/tickets/?withChildren=true" },
   },
 ];
-
-/** States a ticket and its items are in must be ticket states (checked by name). */
-export function statesOf(t: R.Ticket): string[] {
-  return [t.state, ...t.ticket_sub_categories.map((i) => i.state)];
-}
 
 /**
  * Records that point at others of their own kind (percentage prices and actions) come after

@@ -8,6 +8,8 @@ import type { Kind } from "./writer";
 
 /** Requests in flight at once for per-record reads (preferences, state logs, probes). */
 export const PARALLEL = 8;
+/** How many addresses Ironbox's GET /address/ answers at most. */
+const ADDRESS_CAP = 1000;
 
 /** A row that could not be completed: refused with its reason, counted as read. */
 export interface FailedRow {
@@ -106,15 +108,19 @@ export function createReader(src: Source, o: { pageSize: number; refuse: (kind: 
   }
 
   /**
-   * GET /address/ answers at most 1000 addresses (Ironbox's cap); the rest are asked for by
-   * id (?ids= repeated, 200 at a time) above the highest one seen, until a block is empty.
+   * GET /address/ answers at most 1000 addresses when it is Ironbox (its cap); the rest are
+   * asked for by id (?ids= repeated, 200 at a time) above the highest one seen, until a block
+   * brings none of the ids asked for. A shorter first answer is the whole list; a system that
+   * ignores ?ids= answers its list again, which holds none of the ids asked for: one request.
    */
   async function addressesPastTheCap(first: unknown[]): Promise<unknown[]> {
+    if (first.length < ADDRESS_CAP) return [];
     const out: unknown[] = [];
     let next = 1 + Math.max(0, ...first.map((r) => Number((r as { id?: unknown })?.id) || 0));
     for (let guard = 0; guard < 10_000; guard++, next += 200) {
-      const ids = Array.from({ length: 200 }, (_, k) => `ids=${next + k}`).join("&");
-      const rows = await src.list(`/address/?${ids}`);
+      const ids = Array.from({ length: 200 }, (_, k) => next + k);
+      const asked = new Set(ids);
+      const rows = (await src.list(`/address/?${ids.map((id) => `ids=${id}`).join("&")}`)).filter((r) => asked.has((r as { id?: number })?.id as number));
       if (!rows.length) break;
       out.push(...rows);
     }

@@ -3,7 +3,7 @@
 // export zip unpacks to one parseable CSV per table and a copy of the database.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
@@ -66,7 +66,7 @@ test("HQ staff import from the screen with progress; the address is checked; a s
     }
     expect(status.state).toBe("done");
     expect(views.length).toBeGreaterThan(0);
-    expect(status.progress).toMatchObject({ step: "16/16 tickets", percent: 100 });
+    expect(status.progress).toMatchObject({ step: "15/15 tickets", percent: 100 });
     expect(status.report.money.equal_to_source).toBe(true);
     expect(status.pins.length).toBe(8);
     // The PINs are given once.
@@ -110,3 +110,21 @@ test("the export zip holds one CSV per table (BOM, RFC 4180, formula-safe) and a
     rmSync(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+test("npm run export writes the zip 0600: every shop's customers and the PIN hashes are not for every user of the box", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ironbox-export-mode-"));
+  const previous = process.umask(0o022); // the usual umask, under which a plain file comes out 0644
+  try {
+    const out = join(dir, "box.zip");
+    const run = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../../scripts/export.ts"), out], {
+      env: { ...process.env, IRONBOX_DATA_DIR: src.dir, DATABASE_URL: "" },
+    });
+    expect(run.stderr.toString()).toBe("");
+    expect(run.exitCode).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(statSync(out).size).toBeGreaterThan(1000);
+  } finally {
+    process.umask(previous);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);

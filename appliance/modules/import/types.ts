@@ -4,6 +4,7 @@ import type { Db } from "../../../db/client";
 import type { Clock } from "../../platform/clock";
 import type { EmployeeCaller } from "../auth/caller";
 import type { SourceOptions } from "./client";
+import type { Skipped } from "./privileges";
 import type { Kind, NewPin } from "./writer";
 
 export interface Progress {
@@ -42,6 +43,8 @@ export interface ImportReport {
   kinds: Partial<Record<Kind, KindCounts>>;
   refusals: Refusal[];
   refusals_not_listed: number;
+  /** HQ flags and roles the old system gave that this box did not take (privileges.ts). */
+  skipped: Skipped[];
   /** Per ticket, the imported total and paid equal the source's (checked in each ticket's transaction). */
   money: { tickets: number; total_cents: number; paid_cents: number; equal_to_source: boolean; refused_for_money: number };
   /** New PINs of imported employees: shown once, never stored. */

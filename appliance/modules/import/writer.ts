@@ -37,6 +37,7 @@ import type { EmployeeCaller } from "../auth/caller";
 import { hashPin } from "../auth/secrets";
 import type { Exec } from "../tickets/repo";
 import type { PaymentAdapter } from "./payments";
+import { ownAgentPrivileges, ownEmployeePrivileges, type Skipped } from "./privileges";
 import type * as R from "./records";
 
 export type Kind =
@@ -72,6 +73,8 @@ export interface WriteContext {
   caller: EmployeeCaller;
   pay: PaymentAdapter;
   pins: NewPin[];
+  /** HQ flags and roles the old system gave that the box did not take (privileges.ts). */
+  skipped: Skipped[];
 }
 
 /** Insert with the record's id, or update that row: the old system's ids are kept. */
@@ -127,15 +130,20 @@ export const writers: Writers = {
   modifier: (c, r: R.Modifier) => upsert(c.q, modifiers, r),
 
   // The password cannot be read: an agent new to this box has none until an admin sets it
-  // (Agents → Set password); one already here keeps its own.
-  async agent(c, r: R.Agent) {
+  // (Agents → Set password); one already here keeps its own. Its HQ flag is the box's own.
+  async agent(c, source: R.Agent) {
+    const { record: r, skipped } = await ownAgentPrivileges(c.q, source);
+    c.skipped.push(...skipped);
     await upsert(c.q, agents, r);
     await claimAddress(c.q, r.address_id, r.id);
   },
 
   // A PIN cannot be read either: an employee new to this box gets a new one, printed once in
-  // the report; one already here (the box's first admin, a second run) keeps its PIN.
-  async employee(c, r: R.Employee) {
+  // the report; one already here (the box's first admin, a second run) keeps its PIN. Its
+  // HQ flag and any role above what the box gives are the box's own (privileges.ts).
+  async employee(c, source: R.Employee) {
+    const { record: r, skipped } = await ownEmployeePrivileges(c.q, source);
+    c.skipped.push(...skipped);
     const here = await c.q.query.employees.findFirst({ where: eq(employees.id, r.id), columns: { id: true, agent_id: true } });
     if (here && here.agent_id === r.agent_id) {
       const { id: _, ...set } = r;

@@ -114,7 +114,7 @@ export function BoxScreen() {
           <dt>Last backup</dt>
           <dd>
             {h.backup
-              ? `${when(h.backup.at)}, ${h.backup.kind === "nightly" ? "nightly" : `before ${h.backup.version}`} (${size(h.backup.bytes)})`
+              ? `${when(h.backup.at)}, ${h.backup.kind === "nightly" ? "nightly" : h.backup.kind === "manual" ? "taken by hand" : `before ${h.backup.version}`} (${size(h.backup.bytes)})`
               : "none yet (one is taken every night, and before each upgrade)"}{" "}
             <button type="button" className="btn btn-small" disabled={backingUp} onClick={backup}>
               {backingUp ? "Backing up…" : "Back up now"}

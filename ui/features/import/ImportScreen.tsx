@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { ImportStatusView } from "../../../appliance/modules/import/model";
 import { Field, Section, Toggle } from "../../components/form";
 import { cancelImport, importStatus, startImport } from "./api";
+import { ExportSection } from "./Export";
 
 type Status = ImportStatusView;
 type Report = NonNullable<Status["report"]>;
@@ -148,6 +149,7 @@ export function ImportScreen() {
       )}
       {pins.length > 0 && <NewPins pins={pins} />}
       {status.report && !running && <ImportReport report={status.report} />}
+      <ExportSection />
     </div>
   );
 }
@@ -226,6 +228,37 @@ function ImportReport({ report: r }: { report: Report }) {
           ? "each equal to the old system's, ticket by ticket."
           : `${n(m.refused_for_money)} ticket(s) refused because their money did not add up (listed below).`}
       </p>
+      {r.skipped.length > 0 && (
+        <>
+          <p data-testid="import-skipped" style={{ margin: "0 16px 8px" }}>
+            Not taken from the old system ({n(r.skipped.length)}): privileges are this box's own; grant them on Agents or Employees if they are right.
+          </p>
+          <div className="table-scroll">
+            <table aria-label="Privileges not taken">
+              <thead>
+                <tr>
+                  <th>Kind</th>
+                  <th>Id</th>
+                  <th>What</th>
+                  <th>Old system</th>
+                  <th>Here</th>
+                </tr>
+              </thead>
+              <tbody>
+                {r.skipped.map((x) => (
+                  <tr key={`${x.kind}-${x.id}-${x.field}`}>
+                    <td>{x.kind}</td>
+                    <td>{x.id}</td>
+                    <td>{x.field === "role" ? "role" : x.field === "is_hq" ? "head office" : "HQ flag"}</td>
+                    <td>{String(x.source)}</td>
+                    <td>{String(x.kept)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
       {refused === 0 ? (
         <p data-testid="import-refused" style={{ margin: "0 16px 12px" }}>
           Nothing refused.
