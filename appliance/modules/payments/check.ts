@@ -38,6 +38,8 @@ export interface TotalsCheck {
   ok: boolean;
   count: number;
   first: SumMismatch[];
+  /** Set when the check itself could not run (then ok is false: not proven). */
+  error?: string;
 }
 
 /** How many shown: enough to find them, short enough for a panel line. */
@@ -55,6 +57,7 @@ export async function checkTotals(values: (sql: string) => Promise<unknown[][]> 
 
 /** One line for a person: "2 paid totals differ from their payment rows (ticket 12: €5.00 for €4.00 in rows; item 40: …)". */
 export function describeTotals(c: TotalsCheck): string {
+  if (c.error) return c.error;
   if (c.ok) return "ok";
   const euro = (cents: number) => `€${(cents / 100).toFixed(2)}`;
   const first = c.first.map((m) => `${m.kind} ${m.id}: ${euro(m.total_paid)} for ${euro(m.rows)} in rows`).join("; ");
