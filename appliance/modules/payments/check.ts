@@ -29,8 +29,11 @@ export interface SumMismatch {
   rows: number;
 }
 
+const mismatches = (rows: unknown[][]): SumMismatch[] =>
+  rows.map((r) => ({ kind: r[0] as "ticket" | "item", id: Number(r[1]), total_paid: Number(r[2]), rows: Number(r[3]) }));
+
 export async function checkPaymentSums(values: (sql: string) => Promise<unknown[][]> | unknown[][]): Promise<SumMismatch[]> {
-  return (await values(PAYMENT_SUMS_SQL)).map((r) => ({ kind: r[0] as "ticket" | "item", id: Number(r[1]), total_paid: Number(r[2]), rows: Number(r[3]) }));
+  return mismatches(await values(PAYMENT_SUMS_SQL));
 }
 
 /** What a whole-database check reports: how many totals are off, and the first of them. */
@@ -53,6 +56,13 @@ export async function checkTotals(values: (sql: string) => Promise<unknown[][]> 
   const count = Number((await values(PAYMENT_SUMS_COUNT_SQL))[0]?.[0] ?? 0);
   if (count === 0) return { ok: true, count: 0, first: [] };
   return { ok: false, count, first: (await checkPaymentSums(values)).slice(0, FIRST) };
+}
+
+/** checkTotals on a synchronous connection (bun:sqlite in a check's own process). */
+export function checkTotalsSync(values: (sql: string) => unknown[][]): TotalsCheck {
+  const count = Number(values(PAYMENT_SUMS_COUNT_SQL)[0]?.[0] ?? 0);
+  if (count === 0) return { ok: true, count: 0, first: [] };
+  return { ok: false, count, first: mismatches(values(PAYMENT_SUMS_SQL)).slice(0, FIRST) };
 }
 
 /** One line for a person: "2 paid totals differ from their payment rows (ticket 12: €5.00 for €4.00 in rows; item 40: …)". */
