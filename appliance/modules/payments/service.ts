@@ -14,7 +14,7 @@ import { TENDERS, type ByTender, type Payment, type Tender, type TillDay } from 
 import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type NewPayment, type PaymentRow, type RawExec, stillHeld } from "./repo";
 
 // What other modules use: the tickets ledger records payments inside its own transactions.
-export { hasPayments, type NewPayment, type RawExec } from "./repo";
+export { capPaidRows, hasPayments, type NewPayment, type RawExec } from "./repo";
 export const recordPayment = (q: Exec, p: NewPayment) => insertPayment(q, p);
 /** Many rows in one go, in the caller's raw transaction (an import's page of tickets). */
 export const recordPayments = (q: RawExec, rows: NewPayment[]) => insertPaymentsBulk(q, rows);

@@ -43,7 +43,7 @@ async function ticket(o: {
       o.pickup ? 1 : 0,
       o.delivery ? 1 : 0,
       o.total ?? 2500,
-      o.paid ?? 0,
+      0, // what was paid arrives as a payment row below (the database refuses any other total_paid)
       o.pickup ? o.customer.address_id : null,
       o.delivery ? o.customer.address_id : null,
       o.confirmed === false ? null : "2026-11-20T10:00:00.000Z",
@@ -52,6 +52,11 @@ async function ticket(o: {
   );
   const [g] = await rows("SELECT id FROM garment_sub_categories LIMIT 1");
   await rows("INSERT INTO ticket_sub_categories (ticket_id, garment_sub_category_id, description, quantity) VALUES (?, ?, 'Suit', 2)", [r!.id, g!.id]);
+  if (o.paid)
+    await rows(
+      "INSERT INTO payments (ticket_id, agent_id, employee_id, amount, tender, taken_at, till_day) VALUES (?, ?, ?, ?, 'cash', '2026-11-20T10:00:00.000Z', '2026-11-20')",
+      [r!.id, o.agent, o.employee, o.paid],
+    );
   return r!.id as number;
 }
 
