@@ -6,8 +6,9 @@
 -- test's UPDATE) that differs from the rows is refused, and so is a new ticket or item that
 -- claims money: it has no rows yet. (A BEFORE INSERT trigger fires for an upsert that ends in
 -- its DO UPDATE too, so the insert guard asks for 0, not for the rows of NEW.id: an importer's
--- upsert of a paid ticket inserts 0 and leaves total_paid out of its update.) Rows already off on an old file are not touched here: the
--- daily database check reports them (payments/check.ts).
+-- upsert of a paid ticket inserts 0 and leaves total_paid out of its update.) Totals already
+-- off on an old file are not touched here: the daily database check reports them
+-- (payments/check.ts), and a payment on such a ticket is refused until a person settles it.
 CREATE TRIGGER `tickets_total_paid_insert` BEFORE INSERT ON `tickets` WHEN NEW.`total_paid` IS NOT 0
 BEGIN SELECT RAISE(ABORT, 'total_paid must equal the sum of its payment rows'); END;
 --> statement-breakpoint
