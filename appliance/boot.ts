@@ -124,7 +124,7 @@ export async function bootAppliance(
   const { db } = database;
   // The spec's ticket states, unless the states are HQ's (a snapshot was applied here).
   if (!(await appliedReferenceVersion(db))) await seedTicketStates(db);
-  await repairOverflowedMoney(db);
+  await repairOverflowedMoney(db, clock.now());
   await pruneIdempotencyKeys(db, clock.now());
   const secret = await getBoxSecret(db);
 

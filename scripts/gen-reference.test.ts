@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hashPin } from "../appliance/modules/auth/secrets";
 import { checkPaymentSums } from "../appliance/modules/payments/check";
+import { expectTotalsGuarded } from "../appliance/test/totalsGuard";
 import { openDatabase } from "../db/client";
 import { ticketsOffPrice } from "./faults/lib";
 import { GENERATED_TABLES, generateReference, parseArgs, type RefOptions } from "./gen-reference";
@@ -48,6 +49,17 @@ test("every ticket's and item's total_paid equals its payment rows (issue 24)", 
   expect(await checkPaymentSums((sql) => db.query(sql).values() as unknown[][])).toEqual([]);
   expect(one("SELECT count(*) AS n FROM payments").n).toBeGreaterThan(100);
   expect(one("SELECT count(*) AS n FROM tickets WHERE total_paid > 0").n).toBeGreaterThan(100);
+});
+
+test("the database refuses a total_paid written over the reference rows; payments and refunds still move it (issue 31)", async () => {
+  // Through the box's own driver, as the box would open the generated file.
+  const database = await openDatabase(`file:${first.path}`);
+  try {
+    await expectTotalsGuarded(database.client);
+  } finally {
+    database.close();
+  }
+  expect(one("SELECT count(*) AS n FROM payments WHERE ticket_sub_category_id IS NULL").n).toBeGreaterThan(0); // charges paid on the ticket
 });
 
 test("integrity_check is ok and every foreign key resolves", () => {

@@ -15,12 +15,12 @@ import { Database as Sqlite, type Statement } from "bun:sqlite";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { and, count, eq } from "drizzle-orm";
+import { businessDay } from "../appliance/domain/dates";
 import { parseDiscount } from "../appliance/domain/money";
 import { effectivePrice, itemTotals, type PriceRecord, ticketTotal } from "../appliance/domain/pricing";
 import { getBoxSecret, hashPassword, hashPin } from "../appliance/modules/auth/secrets";
 import { migrateDatabase, openDatabase } from "../db/client";
 import { REBUILD_CUSTOMER_STATS } from "../db/maintenance";
-import { carryPaid } from "../appliance/modules/payments/check";
 import { addresses, agents, employees, localities, streets } from "../db/schema";
 import {
   DAY_MS,
@@ -230,8 +230,15 @@ export async function generateReference(o: RefOptions): Promise<{ path: string; 
     for (const ix of indexes) sq.run(`DROP INDEX "${ix.name}"`);
     // The customer_stats triggers look tickets up by customer, which without the dropped
     // indexes is a scan per row: drop them too and rebuild the table once at the end.
-    // The payments triggers would add each carried row to totals already written (below).
-    const triggers = sq.query("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('tickets', 'payments')").all() as {
+    // What was paid is written as payment rows, as the box writes it: payments_keep_totals
+    // stays and raises each item's and ticket's total_paid from 0 (issue 31). The guards of
+    // 0014 (a total_paid must equal its rows) sum the rows per write, so they wait for the
+    // end and the whole-database check (payments/check.ts) stands in for them.
+    const triggers = sq
+      .query(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('tickets', 'ticket_sub_categories', 'payments') AND name <> 'payments_keep_totals'",
+      )
+      .all() as {
       name: string;
       sql: string;
     }[];
@@ -242,8 +249,6 @@ export async function generateReference(o: RefOptions): Promise<{ path: string; 
     log(`${indexes.length} indexes rebuilt: ${Math.round(performance.now() - ixStart)} ms`);
     const trStart = performance.now();
     sq.run("BEGIN");
-    // Paid amounts were bulk-written as totals: they become payment rows, as migration 0010 does.
-    carryPaid({ run: (q, args = []) => void sq.query(q).run(...args), values: (q, args = []) => sq.query(q).values(...args) as unknown[][] });
     sq.exec(REBUILD_CUSTOMER_STATS);
     for (const tr of triggers) sq.run(tr.sql);
     sq.run("COMMIT");
@@ -513,6 +518,12 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
     modifiers: new Bulk(sq, "ticket_sub_category_modifiers", ["ticket_sub_category_id", "modifier_id", "modifier_type"], [itemsT]),
     itemLogs: new Bulk(sq, "item_log_states", ["ticket_sub_category_id", "state", "logged_at", "log", "employee_id"], [itemsT]),
     ticketLogs: new Bulk(sq, "ticket_log_states", ["ticket_id", "state", "logged_at", "log", "employee_id", "agent_id"], [ticketsT]),
+    payments: new Bulk(
+      sq,
+      "payments",
+      ["ticket_id", "ticket_sub_category_id", "agent_id", "employee_id", "amount", "tender", "taken_at", "till_day"],
+      [itemsT],
+    ),
   };
   const flushAll = () => {
     for (const t of Object.values(T)) t.flush();
@@ -639,6 +650,7 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
     const itemMods: Row[] = [];
     const itemLogs: Row[] = [];
     const itemTotalsCents: number[] = [];
+    const paidItems: [number, number][] = [];
     let itemsPaid = 0;
     let express = false;
     const n = itemsPerTicket();
@@ -685,6 +697,7 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
       const paid = fullyPaid || (partlyPaid && k === 0) ? total : 0;
       itemTotalsCents.push(total);
       itemsPaid += paid;
+      if (paid > 0) paidItems.push([iid, paid]);
       const description = color ? `${color} ${g.name}` : g.name;
       items.push([
         iid,
@@ -700,7 +713,7 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
         itemExpress ? 1 : 0,
         total,
         pre_discount_total,
-        paid,
+        0, // total_paid: the payment rows below raise it
         processDate,
         createdIso,
       ]);
@@ -731,7 +744,7 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
       express ? 1 : 0,
       state,
       total,
-      fullyPaid ? total : itemsPaid,
+      0, // total_paid: the payment rows below raise it
       delivery_charge,
       pickup_charge,
       deliverToClient ? custAddress[c]! : null,
@@ -743,6 +756,16 @@ function bulkLoad(sq: Sqlite, o: RefOptions, log: (l: string) => void) {
     for (const row of acts) T.actions.add(...row);
     for (const row of itemMods) T.modifiers.add(...row);
     for (const row of itemLogs) T.itemLogs.add(...row);
+    // One row per paid item and one for the rest of a ticket paid in full (its charges), taken
+    // at the counter when the ticket was confirmed, as the ledger's steps write them.
+    const rest = fullyPaid ? total - itemsPaid : 0;
+    if (paidItems.length || rest > 0) {
+      const takenAt = new Date(created + (confirmed ? 5 * 60_000 : 0));
+      const payment = (item: number | null, amount: number) =>
+        T.payments.add(id, item, agent, desk, amount, "other", takenAt.toISOString(), businessDay(takenAt));
+      for (const [item, amount] of paidItems) payment(item, amount);
+      if (rest > 0) payment(null, rest);
+    }
     T.ticketLogs.add(id, "CREATED", createdIso, "Ticket created", desk, agent);
     if (path.length > 1) T.ticketLogs.add(id, state, new Date(times[times.length - 1]!).toISOString(), `State changed to ${state}`, byWhom(state), agent);
     progress("tickets", j + 1, nTickets);

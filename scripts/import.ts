@@ -42,7 +42,7 @@ const euros = (c: number) => `€${(c / 100).toLocaleString("en", { minimumFract
 let report: ImportReport;
 try {
   report = await runImport(
-    { db, clock: systemClock, secret: await getBoxSecret(db), caller: await importCaller(db) },
+    { db, clock: systemClock, secret: await getBoxSecret(db), caller: await importCaller(db), databaseFile: database.file ?? null },
     {
       from: a.from,
       user: a.user,
@@ -82,6 +82,7 @@ out.push(
       ? "each equal to the old system's, ticket by ticket."
       : `${m.refused_for_money} ticket(s) refused because their money did not add up (listed below).`),
 );
+if (report.totals) out.push(`Paid totals against their payment rows, over the whole box: ${report.totals.message}`);
 if (report.refusals.length) {
   out.push(`Refused (${report.refusals.length + report.refusals_not_listed}):`);
   for (const r of report.refusals.slice(0, 50)) out.push(`  ${r.kind} ${r.id ?? "?"}: ${r.reason}`);

@@ -57,6 +57,7 @@ test("HQ staff restore two shops and download a chain report with both shops' ti
     await expect(row.locator('[data-col="last-data"]')).toHaveText(/\d{2}\/\d{2}\/\d{4}/);
     await expect(row.locator('[data-col="takings"]')).not.toHaveText(/€\s?0[.,]00/);
     await expect(row.locator('[data-col="error"]')).toHaveText("none");
+    await expect(row.locator('[data-col="totals"]')).toHaveText("equal to their payments");
     await expect(row.locator('[data-col="lag"]')).not.toHaveText("–");
   }
 

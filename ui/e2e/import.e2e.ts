@@ -63,6 +63,7 @@ test("HQ's admin imports the demo box from Configuration → Import: dry run, th
   await expect(page.getByTestId("import-money")).toContainText("would be written");
   await expect(page.getByTestId("import-money")).toContainText("each equal to the old system's, ticket by ticket");
   await expect(page.getByTestId("import-refused")).toHaveText("Nothing refused.");
+  await expect(page.getByTestId("import-totals")).toHaveCount(0); // a dry run writes nothing and checks nothing
   await expect(page.getByRole("table", { name: "New PINs" })).toHaveCount(0);
   // Nothing was written: the target still has no ticket.
   expect(await tickets(target.url)).toEqual([]);
@@ -75,6 +76,7 @@ test("HQ's admin imports the demo box from Configuration → Import: dry run, th
   await expect(ticketRow.nth(2)).toHaveText(String(read)); // all new
   await expect(ticketRow.nth(5)).toHaveText("0");
   await expect(page.getByTestId("import-money")).toContainText(`${read} tickets written`);
+  await expect(page.getByTestId("import-totals")).toHaveText("Every paid total on this box equals its payment rows.");
   await expect(page.getByTestId("import-money")).toContainText("each equal to the old system's, ticket by ticket");
   // Every employee new to this box got a PIN of six digits, shown here once.
   const pins = page.getByRole("table", { name: "New PINs" }).locator("tbody tr");

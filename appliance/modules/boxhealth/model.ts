@@ -12,12 +12,24 @@ export const DeviceHealth = z.object({
 });
 export type DeviceHealth = z.infer<typeof DeviceHealth>;
 
-/** The last database check (`PRAGMA integrity_check`, run in a process of its own at boot and daily). */
+/**
+ * The last database check (`PRAGMA integrity_check`, then every total_paid against its payment
+ * rows; run in a process of its own at boot and daily).
+ */
 export const IntegrityCheck = z.object({
   ok: z.boolean(),
-  result: z.string().describe("ok, or SQLite's first findings"),
+  result: z.string().describe("ok, SQLite's first findings, or how many paid totals differ from their payment rows and the first"),
   checked_at: z.string(),
   ms: z.number().int(),
+  totals: z
+    .object({
+      ok: z.boolean(),
+      count: z.number().int().describe("Tickets and items whose total_paid differs from the sum of their payment rows"),
+      first: z.array(z.string()).describe('The first of them, e.g. "ticket 12", "item 40"'),
+    })
+    .nullable()
+    .default(null)
+    .describe("null when the file failed its integrity check (or for a check from before issue 31)"),
 });
 export type IntegrityCheck = z.infer<typeof IntegrityCheck>;
 

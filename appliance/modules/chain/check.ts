@@ -9,6 +9,7 @@
  * keeps reading it whole.
  */
 import { Database } from "bun:sqlite";
+import { checkTotalsSync, type TotalsCheck } from "../payments/check";
 import { takingsQuery, takingsRows, totalTakings } from "../payments/reads";
 import { readSchemaVersion, type SchemaVersion } from "../../../db/version";
 
@@ -21,6 +22,12 @@ export interface CheckResult {
   takings_cents: number;
   /** The copy's schema version and release; its figures above are read only when it is HQ's own. */
   schema?: SchemaVersion;
+  /**
+   * Every paid total of the copy against its payment rows (payments/check.ts, issue 31): the
+   * site's own database refuses a total that differs, so a finding here is an old or damaged
+   * site file. Absent when the copy was not read (failed its integrity check, other version).
+   */
+  totals?: TotalsCheck;
 }
 
 export function checkCopy(path: string, day: string): CheckResult {
@@ -46,7 +53,8 @@ export function checkCopy(path: string, day: string): CheckResult {
     // on HQ's schema version, checked above, so its payments table is there).
     const tq = takingsQuery({ from: day, to: day, agents: null });
     const all = totalTakings(takingsRows(db.query(tq.sql).values(...tq.args) as unknown[][]));
-    return { integrity, last_data_at: last, takings_cents: all.total, schema };
+    const totals = checkTotalsSync((sql) => db.query(sql).values() as unknown[][]);
+    return { integrity, last_data_at: last, takings_cents: all.total, schema, totals };
   } finally {
     db.close();
   }

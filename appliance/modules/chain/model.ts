@@ -34,6 +34,12 @@ export const SiteState = z.object({
   last_error: z.string().nullable(),
   /** Payments taken today (Malta day) in the copy, euros. */
   today_takings: z.number(),
+  /**
+   * The copy's paid totals against its payment rows (issue 31), checked on each restore: a
+   * finding is an old or damaged site file (the site's database refuses such a write). null
+   * before a copy was checked or when it is on another schema version.
+   */
+  paid_totals: z.object({ ok: z.boolean(), count: z.number().int(), message: z.string() }).nullable(),
   /** Restores swapped in, and failed attempts retried, since the box started. */
   restores: z.number(),
   retries: z.number(),

@@ -1,6 +1,7 @@
 /** What HQ keeps of each site between restores, and what it reads back after a restart. */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { SchemaVersion } from "../../../db/version";
+import type { TotalsCheck } from "../payments/check";
 
 export interface Site {
   name: string;
@@ -21,6 +22,8 @@ export interface SiteRecord {
   lastDataAt: string | null;
   lastError: string | null;
   takings: { day: string; cents: number } | null;
+  /** The copy in use's paid totals against its payment rows; null before a copy was checked. */
+  totals: TotalsCheck | null;
   restores: number;
   retries: number;
 }
@@ -36,6 +39,7 @@ export interface SiteStateCents {
   lag_seconds: number | null;
   last_error: string | null;
   today_takings: number;
+  paid_totals: { ok: boolean; count: number; message: string } | null;
   restores: number;
   retries: number;
   schema: SchemaVersion | null;
@@ -47,6 +51,7 @@ export interface SiteStateCents {
 export interface CopyInfo {
   schema: SchemaVersion | null;
   listing: string | null;
+  totals?: TotalsCheck | null;
 }
 
 /** The record of a site whose copy (if any) is at `copy`, from the file and its `.json` beside it. */
@@ -61,6 +66,7 @@ export function recordOfCopy(copy: string): SiteRecord {
     lastDataAt: null,
     lastError: null,
     takings: null,
+    totals: info.totals ?? null,
     restores: 0,
     retries: 0,
   };
@@ -69,8 +75,8 @@ export function recordOfCopy(copy: string): SiteRecord {
 function readInfo(path: string): CopyInfo {
   try {
     const info = JSON.parse(readFileSync(path, "utf8")) as Partial<CopyInfo>;
-    return { schema: info.schema ?? null, listing: info.listing ?? null };
+    return { schema: info.schema ?? null, listing: info.listing ?? null, totals: info.totals ?? null };
   } catch {
-    return { schema: null, listing: null };
+    return { schema: null, listing: null, totals: null };
   }
 }

@@ -29,6 +29,7 @@ import type { ReportName, ReportQuery } from "../reports/model";
 import type { HomeCents } from "../reports/queries";
 import type { ReportService } from "../reports/service";
 import type { CheckResult } from "./check";
+import { describeTotals } from "../payments/check";
 import { type CopyInfo, recordOfCopy, type Site, type SiteRecord, type SiteStateCents } from "./records";
 import { restoreBeforeTorn } from "./torn";
 import { explain, schemaNote } from "./words";
@@ -213,7 +214,8 @@ export function createChainService(deps: {
       return;
     }
     const schema = check.schema ?? null;
-    writeFileSync(infoPath(s.name), JSON.stringify({ schema, listing: list } satisfies CopyInfo));
+    const totals = check.totals ?? null;
+    writeFileSync(infoPath(s.name), JSON.stringify({ schema, listing: list, totals } satisfies CopyInfo));
     // rename(2) replaces the copy in one step: a reader sees the old file or the new, never half.
     renameSync(tmp, copyPath(s.name));
     r.schema = schema;
@@ -221,6 +223,9 @@ export function createChainService(deps: {
     r.lastRestoredAt = deps.clock.now().toISOString();
     r.lastDataAt = check.last_data_at;
     r.takings = { day, cents: check.takings_cents };
+    // The copy is still the site's record and stays in use; the finding is shown beside it.
+    r.totals = totals;
+    if (totals && !totals.ok) deps.log(`chain: ${s.name}: ${describeTotals(totals)}`);
     r.lastError = note;
     if (note) deps.log(`chain: ${s.name}: ${note}`);
     r.restores++;
@@ -276,6 +281,7 @@ export function createChainService(deps: {
       lag_seconds: r.lastDataAt ? Math.max(0, Math.round((now.getTime() - Date.parse(r.lastDataAt)) / 1000)) : null,
       last_error: r.lastError,
       today_takings: r.takings?.day === today ? r.takings.cents : 0,
+      paid_totals: r.totals ? { ok: r.totals.ok, count: r.totals.count, message: describeTotals(r.totals) } : null,
       restores: r.restores,
       retries: r.retries,
       schema: r.schema,

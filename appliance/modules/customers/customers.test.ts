@@ -104,11 +104,20 @@ describe("customers", () => {
     const a = (await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Big Spender" } })).json.data.id;
     const b = (await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "Small Spender" } })).json.data.id;
     const c = box.database.client;
-    const ticket = (cust: number, total: number, paid: number, confirmed: string | null) =>
+    // What was paid is a payment row: its trigger raises total_paid (the database refuses a total written by hand).
+    const pay = (ticket: number, amount: number) =>
       c.execute({
-        sql: "INSERT INTO tickets (agent_id, employee_id, customer_id, total, total_paid, confirmed_at) VALUES (1, 1, ?, ?, ?, ?) RETURNING id",
-        args: [cust, total, paid, confirmed],
+        sql: "INSERT INTO payments (ticket_id, agent_id, employee_id, amount, tender, taken_at, till_day) VALUES (?, 1, 1, ?, 'cash', '2026-11-20T10:00:00.000Z', '2026-11-20')",
+        args: [ticket, amount],
       });
+    const ticket = async (cust: number, total: number, paid: number, confirmed: string | null) => {
+      const r = await c.execute({
+        sql: "INSERT INTO tickets (agent_id, employee_id, customer_id, total, confirmed_at) VALUES (1, 1, ?, ?, ?) RETURNING id",
+        args: [cust, total, confirmed],
+      });
+      if (paid) await pay(Number(r.rows[0]!.id), paid);
+      return r;
+    };
     await ticket(a, 5000, 5000, "2026-11-01T10:00:00.000Z");
     const t2 = Number((await ticket(a, 3000, 1000, "2026-11-20T10:00:00.000Z")).rows[0]!.id);
     await ticket(a, 999, 0, null); // not confirmed: no visit, no balance
@@ -124,7 +133,7 @@ describe("customers", () => {
       visit_rank: 1,
     });
     expect(await stats(b)).toMatchObject({ number_of_visits: 1, total_spent: 10, turnover_rank: 2, visit_rank: 2 });
-    await c.execute({ sql: "UPDATE tickets SET total_paid = 3000 WHERE id = ?", args: [t2] });
+    await pay(t2, 2000);
     expect((await stats(a)).outstanding_balance).toBe(0);
     const fresh = (await box.call("POST", "/api/v1/customers/", { token: clerk, body: { full_name: "No Visits" } })).json.data.id;
     expect(await stats(fresh)).toMatchObject({ turnover_rank: -1, visit_rank: -1, ticket_total: 0 });

@@ -3,6 +3,7 @@
 // (records.ts), checked for the records it points at (plan.ts), compared with the last run's
 // fingerprint and written in batches, one transaction each; a batch that fails is written
 // again record by record so one bad record is refused alone, with its reason.
+import type { Client } from "@libsql/client";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { importRuns } from "../../../db/schema";
@@ -12,6 +13,8 @@ import { connectSource, type Source } from "./client";
 import { writeCustomersBulk, writeTicketsBulk } from "./bulk";
 import { gapRanges, idBounds, idChunks, newestOf } from "./ids";
 import { importPayments } from "./payments";
+import { describeTotals } from "../payments/check";
+import { checkTotalsOffLoop } from "../payments/totals";
 import { dependencyOrder, type KindPlan, PLAN } from "./plan";
 import { ownAgentPrivileges, ownEmployeePrivileges, type Skipped } from "./privileges";
 import { createReader, type FailedRow, PARALLEL, parallel } from "./read";
@@ -338,6 +341,9 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
   } finally {
     await src.logout();
   }
+  // The ledger's invariant over the whole box, after every run (what a failed run wrote stays,
+  // so it too): the rows' triggers keep it per ticket; this proves it for everything.
+  const totals = dry ? null : await checkImportedTotals();
 
   const report: ImportReport = {
     run_id: runId,
@@ -352,11 +358,24 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
     refusals_not_listed: notListed,
     skipped,
     money,
+    totals,
     pins,
   };
   await finish(status, { error });
   if (error) throw Object.assign(new Error(error), { report });
   return report;
+
+  async function checkImportedTotals(): Promise<ImportReport["totals"]> {
+    try {
+      const c = await checkTotalsOffLoop({
+        file: deps.databaseFile ?? null,
+        values: async (q) => (await (db as Db & { $client: Client }).$client.execute(q)).rows.map((r) => Object.values(r)),
+      });
+      return { ok: c.ok, count: c.count, message: describeTotals(c) };
+    } catch (e) {
+      return { ok: false, count: 0, message: `The totals check could not run: ${(e as Error).message.slice(0, 300)}` };
+    }
+  }
 
   async function finish(s: string, extra: { error?: string }) {
     if (!runId) return;

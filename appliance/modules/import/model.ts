@@ -45,6 +45,11 @@ export const ImportReportView = z.object({
     equal_to_source: z.boolean(),
     refused_for_money: z.number().int(),
   }),
+  totals: z
+    .object({ ok: z.boolean(), count: z.number().int(), message: z.string() })
+    .nullable()
+    .optional()
+    .describe("After the run, every paid total of the box against its payment rows; null for a dry run"),
 });
 
 export const ImportStatusView = z.object({

@@ -50,7 +50,7 @@ export function createImportService(deps: { db: Db; clock: Clock; secret: string
       status = { state: "running", source: s.from, dry_run: Boolean(s.dry_run), progress: null, report: null, error: null, pins: [] };
       const mine = status;
       void runImport(
-        { db: deps.db, clock: deps.clock, secret: deps.secret, caller },
+        { db: deps.db, clock: deps.clock, secret: deps.secret, caller, databaseFile: deps.databaseFile },
         {
           from: s.from,
           user: s.user,

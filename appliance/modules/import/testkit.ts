@@ -19,7 +19,7 @@ export function serve(box: TestBox): Served {
 export async function importInto(target: TestBox, url: string, extra: Partial<ImportOptions> = {}) {
   const db = target.database.db;
   return runImport(
-    { db, clock: target.clock, secret: await getBoxSecret(db), caller: await importCaller(db) },
+    { db, clock: target.clock, secret: await getBoxSecret(db), caller: await importCaller(db), databaseFile: target.database.file ?? null },
     { from: url, user: ADMIN.user, password: ADMIN.password, pin: ADMIN.pin, retryDelayMs: 0, ...extra },
   );
 }

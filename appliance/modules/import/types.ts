@@ -47,6 +47,11 @@ export interface ImportReport {
   skipped: Skipped[];
   /** Per ticket, the imported total and paid equal the source's (checked in each ticket's transaction). */
   money: { tickets: number; total_cents: number; paid_cents: number; equal_to_source: boolean; refused_for_money: number };
+  /**
+   * After the run, the whole box's paid totals against their payment rows (payments/check.ts,
+   * issue 31): `message` is "ok" or how many differ and the first. null for a dry run.
+   */
+  totals: { ok: boolean; count: number; message: string } | null;
   /** New PINs of imported employees: shown once, never stored. */
   pins: NewPin[];
 }
@@ -57,6 +62,8 @@ export interface ImportDeps {
   secret: string;
   /** Who the import acts as on this box (an admin of HQ): audit rows, payments. */
   caller: EmployeeCaller;
+  /** The box's database file, for checks run off the event loop; null or absent: a remote database, checked through `db`. */
+  databaseFile?: string | null;
 }
 
 export interface ImportOptions extends SourceOptions {

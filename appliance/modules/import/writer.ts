@@ -195,11 +195,13 @@ async function writeTicket(c: WriteContext, t: R.Ticket) {
     );
   const paidBefore = new Map(before.map((b) => [b.id, b.paid]));
   for (const b of before) if (b.ticket !== t.id) throw new Error(`item ${b.id} belongs to ticket ${b.ticket} on this box`);
-  const existing = await q.query.tickets.findFirst({ where: eq(tickets.id, t.id), columns: { id: true, total_paid: true } });
+  const existing = await q.query.tickets.findFirst({ where: eq(tickets.id, t.id), columns: { id: true } });
 
+  // total_paid is never written here: a new ticket or item starts at 0 and what was paid
+  // arrives as payment rows below, whose trigger raises it; a second run leaves what the
+  // rows already hold (the database refuses any other value, migration 0014).
   const { ticket_sub_categories: items, ticket_log_states: logs, total_paid: _paid, ...row } = t;
-  const carried = [...paidBefore.values()].reduce((a, b) => a + b, 0);
-  await upsert(q, tickets, { ...row, total_paid: Math.min(existing ? existing.total_paid : 0, carried) });
+  await upsert(q, tickets, row);
   // A ticket new to this box (the first run: nearly all) has nothing to clear, and its
   // children go in one statement per table: fewer statements is most of the import's time.
   const fresh = !existing && before.length === 0;
@@ -217,7 +219,7 @@ async function writeTicket(c: WriteContext, t: R.Ticket) {
       throw new Error(
         `money check: item ${i.id} was paid €${(paid / 100).toFixed(2)} here and €${(i.total_paid / 100).toFixed(2)} at the source (a refund is not imported)`,
       );
-    rows.push({ ...irow, ticket_id: t.id, total_paid: paid });
+    rows.push({ ...irow, ticket_id: t.id });
   }
   if (fresh) {
     if (rows.length) await q.insert(ticketSubCategories).values(rows);

@@ -171,6 +171,30 @@ export async function insertPaymentsBulk(q: RawExec, rows: NewPayment[]): Promis
   }
 }
 
+export const CAPS_REASON = "money caps repair: paid past the cap";
+
+/**
+ * Paid amounts past the pricing engine's caps (stored before the caps, when a chained
+ * percentage could overflow): money leaves only by a row, so each such item gets a row of
+ * tender `other` bringing it down to `lineCap`, then each ticket still past `ticketCap` one
+ * for the rest; the rows' trigger lowers the totals (a direct write of total_paid is refused,
+ * migration 0014). In SQL, since the amounts are past what a JavaScript number holds exactly.
+ */
+export async function capPaidRows(q: { run(s: ReturnType<typeof sql.raw>): Promise<unknown> }, caps: { line: number; ticket: number }, at: Date) {
+  const when = `'${at.toISOString()}', '${businessDay(at)}'`;
+  const line = Math.trunc(caps.line);
+  const ticket = Math.trunc(caps.ticket);
+  await q.run(
+    sql.raw(`INSERT INTO payments (ticket_id, ticket_sub_category_id, agent_id, amount, tender, reason, taken_at, till_day)
+      SELECT i.ticket_id, i.id, t.agent_id, ${line} - i.total_paid, 'other', '${CAPS_REASON}', ${when}
+      FROM ticket_sub_categories i JOIN tickets t ON t.id = i.ticket_id WHERE i.total_paid > ${line} ORDER BY i.id`),
+  );
+  await q.run(
+    sql.raw(`INSERT INTO payments (ticket_id, agent_id, amount, tender, reason, taken_at, till_day)
+      SELECT id, agent_id, ${ticket} - total_paid, 'other', '${CAPS_REASON}', ${when} FROM tickets WHERE total_paid > ${ticket} ORDER BY id`),
+  );
+}
+
 /** Whether a ticket (or an item) ever had a payment row: such a ticket keeps its history and cannot be deleted. */
 export async function hasPayments(q: Exec, where: { ticket?: number; item?: number; tickets?: number[] }): Promise<boolean> {
   if (where.tickets && !where.tickets.length) return false;

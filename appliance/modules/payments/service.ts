@@ -15,7 +15,7 @@ import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type
 import { DRAWER_SQL, sumTakings, takings, totalTakings } from "./takings";
 
 // What other modules use: the tickets ledger records payments inside its own transactions.
-export { hasPayments, type NewPayment, type RawExec } from "./repo";
+export { capPaidRows, hasPayments, type NewPayment, type RawExec } from "./repo";
 export const recordPayment = (q: Exec, p: NewPayment) => insertPayment(q, p);
 /** Many rows in one go, in the caller's raw transaction (an import's page of tickets). */
 export const recordPayments = (q: RawExec, rows: NewPayment[]) => insertPaymentsBulk(q, rows);

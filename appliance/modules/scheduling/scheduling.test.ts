@@ -18,8 +18,8 @@ let ids: { hq: number; bk: number; mosta: number; hqAdmin: number; bkClerk: numb
 const rows = async (sql: string, args: (number | string | null)[] = []) =>
   (await box.database.client.execute({ sql, args })).rows as unknown as Record<string, any>[];
 const get = (path: string, token?: string) => box.call("GET", `/api/v1${path}`, { token });
-
-/** A confirmed ticket to collect and/or deliver (straight into the database: these tests are about counting). */
+const PAY = "INSERT INTO payments (ticket_id, agent_id, employee_id, amount, tender, taken_at, till_day) VALUES (?, ?, ?, ?, 'cash', ?, '2026-11-20')";
+/** A confirmed ticket to collect and/or deliver (straight into the database: these tests are about counting; what was paid as a payment row). */
 async function ticket(o: {
   agent: number;
   employee: number;
@@ -32,8 +32,8 @@ async function ticket(o: {
   comment?: string;
 }) {
   const [r] = await rows(
-    `INSERT INTO tickets (agent_id, employee_id, customer_id, pickup_date, delivery_date, pickup_from_client, delivery_to_client, state, total, total_paid, pickup_address_id, delivery_address_id, confirmed_at, pickup_comment)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'AWAITING PICKUP', ?, ?, ?, ?, ?, ?) RETURNING id`,
+    `INSERT INTO tickets (agent_id, employee_id, customer_id, pickup_date, delivery_date, pickup_from_client, delivery_to_client, state, total, pickup_address_id, delivery_address_id, confirmed_at, pickup_comment)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'AWAITING PICKUP', ?, ?, ?, ?, ?) RETURNING id`,
     [
       o.agent,
       o.employee,
@@ -43,7 +43,6 @@ async function ticket(o: {
       o.pickup ? 1 : 0,
       o.delivery ? 1 : 0,
       o.total ?? 2500,
-      o.paid ?? 0,
       o.pickup ? o.customer.address_id : null,
       o.delivery ? o.customer.address_id : null,
       o.confirmed === false ? null : "2026-11-20T10:00:00.000Z",
@@ -52,6 +51,7 @@ async function ticket(o: {
   );
   const [g] = await rows("SELECT id FROM garment_sub_categories LIMIT 1");
   await rows("INSERT INTO ticket_sub_categories (ticket_id, garment_sub_category_id, description, quantity) VALUES (?, ?, 'Suit', 2)", [r!.id, g!.id]);
+  if (o.paid) await rows(PAY, [r!.id, o.agent, o.employee, o.paid, "2026-11-20T10:00:00.000Z"]);
   return r!.id as number;
 }
 

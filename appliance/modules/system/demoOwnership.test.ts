@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ticketsOffPrice } from "../../../scripts/faults/lib";
 import { type TestBox, testBox } from "../../test/harness";
+import { expectTotalsGuarded } from "../../test/totalsGuard";
 import { checkPaymentSums } from "../payments/check";
 
 /**
@@ -86,6 +87,10 @@ test("the demo keeps the API's money invariants: paid amounts are the payment ro
   expect(Number(kinds!.tenders)).toBe(2);
   for (const k of ["full", "part", "none"]) expect(Number(kinds![k])).toBeGreaterThan(0);
   expect(Number(kinds!.foreign_rows)).toBe(0);
+});
+
+test("the database refuses a total_paid written over the demo's rows; payments and refunds still move it (issue 31)", async () => {
+  await expectTotalsGuarded(box.database.client);
 });
 
 test("control: the owner is the customer's shop, not anyone's: another shop still cannot open them", async () => {

@@ -94,9 +94,39 @@ describe("caps (L4)", () => {
     await client.execute({ sql: `UPDATE tickets SET total = ${huge} WHERE id = ?`, args: [t.id] });
     expect((await api("GET", `/tickets/${t.id}`)).status).toBe(500); // the bug, as found
     await client.execute("DELETE FROM box_settings WHERE key = 'money_caps_repaired'");
-    await repairOverflowedMoney(box.database.db);
+    await repairOverflowedMoney(box.database.db, box.clock.now());
     const read = await ok("GET", `/tickets/${t.id}`);
     expect(read.ticket_sub_categories[0]).toMatchObject({ total: MAX_LINE_CENTS / 100, actions: [{ price: MAX_LINE_CENTS / 100 }] });
     expect((await api("GET", `/customers/${ids.customer}`)).status).toBe(200);
+  });
+
+  test("a paid amount stored past its cap is brought down by a payment row, never by writing total_paid (issue 31)", async () => {
+    const t = await ok("POST", "/tickets/", { customer_id: ids.customer });
+    const [item] = await ok("POST", "/ticketSubCategory/", { ticket_id: t.id, garment_sub_category_id: ids.garment, actions: [ids.a0] });
+    const { client } = box.database;
+    const huge = "10000000000000002";
+    // As migration 0010 carried an overflowed paid amount: one row, its trigger raising the totals.
+    await client.execute({
+      sql: `INSERT INTO payments (ticket_id, ticket_sub_category_id, agent_id, amount, tender, taken_at, till_day)
+            SELECT id, ?, agent_id, ${huge}, 'other', '2026-01-01T10:00:00.000Z', '2026-01-01' FROM tickets WHERE id = ?`,
+      args: [item.id, t.id],
+    });
+    expect((await api("GET", `/tickets/${t.id}`)).status).toBe(500); // unreadable, as found
+    await client.execute("DELETE FROM box_settings WHERE key = 'money_caps_repaired'");
+    await repairOverflowedMoney(box.database.db, box.clock.now());
+    const read = await ok("GET", `/tickets/${t.id}`);
+    expect(read.total_paid).toBe(MAX_LINE_CENTS / 100);
+    expect(read.ticket_sub_categories[0].total_paid).toBe(MAX_LINE_CENTS / 100);
+    const rows = await client.execute({
+      sql: "SELECT ticket_sub_category_id AS item, tender, reason, taken_at FROM payments WHERE ticket_id = ? AND reason IS NOT NULL",
+      args: [t.id],
+    });
+    expect(rows.rows.map((r): Record<string, unknown> => ({ ...r }))).toEqual([
+      { item: item.id, tender: "other", reason: "money caps repair: paid past the cap", taken_at: box.clock.now().toISOString() },
+    ]);
+    const off = await client.execute(
+      "SELECT count(*) AS n FROM tickets t WHERE total_paid <> (SELECT coalesce(sum(amount), 0) FROM payments p WHERE p.ticket_id = t.id)",
+    );
+    expect(Number(off.rows[0]!.n)).toBe(0);
   });
 });

@@ -14,6 +14,7 @@ import { capMessage, itemTotals, MAX_LINE_CENTS, MAX_TICKET_CENTS, ticketOverCap
 import { parseDiscount } from "../../domain/money";
 import { unprocessable } from "../../platform/errors";
 import type { Exec } from "./repo";
+import { capPaidRows } from "../payments/service";
 
 /**
  * Re-prices every item of a ticket and the ticket itself from what is stored, inside the
@@ -91,18 +92,20 @@ const REPAIRED_KEY = "money_caps_repaired";
  * Before the caps, a chained percentage price could store an amount past 2^53 cents, which
  * the database driver refuses to read back as a number, so every read of that ticket failed.
  * Once per box, such stored amounts are clamped to the caps (the same the pricing engine
- * applies); a marker in box_settings keeps later starts from scanning the items again.
+ * applies); a marker in box_settings keeps later starts from scanning the items again. What
+ * was paid is never written directly (the database refuses it, migration 0014): a paid amount
+ * past its cap is brought down by payment rows, whose trigger lowers total_paid.
  */
-export async function repairOverflowedMoney(db: Db): Promise<void> {
+export async function repairOverflowedMoney(db: Db, now: Date): Promise<void> {
   if (await db.query.boxSettings.findFirst({ where: eq(boxSettings.key, REPAIRED_KEY) })) return;
   await db.transaction(async (tx) => {
     const columns: [string, string, number][] = [
       ["ticket_sub_category_actions", "price", MAX_LINE_CENTS],
-      ...["total", "pre_discount_total", "total_override", "total_paid"].map((c): [string, string, number] => ["ticket_sub_categories", c, MAX_LINE_CENTS]),
+      ...["total", "pre_discount_total", "total_override"].map((c): [string, string, number] => ["ticket_sub_categories", c, MAX_LINE_CENTS]),
       ["tickets", "total", MAX_TICKET_CENTS],
-      ["tickets", "total_paid", MAX_TICKET_CENTS],
     ];
     for (const [table, column, cap] of columns) await tx.run(sql.raw(`UPDATE ${table} SET ${column} = ${cap} WHERE ${column} > ${cap}`));
+    await capPaidRows(tx, { line: MAX_LINE_CENTS, ticket: MAX_TICKET_CENTS }, now);
     await tx.insert(boxSettings).values({ key: REPAIRED_KEY, value: "1" });
   });
 }

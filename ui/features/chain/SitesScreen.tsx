@@ -93,6 +93,7 @@ export function SitesScreen() {
                   <th>Last data</th>
                   <th>Lag</th>
                   <th>Today's takings</th>
+                  <th>Paid totals</th>
                   <th>Version</th>
                   <th>Restored</th>
                   <th>Last error</th>
@@ -110,6 +111,17 @@ export function SitesScreen() {
                       <td data-col="last-data">{s.last_data_at ? displayDateTime(s.last_data_at) : "–"}</td>
                       <td data-col="lag">{lagText(s.lag_seconds)}</td>
                       <td data-col="takings">{euroFromEuros(s.today_takings)}</td>
+                      <td data-col="totals">
+                        {!s.paid_totals ? (
+                          <span className="muted">–</span>
+                        ) : s.paid_totals.ok ? (
+                          "equal to their payments"
+                        ) : (
+                          <span className="form-error" role="note">
+                            {s.paid_totals.message}
+                          </span>
+                        )}
+                      </td>
                       <td data-col="version">
                         {versionText(s.schema)}
                         {s.schema_note && (

@@ -228,6 +228,13 @@ function ImportReport({ report: r }: { report: Report }) {
           ? "each equal to the old system's, ticket by ticket."
           : `${n(m.refused_for_money)} ticket(s) refused because their money did not add up (listed below).`}
       </p>
+      {r.totals && (
+        <p data-testid="import-totals" className={r.totals.ok ? undefined : "form-error"} style={{ margin: "0 16px 8px" }}>
+          {r.totals.ok
+            ? "Every paid total on this box equals its payment rows."
+            : `Check: ${r.totals.message}. The payment rows are the record; tell support before taking more money on those tickets.`}
+        </p>
+      )}
       {r.skipped.length > 0 && (
         <>
           <p data-testid="import-skipped" style={{ margin: "0 16px 8px" }}>
