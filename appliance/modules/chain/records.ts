@@ -1,6 +1,7 @@
 /** What HQ keeps of each site between restores, and what it reads back after a restart. */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { SchemaVersion } from "../../../db/version";
+import type { CopyPosition } from "./incremental";
 
 export interface Site {
   name: string;
@@ -23,6 +24,12 @@ export interface SiteRecord {
   takings: { day: string; cents: number } | null;
   restores: number;
   retries: number;
+  /** Where the copy in use is in its replica (null: unknown, the next restore is whole). */
+  position: CopyPosition | null;
+  /** When the copy in use last passed the full `integrity_check` (UTC ISO); the others had `quick_check`. */
+  lastFullCheckAt: string | null;
+  /** Restores made by applying new WAL segments to the kept copy. */
+  applied: number;
 }
 
 export interface SiteStateCents {
@@ -41,12 +48,17 @@ export interface SiteStateCents {
   schema: SchemaVersion | null;
   schema_note: string | null;
   unchanged_rounds: number;
+  last_full_check_at: string | null;
+  applied_restores: number;
 }
 
 /** What is known of the copy in use, kept beside it (`<site>.db.json`) so a restarted HQ knows it too. */
 export interface CopyInfo {
   schema: SchemaVersion | null;
   listing: string | null;
+  /** Absent in a copy made before issue 33 (its next restore is whole, and fully checked). */
+  position?: CopyPosition | null;
+  lastFullCheckAt?: string | null;
 }
 
 /** The record of a site whose copy (if any) is at `copy`, from the file and its `.json` beside it. */
@@ -63,14 +75,17 @@ export function recordOfCopy(copy: string): SiteRecord {
     takings: null,
     restores: 0,
     retries: 0,
+    position: info.position,
+    lastFullCheckAt: info.lastFullCheckAt,
+    applied: 0,
   };
 }
 
-function readInfo(path: string): CopyInfo {
+function readInfo(path: string): Required<CopyInfo> {
   try {
     const info = JSON.parse(readFileSync(path, "utf8")) as Partial<CopyInfo>;
-    return { schema: info.schema ?? null, listing: info.listing ?? null };
+    return { schema: info.schema ?? null, listing: info.listing ?? null, position: info.position ?? null, lastFullCheckAt: info.lastFullCheckAt ?? null };
   } catch {
-    return { schema: null, listing: null };
+    return { schema: null, listing: null, position: null, lastFullCheckAt: null };
   }
 }
