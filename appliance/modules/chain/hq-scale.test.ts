@@ -30,7 +30,7 @@ function chainOf(storage: string, dataDir: string, o: { parallel?: number; lites
     dataDir,
     clock,
     reports: createReportService({ db: { url: `file:${join(dataDir, "none.db")}` }, clock }),
-    log: (m) => console.error("LOG", m),
+    log: () => {},
     ...(o.litestream ? { litestream: o.litestream } : {}),
   });
 }
@@ -285,7 +285,12 @@ describe("new WAL segments applied to the kept copy", () => {
     const line = (i: number, o: number) => `file     abcdef0123456789  ${i}      ${o}  100  2026-11-22T09:00:00Z`;
     const before = [head, line(3, 0), line(3, 4152)].join("\n");
     const plan = (now: string[]) =>
-      planApply({ url: "file:///srv/x", position: { generation: "abcdef0123456789", index: 3 }, before, now: [head, ...now].join("\n") });
+      planApply({
+        url: "file:///srv/x",
+        position: { generation: "abcdef0123456789", index: 3, generations: ["abcdef0123456789"] },
+        before,
+        now: [head, ...now].join("\n"),
+      });
     expect(plan([line(3, 0), line(3, 4152), line(4, 0)])).toMatchObject({ segments: [{ index: 3, offset: 0 }, { index: 3 }, { index: 4 }] });
     expect(plan([line(3, 0), line(3, 4152), line(5, 0)])).toEqual({ why: "a WAL segment is missing before index 5" });
     expect(plan([line(3, 4152), line(4, 0)])).toEqual({ why: "the replica no longer starts WAL index 3 at offset 0" });

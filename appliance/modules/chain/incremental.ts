@@ -36,16 +36,21 @@ export function replicaGenerations(url: string | null): string[] | null {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
 
-/** The position a copy restored (or applied) from `listing` is at, once it holds `generation`. */
-export function positionOf(generation: string | null, listing: string | null, generations: string[] | null): CopyPosition | null {
-  if (!generation || !listing || !generations) return null;
-  const mine = parseWalListing(listing).filter((s) => s.generation === generation);
-  return mine.length ? { generation, index: mine[mine.length - 1]!.index, generations } : null;
+/**
+ * The position of a copy that holds `from` (the snapshot a restore started from, or the kept
+ * copy's position) and every segment of `listing` (taken before it was made). A snapshot with
+ * no segment listed yet is a position too: the next apply starts at the snapshot's index.
+ */
+export function positionOf(from: { generation: string; index: number } | null, listing: string | null, generations: string[] | null): CopyPosition | null {
+  if (!from || listing === null || !generations) return null;
+  const mine = parseWalListing(listing).filter((s) => s.generation === from.generation);
+  return { generation: from.generation, index: Math.max(from.index, mine[mine.length - 1]?.index ?? 0), generations };
 }
 
-/** The generation `litestream restore` took, from its log ("restoring snapshot … generation=<id>"). */
-export function restoredGeneration(stderr: string): string | null {
-  return /restoring snapshot"?[^\n]*?\bgeneration=([0-9a-f]+)/.exec(stderr)?.[1] ?? null;
+/** The generation and snapshot index `litestream restore` took, from its log ("restoring snapshot … generation=<id> index=<n>"). */
+export function restoredFrom(stderr: string): { generation: string; index: number } | null {
+  const m = /restoring snapshot"?[^\n]*?\bgeneration=([0-9a-f]+)[^\n]*?\bindex=(\d+)/.exec(stderr);
+  return m ? { generation: m[1]!, index: Number(m[2]) } : null;
 }
 
 /**

@@ -32,7 +32,7 @@ import type { HomeCents } from "../reports/queries";
 import type { ReportService } from "../reports/service";
 import type { CheckResult } from "./check";
 import { type CopyInfo, recordOfCopy, type Site, type SiteRecord, type SiteStateCents } from "./records";
-import { applyToCopy, planApply, positionOf, replicaGenerations, restoredGeneration } from "./incremental";
+import { applyToCopy, planApply, positionOf, replicaGenerations, restoredFrom } from "./incremental";
 import { restoreBeforeTorn } from "./torn";
 import { explain, schemaNote } from "./words";
 
@@ -53,7 +53,7 @@ export function createChainService(deps: {
   log: (m: string, e?: unknown) => void;
   /** The Litestream binary (tests put a stand-in that fails on cue in front of the real one). */
   litestream?: string;
-  /** For the bench's before/after in one run: the full check at every restore, no incremental apply. */
+  /** The bench's "before" (scripts/bench/hq-sites.ts): the full check every time, no apply. */
   tuning?: { fullCheck?: "daily" | "always"; incremental?: boolean };
 }) {
   const litestream = deps.litestream ?? LITESTREAM_BIN;
@@ -193,14 +193,14 @@ export function createChainService(deps: {
     let note: string | null = null;
     let lastWalFailure: string | null = null;
     const applied = !whole && (await applyNew({ ...s, url: s.url }, r, list, tmp));
-    // The generation the copy holds: the kept one, or the one `litestream restore` took.
-    let generation = applied ? r.position!.generation : null;
+    // Where the copy starts from: the kept copy's position, or the snapshot the restore took.
+    let from: { generation: string; index: number } | null = applied ? r.position : null;
     for (let attempt = 1; !applied && attempt <= ATTEMPTS; attempt++) {
       clearTmp(tmp);
       const res = await run([litestream, "restore", "-o", tmp, ...replicaArgs({ ...s, url: s.url })]);
       if (res.code === 0 && existsSync(tmp)) {
         failure = null;
-        generation = restoredGeneration(res.err);
+        from = restoredFrom(res.err);
         break;
       }
       // The same WAL failure twice: the newest segment is torn (a box that died uploading it).
@@ -226,8 +226,7 @@ export function createChainService(deps: {
     }
     const now = deps.clock.now();
     const day = businessDay(now);
-    // quick_check (a quarter of integrity_check's time) at every restore; the full check, which
-    // also matches every index entry to its row, at a site's first restore of each day.
+    // quick_check at every restore; the full check (also every index entry against its row) at a site's first restore of a day.
     const full = deps.tuning?.fullCheck === "always" || !r.lastFullCheckAt || businessDay(new Date(r.lastFullCheckAt)) !== day;
     const res = await run([process.execPath, CHECK, tmp, day, full ? "full" : "quick"]);
     let check: CheckResult;
@@ -243,7 +242,7 @@ export function createChainService(deps: {
     }
     const schema = check.schema ?? null;
     // A copy that left a torn segment out is behind its listing: its next restore is whole.
-    const position = note ? null : positionOf(generation, list, gens);
+    const position = note ? null : positionOf(from, list, gens);
     const lastFullCheckAt = full ? now.toISOString() : r.lastFullCheckAt;
     // rename(2) replaces the copy in one step: a reader sees the old file or the new, never half.
     renameSync(tmp, copyPath(s.name));
