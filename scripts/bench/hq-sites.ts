@@ -76,12 +76,14 @@ try {
   t = performance.now();
   for (const name of names) {
     const file = join(shops, `${name}.db`);
+    // Written while its Litestream runs, as at a shop: a write made while it is stopped makes
+    // the restarted Litestream open a new generation (a whole snapshot), which HQ restores whole.
+    const rep = await replicate(file, join(storage, name), 600_000);
+    const had = walFiles(name);
     const db = new Database(file);
     db.run("INSERT INTO box_settings (key, value) VALUES ('bench', '1') ON CONFLICT (key) DO UPDATE SET value = value + 1");
     db.close();
-    // Shipped once the replica's WAL list grew (a restarted Litestream may first take a while).
-    const had = walFiles(name);
-    const rep = await replicate(file, join(storage, name), 600_000);
+    // Shipped once the replica's WAL list grew.
     for (let i = 0; i < 1200 && walFiles(name) === had; i++) await Bun.sleep(250);
     await rep.stop();
   }
