@@ -58,6 +58,11 @@ export interface HqConfig {
   restoreEverySec: number;
   /** IRONBOX_HQ_SFTP_KEY: the private key for sftp:// replicas without a password. */
   sftpKey: string | null;
+  /**
+   * IRONBOX_HQ_RESTORE_PARALLEL (default 2, 1–16): sites a round restores at once. A restore is
+   * a child process and disk reads: two on a 2-core box nearly double a round's throughput.
+   */
+  restoreParallel?: number;
 }
 
 /** IRONBOX_SITES: name=url pairs, comma-separated. Errors name the site, never the URL (it may hold a password). */
@@ -85,11 +90,15 @@ function hqConfig(env: Record<string, string | undefined>): HqConfig {
   }
   const every = Number(env.IRONBOX_HQ_RESTORE_SECONDS ?? 60);
   if (!Number.isFinite(every) || every < 0) throw new Error(`IRONBOX_HQ_RESTORE_SECONDS is not a number of seconds: ${env.IRONBOX_HQ_RESTORE_SECONDS}`);
+  const parallel = Number(env.IRONBOX_HQ_RESTORE_PARALLEL ?? 2);
+  if (!Number.isInteger(parallel) || parallel < 1 || parallel > 16)
+    throw new Error(`IRONBOX_HQ_RESTORE_PARALLEL is not a number of restores from 1 to 16: ${env.IRONBOX_HQ_RESTORE_PARALLEL}`);
   return {
     sites,
     storage: env.IRONBOX_HQ_STORAGE ? resolve(env.IRONBOX_HQ_STORAGE) : null,
     restoreEverySec: every,
     sftpKey: env.IRONBOX_HQ_SFTP_KEY ? resolve(env.IRONBOX_HQ_SFTP_KEY) : null,
+    restoreParallel: parallel,
   };
 }
 

@@ -1,11 +1,15 @@
 /**
- * HQ's lag with many sites: `bun scripts/bench/hq-sites.ts <reference data dir> [--sites 20]`.
- * Every site is a copy of the reference database shipped by a real `litestream replicate` to
- * a file:// storage folder; HQ's chain service (real `litestream restore`, the real check)
- * then runs restore rounds: the first (every copy new), one with nothing moved, and one with
- * one site moved. HQ's worst lag for a change is about one interval plus one round.
+ * HQ's lag with many sites: `bun scripts/bench/hq-sites.ts <reference data dir> [--sites 20]
+ * [--parallel 2] [--share]`. Every site is a copy of the reference database shipped by a real
+ * `litestream replicate` to a file:// storage folder; two HQ chain services (real
+ * `litestream restore`, the real check) then run restore rounds over the same storage, in the
+ * same run: "before" as HQ was before issue 33 (one site at a time, a whole restore and the
+ * full `integrity_check` each), "after" as it is now (IRONBOX_HQ_RESTORE_PARALLEL at once,
+ * `quick_check` but once a day, new WAL segments applied to the kept copy). Rounds: every
+ * copy new, nothing moved, every site moved (one write each, shipped). HQ's worst lag for a
+ * change is about one interval plus one round.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
@@ -16,14 +20,21 @@ import { replicate } from "../../appliance/test/chainSites";
 
 const args = process.argv.slice(2);
 const ref = args[0];
-if (!ref) throw new Error("usage: bun scripts/bench/hq-sites.ts <reference data dir> [--sites 20]");
-const n = Number(args[args.indexOf("--sites") + 1] || 20) || 20;
+if (!ref) throw new Error("usage: bun scripts/bench/hq-sites.ts <reference data dir> [--sites 20] [--parallel 2]");
+const opt = (name: string, dflt: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || dflt : dflt);
+const n = opt("--sites", 20);
+const parallel = opt("--parallel", 2);
 const tmp = mkdtempSync(join(tmpdir(), "ironbox-hq-sites-"));
 const storage = join(tmp, "storage");
 const shops = join(tmp, "shops");
 mkdirSync(storage);
 mkdirSync(shops);
 const names = Array.from({ length: n }, (_, i) => `site-${String(i + 1).padStart(2, "0")}`);
+const secs = (t0: number) => (performance.now() - t0) / 1000;
+const walFiles = (site: string) => {
+  const gens = join(storage, site, "generations");
+  return readdirSync(gens).reduce((a, g) => a + (existsSync(join(gens, g, "wal")) ? readdirSync(join(gens, g, "wal")).length : 0), 0);
+};
 
 try {
   let t = performance.now();
@@ -32,47 +43,55 @@ try {
     copyFileSync(join(ref, "ironbox.db"), file);
     new Database(file).run("PRAGMA journal_mode = WAL");
     await (await replicate(file, join(storage, name), 600_000)).stop();
-    // HQ reads only the storage; keep one shop's file (site-01 moves in round 3) to spare the disk.
-    if (name !== names[0]) for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
   }
-  console.log(`shipped ${n} sites in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const chain = createChainService({
-    hq: { sites: [], storage, restoreEverySec: 0, sftpKey: null },
-    dataDir: join(tmp, "hq"),
-    clock: systemClock,
-    reports: createReportService({ db: { url: `file:${join(tmp, "none.db")}` }, clock: systemClock }),
-    log: (m, e) => console.error(m, e ?? ""),
-  });
-  const round = async (what: string) => {
+  console.log(`shipped ${n} sites in ${secs(t).toFixed(1)} s`);
+  const service = (name: string, width: number, tuning?: { fullCheck: "always"; incremental: false }) =>
+    createChainService({
+      hq: { sites: [], storage, restoreEverySec: 0, sftpKey: null, restoreParallel: width },
+      dataDir: join(tmp, name),
+      clock: systemClock,
+      reports: createReportService({ db: { url: `file:${join(tmp, "none.db")}` }, clock: systemClock }),
+      log: (m, e) => console.error(m, e ?? ""),
+      ...(tuning ? { tuning } : {}),
+    });
+  const before = service("hq-before", 1, { fullCheck: "always", incremental: false });
+  const after = service("hq-after", parallel);
+  const round = async (what: string, chain: typeof before) => {
     const t0 = performance.now();
+    const was = chain.list();
     await chain.restoreAll();
-    const s = (performance.now() - t0) / 1000;
-    const errors = chain.list().filter((x) => x.last_error);
-    console.log(`${what}: ${s.toFixed(1)} s (${(s / n).toFixed(2)} s a site)${errors.length ? `, ${errors.length} errors: ${errors[0]!.last_error}` : ""}`);
-    return s;
-  };
-  await round(`round 1, all ${n} sites new`);
-  await round("round 2, nothing moved");
-  t = performance.now();
-  const moved = join(shops, `${names[0]}.db`);
-  const db = new Database(moved);
-  db.run("INSERT INTO box_settings (key, value) VALUES ('bench', '1') ON CONFLICT (key) DO UPDATE SET value = value + 1");
-  db.close();
-  // Shipped once the replica's WAL list grew (a restarted Litestream may first take a while).
-  const walFiles = () =>
-    Number(
-      Bun.spawnSync(["sh", "-c", `find "${join(storage, names[0]!)}" -name '*.wal.lz4' | wc -l`])
-        .stdout.toString()
-        .trim(),
+    const s = secs(t0);
+    const now = chain.list();
+    const restored = now.reduce((a, x, i) => a + x.restores - (was[i]?.restores ?? 0), 0);
+    const applied = now.reduce((a, x, i) => a + x.applied_restores - (was[i]?.applied_restores ?? 0), 0);
+    const errors = now.filter((x) => x.last_error);
+    console.log(
+      `${what}: ${s.toFixed(1)} s (${(s / n).toFixed(2)} s a site); ${restored} restored, ${applied} of them by applying new WAL segments${errors.length ? `; ${errors.length} errors: ${errors[0]!.last_error}` : ""}`,
     );
-  const before = walFiles();
-  const rep = await replicate(moved, join(storage, names[0]!), 600_000);
-  for (let i = 0; i < 1200 && walFiles() === before; i++) await Bun.sleep(250);
-  await rep.stop();
-  console.log(`site-01 moved and shipped in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  await round("round 3, one site moved");
-  console.log(`restores: ${chain.list().reduce((a, x) => a + x.restores, 0)}, unchanged rounds: ${chain.list().reduce((a, x) => a + x.unchanged_rounds, 0)}`);
-  chain.stop();
+  };
+  await round(`before, round 1, all ${n} sites new`, before);
+  await round(`after (${parallel} at once), round 1, all ${n} sites new (the day's full check)`, after);
+  await round("before, round 2, nothing moved", before);
+  await round("after, round 2, nothing moved", after);
+  t = performance.now();
+  for (const name of names) {
+    const file = join(shops, `${name}.db`);
+    // Written while its Litestream runs, as at a shop: a write made while it is stopped makes
+    // the restarted Litestream open a new generation (a whole snapshot), which HQ restores whole.
+    const rep = await replicate(file, join(storage, name), 600_000);
+    const had = walFiles(name);
+    const db = new Database(file);
+    db.run("INSERT INTO box_settings (key, value) VALUES ('bench', '1') ON CONFLICT (key) DO UPDATE SET value = value + 1");
+    db.close();
+    // Shipped once the replica's WAL list grew.
+    for (let i = 0; i < 1200 && walFiles(name) === had; i++) await Bun.sleep(250);
+    await rep.stop();
+  }
+  console.log(`every site moved and shipped in ${secs(t).toFixed(1)} s`);
+  await round("before, round 3, every site moved", before);
+  await round("after, round 3, every site moved", after);
+  before.stop();
+  after.stop();
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

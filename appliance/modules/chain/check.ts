@@ -1,7 +1,8 @@
 /**
  * The check of a freshly restored site copy, in a process of its own (`bun check.ts <file>
- * <till day>`): `PRAGMA integrity_check` reads the whole file, seconds on a 1 GB
- * copy, which the box's event loop must not wait for. Prints one JSON line (CheckResult).
+ * <till day> [full|quick]`): `PRAGMA integrity_check` (full) or `quick_check` reads the whole
+ * file, seconds on a 1 GB copy, which the box's event loop must not wait for. Prints one JSON
+ * line (CheckResult). The chain service picks the full check once a day per site (issue 33).
  *
  * A copy that passes is turned into a rollback-journal database (journal_mode=DELETE): readers
  * then open it read-only with no -wal or -shm file beside it, so swapping the file by rename
@@ -30,10 +31,10 @@ export interface CheckResult {
   totals?: TotalsCheck;
 }
 
-export function checkCopy(path: string, day: string): CheckResult {
+export function checkCopy(path: string, day: string, full = true): CheckResult {
   const db = new Database(path);
   try {
-    const problems = db.query("PRAGMA integrity_check(5)").values() as [string][];
+    const problems = db.query(full ? "PRAGMA integrity_check(5)" : "PRAGMA quick_check(5)").values() as [string][];
     const integrity = problems.map((r) => r[0]).join("; ");
     if (integrity !== "ok") return { integrity, last_data_at: null, takings_cents: 0 };
     db.run("PRAGMA journal_mode = DELETE");
@@ -61,9 +62,9 @@ export function checkCopy(path: string, day: string): CheckResult {
 }
 
 if (import.meta.main) {
-  const [path, day] = process.argv.slice(2);
+  const [path, day, mode] = process.argv.slice(2);
   try {
-    process.stdout.write(JSON.stringify(checkCopy(path!, day!)));
+    process.stdout.write(JSON.stringify(checkCopy(path!, day!, mode !== "quick")));
   } catch (err) {
     // A file SQLite cannot read at all ("file is not a database", "malformed") fails the check too.
     process.stdout.write(JSON.stringify({ integrity: err instanceof Error ? err.message : String(err), last_data_at: null, takings_cents: 0 }));

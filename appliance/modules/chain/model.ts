@@ -55,6 +55,13 @@ export const SiteState = z.object({
   schema_note: z.string().nullable(),
   /** Restore rounds that found the site's replica unchanged and restored nothing, since the box started. */
   unchanged_rounds: z.number(),
+  /**
+   * When the copy in use last passed SQLite's full `integrity_check` (UTC ISO): once a day per
+   * site; the other restores of the day take `quick_check` (issue 33). Null before the first.
+   */
+  last_full_check_at: z.string().nullable(),
+  /** Restores made by applying the replica's new WAL segments to the kept copy (not a whole restore), since the box started. */
+  applied_restores: z.number(),
 });
 export type SiteState = z.infer<typeof SiteState>;
 

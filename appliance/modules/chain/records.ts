@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { SchemaVersion } from "../../../db/version";
 import type { TotalsCheck } from "../payments/check";
+import type { CopyPosition } from "./incremental";
 
 export interface Site {
   name: string;
@@ -26,6 +27,12 @@ export interface SiteRecord {
   totals: TotalsCheck | null;
   restores: number;
   retries: number;
+  /** Where the copy in use is in its replica (null: unknown, the next restore is whole). */
+  position: CopyPosition | null;
+  /** When the copy in use last passed the full `integrity_check` (UTC ISO); the others had `quick_check`. */
+  lastFullCheckAt: string | null;
+  /** Restores made by applying new WAL segments to the kept copy. */
+  applied: number;
 }
 
 export interface SiteStateCents {
@@ -45,6 +52,8 @@ export interface SiteStateCents {
   schema: SchemaVersion | null;
   schema_note: string | null;
   unchanged_rounds: number;
+  last_full_check_at: string | null;
+  applied_restores: number;
 }
 
 /** What is known of the copy in use, kept beside it (`<site>.db.json`) so a restarted HQ knows it too. */
@@ -52,6 +61,9 @@ export interface CopyInfo {
   schema: SchemaVersion | null;
   listing: string | null;
   totals?: TotalsCheck | null;
+  /** Absent in a copy made before issue 33 (its next restore is whole, and fully checked). */
+  position?: CopyPosition | null;
+  lastFullCheckAt?: string | null;
 }
 
 /** The record of a site whose copy (if any) is at `copy`, from the file and its `.json` beside it. */
@@ -69,14 +81,23 @@ export function recordOfCopy(copy: string): SiteRecord {
     totals: info.totals ?? null,
     restores: 0,
     retries: 0,
+    position: info.position,
+    lastFullCheckAt: info.lastFullCheckAt,
+    applied: 0,
   };
 }
 
-function readInfo(path: string): CopyInfo {
+function readInfo(path: string): Required<CopyInfo> {
   try {
     const info = JSON.parse(readFileSync(path, "utf8")) as Partial<CopyInfo>;
-    return { schema: info.schema ?? null, listing: info.listing ?? null, totals: info.totals ?? null };
+    return {
+      schema: info.schema ?? null,
+      listing: info.listing ?? null,
+      totals: info.totals ?? null,
+      position: info.position ?? null,
+      lastFullCheckAt: info.lastFullCheckAt ?? null,
+    };
   } catch {
-    return { schema: null, listing: null, totals: null };
+    return { schema: null, listing: null, totals: null, position: null, lastFullCheckAt: null };
   }
 }

@@ -4,11 +4,13 @@
  * reports over the copies.
  *
  * A restore: `litestream restore -o <tmp> <replica>` (a child process; one that overlaps an
- * upload can fail with EOF, so it is tried again), then the check in a process of its own
- * (check.ts: `PRAGMA integrity_check`, the copy turned to a rollback journal), then a rename
- * over the copy in use. A copy that fails leaves the one in use as it was. Readers (report
- * processes) open the copy read-only; one that holds the old file when it is replaced keeps
- * reading the old file until it finishes. Never two restores of one site at once: asking
+ * upload can fail with EOF, so it is tried again) or, in a round, the replica's new WAL
+ * segments applied to a copy of the copy in use (incremental.ts, apply.ts: a round then costs
+ * what changed, not each shop's size); then the check in a process of its own (check.ts:
+ * `PRAGMA quick_check`, the full `integrity_check` once a day per site; the copy turned to a
+ * rollback journal), then a rename over the copy in use. A copy that fails leaves the one in
+ * use as it was. Readers (report processes) open the copy read-only; one that holds the old
+ * file when it is replaced keeps reading the old file until it finishes. Never two restores of one site at once: asking
  * while one runs joins it.
  */
 import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -31,10 +33,12 @@ import type { ReportService } from "../reports/service";
 import type { CheckResult } from "./check";
 import { describeTotals } from "../payments/check";
 import { type CopyInfo, recordOfCopy, type Site, type SiteRecord, type SiteStateCents } from "./records";
+import { applyToCopy, planApply, positionOf, replicaGenerations, restoredFrom } from "./incremental";
 import { restoreBeforeTorn } from "./torn";
 import { explain, schemaNote } from "./words";
 
 const CHECK = fileURLToPath(new URL("./check.ts", import.meta.url));
+const APPLY = fileURLToPath(new URL("./apply.ts", import.meta.url));
 
 /** Attempts of one restore (the first and its retries), and the wait before each retry. */
 const ATTEMPTS = 4;
@@ -50,6 +54,8 @@ export function createChainService(deps: {
   log: (m: string, e?: unknown) => void;
   /** The Litestream binary (tests put a stand-in that fails on cue in front of the real one). */
   litestream?: string;
+  /** The bench's "before" (scripts/bench/hq-sites.ts): the full check every time, no apply. */
+  tuning?: { fullCheck?: "daily" | "always"; incremental?: boolean };
 }) {
   const litestream = deps.litestream ?? LITESTREAM_BIN;
   const dir = join(deps.dataDir, "sites");
@@ -114,7 +120,7 @@ export function createChainService(deps: {
   }
 
   function clearTmp(tmp: string) {
-    for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`, `${tmp}-journal`, `${tmp}.tmp`, `${tmp}.tmp-wal`, `${tmp}.tmp-shm`]) rmSync(f, { force: true });
+    for (const f of ["", "-wal", "-shm", "-journal", ".tmp", ".tmp-wal", ".tmp-shm", ".plan.json"]) rmSync(tmp + f, { force: true });
   }
 
   /** The arguments that name the replica: the URL, or (SFTP with a key) a configuration naming it. */
@@ -160,23 +166,42 @@ export function createChainService(deps: {
     return res.code === 0 && !/level=ERROR/.test(res.err) ? res.out : null;
   }
 
-  async function restoreOnce(s: Site, r: SiteRecord, listed?: string | null): Promise<void> {
+  /** The copy in use brought up to the replica in `tmp` from its new WAL segments (incremental.ts), or false. */
+  async function applyNew(s: Site & { url: string }, r: SiteRecord, list: string | null, tmp: string): Promise<boolean> {
+    if (deps.tuning?.incremental === false || !existsSync(copyPath(s.name))) return false;
+    const plan = planApply({ url: s.url, position: r.position, before: r.restoredListing, now: list });
+    if ("why" in plan) return false;
+    clearTmp(tmp);
+    const error = await applyToCopy({ run, apply: APPLY, copy: copyPath(s.name), tmp, segments: plan.segments });
+    if (!error) return true;
+    deps.log(`chain: ${s.name}: the new WAL segments could not be applied (${error}); restoring the whole copy`);
+    clearTmp(tmp);
+    return false;
+  }
+
+  /** `whole`: a full `litestream restore` even when the new segments could be applied (Restore now). */
+  async function restoreOnce(s: Site, r: SiteRecord, listed?: string | null, whole = false): Promise<void> {
     if (!s.url) {
       r.lastError = "No replica of this site has arrived yet (is its box linked to HQ?)";
       return;
     }
     mkdirSync(dir, { recursive: true });
     // Listed before the restore: an upload during it changes the list, and the next round restores again.
+    const gens = replicaGenerations(s.url);
     const list = listed !== undefined ? listed : await listing({ ...s, url: s.url });
     const tmp = join(dir, `.restoring-${s.name}.db`);
     let failure: string | null = null;
     let note: string | null = null;
     let lastWalFailure: string | null = null;
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const applied = !whole && (await applyNew({ ...s, url: s.url }, r, list, tmp));
+    // Where the copy starts from: the kept copy's position, or the snapshot the restore took.
+    let from: { generation: string; index: number } | null = applied ? r.position : null;
+    for (let attempt = 1; !applied && attempt <= ATTEMPTS; attempt++) {
       clearTmp(tmp);
       const res = await run([litestream, "restore", "-o", tmp, ...replicaArgs({ ...s, url: s.url })]);
       if (res.code === 0 && existsSync(tmp)) {
         failure = null;
+        from = restoredFrom(res.err);
         break;
       }
       // The same WAL failure twice: the newest segment is torn (a box that died uploading it).
@@ -200,8 +225,11 @@ export function createChainService(deps: {
       r.lastError = failure;
       return;
     }
-    const day = businessDay(deps.clock.now());
-    const res = await run([process.execPath, CHECK, tmp, day]);
+    const now = deps.clock.now();
+    const day = businessDay(now);
+    // quick_check at every restore; the full check (also every index entry against its row) at a site's first restore of a day.
+    const full = deps.tuning?.fullCheck === "always" || !r.lastFullCheckAt || businessDay(new Date(r.lastFullCheckAt)) !== day;
+    const res = await run([process.execPath, CHECK, tmp, day, full ? "full" : "quick"]);
     let check: CheckResult;
     try {
       check = JSON.parse(res.out) as CheckResult;
@@ -215,12 +243,20 @@ export function createChainService(deps: {
     }
     const schema = check.schema ?? null;
     const totals = check.totals ?? null;
-    writeFileSync(infoPath(s.name), JSON.stringify({ schema, listing: list, totals } satisfies CopyInfo));
+    // A copy that left a torn segment out is behind its listing: its next restore is whole.
+    const position = note ? null : positionOf(from, list, gens);
+    const lastFullCheckAt = full ? now.toISOString() : r.lastFullCheckAt;
     // rename(2) replaces the copy in one step: a reader sees the old file or the new, never half.
     renameSync(tmp, copyPath(s.name));
+    // Written after the rename: a crash between the two leaves an older position beside a newer
+    // copy, whose next apply re-applies segments it already holds (harmless), never the reverse.
+    writeFileSync(infoPath(s.name), JSON.stringify({ schema, listing: list, totals, position, lastFullCheckAt } satisfies CopyInfo));
     r.schema = schema;
     r.restoredListing = list;
-    r.lastRestoredAt = deps.clock.now().toISOString();
+    r.position = position;
+    r.lastFullCheckAt = lastFullCheckAt;
+    if (applied) r.applied++;
+    r.lastRestoredAt = now.toISOString();
     r.lastDataAt = check.last_data_at;
     r.takings = { day, cents: check.takings_cents };
     // The copy is still the site's record and stays in use; the finding is shown beside it.
@@ -250,11 +286,11 @@ export function createChainService(deps: {
   }
 
   /** Restores one site, or joins the restore of it already running. */
-  function restore(name: string, listed?: string | null): Promise<void> {
+  function restore(name: string, listed?: string | null, whole = false): Promise<void> {
     const s = site(name);
     const r = record(s.name);
     if (!r.restoring) {
-      r.restoring = restoreOnce(s, r, listed)
+      r.restoring = restoreOnce(s, r, listed, whole)
         .catch((err) => {
           r.lastError = `The restore failed: ${err instanceof Error ? err.message : String(err)}`;
           deps.log(`chain: restore of ${s.name} failed`, err);
@@ -287,6 +323,8 @@ export function createChainService(deps: {
       schema: r.schema,
       schema_note: existsSync(copyPath(s.name)) ? schemaNote(r.schema, expected) : null,
       unchanged_rounds: r.unchanged,
+      last_full_check_at: r.lastFullCheckAt,
+      applied_restores: r.applied,
     };
   }
 
@@ -305,20 +343,28 @@ export function createChainService(deps: {
   }
 
   /**
-   * Every site whose replica moved since its copy was restored, one at a time (two cores: the
-   * counter comes first). A site with nothing new costs a listing, not a restore.
+   * Every site whose replica moved since its copy was restored, IRONBOX_HQ_RESTORE_PARALLEL at
+   * a time (2: on two cores the second restore nearly doubles a round's throughput; each is
+   * child processes and disk). A site with nothing new costs a listing, not a restore.
    */
   function restoreAll(): Promise<void> {
     round ??= (async () => {
-      for (const s of sites()) {
+      const queue = sites();
+      const one = async (s: Site) => {
         const r = record(s.name);
         const list = s.url && !r.restoring ? await listing({ ...s, url: s.url }) : null;
         if (list !== null && list === r.restoredListing && existsSync(copyPath(s.name))) {
           r.unchanged++;
-          continue;
+          return;
         }
         await restore(s.name, list);
-      }
+      };
+      const width = Math.min(hq().restoreParallel ?? 2, queue.length);
+      await Promise.all(
+        Array.from({ length: width }, async () => {
+          for (let s = queue.shift(); s; s = queue.shift()) await one(s);
+        }),
+      );
     })().finally(() => {
       round = null;
     });
@@ -328,8 +374,9 @@ export function createChainService(deps: {
   return {
     enabled: () => deps.hq !== null,
     list: () => sites().map(state),
+    /** Always a whole restore: asked for when something looks wrong, so nothing of the kept copy is reused. */
     async restoreNow(name: string): Promise<SiteStateCents> {
-      await restore(name);
+      await restore(name, undefined, true);
       return state(site(name));
     },
     restoreAll,
