@@ -66,7 +66,9 @@ export function PrinterDialog({
   const box = useRef<HTMLDivElement>(null);
   const close = () => {
     onClose();
-    if (handed) onPrinted?.(); // a RawBT hand-over finishes when the dialog closes
+    // A RawBT hand-over finishes when the dialog closes. The intent has gone once its link is
+    // set, before the jobs' results are posted: a Close tapped in between finishes it too.
+    if (handed || rawbtLink.value) onPrinted?.();
   };
   const p = progress.value?.ticketId === ticketId ? progress.value : null;
   const set = (patch: Partial<PrinterChoice>) => saveChoice({ ...choice.value, ...patch });
