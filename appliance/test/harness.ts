@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type Appliance, bootAppliance } from "../boot";
 import { fixedClock } from "../platform/clock";
 import { loadConfig } from "../platform/config";
+import { SETUP_CODE_FILE } from "../modules/auth/setupCode";
 import { contractChecker } from "./contract";
 
 export const ADMIN = { user: "admin", password: "admin-pass-1", pin: "9999" };
@@ -41,6 +42,45 @@ function demoTemplate(opts: { admin?: boolean; env?: Record<string, string> }, e
   return made;
 }
 
+const emptyTemplates = new Map<string, Promise<string>>();
+
+/**
+ * A data folder holding a freshly migrated database (with the admin unless admin: false) for
+ * this clock, made once per test process. Each empty box starts from a copy of it, so no test
+ * pays again for the migrations and the admin's argon2 hash (~250 ms a box on a busy machine;
+ * auth.test.ts alone makes 25 boxes). The first boot's rows are stamped with the test's own
+ * `now`, as a box of its own would be. The test's env is left out on purpose: it may name
+ * stand-ins (an SMS gateway) that a template's boot would talk to; the test's box boots on
+ * the copy with its env, as a box restarted with new settings does.
+ */
+function emptyTemplate(admin: boolean, now: string): Promise<string> {
+  const key = JSON.stringify([admin, now]);
+  let made = emptyTemplates.get(key);
+  if (!made) {
+    made = (async () => {
+      const dir = mkdtempSync(join(tmpdir(), "ironbox-empty-"));
+      const env: Record<string, string> = {
+        IRONBOX_DATA_DIR: dir,
+        IRONBOX_UI_DIR: join(dir, "no-ui"),
+        IRONBOX_SYSFS_ROOT: join(dir, "sys"),
+        IRONBOX_DEV_ROOT: join(dir, "dev"),
+      };
+      if (admin) Object.assign(env, adminEnv());
+      const box = await bootAppliance(loadConfig(env), { clock: fixedClock(now), log: () => {} });
+      await box.stop();
+      box.database.close();
+      // Only the database is copied: a box without an admin writes its own setup code when it boots.
+      rmSync(join(dir, SETUP_CODE_FILE), { force: true });
+      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+      return dir;
+    })();
+    emptyTemplates.set(key, made);
+  }
+  return made;
+}
+
+const adminEnv = () => ({ IRONBOX_ADMIN_USER: ADMIN.user, IRONBOX_ADMIN_PASSWORD: ADMIN.password, IRONBOX_ADMIN_PIN: ADMIN.pin });
+
 /** A real appliance on a temporary libSQL file with the real migrations; no port needed. */
 export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: string; env?: Record<string, string> } = {}): Promise<TestBox> {
   const dir = mkdtempSync(join(tmpdir(), "ironbox-test-"));
@@ -52,7 +92,7 @@ export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: str
     IRONBOX_DEV_ROOT: join(dir, "dev"),
     ...opts.env,
   };
-  if (opts.admin !== false) Object.assign(env, { IRONBOX_ADMIN_USER: ADMIN.user, IRONBOX_ADMIN_PASSWORD: ADMIN.password, IRONBOX_ADMIN_PIN: ADMIN.pin });
+  if (opts.admin !== false) Object.assign(env, adminEnv());
   const clock = fixedClock(opts.now ?? "2026-11-22T09:00:00Z");
   if (opts.demo) {
     // The demo is made through the counter's services (issue 22), which takes seconds: it is
@@ -60,6 +100,9 @@ export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: str
     // (the box then boots as any box does on existing data; the loader sees its customers).
     cpSync(await demoTemplate(opts, env, clock.now().toISOString()), dir, { recursive: true });
     env.IRONBOX_DEMO = "1";
+  } else if (!opts.env?.DATABASE_URL && !Object.keys(opts.env ?? {}).some((k) => k.startsWith("IRONBOX_ADMIN_"))) {
+    // An empty box starts from a copy of a migrated one (a database elsewhere, or another admin, boots as it is).
+    cpSync(await emptyTemplate(opts.admin !== false, clock.now().toISOString()), dir, { recursive: true });
   }
   const box = await bootAppliance(loadConfig(env), { clock, log: () => {} });
   const contract = contractChecker(box.routes);
