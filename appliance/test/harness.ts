@@ -47,9 +47,10 @@ const emptyTemplates = new Map<string, Promise<string>>();
 /**
  * A data folder holding a freshly migrated database (with the admin unless admin: false) for
  * this clock, made once per test process. Each empty box starts from a copy of it, so no test
- * pays again for the migrations and the admin's argon2 hash (~250 ms a box on a busy machine;
- * auth.test.ts alone makes 25 boxes). The first boot's rows are stamped with the test's own
- * `now`, as a box of its own would be. The test's env is left out on purpose: it may name
+ * pays again for the migrations and the admin's argon2 hash (median 502 ms a box against 55 ms
+ * for a copy, on this machine under load; auth.test.ts alone makes 25 boxes). The first boot's
+ * rows are stamped with the test's own `now`, as a box of its own would be; the copies share
+ * the box secret, as the demo boxes do. The test's env is left out on purpose: it may name
  * stand-ins (an SMS gateway) that a template's boot would talk to; the test's box boots on
  * the copy with its env, as a box restarted with new settings does.
  */
