@@ -6,6 +6,7 @@ import { fixedClock } from "../platform/clock";
 import { loadConfig } from "../platform/config";
 import { SETUP_CODE_FILE } from "../modules/auth/setupCode";
 import { contractChecker } from "./contract";
+import { sharedTemplate } from "./templates";
 
 export const ADMIN = { user: "admin", password: "admin-pass-1", pin: "9999" };
 
@@ -22,62 +23,44 @@ export interface TestBox extends Appliance {
   close(): void;
 }
 
-const demoTemplates = new Map<string, Promise<string>>();
-
-/** A data folder holding a freshly loaded demo for these options, made once per test process. */
+/**
+ * A data folder holding a freshly loaded demo for these options. The demo is made through the
+ * counter's services (issue 22), which takes seconds: it is made once per set of options (and
+ * sources) for all test files and processes (test/templates.ts).
+ */
 function demoTemplate(opts: { admin?: boolean; env?: Record<string, string> }, env: Record<string, string>, now: string): Promise<string> {
-  const key = JSON.stringify([opts.admin !== false, opts.env ?? {}, now]);
-  let made = demoTemplates.get(key);
-  if (!made) {
-    made = (async () => {
-      const dir = mkdtempSync(join(tmpdir(), "ironbox-demo-"));
-      const box = await bootAppliance(loadConfig({ ...env, IRONBOX_DATA_DIR: dir, IRONBOX_DEMO: "1" }), { clock: fixedClock(now), log: () => {} });
-      await box.stop();
-      box.database.close();
-      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-      return dir;
-    })();
-    demoTemplates.set(key, made);
-  }
-  return made;
+  return sharedTemplate(JSON.stringify(["demo", opts.admin !== false, opts.env ?? {}, now]), async (dir) => {
+    const box = await bootAppliance(loadConfig({ ...env, IRONBOX_DATA_DIR: dir, IRONBOX_DEMO: "1" }), { clock: fixedClock(now), log: () => {} });
+    await box.stop();
+    box.database.close();
+  });
 }
-
-const emptyTemplates = new Map<string, Promise<string>>();
 
 /**
  * A data folder holding a freshly migrated database (with the admin unless admin: false) for
- * this clock, made once per test process. Each empty box starts from a copy of it, so no test
- * pays again for the migrations and the admin's argon2 hash (median 502 ms a box against 55 ms
- * for a copy, on this machine under load; auth.test.ts alone makes 25 boxes). The first boot's
- * rows are stamped with the test's own `now`, as a box of its own would be; the copies share
- * the box secret, as the demo boxes do. The test's env is left out on purpose: it may name
- * stand-ins (an SMS gateway) that a template's boot would talk to; the test's box boots on
- * the copy with its env, as a box restarted with new settings does.
+ * this clock, made once for all test files and processes (test/templates.ts). Each empty box
+ * starts from a copy of it, so no test pays again for the migrations and the admin's argon2
+ * hash (median 502 ms a box against 55 ms for a copy, on this machine under load). The first
+ * boot's rows are stamped with the test's own `now`, as a box of its own would be; the copies
+ * share the box secret, as the demo boxes do. The test's env is left out on purpose: it may
+ * name stand-ins (an SMS gateway) that a template's boot would talk to; the test's box boots
+ * on the copy with its env, as a box restarted with new settings does.
  */
 function emptyTemplate(admin: boolean, now: string): Promise<string> {
-  const key = JSON.stringify([admin, now]);
-  let made = emptyTemplates.get(key);
-  if (!made) {
-    made = (async () => {
-      const dir = mkdtempSync(join(tmpdir(), "ironbox-empty-"));
-      const env: Record<string, string> = {
-        IRONBOX_DATA_DIR: dir,
-        IRONBOX_UI_DIR: join(dir, "no-ui"),
-        IRONBOX_SYSFS_ROOT: join(dir, "sys"),
-        IRONBOX_DEV_ROOT: join(dir, "dev"),
-      };
-      if (admin) Object.assign(env, adminEnv());
-      const box = await bootAppliance(loadConfig(env), { clock: fixedClock(now), log: () => {} });
-      await box.stop();
-      box.database.close();
-      // Only the database is copied: a box without an admin writes its own setup code when it boots.
-      rmSync(join(dir, SETUP_CODE_FILE), { force: true });
-      process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-      return dir;
-    })();
-    emptyTemplates.set(key, made);
-  }
-  return made;
+  return sharedTemplate(JSON.stringify(["empty", admin, now]), async (dir) => {
+    const env: Record<string, string> = {
+      IRONBOX_DATA_DIR: dir,
+      IRONBOX_UI_DIR: join(dir, "no-ui"),
+      IRONBOX_SYSFS_ROOT: join(dir, "sys"),
+      IRONBOX_DEV_ROOT: join(dir, "dev"),
+    };
+    if (admin) Object.assign(env, adminEnv());
+    const box = await bootAppliance(loadConfig(env), { clock: fixedClock(now), log: () => {} });
+    await box.stop();
+    box.database.close();
+    // Only the database is copied: a box without an admin writes its own setup code when it boots.
+    rmSync(join(dir, SETUP_CODE_FILE), { force: true });
+  });
 }
 
 const adminEnv = () => ({ IRONBOX_ADMIN_USER: ADMIN.user, IRONBOX_ADMIN_PASSWORD: ADMIN.password, IRONBOX_ADMIN_PIN: ADMIN.pin });
@@ -96,9 +79,8 @@ export async function testBox(opts: { demo?: boolean; admin?: boolean; now?: str
   if (opts.admin !== false) Object.assign(env, adminEnv());
   const clock = fixedClock(opts.now ?? "2026-11-22T09:00:00Z");
   if (opts.demo) {
-    // The demo is made through the counter's services (issue 22), which takes seconds: it is
-    // made once per set of options and each demo box starts from a copy of that data folder
-    // (the box then boots as any box does on existing data; the loader sees its customers).
+    // Each demo box starts from a copy of the demo's data folder (the box then boots as any
+    // box does on existing data; the loader sees its customers).
     cpSync(await demoTemplate(opts, env, clock.now().toISOString()), dir, { recursive: true });
     env.IRONBOX_DEMO = "1";
   } else if (!opts.env?.DATABASE_URL && !Object.keys(opts.env ?? {}).some((k) => k.startsWith("IRONBOX_ADMIN_"))) {
