@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
+import { shot } from "./pages/shot";
 
 /** The catalogue screens as an admin builds a catalogue (issue 3, "Done when"). */
 const saved = (page: Page) => expect(page.locator(".toast", { hasText: "Information Saved" }).last()).toBeVisible();
@@ -143,18 +144,18 @@ test("the demo catalogue shows in every screen", async ({ page }) => {
   await expect(page.getByTestId("category").filter({ hasText: "Dry Clean" }).first()).toBeVisible();
   await expect(page.getByRole("link", { name: "Suit 2pc" }).first()).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: "test-results/screens/garments-tablet.png" });
+  await shot(page, "garments-tablet");
   await page.goto("/modifiers");
   await page.getByRole("button", { name: /EXPRESS/ }).click();
   for (const name of ["Same Day", "Next Day", "Sixth Day"]) await expect(page.getByRole("link", { name: new RegExp(name) }).first()).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/modifiers-tablet.png" });
+  await shot(page, "modifiers-tablet");
   await page.goto("/quickgarments");
   await expect(page.locator(".price-grid tbody tr").first()).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/quickgarments-tablet.png" });
+  await shot(page, "quickgarments-tablet");
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/actions");
   await expect(page.getByRole("link", { name: /Dry Cleaning/ })).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/actions-phone.png" });
+  await shot(page, "actions-phone");
 });
 
 test("a shop's admin sees the catalogue and places read-only: no add, save or delete, and a note says why; HQ still edits", async ({ page }) => {

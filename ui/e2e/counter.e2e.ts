@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
 import { apiLogin } from "./pages/people";
+import { shot } from "./pages/shot";
 
 const token = (page: Page) => page.evaluate(() => localStorage.getItem("ironbox.employeeToken"));
 const apiGet = async (page: Page, path: string) => {
@@ -115,7 +116,7 @@ for (const [name, size] of [
     await page.goto("/tickets");
     await page.getByLabel("Search tickets").fill(`Counter Test ${name}`);
     await expect(page.getByRole("list", { name: "Tickets" }).getByRole("link").first()).toContainText(`#${ticketId}`);
-    await page.screenshot({ path: `test-results/screens/tickets-${name}.png` });
+    await shot(page, `tickets-${name}`);
 
     // And on the customer's screen, with its state, PAID and its history.
     await page.goto(`/customers/${customer.id}`);
@@ -143,7 +144,7 @@ test("printing nothing: an empty ticket cannot be confirmed", async ({ page }) =
   await page.getByRole("region", { name: "Actions" }).getByRole("button").first().click();
   await expect(page.locator(".toast", { hasText: "Select a garment first" })).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: "test-results/screens/counter-empty.png" });
+  await shot(page, "counter-empty");
 });
 
 test("an action that needs a photo takes one, and the item's viewer shows it", async ({ page }) => {
@@ -200,7 +201,7 @@ test("on a phone, an item row swipes left to its comments and delete options", a
   const dialog = page.getByRole("dialog", { name: /^Print ticket #/ });
   await dialog.getByRole("button", { name: "Print", exact: true }).click();
   await expect(page.locator(".toast", { hasText: "Select Port" })).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/printer-dialog-phone.png" });
+  await shot(page, "printer-dialog-phone");
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
   await swipe();
@@ -212,5 +213,5 @@ test("on a phone, an item row swipes left to its comments and delete options", a
   await page.getByRole("alertdialog").getByRole("button", { name: "OK" }).click();
   await expect(page.getByTestId("item-row")).toHaveCount(1);
   await expect(page.getByTestId("item-row")).toContainText("Towel");
-  await page.screenshot({ path: "test-results/screens/counter-phone.png" });
+  await shot(page, "counter-phone");
 });

@@ -6,6 +6,7 @@ import { dayOfWeek, monthOf, WEEKDAYS, weekDates, weekOf } from "../../appliance
 import { AppPage } from "./pages/app";
 import { MAIN_PORT } from "./pages/env";
 import { apiLogin } from "./pages/people";
+import { shot } from "./pages/shot";
 
 /**
  * Issue 12's smaller screens: the ticket view's Process Feedback (and its reload after label
@@ -89,7 +90,7 @@ for (const [name, size] of SIZES) {
           await expect(cell(day)).toHaveAttribute("data-colour", "green");
         }
         await expect(panel.getByRole("row", { name: /today/ })).toBeVisible();
-        await page.screenshot({ path: `test-results/screens/process-feedback-${name}.png`, fullPage: true });
+        await shot(page, `process-feedback-${name}`, { fullPage: true });
 
         // Printing the ticket's labels moves every item to tomorrow (spec §4); the panel reloads.
         await page.getByRole("button", { name: "Print", exact: true }).click();

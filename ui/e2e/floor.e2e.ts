@@ -3,6 +3,7 @@ import { addDays, businessDay } from "../../appliance/domain/dates";
 import { displayDate } from "../../appliance/domain/format";
 import { AppPage } from "./pages/app";
 import { apiLogin } from "./pages/people";
+import { shot } from "./pages/shot";
 
 /**
  * Issue 25, the shop floor: dates and times read the same on any tablet language, a list
@@ -253,7 +254,7 @@ test("on a phone, sub-modifiers show under their parent, indented, not among the
   // A kind is still picked like any modifier.
   await kinds.getByRole("button", { name: "Red Wine" }).click();
   await expect(kinds.getByRole("button", { name: "Red Wine" })).toHaveAttribute("aria-pressed", "true");
-  await page.screenshot({ path: "test-results/screens/counter-submodifiers-phone.png", fullPage: true });
+  await shot(page, "counter-submodifiers-phone", { fullPage: true });
 });
 
 test("modifiers and garments are reordered on screen, and the order stays", async ({ page }) => {

@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { apiDate, displayDate } from "../../appliance/domain/format";
 import { AppPage } from "./pages/app";
+import { shot } from "./pages/shot";
 
 // Demo employees on the admin's HQ agent (README): PIN → role.
 const EVERY = [
@@ -177,26 +178,26 @@ test("screens look right on desktop, tablet and phone", async ({ page }) => {
   const app = new AppPage(page);
   await page.setViewportSize({ width: 1366, height: 900 });
   await app.open();
-  await page.screenshot({ path: "test-results/screens/login-desktop.png" });
+  await shot(page, "login-desktop");
   await app.loginShop();
-  await page.screenshot({ path: "test-results/screens/pin-desktop.png" });
+  await shot(page, "pin-desktop");
   await app.enterPin("9999");
   await expect(app.tiles().first()).toBeVisible();
   await expect(page.getByText("v1.0.6")).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/home-desktop.png" });
+  await shot(page, "home-desktop");
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: "test-results/screens/home-tablet.png" });
+  await shot(page, "home-tablet");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByText("v1.0.6")).toBeHidden();
-  await page.screenshot({ path: "test-results/screens/home-phone.png" });
+  await shot(page, "home-phone");
   await page.getByRole("button", { name: /Logout/ }).click();
   await expect(app.pin).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/pin-phone.png" });
+  await shot(page, "pin-phone");
   await page.getByRole("button", { name: "Log out shop" }).click();
-  await page.screenshot({ path: "test-results/screens/confirm-phone.png" });
+  await shot(page, "confirm-phone");
   await page.getByRole("button", { name: "OK" }).click();
   await expect(app.userName).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/login-phone.png" });
+  await shot(page, "login-phone");
 });
 
 // Issue 13: the home statistics are admin-only (spec §2/§6), with charts loaded on demand.
@@ -232,7 +233,7 @@ for (const [size, viewport] of [
     await stats(page).getByRole("button", { name: "This month" }).click();
     await expect(stats(page).getByRole("img", { name: /^Shops: sales this month\./ })).toBeVisible();
     await expect(stats(page).getByText(/^01\/\d\d\/\d{4} – \d\d\/\d\d\/\d{4}$/)).toBeVisible();
-    await page.screenshot({ path: `test-results/screens/home-stats-${size}.png`, fullPage: true });
+    await shot(page, `home-stats-${size}`, { fullPage: true });
     expect(asked).toHaveLength(1);
   });
 }

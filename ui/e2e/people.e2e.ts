@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
 import { apiLogin, PeoplePage } from "./pages/people";
+import { shot } from "./pages/shot";
 
 /** People screens (issue 4, "Done when"): customers, agents, employees. Demo box, admin PIN 9999. */
 const stamp = () => Date.now().toString(36).slice(-5);
@@ -241,18 +242,18 @@ test.describe("customers", () => {
     await app.openAs("/customers", "9999");
     await p.search.fill("Borg");
     await expect(p.rows().first()).toBeVisible();
-    await page.screenshot({ path: "test-results/screens/people-customers-tablet.png" });
+    await shot(page, "people-customers-tablet");
     await p.rows().first().getByRole("link").click();
     await expect(page.getByRole("region", { name: "Statistics" })).toBeVisible();
-    await page.screenshot({ path: "test-results/screens/people-customer-tablet.png", fullPage: true });
+    await shot(page, "people-customer-tablet", { fullPage: true });
     await page.setViewportSize({ width: 800, height: 1280 });
-    await page.screenshot({ path: "test-results/screens/people-customer-tablet-portrait.png", fullPage: true });
+    await shot(page, "people-customer-tablet-portrait", { fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: "test-results/screens/people-customer-phone.png", fullPage: true });
+    await shot(page, "people-customer-phone", { fullPage: true });
     await page.goto("/customers");
     await p.search.fill("Borg");
     await expect(p.rows().first()).toBeVisible();
-    await page.screenshot({ path: "test-results/screens/people-customers-phone.png" });
+    await shot(page, "people-customers-phone");
   });
 });
 
@@ -572,20 +573,20 @@ test.describe("employees", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await app.openAs("/employees", "9999");
     await expect(page.locator(".list > li").first()).toBeVisible();
-    await page.screenshot({ path: "test-results/screens/people-employees-tablet.png" });
+    await shot(page, "people-employees-tablet");
     await page.locator(".list > li", { hasText: "Mark Farrugia" }).getByRole("link").click();
     await expect(page.getByRole("heading", { name: "Owings" })).toBeVisible();
-    await page.screenshot({ path: "test-results/screens/people-employee-tablet.png", fullPage: true });
+    await shot(page, "people-employee-tablet", { fullPage: true });
     await page.goto("/agents");
     await expect(page.locator(".list > li").first()).toBeVisible();
-    await page.screenshot({ path: "test-results/screens/people-agents-tablet.png" });
+    await shot(page, "people-agents-tablet");
     await page.locator(".list > li", { hasText: "Ironbox Mosta" }).getByRole("link").click();
     await expect(page.getByLabel("Business name")).toHaveValue("Ironbox Mosta");
-    await page.screenshot({ path: "test-results/screens/people-agent-tablet.png", fullPage: true });
+    await shot(page, "people-agent-tablet", { fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: "test-results/screens/people-agent-phone.png", fullPage: true });
+    await shot(page, "people-agent-phone", { fullPage: true });
     await page.goto("/employees/5");
     await expect(page.getByRole("heading", { name: "Owings" })).toBeVisible();
-    await page.screenshot({ path: "test-results/screens/people-employee-phone.png", fullPage: true });
+    await shot(page, "people-employee-phone", { fullPage: true });
   });
 });

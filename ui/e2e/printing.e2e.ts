@@ -5,6 +5,7 @@ import { createClient } from "@libsql/client";
 import { expect, type Page, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
 import { MAIN_PORT } from "./pages/env";
+import { shot } from "./pages/shot";
 
 /**
  * The printer dialog against the box's stand-in hardware: printer discovery reads a stand-in
@@ -86,7 +87,7 @@ test("printer dialog: search picks the single USB label printer; labels reach it
   const device = dialog.getByRole("radio", { name: /OS-214plus/ });
   await expect(device).toBeChecked();
   await expect(dialog.getByLabel("Encoding")).toHaveValue("PPLZ");
-  await page.screenshot({ path: "test-results/screens/printer-dialog.png" });
+  await shot(page, "printer-dialog");
   await dialog.getByRole("button", { name: "Print labels" }).click();
   // Printing confirms the ticket, then the counter returns to the customer screen.
   await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));
@@ -214,7 +215,7 @@ test("Configuration → Printers: an attached printer is added, shows online and
   const till = printers.getByRole("listitem").filter({ hasText: "Till" });
   await expect(till).toContainText("192.168.1.50:9100");
   await expect(till).toContainText("unknown");
-  await page.screenshot({ path: "test-results/screens/printers.png" });
+  await shot(page, "printers");
   await till.getByRole("button", { name: "Remove" }).click();
   await expect(printers.getByRole("listitem")).toHaveCount(1);
   const saved = (await (await page.request.get("/api/v1/printers/", { headers: auth })).json()).data;

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { AppPage } from "./pages/app";
+import { shot } from "./pages/shot";
 
 const token = (page: Page) => page.evaluate(() => localStorage.getItem("ironbox.employeeToken"));
 
@@ -71,7 +72,7 @@ test("tracking: scan a ticket, a repeat, nothing, garbage; sort a piece; confirm
   await expect(dialog.getByRole("img", { name: "Signature" }).first()).toBeVisible();
   await page.goto("/tracking");
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: "test-results/screens/tracking-tablet.png" });
+  await shot(page, "tracking-tablet");
 });
 
 test("tracking: a typed ticket number adds that ticket's items; an empty entry asks for a number", async ({ page }) => {

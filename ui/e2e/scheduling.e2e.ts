@@ -4,6 +4,7 @@ import { apiDate, displayDate } from "../../appliance/domain/format";
 import { dayOfWeek, weekOf } from "../../appliance/domain/schedule";
 import { AppPage } from "./pages/app";
 import { apiLogin } from "./pages/people";
+import { shot } from "./pages/shot";
 
 /** The scheduling screens of issue 12: capacity and workload settings, the scheduler, the driver's run. */
 
@@ -100,7 +101,7 @@ for (const [name, size] of SIZES) {
         .click();
       await expect(setting(page, 2).getByRole("button", { name: "Mosta", exact: true })).toHaveAttribute("aria-pressed", "true");
       await expect(setting(page, 2).getByRole("button", { name: "Birkirkara", exact: true })).toHaveAttribute("aria-pressed", "false");
-      await page.screenshot({ path: `test-results/screens/pickup-deliveries-${name}.png`, fullPage: true });
+      await shot(page, `pickup-deliveries-${name}`, { fullPage: true });
 
       // Workload: the month's grid, edited in place.
       for (const c of await api<{ id: number; month: string }[]>("GET", "/configurations/"))
@@ -358,7 +359,7 @@ test("a driver works through the day's run on a phone, with the customer's signa
   await expect(stop.getByRole("status")).toContainText("Collected · PICKED UP");
   await expect(stop.getByRole("button", { name: "Picked up" })).toHaveCount(0);
   await expect(page.locator(".toast")).toHaveCount(0);
-  await page.screenshot({ path: "test-results/screens/run-phone-done.png", fullPage: true });
+  await shot(page, "run-phone-done", { fullPage: true });
   const logs = await api<{ state: string; signature: string | null }[]>("GET", `/ticketLogStates/${ticket.id}`);
   expect(logs.some((l) => l.state === "PICKED UP" && !!l.signature)).toBeTruthy();
 });
