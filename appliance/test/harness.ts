@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Appliance, bootAppliance } from "../boot";
+import { shopTimeZone } from "../domain/dates";
 import { fixedClock } from "../platform/clock";
 import { loadConfig } from "../platform/config";
 import { SETUP_CODE_FILE } from "../modules/auth/setupCode";
@@ -26,10 +27,11 @@ export interface TestBox extends Appliance {
 /**
  * A data folder holding a freshly loaded demo for these options. The demo is made through the
  * counter's services (issue 22), which takes seconds: it is made once per set of options (and
- * sources) for all test files and processes (test/templates.ts).
+ * sources, and the shop's time zone that counts its days) for all test files and processes
+ * (test/templates.ts).
  */
 function demoTemplate(opts: { admin?: boolean; env?: Record<string, string> }, env: Record<string, string>, now: string): Promise<string> {
-  return sharedTemplate(JSON.stringify(["demo", opts.admin !== false, opts.env ?? {}, now]), async (dir) => {
+  return sharedTemplate(JSON.stringify(["demo", opts.admin !== false, opts.env ?? {}, now, shopTimeZone()]), async (dir) => {
     const box = await bootAppliance(loadConfig({ ...env, IRONBOX_DATA_DIR: dir, IRONBOX_DEMO: "1" }), { clock: fixedClock(now), log: () => {} });
     await box.stop();
     box.database.close();
@@ -47,7 +49,7 @@ function demoTemplate(opts: { admin?: boolean; env?: Record<string, string> }, e
  * on the copy with its env, as a box restarted with new settings does.
  */
 function emptyTemplate(admin: boolean, now: string): Promise<string> {
-  return sharedTemplate(JSON.stringify(["empty", admin, now]), async (dir) => {
+  return sharedTemplate(JSON.stringify(["empty", admin, now, shopTimeZone()]), async (dir) => {
     const env: Record<string, string> = {
       IRONBOX_DATA_DIR: dir,
       IRONBOX_UI_DIR: join(dir, "no-ui"),
