@@ -1,5 +1,5 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { type Client, createClient, type InStatement, type Transaction, type TransactionMode } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
@@ -323,4 +323,43 @@ export async function migrateDatabase(
   const backup = opts.backup && database.file && hasData ? await backupDatabase(database.client, database.file, opts.backup.version, opts.backup.now) : null;
   await migrate(database.db, { migrationsFolder: folder });
   return { applied, backup };
+}
+
+/**
+ * For a long bulk writer (the import: issue 32): a PASSIVE checkpoint on the checkpointer's
+ * thread once `writes` writes have gone in since the last one, awaited so the WAL stops growing
+ * until it is folded back. Without it the import's own connections (auto-checkpoint off, as
+ * every connection here) left a 632 MB WAL beside a 4 KB file after 50k tickets, and the box's
+ * first checkpoint then held every tablet for seconds. A checkpoint that a reader keeps from
+ * finishing (the box serving beside) is simply taken again later.
+ */
+export function checkpointEvery(database: Database, writes: number): () => Promise<void> {
+  const { activity, checkpoint } = database;
+  if (!activity || !checkpoint) return async () => {};
+  return async () => {
+    if (activity.sinceCheckpoint < writes) return;
+    await checkpoint();
+  };
+}
+
+/**
+ * Leaves the file flushed when a bulk writer ends: what is left in the WAL folded into the
+ * file, and the file fsynced (a checkpoint with synchronous=FULL syncs too; the fsync makes
+ * it so when a reader kept it short). The WAL is truncated to nothing only when no Litestream
+ * has ever replicated this file (its `.<name>-litestream` folder is missing): a TRUNCATE behind
+ * Litestream's back forces a new generation, a full upload of the database (STACK-NOTES).
+ */
+export async function settleWal(database: Database): Promise<{ truncated: boolean; walBytes: number }> {
+  const file = database.file;
+  if (!file || !database.checkpoint) return { truncated: false, walBytes: 0 };
+  await database.checkpoint();
+  const replicated = existsSync(join(dirname(file), `.${basename(file)}-litestream`));
+  let truncated = false;
+  if (!replicated) {
+    // Little is left after the PASSIVE one; TRUNCATE waits (busy timeout) for readers of the WAL.
+    const r = await database.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+    truncated = Number(Object.values(r.rows[0] ?? {})[0]) === 0;
+  }
+  flushToDisk(file);
+  return { truncated, walBytes: existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0 };
 }

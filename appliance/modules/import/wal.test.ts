@@ -1,0 +1,78 @@
+// Issue 32: the import keeps the WAL bounded as it goes (a checkpoint every few batches, on the
+// checkpointer's thread) and the command-line import leaves the file flushed, its WAL empty.
+// Sizes are counted in pages written, never in time.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { checkpointEvery } from "../../../db/client";
+import type { TestBox } from "../../test/harness";
+import { ADMIN, importInto, type Served, serve, testBox } from "./testkit";
+
+let src: TestBox;
+let served: Served;
+
+beforeAll(async () => {
+  src = await testBox({ demo: true });
+  served = serve(src);
+}, 60_000);
+afterAll(() => {
+  served.stop();
+  src.close();
+});
+
+const walBytes = (box: TestBox) => {
+  const f = `${box.database.file}-wal`;
+  return existsSync(f) ? statSync(f).size : 0;
+};
+
+/** Imports the demo a few records a batch into an empty box, sampling the WAL's size after each batch. */
+async function importSampling(afterWrite?: (box: TestBox) => () => Promise<void>) {
+  const box = await testBox({});
+  // The box's own idle checkpointer stays out of it: only the import's checkpoints count here.
+  await box.stop();
+  const sizes: number[] = [];
+  await importInto(box, served.url, { pageSize: 10, afterWrite: afterWrite?.(box), onProgress: () => sizes.push(walBytes(box)) });
+  return { box, sizes, end: walBytes(box) };
+}
+
+test("the import checkpoints as it goes: the WAL stays a few batches long instead of the whole import", async () => {
+  // The control: without the import's checkpoints the WAL holds everything it wrote.
+  const without = await importSampling();
+  const withIt = await importSampling((box) => checkpointEvery(box.database, 4));
+  try {
+    const tickets = await withIt.box.database.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM tickets`);
+    expect(tickets[0]!.n).toBe((await src.database.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM tickets`))[0]!.n);
+    expect(without.sizes.length).toBeGreaterThan(20);
+    // Without: the WAL only grows, to the size of all that was written.
+    expect(without.end).toBeGreaterThan(0);
+    for (let i = 1; i < without.sizes.length; i++) expect(without.sizes[i]!).toBeGreaterThanOrEqual(without.sizes[i - 1]!);
+    // With: never more than a small part of it (a WAL restarts from its start once checkpointed).
+    const most = Math.max(...withIt.sizes, withIt.end);
+    expect(most).toBeLessThan(without.end / 3);
+  } finally {
+    without.box.close();
+    withIt.box.close();
+  }
+}, 180_000);
+
+test("npm run import leaves the file flushed: the WAL checkpointed and truncated at its end", async () => {
+  const box = await testBox({});
+  await box.stop();
+  box.database.close(); // the command line opens the database as the box would
+  const run = Bun.spawn(
+    [process.execPath, join(import.meta.dir, "../../../scripts/import.ts"), "--from", served.url, "--user", ADMIN.user, "--pin", ADMIN.pin],
+    { env: { ...process.env, IRONBOX_DATA_DIR: box.dir, DATABASE_URL: "", IRONBOX_IMPORT_PASSWORD: ADMIN.password }, stdout: "pipe", stderr: "pipe" },
+  );
+  const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+  try {
+    expect(err).not.toContain("Import failed");
+    expect(code).toBe(0);
+    expect(out).toContain("Import run");
+    // Everything is in the database file itself; nothing is left for the box's first checkpoint.
+    expect(walBytes(box)).toBe(0);
+    expect(statSync(box.database.file!).size).toBeGreaterThan(100_000);
+  } finally {
+    box.close();
+  }
+}, 180_000);
