@@ -347,15 +347,16 @@ export function checkpointEvery(database: Database, writes: number): () => Promi
  * file, and the file fsynced (a checkpoint with synchronous=FULL syncs too; the fsync makes
  * it so when a reader kept it short). The WAL is truncated to nothing only when no Litestream
  * has ever replicated this file (its `.<name>-litestream` folder is missing): a TRUNCATE behind
- * Litestream's back forces a new generation, a full upload of the database (STACK-NOTES).
+ * Litestream's back forces a new generation, a full upload of the database (STACK-NOTES), and
+ * never with `truncate: false` (a box serving beside: its checkpointer does the rest).
  */
-export async function settleWal(database: Database): Promise<{ truncated: boolean; walBytes: number }> {
+export async function settleWal(database: Database, o: { truncate?: boolean } = {}): Promise<{ truncated: boolean; walBytes: number }> {
   const file = database.file;
   if (!file || !database.checkpoint) return { truncated: false, walBytes: 0 };
   await database.checkpoint();
   const replicated = existsSync(join(dirname(file), `.${basename(file)}-litestream`));
   let truncated = false;
-  if (!replicated) {
+  if (o.truncate !== false && !replicated) {
     // Little is left after the PASSIVE one; TRUNCATE waits (busy timeout) for readers of the WAL.
     const r = await database.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
     truncated = Number(Object.values(r.rows[0] ?? {})[0]) === 0;
