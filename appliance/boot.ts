@@ -225,6 +225,7 @@ export async function bootAppliance(
     databaseUrl: config.databaseUrl,
     databaseAuthToken: config.databaseAuthToken,
     databaseFile: database.file ?? null,
+    dataDir: config.dataDir,
     allowLoopback: config.importAllowLoopback,
   });
 

@@ -333,11 +333,12 @@ export async function migrateDatabase(
  * first checkpoint then held every tablet for seconds. A checkpoint that a reader keeps from
  * finishing (the box serving beside) is simply taken again later.
  */
-export function checkpointEvery(database: Database, writes: number): () => Promise<void> {
+export function checkpointEvery(database: Database, writes: number, paused?: () => boolean): () => Promise<void> {
   const { activity, checkpoint } = database;
   if (!activity || !checkpoint) return async () => {};
   return async () => {
-    if (activity.sinceCheckpoint < writes) return;
+    // While Litestream runs on this file it alone checkpoints (README "Who checkpoints when").
+    if (activity.sinceCheckpoint < writes || paused?.()) return;
     await checkpoint();
   };
 }
@@ -348,11 +349,13 @@ export function checkpointEvery(database: Database, writes: number): () => Promi
  * it so when a reader kept it short). The WAL is truncated to nothing only when no Litestream
  * has ever replicated this file (its `.<name>-litestream` folder is missing): a TRUNCATE behind
  * Litestream's back forces a new generation, a full upload of the database (STACK-NOTES), and
- * never with `truncate: false` (a box serving beside: its checkpointer does the rest).
+ * never with `truncate: false` (a box serving beside: its checkpointer does the rest). While
+ * `paused()` (Litestream runs: it alone checkpoints) the files are only fsynced.
  */
-export async function settleWal(database: Database, o: { truncate?: boolean } = {}): Promise<{ truncated: boolean; walBytes: number }> {
+export async function settleWal(database: Database, o: { truncate?: boolean; paused?: () => boolean } = {}): Promise<{ truncated: boolean; walBytes: number }> {
   const file = database.file;
   if (!file || !database.checkpoint) return { truncated: false, walBytes: 0 };
+  if (o.paused?.()) return (flushToDisk(file), { truncated: false, walBytes: statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0 });
   await database.checkpoint();
   const replicated = existsSync(join(dirname(file), `.${basename(file)}-litestream`));
   let truncated = false;

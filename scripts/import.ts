@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { checkpointEvery, migrateDatabase, openDatabase, settleWal } from "../db/client";
 import { IMPORT_CHECKPOINT_WRITES } from "../appliance/modules/import/types";
 import { getBoxSecret } from "../appliance/modules/auth/secrets";
+import { litestreamAlive } from "../appliance/modules/hqlink/supervisor";
 import { importCaller, type ImportReport, runImport } from "../appliance/modules/import/importer";
 import { progressBar, progressTracker } from "../appliance/modules/import/progress";
 import { describeSkipped } from "../appliance/modules/import/privileges";
@@ -36,6 +37,8 @@ const config = loadConfig(process.env);
 const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
 await migrateDatabase(database);
 const db = database.db;
+/** While the box's Litestream runs on this file, it alone checkpoints (README "Who checkpoints when"). */
+const litestream = () => litestreamAlive(config.dataDir);
 const track = progressTracker();
 const tty = process.stderr.isTTY;
 let lastLine = 0;
@@ -51,7 +54,7 @@ try {
       password,
       pin: a.pin,
       dryRun: a["dry-run"],
-      afterWrite: checkpointEvery(database, IMPORT_CHECKPOINT_WRITES),
+      afterWrite: checkpointEvery(database, IMPORT_CHECKPOINT_WRITES, litestream),
       onProgress: (p) => {
         const line = progressBar(track(p));
         if (tty) process.stderr.write(`\r\x1b[K${line}`);
@@ -64,7 +67,7 @@ try {
   console.error(
     `Import failed: ${(e as Error).message}${(e as { report?: unknown }).report ? " (what was written stays; run the same command again to resume)" : ""}`,
   );
-  await settleWal(database).catch(() => {});
+  await settleWal(database, { paused: litestream }).catch(() => {});
   database.close();
   process.exit(1);
 }
@@ -103,5 +106,5 @@ console.log(out.join("\n"));
 const file = join(config.dataDir, `import-report-${report.run_id ?? "dry-run"}.json`);
 writeFileSync(file, JSON.stringify({ ...report, pins: report.pins.map(({ pin: _, ...rest }) => rest) }, null, 1), { mode: 0o600 });
 console.log(`Report (without PINs): ${file}`);
-await settleWal(database);
+await settleWal(database, { paused: litestream });
 database.close();

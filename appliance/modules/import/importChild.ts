@@ -13,12 +13,15 @@
 import { checkpointEvery, openDatabase, settleWal } from "../../../db/client";
 import type { EmployeeCaller } from "../auth/caller";
 import { getBoxSecret } from "../auth/secrets";
+import { litestreamAlive } from "../hqlink/supervisor";
 import { type ImportReport, runImport } from "./importer";
 import { IMPORT_CHECKPOINT_WRITES, type Progress } from "./types";
 
 export interface ImportJob {
   databaseUrl: string;
   authToken?: string;
+  /** The box's data dir: while its Litestream runs, Litestream alone checkpoints. */
+  dataDir: string;
   caller: EmployeeCaller;
   /** The box's "now" when it started the job: the child's clock runs on from it (a test's fixed clock too). */
   now: string;
@@ -40,6 +43,7 @@ if (import.meta.main) {
   const database = await openDatabase(job.databaseUrl, job.authToken);
   const origin = Date.parse(job.now) - performance.now();
   const clock = { now: () => new Date(origin + performance.now()) };
+  const litestream = () => litestreamAlive(job.dataDir);
   try {
     const report = await runImport(
       { db: database.db, clock, secret: await getBoxSecret(database.db), caller: job.caller },
@@ -50,7 +54,7 @@ if (import.meta.main) {
         pin: job.pin,
         dryRun: job.dry_run,
         signal: stop.signal,
-        afterWrite: checkpointEvery(database, IMPORT_CHECKPOINT_WRITES),
+        afterWrite: checkpointEvery(database, IMPORT_CHECKPOINT_WRITES, litestream),
         onProgress: (progress) => say({ progress }),
       },
     );
@@ -59,7 +63,7 @@ if (import.meta.main) {
     const report = (e as { report?: ImportReport }).report;
     say({ error: (e as Error).message, ...(report ? { report } : {}) });
   }
-  await settleWal(database, { truncate: false }).catch(() => {});
+  await settleWal(database, { truncate: false, paused: litestream }).catch(() => {});
   database.close();
   process.exit(0);
 }

@@ -58,6 +58,7 @@ export function createImportService(deps: {
   databaseUrl: string;
   databaseAuthToken?: string;
   databaseFile: string | null;
+  dataDir: string;
   allowLoopback: boolean;
   stopGraceMs?: number;
 }) {
@@ -83,6 +84,7 @@ export function createImportService(deps: {
       const job: ImportJob = {
         databaseUrl: deps.databaseUrl,
         authToken: deps.databaseAuthToken,
+        dataDir: deps.dataDir,
         caller,
         now: deps.clock.now().toISOString(),
         from: s.from,

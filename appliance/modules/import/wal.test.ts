@@ -2,10 +2,11 @@
 // checkpointer's thread) and the command-line import leaves the file flushed, its WAL empty.
 // Sizes are counted in pages written, never in time.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { checkpointEvery } from "../../../db/client";
+import { litestreamAlive } from "../hqlink/supervisor";
 import type { TestBox } from "../../test/harness";
 import { ADMIN, importInto, type Served, serve, testBox } from "./testkit";
 
@@ -76,3 +77,29 @@ test("npm run import leaves the file flushed: the WAL checkpointed and truncated
     box.close();
   }
 }, 180_000);
+
+test("while the box's Litestream runs on the file the import does not checkpoint behind its back", async () => {
+  const box = await testBox({});
+  await box.stop();
+  // A stand-in Litestream: a live process whose command line names it, in the box's pid file.
+  const fake = Bun.spawn(["sh", "-c", "sleep 60", "litestream-stand-in"]);
+  try {
+    expect(litestreamAlive(box.dir)).toBe(false);
+    writeFileSync(join(box.dir, "litestream.pid"), String(fake.pid));
+    expect(litestreamAlive(box.dir)).toBe(true);
+    const activity = box.database.activity!;
+    for (let i = 0; i < 5; i++) await box.database.client.execute({ sql: "INSERT INTO box_settings (key, value) VALUES (?, 'x')", args: [`wal-${i}`] });
+    const before = activity.sinceCheckpoint;
+    expect(before).toBeGreaterThanOrEqual(5);
+    await checkpointEvery(box.database, 2, () => litestreamAlive(box.dir))();
+    expect(activity.sinceCheckpoint).toBe(before); // stood aside
+    fake.kill();
+    await fake.exited;
+    expect(litestreamAlive(box.dir)).toBe(false);
+    await checkpointEvery(box.database, 2, () => litestreamAlive(box.dir))();
+    expect(activity.sinceCheckpoint).toBe(0); // the control: checkpointed once it is gone
+  } finally {
+    fake.kill();
+    box.close();
+  }
+}, 60_000);
