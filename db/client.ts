@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, statSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { type Client, createClient, type InStatement, type Transaction, type TransactionMode } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
@@ -325,6 +325,31 @@ export async function migrateDatabase(
   return { applied, backup };
 }
 
+/** Whether another process has `file` open (Linux /proc; elsewhere: assumed so). */
+export function openElsewhere(file: string): boolean {
+  let procs: string[];
+  try {
+    procs = readdirSync("/proc").filter((d) => /^\d+$/.test(d) && d !== String(process.pid));
+  } catch {
+    return true;
+  }
+  const target = resolve(file);
+  for (const pid of procs) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone, or another user's (a box of another user could not write this file anyway)
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`) === target) return true;
+      } catch {}
+    }
+  }
+  return false;
+}
+
 /**
  * For a long bulk writer (the import: issue 32): a PASSIVE checkpoint on the checkpointer's
  * thread once `writes` writes have gone in since the last one, awaited so the WAL stops growing
@@ -346,10 +371,11 @@ export function checkpointEvery(database: Database, writes: number, paused?: () 
 /**
  * Leaves the file flushed when a bulk writer ends: what is left in the WAL folded into the
  * file, and the file fsynced (a checkpoint with synchronous=FULL syncs too; the fsync makes
- * it so when a reader kept it short). The WAL is truncated to nothing only when no Litestream
- * has ever replicated this file (its `.<name>-litestream` folder is missing): a TRUNCATE behind
- * Litestream's back forces a new generation, a full upload of the database (STACK-NOTES), and
- * never with `truncate: false` (a box serving beside: its checkpointer does the rest). While
+ * it so when a reader kept it short). The WAL is then truncated to nothing, unless
+ * `truncate: false`, or Litestream has ever replicated this file (its `.<name>-litestream`
+ * folder is there: a TRUNCATE behind its back forces a new generation, a whole upload, see
+ * STACK-NOTES), or another process (a box serving) has the file open (TRUNCATE would hold the
+ * box's writes while it waits for the box's readers; its checkpointer does the rest). While
  * `paused()` (Litestream runs: it alone checkpoints) the files are only fsynced.
  */
 export async function settleWal(database: Database, o: { truncate?: boolean; paused?: () => boolean } = {}): Promise<{ truncated: boolean; walBytes: number }> {
@@ -359,7 +385,8 @@ export async function settleWal(database: Database, o: { truncate?: boolean; pau
   await database.checkpoint();
   const replicated = existsSync(join(dirname(file), `.${basename(file)}-litestream`));
   let truncated = false;
-  if (o.truncate !== false && !replicated) {
+  // A box serving on the file: TRUNCATE would hold its writes while it waits for its readers.
+  if (o.truncate !== false && !replicated && !openElsewhere(file)) {
     // Little is left after the PASSIVE one; TRUNCATE waits (busy timeout) for readers of the WAL.
     const r = await database.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
     truncated = Number(Object.values(r.rows[0] ?? {})[0]) === 0;

@@ -103,3 +103,25 @@ test("while the box's Litestream runs on the file the import does not checkpoint
     box.close();
   }
 }, 60_000);
+
+test("the end's TRUNCATE is left out while a box has the file open (it would hold the box's writes)", async () => {
+  const box = await testBox({});
+  try {
+    const ask = (file: string) =>
+      Bun.spawnSync([
+        process.execPath,
+        "-e",
+        `import { openElsewhere } from ${JSON.stringify(join(import.meta.dir, "../../../db/client.ts"))}; console.log(openElsewhere(${JSON.stringify(file)}))`,
+      ])
+        .stdout.toString()
+        .trim();
+    // This test process is the box serving on it.
+    expect(ask(box.database.file!)).toBe("true");
+    // The control: a file nobody has open.
+    const alone = join(box.dir, "nobody.db");
+    writeFileSync(alone, "");
+    expect(ask(alone)).toBe("false");
+  } finally {
+    box.close();
+  }
+}, 60_000);
