@@ -369,6 +369,25 @@ export function checkpointEvery(database: Database, writes: number, paused?: () 
 }
 
 /**
+ * For a bulk writer beside a serving box (issue 32). A box's write that finds the import's
+ * transaction holding the lock waits in SQLite's busy handler, which tries again only every
+ * 100 ms (after the first few); the import's next page began within tens of milliseconds, so a
+ * box write lost that race page after page (1.5 s, measured), its event loop held all along.
+ * A pause of `gapMs` (more than the busy handler's 100 ms) after each of the bulk writer's
+ * transactions, while another process has the file open, lets a waiting write in. The check
+ * for other processes (a /proc scan) is repeated every `recheckEvery` writes.
+ */
+export function yieldToOthers(file: string | undefined, gapMs = 120, recheckEvery = 16): () => Promise<void> {
+  if (!file) return async () => {};
+  let n = 0;
+  let others = false;
+  return async () => {
+    if (n++ % recheckEvery === 0) others = openElsewhere(file);
+    if (others) await Bun.sleep(gapMs);
+  };
+}
+
+/**
  * Leaves the file flushed when a bulk writer ends: what is left in the WAL folded into the
  * file, and the file fsynced (a checkpoint with synchronous=FULL syncs too; the fsync makes
  * it so when a reader kept it short). The WAL is then truncated to nothing, unless

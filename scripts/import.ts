@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { checkpointEvery, migrateDatabase, openDatabase, settleWal } from "../db/client";
+import { checkpointEvery, yieldToOthers, migrateDatabase, openDatabase, settleWal } from "../db/client";
 import { IMPORT_CHECKPOINT_WRITES } from "../appliance/modules/import/types";
 import { getBoxSecret } from "../appliance/modules/auth/secrets";
 import { litestreamAlive } from "../appliance/modules/hqlink/supervisor";
@@ -39,6 +39,9 @@ await migrateDatabase(database);
 const db = database.db;
 /** While the box's Litestream runs on this file, it alone checkpoints (README "Who checkpoints when"). */
 const litestream = () => litestreamAlive(config.dataDir);
+const checkpoint = checkpointEvery(database, IMPORT_CHECKPOINT_WRITES, litestream);
+/** A box serving on the same file gets its writes in between the import's pages (README "Beside a running box"). */
+const letTheBoxIn = yieldToOthers(database.file);
 const track = progressTracker();
 const tty = process.stderr.isTTY;
 let lastLine = 0;
@@ -54,7 +57,7 @@ try {
       password,
       pin: a.pin,
       dryRun: a["dry-run"],
-      afterWrite: checkpointEvery(database, IMPORT_CHECKPOINT_WRITES, litestream),
+      afterWrite: async () => (await checkpoint(), await letTheBoxIn()),
       onProgress: (p) => {
         const line = progressBar(track(p));
         if (tty) process.stderr.write(`\r\x1b[K${line}`);

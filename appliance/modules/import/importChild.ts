@@ -10,7 +10,7 @@
  * written (the run is marked failed and a new import resumes it); the WAL is checkpointed as
  * it goes and once more at the end, PASSIVE only, as the box serves beside it.
  */
-import { checkpointEvery, openDatabase, settleWal } from "../../../db/client";
+import { checkpointEvery, yieldToOthers, openDatabase, settleWal } from "../../../db/client";
 import type { EmployeeCaller } from "../auth/caller";
 import { getBoxSecret } from "../auth/secrets";
 import { litestreamAlive } from "../hqlink/supervisor";
@@ -44,6 +44,9 @@ if (import.meta.main) {
   const origin = Date.parse(job.now) - performance.now();
   const clock = { now: () => new Date(origin + performance.now()) };
   const litestream = () => litestreamAlive(job.dataDir);
+  const checkpoint = checkpointEvery(database, IMPORT_CHECKPOINT_WRITES, litestream);
+  // The box serving beside it gets its writes in between the pages.
+  const letTheBoxIn = yieldToOthers(database.file);
   try {
     const report = await runImport(
       { db: database.db, clock, secret: await getBoxSecret(database.db), caller: job.caller },
@@ -54,7 +57,7 @@ if (import.meta.main) {
         pin: job.pin,
         dryRun: job.dry_run,
         signal: stop.signal,
-        afterWrite: checkpointEvery(database, IMPORT_CHECKPOINT_WRITES, litestream),
+        afterWrite: async () => (await checkpoint(), await letTheBoxIn()),
         onProgress: (progress) => say({ progress }),
       },
     );

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { checkpointEvery } from "../../../db/client";
+import { checkpointEvery, yieldToOthers } from "../../../db/client";
 import { litestreamAlive } from "../hqlink/supervisor";
 import type { TestBox } from "../../test/harness";
 import { ADMIN, importInto, type Served, serve, testBox } from "./testkit";
@@ -122,6 +122,40 @@ test("the end's TRUNCATE is left out while a box has the file open (it would hol
     writeFileSync(alone, "");
     expect(ask(alone)).toBe("false");
   } finally {
+    box.close();
+  }
+}, 60_000);
+
+test("the import pauses between its writes only while another process (a box) has the file open", async () => {
+  const box = await testBox({});
+  await box.stop();
+  const alone = join(box.dir, "alone.db");
+  writeFileSync(alone, "");
+  /** Whether one call of `f` has settled after a few turns of the microtask queue (a pause has not). */
+  const settlesAtOnce = async (f: () => Promise<void>) => {
+    let done = false;
+    const p = f().then(() => (done = true));
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+    const at = done;
+    await p;
+    return at;
+  };
+  // A child holds the box's file open, as a box serving on it does.
+  const holder = Bun.spawn(
+    [process.execPath, "-e", `require("node:fs").openSync(${JSON.stringify(box.database.file)}, "r"); setTimeout(() => {}, 60000); console.log("open")`],
+    {
+      stdout: "pipe",
+    },
+  );
+  try {
+    const reader = holder.stdout.getReader();
+    await reader.read(); // "open"
+    expect(await settlesAtOnce(yieldToOthers(box.database.file))).toBe(false);
+    // The control: nobody else has this file open; and a remote database has no file.
+    expect(await settlesAtOnce(yieldToOthers(alone))).toBe(true);
+    expect(await settlesAtOnce(yieldToOthers(undefined))).toBe(true);
+  } finally {
+    holder.kill();
     box.close();
   }
 }, 60_000);
