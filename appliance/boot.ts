@@ -218,6 +218,17 @@ export async function bootAppliance(
   // The link to HQ: Litestream streams this database to HQ's storage (off until a replica URL is set).
   const hqLink = createHqLinkService({ db, clock, config, log });
 
+  // The screen's import and the export run in child processes, ended by the lifecycle (issue 32).
+  const imports = createImportService({
+    db,
+    clock,
+    databaseUrl: config.databaseUrl,
+    databaseAuthToken: config.databaseAuthToken,
+    databaseFile: database.file ?? null,
+    dataDir: config.dataDir,
+    allowLoopback: config.importAllowLoopback,
+  });
+
   const routes: RouteDef[] = [];
   routes.push(
     ...systemRoutes({ db, auth, setup, version: config.version, mode: config.mode, openapi: () => buildOpenApi(routes, config.version), link: hqLink.health }),
@@ -258,7 +269,7 @@ export async function bootAppliance(
     ...reportRoutes(reports),
     ...chainRoutes(chain, clock),
     // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
-    ...importRoutes(createImportService({ db, clock, secret, databaseFile: database.file ?? null, allowLoopback: config.importAllowLoopback })),
+    ...importRoutes(imports),
   );
   const hosts = boxHostNames({ site: config.site, allowedHosts: config.allowedHosts, hqUrl: config.reference.hqUrl });
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed, hostGuard: hostGuard(hosts) });
@@ -293,6 +304,9 @@ export async function bootAppliance(
   services.add("database checks", () => boxHealth.startChecks());
   // The nightly backup: a first look a few minutes after boot (a box with none takes one then).
   services.add("nightly backups", () => backups?.start());
+  // Last, so stopped first: an import's child ends its batch and an export's child is killed
+  // (its copy removed) while the database and the checkpointer are still there.
+  services.add("import and export", () => () => imports.stop());
   await services.start();
   return {
     app,

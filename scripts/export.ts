@@ -3,7 +3,7 @@
 // the database, as one zip (appliance/modules/import/exportChild.ts says what is left out).
 // Reads the database IRONBOX_DATA_DIR / DATABASE_URL names; the box may keep running.
 import { chmodSync, createWriteStream, renameSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { exportZip } from "../appliance/modules/import/exportChild";
 import { loadConfig } from "../appliance/platform/config";
 
@@ -23,7 +23,14 @@ const t0 = performance.now();
 // 0600 from its first byte: the zip holds every shop's customers and the password and PIN
 // hashes. A leftover partial file is removed first (an open does not change an existing mode).
 rmSync(partial, { force: true });
-await exportZip(dbFile, dirname(dbFile), createWriteStream(partial, { mode: 0o600, flags: "wx" }));
+// Stopped (Ctrl-C, SIGTERM): neither the half zip nor the database copy it reads is left behind.
+const copy = join(dirname(dbFile), `export-${process.pid}-${Date.now()}.db`);
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    for (const f of [partial, copy, `${copy}-journal`]) rmSync(f, { force: true });
+    process.exit(1);
+  });
+await exportZip(dbFile, dirname(dbFile), createWriteStream(partial, { mode: 0o600, flags: "wx" }), copy);
 chmodSync(partial, 0o600);
 renameSync(partial, file); // a zip that is there is whole
 console.log(`Exported to ${file} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

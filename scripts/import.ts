@@ -2,13 +2,16 @@
 // Moving in (issue 26): brings the old system's records into this box's database (the one
 // IRONBOX_DATA_DIR / DATABASE_URL names, as the box itself would open it), keeping their ids.
 // Run it again for the cut-over delta; it resumes after an interruption. The box may be
-// running meanwhile. The password may come from IRONBOX_IMPORT_PASSWORD instead of the
+// running meanwhile (README: what it then waits for). The WAL is checkpointed as the import
+// goes and the file left flushed at its end (issue 32). The password may come from IRONBOX_IMPORT_PASSWORD instead of the
 // command line (which other users of the machine can see in the process list).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { migrateDatabase, openDatabase } from "../db/client";
+import { checkpointEvery, yieldToOthers, migrateDatabase, openDatabase, settleWal } from "../db/client";
+import { IMPORT_CHECKPOINT_WRITES } from "../appliance/modules/import/types";
 import { getBoxSecret } from "../appliance/modules/auth/secrets";
+import { litestreamAlive } from "../appliance/modules/hqlink/supervisor";
 import { importCaller, type ImportReport, runImport } from "../appliance/modules/import/importer";
 import { progressBar, progressTracker } from "../appliance/modules/import/progress";
 import { describeSkipped } from "../appliance/modules/import/privileges";
@@ -34,6 +37,11 @@ const config = loadConfig(process.env);
 const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
 await migrateDatabase(database);
 const db = database.db;
+/** While the box's Litestream runs on this file, it alone checkpoints (README "Who checkpoints when"). */
+const litestream = () => litestreamAlive(config.dataDir);
+const checkpoint = checkpointEvery(database, IMPORT_CHECKPOINT_WRITES, litestream);
+/** A box serving on the same file gets its writes in between the import's pages (README "Beside a running box"). */
+const letTheBoxIn = yieldToOthers(database.file);
 const track = progressTracker();
 const tty = process.stderr.isTTY;
 let lastLine = 0;
@@ -49,6 +57,7 @@ try {
       password,
       pin: a.pin,
       dryRun: a["dry-run"],
+      afterWrite: async () => (await checkpoint(), await letTheBoxIn()),
       onProgress: (p) => {
         const line = progressBar(track(p));
         if (tty) process.stderr.write(`\r\x1b[K${line}`);
@@ -61,6 +70,7 @@ try {
   console.error(
     `Import failed: ${(e as Error).message}${(e as { report?: unknown }).report ? " (what was written stays; run the same command again to resume)" : ""}`,
   );
+  await settleWal(database, { paused: litestream }).catch(() => {});
   database.close();
   process.exit(1);
 }
@@ -100,4 +110,5 @@ console.log(out.join("\n"));
 const file = join(config.dataDir, `import-report-${report.run_id ?? "dry-run"}.json`);
 writeFileSync(file, JSON.stringify({ ...report, pins: report.pins.map(({ pin: _, ...rest }) => rest) }, null, 1), { mode: 0o600 });
 console.log(`Report (without PINs): ${file}`);
+await settleWal(database, { paused: litestream });
 database.close();

@@ -6,7 +6,7 @@
  * NIGHTLY_KEEP are kept in each folder. The work runs in a process of its own (backupChild.ts),
  * at nice 10. scripts/restore-box.sh --from-backup puts a copy back.
  */
-import { existsSync, lstatSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
@@ -16,6 +16,7 @@ import { boxSettings } from "../../../db/schema";
 import { zoned } from "../../domain/dates";
 import { isUnder, MOUNTED_DISK_ROOTS } from "../../domain/disks";
 import type { Clock } from "../../platform/clock";
+import { runChild } from "../../platform/child";
 import { conflict, tooMany, unprocessable } from "../../platform/errors";
 import { audit } from "../audit/audit";
 import type { EmployeeCaller } from "../auth/caller";
@@ -67,17 +68,32 @@ export function backupDue(now: Date, newest: Date | null): boolean {
   return age >= NIGHT_MIN_AGE_MS && h >= NIGHT.from && h < NIGHT.to;
 }
 
-/** Runs a backup job in its own process at nice 10; bounded by `timeoutMs`. */
-export async function backupInChild(job: BackupJob, timeoutMs = 60 * 60_000): Promise<BackupOutcome> {
-  const nice = existsSync("/usr/bin/nice") ? ["/usr/bin/nice", "-n", "10"] : [];
-  const child = Bun.spawn([...nice, process.execPath, CHILD], { stdin: new Blob([JSON.stringify(job)]), stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-  try {
-    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    if (code !== 0) throw new Error(/BackupError: (.*)$/m.exec(err)?.[1] ?? /^\s*\w*Error: (.*)$/m.exec(err)?.[1] ?? `the backup stopped (exit ${code})`);
-    return JSON.parse(out) as BackupOutcome;
-  } finally {
-    clearTimeout(timer);
+/**
+ * Runs a backup job in its own process through the platform's runner (platform/child.ts): at
+ * nice 10, killed after `timeoutMs` or when `signal` aborts (the box stopping). A copy killed
+ * half-way leaves its `.<name>.partial` file: removed here, so no folder keeps half a copy.
+ */
+export async function backupInChild(job: BackupJob, o: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<BackupOutcome> {
+  const timeoutMs = o.timeoutMs ?? 60 * 60_000;
+  const end = await runChild([process.execPath, CHILD], { input: JSON.stringify(job), nice: 10, timeoutMs, signal: o.signal });
+  if (end.exit === "ok") return JSON.parse(end.stdout) as BackupOutcome;
+  if (end.exit === "timeout" || end.exit === "aborted" || end.exit === "killed") removePartials(job.dirs);
+  if (end.exit === "timeout") throw new Error(`the backup took longer than ${Math.round(timeoutMs / 60_000)} minutes and was stopped`);
+  if (end.exit === "aborted") throw new Error("the backup was stopped: the box was stopping");
+  const err = end.stderr;
+  throw new Error(/BackupError: (.*)$/m.exec(err)?.[1] ?? /^\s*\w*Error: (.*)$/m.exec(err)?.[1] ?? `the backup stopped (exit ${end.code ?? end.exit})`);
+}
+
+/** The half-written copies (`.<name>.partial`, backupChild.ts) a killed backup leaves; one backup runs at a time. */
+function removePartials(dirs: string[]) {
+  for (const dir of dirs) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue; // a folder the copy never reached (an unplugged disk)
+    }
+    for (const n of names) if (n.startsWith(".") && n.endsWith(".partial")) rmSync(join(dir, n), { force: true });
   }
 }
 
@@ -89,13 +105,15 @@ export function createNightlyBackups(deps: {
   /** IRONBOX_BACKUP_DIR: a second disk set in the environment (the screen's setting is then shown, not used). */
   envDir: string | null;
   log: (m: string, e?: unknown) => void;
-  /** The child process; tests may run the job in their own process. */
-  run?: (job: BackupJob) => Promise<BackupOutcome>;
+  /** The child process; tests may run the job in their own process. `signal` aborts when the box stops. */
+  run?: (job: BackupJob, signal: AbortSignal) => Promise<BackupOutcome>;
   /** Where a backup folder may be (MOUNTED_DISK_ROOTS); tests name a stand-in mount point. */
   diskRoots?: readonly string[];
 }) {
   const { db, clock } = deps;
-  const run = deps.run ?? ((job) => backupInChild(job));
+  const run = deps.run ?? ((job, signal) => backupInChild(job, { signal }));
+  /** Aborted when the box stops (lifecycle): a running copy's child is killed and its partial file removed. */
+  const stopping = new AbortController();
   let running: Promise<BackupRun> | null = null;
   /** When the last copy by hand was asked for (a failed one too: it is not retried in a loop either). */
   let lastManual = 0;
@@ -132,14 +150,17 @@ export function createNightlyBackups(deps: {
       const { dir } = await secondDir();
       let r: BackupRun;
       try {
-        const out = await run({
-          source: deps.dbFile,
-          version: deps.version,
-          at: at.toISOString(),
-          dirs: manual ? [manualDir(deps.dbFile), ...(dir ? [join(dir, "manual")] : [])] : [nightlyDir(deps.dbFile), ...(dir ? [dir] : [])],
-          keep: manual ? MANUAL_KEEP : NIGHTLY_KEEP,
-          ...(manual ? { inFolders: true } : {}),
-        });
+        const out = await run(
+          {
+            source: deps.dbFile,
+            version: deps.version,
+            at: at.toISOString(),
+            dirs: manual ? [manualDir(deps.dbFile), ...(dir ? [join(dir, "manual")] : [])] : [nightlyDir(deps.dbFile), ...(dir ? [dir] : [])],
+            keep: manual ? MANUAL_KEEP : NIGHTLY_KEEP,
+            ...(manual ? { inFolders: true } : {}),
+          },
+          stopping.signal,
+        );
         r = { at: at.toISOString(), ok: true, file: out.file, bytes: out.bytes, ms: out.ms, error: null, copies: out.copies };
         for (const c of out.copies) if (c.error) deps.log(`Backup: no copy on ${c.dir}: ${c.error}`);
       } catch (e) {
@@ -237,7 +258,12 @@ export function createNightlyBackups(deps: {
         every.unref?.();
       }, delayMs);
       first.unref?.();
-      return () => (clearTimeout(first), clearInterval(every));
+      return async () => {
+        clearTimeout(first);
+        clearInterval(every);
+        stopping.abort();
+        await running?.catch(() => {});
+      };
     },
   };
 }

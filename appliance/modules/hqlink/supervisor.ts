@@ -16,6 +16,20 @@ import type { LinkSettings } from "./settings";
 const CONFIG_FILE = "litestream.yml";
 const PID_FILE = "litestream.pid";
 
+/**
+ * Whether a Litestream that a box started on this data dir runs now (its pid file names a live
+ * litestream process). Then it alone checkpoints the database: another process writing in bulk
+ * (the import) must not checkpoint behind its back (README "Who checkpoints when").
+ */
+export function litestreamAlive(dataDir: string): boolean {
+  try {
+    const pid = Number(readFileSync(join(dataDir, PID_FILE), "utf8"));
+    return pid > 0 && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("litestream");
+  } catch {
+    return false;
+  }
+}
+
 export function createSupervisor(o: {
   machine: LinkMachine;
   settings: () => LinkSettings;

@@ -6,7 +6,8 @@
  *
  * Its own process (as the reports are), so a big export never takes the box's memory or
  * event loop; the box streams its output to the client and kills it when the client goes.
- * `bun exportChild.ts <database file> <scratch dir>`; exit 0 done, 1 failed (why on stderr).
+ * `bun exportChild.ts <database file> <scratch dir> [<copy's path>]`; exit 0 done, 1 failed (why
+ * on stderr). The box names the copy, so it removes it however this process ends (issue 32).
  *
  * What is left out: the box's token secret and other stored secrets (box_settings keys naming
  * a secret, token, password, SMTP or SMS gateway), sessions, login failures and idempotency
@@ -46,8 +47,7 @@ function tableCsv(db: Database, table: string): Readable {
 }
 
 /** Writes the zip to `out`; resolves when it is all written. */
-export async function exportZip(dbFile: string, scratch: string, out: Writable): Promise<void> {
-  const copy = join(scratch, `export-${process.pid}-${Date.now()}.db`);
+export async function exportZip(dbFile: string, scratch: string, out: Writable, copy = join(scratch, `export-${process.pid}-${Date.now()}.db`)): Promise<void> {
   // The copy holds what the zip does: 0600 from the start (VACUUM INTO fills an empty file).
   writeFileSync(copy, "", { mode: 0o600 });
   const live = new Database(dbFile, { readonly: true });
@@ -85,7 +85,7 @@ export async function exportZip(dbFile: string, scratch: string, out: Writable):
 }
 
 if (import.meta.main) {
-  const [dbFile, scratch] = process.argv.slice(2);
+  const [dbFile, scratch, copy] = process.argv.slice(2);
   const stdout = Bun.stdout.writer();
   const sink = new Writable({
     async write(chunk, _enc, cb) {
@@ -98,7 +98,7 @@ if (import.meta.main) {
       }
     },
   });
-  exportZip(dbFile!, scratch!, sink)
+  exportZip(dbFile!, scratch!, sink, copy)
     .then(() => process.exit(0))
     .catch((e) => {
       console.error((e as Error).message);

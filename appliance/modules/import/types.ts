@@ -72,4 +72,12 @@ export interface ImportOptions extends SourceOptions {
   /** Stops between batches (an HQ screen's Cancel, a test's "kill halfway"). */
   signal?: AbortSignal;
   pageSize?: number;
+  /** Awaited after each batch is written: where the caller keeps the WAL bounded (db/client.ts checkpointEvery). */
+  afterWrite?: () => Promise<void>;
 }
+
+/**
+ * Writes (a page of tickets is one) between the import's checkpoints: about 8 × 2.5 MB of WAL
+ * at most before it is folded back, and one checkpoint every few seconds of a running import.
+ */
+export const IMPORT_CHECKPOINT_WRITES = 8;
