@@ -2,7 +2,7 @@
 // checkpointer's thread) and the command-line import leaves the file flushed, its WAL empty.
 // Sizes are counted in pages written, never in time.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { checkpointEvery, yieldToOthers } from "../../../db/client";
@@ -82,8 +82,12 @@ test("while the box's Litestream runs on the file the import does not checkpoint
   const box = await testBox({});
   await box.stop();
   // A stand-in Litestream: a live process whose command line names it, in the box's pid file.
-  const fake = Bun.spawn(["sh", "-c", "sleep 60", "litestream-stand-in"]);
+  // "; :" keeps the shell itself running: with one command a shell may exec it, and the pid's
+  // command line would then be sleep's, without the name.
+  const fake = Bun.spawn(["sh", "-c", "sleep 60; :", "litestream-stand-in"]);
   try {
+    // Until the child has exec'd, its command line is still the test runner's (bounded wait).
+    for (let i = 0; i < 100 && !readFileSync(`/proc/${fake.pid}/cmdline`, "utf8").includes("litestream"); i++) await Bun.sleep(20);
     expect(litestreamAlive(box.dir)).toBe(false);
     writeFileSync(join(box.dir, "litestream.pid"), String(fake.pid));
     expect(litestreamAlive(box.dir)).toBe(true);
