@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useList } from "../../lib/useList";
 import { fetchList } from "../../lib/api";
 import { Link, useLocation } from "wouter";
-import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
+import { Field, FormButtons, Section, Toggle, DiscountField, discountValue } from "../../components/form";
 import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
@@ -105,16 +105,7 @@ export function ActionDetail({ params }: { params: Record<string, string | undef
             <Field label="Name">
               <input name="name" value={a.name} onChange={(e) => set({ name: e.target.value })} />
             </Field>
-            <Field label="Discount %" hint="0 to 100">
-              <input
-                name="discount"
-                type="number"
-                min={0}
-                max={100}
-                value={discountValue(a.discount)}
-                onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
-              />
-            </Field>
+            <DiscountField value={a.discount} onChange={(discount) => set({ discount })} />
             <Toggle label="Visible" checked={a.visible} onChange={(visible) => set({ visible })} />
             <Toggle label="Images required" checked={a.images_required} onChange={(images_required) => set({ images_required })} />
             <Toggle label="Is percentage of another action" checked={a.is_percentage} onChange={(is_percentage) => set({ is_percentage })} />

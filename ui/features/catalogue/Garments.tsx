@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useList } from "../../lib/useList";
 import { LoadFailed } from "../../components/LoadFailed";
 import { Link, useLocation, useSearch } from "wouter";
-import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
+import { Field, FormButtons, Section, Toggle, DiscountField, discountValue } from "../../components/form";
 import { toast } from "../../components/toast";
 import { api, fetchList } from "../../lib/api";
 import { euroFromEuros } from "../../../appliance/domain/format";
@@ -294,16 +294,7 @@ export function SubCategoryDetail({ params }: { params: Record<string, string | 
             <Field label="Pieces" hint="Comma-separated, e.g. Jacket,Trousers (blank: one piece)">
               <input name="pieces" value={s.pieces} onChange={(e) => set({ pieces: e.target.value })} />
             </Field>
-            <Field label="Discount %" hint="0 to 100">
-              <input
-                name="discount"
-                type="number"
-                min={0}
-                max={100}
-                value={discountValue(s.discount)}
-                onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
-              />
-            </Field>
+            <DiscountField value={s.discount} onChange={(discount) => set({ discount })} />
             <Toggle label="Visible" checked={s.visible} onChange={(visible) => set({ visible })} />
             <Toggle label="Choose pieces at the counter" checked={s.show_choose_pieces} onChange={(show_choose_pieces) => set({ show_choose_pieces })} />
             <Toggle label="Allow quantity" checked={s.allow_quantity} onChange={(allow_quantity) => set({ allow_quantity })} />

@@ -3,7 +3,7 @@ import { useList } from "../../lib/useList";
 import { api, fetchList } from "../../lib/api";
 import { LoadFailed } from "../../components/LoadFailed";
 import { Link, useLocation, useSearch } from "wouter";
-import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
+import { Field, FormButtons, Section, Toggle, DiscountField, discountValue } from "../../components/form";
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { MODIFIER_TYPES, type Modifier, listModifiers } from "./api";
@@ -215,16 +215,7 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
             <input name="up_charge" type="number" min={0} step="0.01" value={m.up_charge} onChange={(e) => set({ up_charge: Number(e.target.value) })} />
           </Field>
           <Toggle label="Up-charge is a percentage" checked={m.is_percentage} onChange={(is_percentage) => set({ is_percentage })} />
-          <Field label="Discount %" hint="0 to 100">
-            <input
-              name="discount"
-              type="number"
-              min={0}
-              max={100}
-              value={discountValue(m.discount)}
-              onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
-            />
-          </Field>
+          <DiscountField value={m.discount} onChange={(discount) => set({ discount })} />
           <Toggle label="Visible" checked={m.visible} onChange={(visible) => set({ visible })} />
           <Toggle label="Colour swatch instead of an image" checked={isSwatch} onChange={(on) => set({ image: on ? "color:#1e3a8a" : null })} />
           {isSwatch ? (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useLocation, useSearch } from "wouter";
-import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
+import { Field, FormButtons, Section, Toggle, DiscountField } from "../../components/form";
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { type Action, type Price, type SubCategory, listActions, listPrices } from "./api";
@@ -89,16 +89,7 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
           <Field label={p.is_percentage_of != null ? "Percent" : "Price (€)"}>
             <input name="price" type="number" min={0} step="0.01" value={p.price} onChange={(e) => set({ price: Number(e.target.value) })} />
           </Field>
-          <Field label="Discount %" hint="0 to 100">
-            <input
-              name="discount"
-              type="number"
-              min={0}
-              max={100}
-              value={discountValue(p.discount)}
-              onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
-            />
-          </Field>
+          <DiscountField value={p.discount} onChange={(discount) => set({ discount })} />
           {id > 0 && <p className="muted">Effective price: {euroFromEuros(p.effective_price)}</p>}
         </div>
       </Editable>

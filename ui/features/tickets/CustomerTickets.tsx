@@ -120,7 +120,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
                       Payments
                     </button>
                     <button type="button" className="btn btn-small btn-primary" onClick={() => pay(r)}>
-                      {payLabel(r.balance, euroFromEuros)}
+                      {payLabel(r, euroFromEuros)}
                     </button>
                   </td>
                 </tr>,

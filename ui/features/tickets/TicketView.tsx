@@ -115,7 +115,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
           </Link>
           <PrintButton ticketId={t.id} empty={t.ticket_sub_categories.length === 0} onPrinted={() => void getTicket(t.id).then(setT)} />
           <button type="button" className="btn btn-primary" data-testid="pay-ticket" onClick={payAll}>
-            {payLabel(t.balance, euroFromEuros)}
+            {payLabel(t, euroFromEuros)}
           </button>
         </div>
       </section>

@@ -12,6 +12,7 @@ import type {
   TicketOptions,
   TicketState,
 } from "../../../appliance/modules/tickets/model";
+import { balanceDue, creditOwed, toCents, toEuros } from "../../../appliance/domain/money";
 import type { Approval } from "../../components/approval";
 import { api, apiList, fetchList } from "../../lib/api";
 
@@ -93,5 +94,16 @@ export const createAddress = (body: AddressInput) => api<Address>("POST", "/addr
 /** A locality's van room per day from `from`, and the first day with room for the ticket's actions (scheduling module). */
 export const getAvailability = (query: { locality: number; from: string; days: number; default_date: string; actions: number[] }) =>
   api<Availability>("GET", "/schedule/availability", { query, quiet: true });
-/** Spec §2: the pay button shows PAID or the balance. */
-export const payLabel = (balance: number, fmt: (n: number) => string) => (balance <= 0 ? "PAID" : fmt(balance));
+/**
+ * Spec §2: the pay button shows PAID or the balance. A total overridden below what was paid
+ * is not "PAID": it shows the credit the shop owes the customer (issue 31), by the one rule
+ * in domain/money.ts. Amounts are the API's euros; an item's override replaces its total.
+ */
+export function payLabel(t: { total: number; total_paid: number; total_override?: number | null }, fmt: (n: number) => string): string {
+  const total = toCents(t.total_override ?? t.total);
+  const paid = toCents(t.total_paid);
+  const credit = creditOwed(total, paid);
+  if (credit > 0) return `Credit ${fmt(toEuros(credit))}`;
+  const due = balanceDue(total, paid);
+  return due <= 0 ? "PAID" : fmt(toEuros(due));
+}
