@@ -14,7 +14,7 @@ import type {
 } from "../../../appliance/modules/tickets/model";
 import { balanceDue, creditOwed, toCents, toEuros } from "../../../appliance/domain/money";
 import type { Approval } from "../../components/approval";
-import { api, apiList, fetchList } from "../../lib/api";
+import { api, fetchList } from "../../lib/api";
 
 // The calls the tickets screens make. The shapes are the box's own: the modules' models,
 // imported type-only (README "Layout").
@@ -42,14 +42,14 @@ export const payItemBy = (id: number, pay: { method: Tender; amount: number; ten
 export const refundPayment = (id: number, amount: number, reason: string) => (approval?: Approval) =>
   api<Payment>("POST", `/payments/${id}/refund`, { body: { amount, reason, ...(approval ? { approval } : {}) }, quiet: true });
 /** A ticket's payment and refund rows (issue 24). */
-export const listPayments = (ticketId: number) => apiList<Payment>("/payments/", { ticket: ticketId });
+export const listPayments = (ticketId: number) => fetchList<Payment>("/payments/", { ticket: ticketId });
 export const setTicketsState = (ids: number[], state: string) => api<StateChangeResult>("PUT", "/tickets/changeState", { body: { Ids: ids, State: state } });
-export const listTicketStates = () => apiList<TicketState>("/ticketStates/");
+export const listTicketStates = () => fetchList<TicketState>("/ticketStates/");
 /** A customer's tickets (spec §2 Customers detail) with the agent that took each, newest first. */
 export const listCustomerTickets = (customerId: number) => fetchList<CustomerTicket>(`/customers/${customerId}/tickets`);
 export const listTickets = (query: { limit: number; offset: number; term?: string; tab?: string; notState?: string[] }) =>
   fetchList<TicketListRow>("/tickets/", query);
-export const listTicketLogs = (ticketId: number) => apiList<TicketLog>(`/ticketLogStates/${ticketId}`);
+export const listTicketLogs = (ticketId: number) => fetchList<TicketLog>(`/ticketLogStates/${ticketId}`);
 
 /** `copies` items of one garment; answers the items made, the last one last. */
 export const addItems = (ticketId: number, garmentId: number, copies: number) =>
@@ -88,7 +88,7 @@ export const setTicketOptions = (id: number, options: TicketOptions) => (approva
   api<Ticket>("PUT", `/tickets/${id}/deliveryPickupOptions`, { body: { ...options, ...(approval ? { approval } : {}) }, quiet: true });
 
 /** Where the ticket's customer may be visited: their home first, then addresses their tickets used. */
-export const listTicketAddresses = (ticketId: number) => apiList<Address>(`/tickets/${ticketId}/addresses`);
+export const listTicketAddresses = (ticketId: number) => fetchList<Address>(`/tickets/${ticketId}/addresses`);
 /** A new address of the caller's shop (places module). */
 export const createAddress = (body: AddressInput) => api<Address>("POST", "/address/", { body });
 /** A locality's van room per day from `from`, and the first day with room for the ticket's actions (scheduling module). */
