@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import { useList } from "../../lib/useList";
 import { fetchList } from "../../lib/api";
 import { Link, useLocation } from "wouter";
@@ -9,6 +8,7 @@ import { euroFromEuros } from "../../../appliance/domain/format";
 import { type Action, listActions } from "./api";
 import { useHqStaff } from "../../app/access";
 import { useRecord } from "../../lib/useRecord";
+import { usePickList } from "../../lib/useList";
 import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
 import { fuzzySearch } from "../../lib/fuzzy";
 
@@ -76,8 +76,7 @@ export function ActionDetail({ params }: { params: Record<string, string | undef
   const id = idOf(params);
   const [, navigate] = useLocation();
   const { record: a, set, setRecord: setA, save, remove: removeRecord } = useRecord<Action>({ path: "/actions/", id, blank });
-  const [all, setAll] = useState<Action[]>([]);
-  useEffect(() => void listActions().then(setAll), []);
+  const { items: all, failed: allFailed } = usePickList(listActions, "the actions");
   const remove = async () => (await removeRecord("Action Removed")) && navigate("/actions");
   const hq = useHqStaff();
 
@@ -99,6 +98,7 @@ export function ActionDetail({ params }: { params: Record<string, string | undef
 
   return (
     <div className="stack">
+      {allFailed}
       <Section title={id ? a.name || "Action" : "New action"}>
         <Editable>
           <div className="grid-2">

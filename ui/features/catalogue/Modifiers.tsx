@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useList } from "../../lib/useList";
 import { api, fetchList } from "../../lib/api";
 import { LoadFailed } from "../../components/LoadFailed";
@@ -9,6 +9,7 @@ import { euroFromEuros } from "../../../appliance/domain/format";
 import { MODIFIER_TYPES, type Modifier, listModifiers } from "./api";
 import { useHqStaff } from "../../app/access";
 import { useRecord } from "../../lib/useRecord";
+import { usePickList } from "../../lib/useList";
 import { modifierOrder, moveAmong } from "./reorder";
 import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
 
@@ -163,8 +164,7 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
   const [, navigate] = useLocation();
   const startType = (MODIFIER_TYPES as readonly string[]).includes(search.get("type") ?? "") ? (search.get("type") as Modifier["type"]) : "COLOR";
   const { record: m, set, save, remove: removeRecord } = useRecord<Modifier>({ path: "/modifiers/", id, blank: { ...blank, type: startType } });
-  const [all, setAll] = useState<Modifier[]>([]);
-  useEffect(() => void listModifiers().then(setAll), []);
+  const { items: all, failed: allFailed } = usePickList(listModifiers, "the modifiers");
   const isSwatch = m.image?.startsWith("color:") ?? false;
   const remove = async () => (await removeRecord(m.parent_id ? "Modifier Sub Category Removed" : "Modifier Removed")) && navigate("/modifiers");
   const hq = useHqStaff();
@@ -187,6 +187,7 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
 
   return (
     <Section title={id ? m.name || "Modifier" : "New modifier"}>
+      {allFailed}
       <Editable>
         <div className="grid-2">
           <Field label="Name">
