@@ -237,6 +237,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
             Camera
           </button>
           <GunPicker gun={gun} />
+          {gun.failed}
         </form>
         <RackBar rack={rack} onRack={setRack} count={rows.length} onPlaceAll={(where) => place(rows, where)} />
         {camera && <CameraScanner onCode={(c) => void scan(c)} onClose={() => setCamera(false)} />}
