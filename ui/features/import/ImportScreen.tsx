@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import type { ImportStatusView } from "../../../appliance/modules/import/model";
 import { Field, Section, Toggle } from "../../components/form";
+import { LoadFailed } from "../../components/LoadFailed";
+import { loadFailure } from "../../lib/api";
 import { cancelImport, importStatus, startImport } from "./api";
 
 type Status = ImportStatusView;
@@ -37,6 +39,7 @@ export function ImportScreen() {
   const [pin, setPin] = useState("");
   const [dryRun, setDryRun] = useState(true);
   const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
 
   const take = useCallback((s: Status) => {
     setStatus(s);
@@ -45,9 +48,16 @@ export function ImportScreen() {
 
   const running = status?.state === "running";
   // Where the box's import is (one may be running from before this screen opened).
-  useEffect(() => {
-    importStatus().then(take, () => {});
-  }, [take]);
+  // A status that cannot be read says so with Retry, never "Reading the import…" for ever (issue 31).
+  const load = useCallback(
+    () =>
+      importStatus().then(
+        (s) => (take(s), setFailed(null)),
+        (e) => setFailed(loadFailure(e)),
+      ),
+    [take],
+  );
+  useEffect(() => void load(), [load]);
   useEffect(() => {
     if (!running) return;
     let stop = false;
@@ -87,7 +97,7 @@ export function ImportScreen() {
     }
   }
 
-  if (!status) return <p className="muted">Reading the import…</p>;
+  if (!status) return failed ? <LoadFailed what="the import" error={failed} onRetry={() => void load()} /> : <p className="muted">Reading the import…</p>;
   const ready = from.trim() && user.trim() && password && /^\d{4,8}$/.test(pin.trim());
 
   return (
