@@ -1,0 +1,82 @@
+import { expect as baseExpect, type Page, test } from "@playwright/test";
+import { AppPage } from "./pages/app";
+import { apiLogin } from "./pages/people";
+
+/**
+ * Issue 31, screens that must not lie: End of day, a ticket's payments, the pickup/delivery
+ * settings and the import screen each say "Could not load" with a working Retry when their
+ * request fails, and a screen that saves a whole list never offers to save one it failed to load.
+ */
+
+test.describe.configure({ timeout: 90_000 });
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** Matches a request to exactly this API path (any query), or under it when `prefix`. */
+const apiPath =
+  (path: string, prefix = false) =>
+  (url: URL) =>
+    prefix ? url.pathname.startsWith(`/api/v1${path}`) : url.pathname === `/api/v1${path}`;
+const fail = (i: number) => (r: import("@playwright/test").Route) =>
+  i % 2 ? r.abort() : r.fulfill({ status: 500, json: { success: false, message: "Something broke" } });
+
+async function apiGet<T>(page: Page, path: string): Promise<T> {
+  const { token } = await apiLogin(page.request, 9999);
+  return ((await (await page.request.get(`/api/v1${path}`, { headers: { authorization: `token ${token}` } })).json()) as { data: T }).data;
+}
+
+const SCREENS: { path: string; api: (url: URL) => boolean; what: string; stuck: string | RegExp; shown: (p: Page) => ReturnType<Page["locator"]> }[] = [
+  { path: "/till", api: apiPath("/till/", true), what: "the drawer", stuck: "Loading the drawer…", shown: (p) => p.getByRole("region", { name: "Drawer" }) },
+  { path: "/configImport", api: apiPath("/import/"), what: "the import", stuck: "Reading the import…", shown: (p) => p.locator(".stack").first() },
+];
+for (const [i, s] of SCREENS.entries()) {
+  test(`${s.path}: could not load, with Retry (never stuck on loading)`, async ({ page }) => {
+    const app = new AppPage(page);
+    await app.loginAs("9999");
+    await page.route(s.api, fail(i));
+    await page.goto(s.path);
+    const failed = page.getByTestId("load-failed");
+    await expect(failed).toContainText(`Could not load ${s.what}.`);
+    await expect(page.getByText(s.stuck)).toHaveCount(0);
+    await page.unroute(s.api);
+    await failed.getByRole("button", { name: "Retry" }).click();
+    await expect(failed).toHaveCount(0);
+    await expect(s.shown(page)).toBeVisible();
+  });
+}
+
+test("pickup & delivery settings: a failed load is not 'No settings yet', and Save and Add are not offered until Retry loads it", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const API = apiPath("/pickupDeliveries/");
+  let saves = 0;
+  await page.route(API, (r) => (r.request().method() === "GET" ? fail(0)(r) : (saves++, r.continue())));
+  await page.goto("/configPickupDeliveries");
+  const failed = page.getByTestId("load-failed");
+  await expect(failed).toContainText("Could not load the pickup and delivery settings.");
+  await expect(page.getByText(/No settings yet/)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Save settings" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "+ PEAK setting" })).toBeDisabled();
+  expect(saves).toBe(0);
+  await page.unroute(API);
+  await failed.getByRole("button", { name: "Retry" }).click();
+  await expect(failed).toHaveCount(0);
+  await expect(page.getByTestId("pd-setting").first()).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save settings" })).toBeEnabled();
+});
+
+test("a ticket's payments: a failed list says Could not load (it never just vanishes), and Retry shows the payments", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const paid = (await apiGet<{ id: number; total_paid: number }[]>(page, "/tickets/?limit=100")).find((t) => t.total_paid > 0);
+  expect(paid, "the demo data has a ticket with a payment").toBeTruthy();
+  const API = apiPath("/payments/");
+  await page.route(API, fail(1));
+  await page.goto(`/tickets/${paid!.id}`);
+  const failed = page.getByTestId("load-failed");
+  await expect(failed).toContainText("Could not load the payments.");
+  await expect(page.getByTestId("payments")).toHaveCount(0);
+  await page.unroute(API);
+  await failed.getByRole("button", { name: "Retry" }).click();
+  await expect(failed).toHaveCount(0);
+  await expect(page.getByTestId("payments")).toBeVisible();
+});
