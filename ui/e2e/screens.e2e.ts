@@ -80,3 +80,34 @@ test("a ticket's payments: a failed list says Could not load (it never just vani
   await expect(failed).toHaveCount(0);
   await expect(page.getByTestId("payments")).toBeVisible();
 });
+
+test("the customer screen on a 390 px phone with a long Maltese address scrolls nowhere sideways", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  const { token } = await apiLogin(page.request, 9999);
+  const auth = { authorization: `token ${token}` };
+  const locality = (await apiGet<{ id: number }[]>(page, "/localities/"))[0]!;
+  const street = (await apiGet<{ id: number }[]>(page, `/streets/locality/${locality.id}`))[0]!;
+  const r = await page.request.post("/api/v1/customers/", {
+    headers: auth,
+    data: {
+      full_name: "Marija Concetta Abela-Xuereb Grech Sant Fournier",
+      address: { name: "Dar il-Madonna tal-Ħniena ta' San Ġużepp ta' Ħal Għargħur", number: "Flat 12, Blokk B", locality_id: locality.id, street_id: street.id },
+    },
+  });
+  expect(r.ok()).toBe(true);
+  const id = ((await r.json()) as { data: { id: number } }).data.id;
+  await page.goto(`/customers/${id}`);
+  await expect(page.getByText("Marija Concetta").first()).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  const wide = await page.evaluate(() => {
+    const w = document.scrollingElement!.scrollWidth;
+    const culprits = [...document.querySelectorAll<HTMLElement>("body *")]
+      .filter((e) => e.getBoundingClientRect().right > 391)
+      .slice(0, 5)
+      .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+    return { w, culprits };
+  });
+  expect(wide.w, wide.culprits.join("; ")).toBeLessThanOrEqual(390);
+});

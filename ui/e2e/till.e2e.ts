@@ -148,12 +148,12 @@ test("end of day: a manager counts the drawer, the variance shows in colour, a s
   await drawer.getByLabel("Note").fill("One euro over");
   await drawer.getByRole("button", { name: "Close the drawer" }).click();
   // Then a confirmation that names it; Cancel leaves the drawer open.
-  const confirm = page.getByRole("dialog");
+  const confirm = page.getByRole("alertdialog");
   await expect(confirm).toContainText("Cash €1.00 over. Close the drawer anyway?");
   await confirm.getByRole("button", { name: "Cancel" }).click();
   expect((await apiGet(page, `/till/${day}`)).closed).toBeNull();
   await drawer.getByRole("button", { name: "Close the drawer" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Close with the variance" }).click();
+  await confirm.getByRole("button", { name: "Close with the variance" }).click();
   await expect(drawer.getByRole("status")).toContainText("One euro over");
   await expect(drawer.getByRole("button", { name: "Close the drawer" })).toHaveCount(0);
   const closed = await apiGet(page, `/till/${day}`);
