@@ -1,4 +1,7 @@
 import { expect as baseExpect, type Page, test } from "@playwright/test";
+import { addDays } from "../../appliance/domain/dates";
+import { apiDate } from "../../appliance/domain/format";
+import { weekOf } from "../../appliance/domain/schedule";
 import { AppPage } from "./pages/app";
 import { apiLogin } from "./pages/people";
 
@@ -93,7 +96,12 @@ test("the customer screen on a 390 px phone with a long Maltese address scrolls 
     headers: auth,
     data: {
       full_name: "Marija Concetta Abela-Xuereb Grech Sant Fournier",
-      address: { name: "Dar il-Madonna tal-Ħniena ta' San Ġużepp ta' Ħal Għargħur", number: "Flat 12, Blokk B", locality_id: locality.id, street_id: street.id },
+      address: {
+        name: "Dar il-Madonna tal-Ħniena ta' San Ġużepp ta' Ħal Għargħur",
+        number: "Flat 12, Blokk B",
+        locality_id: locality.id,
+        street_id: street.id,
+      },
     },
   });
   expect(r.ok()).toBe(true);
@@ -110,4 +118,60 @@ test("the customer screen on a 390 px phone with a long Maltese address scrolls 
     return { w, culprits };
   });
   expect(wide.w, wide.culprits.join("; ")).toBeLessThanOrEqual(390);
+});
+
+test("every configuration tile carries its own icon, like the home's, not letters", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  await page.goto("/configuration");
+  const icons = page.getByRole("navigation", { name: "Configuration" }).locator(".tile-icon");
+  await expect(icons.first()).toBeVisible();
+  const n = await icons.count();
+  expect(n).toBeGreaterThanOrEqual(12);
+  for (const icon of await icons.all()) {
+    await expect(icon.locator("svg")).toHaveCount(1);
+    await expect(icon).toHaveText("");
+  }
+  const kinds = await icons.evaluateAll((els) => els.map((el) => el.querySelector("svg")!.getAttribute("class")));
+  expect(new Set(kinds).size).toBe(n);
+});
+
+test('the driver\'s delivery with money due: "Delivered, cash taken" is the primary button; a ticket not ready is flagged', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const { token } = await apiLogin(page.request, 9999);
+  const api = async <T>(method: string, path: string, data?: unknown): Promise<T> => {
+    const r = await page.request.fetch(`/api/v1${path}`, { method, data, headers: { authorization: `token ${token}` } });
+    const json = (await r.json()) as { success: boolean; data: T; message?: string };
+    expect(json.success, `${method} ${path}: ${json.message}`).toBe(true);
+    return json.data;
+  };
+  // A day of its own, far ahead: any weekday, any month end.
+  const day = addDays(apiDate(new Date()), 95);
+  const bkr = (await api<{ id: number; name: string }[]>("GET", "/localities/")).find((l) => l.name === "Birkirkara")!.id;
+  const street = (await api<{ id: number }[]>("GET", `/streets/locality/${bkr}`))[0]!.id;
+  const address = await api<{ id: number }>("POST", "/address/", { number: "3", name: "", locality_id: bkr, street_id: street });
+  const customer = await api<{ id: number }>("POST", "/customers/", { full_name: "Run Owing Customer", mobile: "79900031", address_id: address.id });
+  const ticket = await api<{ id: number }>("POST", "/tickets/", { customer_id: customer.id, delivery_date: day, delivery_to_client: true });
+  const shirt = (await api<{ id: number; name: string }[]>("GET", "/garmentSubCategories/")).find((g) => g.name === "Shirt")!.id;
+  await api("POST", "/ticketSubCategory/", { ticket_id: ticket.id, garment_sub_category_id: shirt, description: "Shirt" });
+  await api("PUT", `/tickets/${ticket.id}/confirm`);
+  await api("PUT", "/tickets/changeState", { Ids: [ticket.id], State: "TECNOWASH" });
+
+  const app = new AppPage(page);
+  await app.loginAs("4444"); // Mark Farrugia, an HQ driver of Birkirkara
+  const w = weekOf(day);
+  await page.goto(`/scheduling?year=${w.year}&week=${w.week}&day=${day}&view=driver`);
+  const stop = page.getByTestId("run-stop").filter({ hasText: "Run Owing Customer" });
+  await expect(stop).toContainText(/Due €\d/);
+  await expect(stop.getByTestId("run-primary")).toHaveText("Delivered, cash taken");
+  await expect(stop.getByRole("button", { name: "Delivered, cash taken" })).toHaveClass(/btn-primary/);
+  await expect(stop.getByRole("button", { name: "Delivered", exact: true })).not.toHaveClass(/btn-primary/);
+  // Still at TECNOWASH on the day of its delivery: flagged.
+  await expect(stop.getByTestId("run-not-ready")).toHaveText("Not ready: the ticket is TECNOWASH");
+
+  // Ready for the van: no flag.
+  await api("PUT", "/tickets/changeState", { Ids: [ticket.id], State: "AWAITING DELIVERY" });
+  await page.reload();
+  await expect(stop.getByTestId("run-primary")).toHaveText("Delivered, cash taken");
+  await expect(stop.getByTestId("run-not-ready")).toHaveCount(0);
 });
