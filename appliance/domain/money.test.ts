@@ -1,7 +1,7 @@
 // toCents rounds half away from zero on the decimal a number is written as (issue 31), and the
 // euros-to-the-cent schemas refuse a fraction of a cent instead of rounding it.
 import { describe, expect, test } from "bun:test";
-import { isWholeCents, sumEuros, toCents, toEuros, typedCents } from "./money";
+import { balanceDue, changeDue, creditOwed, isWholeCents, sumEuros, toCents, toEuros, typedCents } from "./money";
 import { euros, eurosTextUpTo } from "./schemas";
 
 describe("toCents: half away from zero, on the written decimal", () => {
@@ -79,4 +79,28 @@ test("an amount typed on a tablet: comma or point, whole cents only (1.005 is re
   expect(typedCents("7")).toBe(700);
   expect(typedCents("1.100")).toBe(110);
   for (const t of ["", "1.005", "0.001", "abc", "1e2", "-1", "1.2.3"]) expect(typedCents(t), t).toBeNaN();
+});
+
+describe("balance, credit and change (issue 31: one rule each)", () => {
+  test("balance due is what is left to pay", () => {
+    expect(balanceDue(1250, 0)).toBe(1250);
+    expect(balanceDue(1250, 1000)).toBe(250);
+    expect(balanceDue(1250, 1250)).toBe(0);
+  });
+
+  test("a total overridden below what was paid leaves no balance but a credit the shop owes", () => {
+    expect(balanceDue(800, 1000)).toBe(0);
+    expect(creditOwed(800, 1000)).toBe(200);
+  });
+
+  test("no credit while anything is still due or when exactly paid", () => {
+    expect(creditOwed(1250, 1000)).toBe(0);
+    expect(creditOwed(1250, 1250)).toBe(0);
+  });
+
+  test("change is what was handed over less the amount; too little is no change at all", () => {
+    expect(changeDue(2000, 1250)).toBe(750);
+    expect(changeDue(1250, 1250)).toBe(0);
+    expect(changeDue(1000, 1250)).toBeNull();
+  });
 });

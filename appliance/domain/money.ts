@@ -84,3 +84,18 @@ export function formatDiscount(percent: number): string {
 
 /** A discount as a client sends it (number or text) → the stored text. */
 export const normalizeDiscount = (input: string | number) => formatDiscount(parseDiscount(input));
+
+/*
+ * Balance, credit and change (issue 31): one rule each, in cents, for the box and the tablet.
+ * A total overridden below what was paid leaves no balance but a credit the shop owes the
+ * customer; the screens show that credit instead of a misleading zero.
+ */
+
+/** What is left to pay: the total less what was paid, never below 0. */
+export const balanceDue = (totalCents: number, paidCents: number) => Math.max(0, totalCents - paidCents);
+
+/** What the shop owes back when more was paid than the total (an override below the paid amount). */
+export const creditOwed = (totalCents: number, paidCents: number) => Math.max(0, paidCents - totalCents);
+
+/** The change for cash handed over, or null when what was handed over does not cover the amount. */
+export const changeDue = (tenderedCents: number, amountCents: number): number | null => (tenderedCents >= amountCents ? tenderedCents - amountCents : null);

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { parseDiscount } from "../../appliance/domain/money";
+import { clampPercent, formatDiscount, parseDiscount } from "../../appliance/domain/money";
 
 /** Small form building blocks shared by the detail screens. */
 /** A labelled control; the hint sits outside the label so the control's name is the label alone. */
@@ -62,10 +62,29 @@ export function FormButtons({
   );
 }
 
-/** Spec §5: discounts and percentages are whole numbers clamped to 0..100. */
-export const clamp100 = (v: string) => {
-  const n = Math.round(Number(v));
-  return Number.isFinite(n) ? Math.min(100, Math.max(0, n)) : 0;
-};
+/** Spec §5: discounts and percentages are whole numbers clamped to 0..100, by the box's rule (domain/money.ts). */
+export const clamp100 = (v: string) => clampPercent(Number(v));
 /** "PERCENTAGE n" → n, by the box's own rule (domain/money.ts): "12.5" is 13, "-5" is 0. */
 export const discountValue = (d: string | null | undefined) => parseDiscount(d);
+
+/**
+ * The catalogue's "Discount %" field (actions, garments, modifiers, prices): one input reading
+ * and writing the stored "PERCENTAGE n" text through the box's own parser (issue 31), so a
+ * typed "12.5" or "-5" becomes what the server would make of it.
+ */
+export function DiscountField({ value, onChange }: { value: string | null | undefined; onChange: (discount: string) => void }) {
+  return (
+    <Field label="Discount %" hint="0 to 100">
+      <input
+        name="discount"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={100}
+        step={1}
+        value={parseDiscount(value)}
+        onChange={(e) => onChange(formatDiscount(parseDiscount(e.target.value)))}
+      />
+    </Field>
+  );
+}

@@ -160,8 +160,20 @@ test("end of day: a manager counts the drawer, the variance shows in colour, a s
   await expect(drawer.getByTestId("variance-cash")).toHaveText("€1.00");
   await expect(drawer.getByTestId("variance-cash")).toHaveCSS("color", "rgb(185, 28, 28)");
   await expect(drawer.getByTestId("variance-card")).toHaveCSS("color", "rgb(21, 128, 61)");
+  await expect(drawer.getByTestId("variance-summary")).toHaveText("Cash €1.00 over");
+  // A variance needs a note first (issue 31): without one nothing is closed.
+  await drawer.getByRole("button", { name: "Close the drawer" }).click();
+  await expect(drawer.getByRole("alert")).toContainText("The drawer is Cash €1.00 over: say why in the note.");
+  expect((await apiGet(page, `/till/${day}`)).closed).toBeNull();
   await drawer.getByLabel("Note").fill("One euro over");
   await drawer.getByRole("button", { name: "Close the drawer" }).click();
+  // Then a confirmation that names it; Cancel leaves the drawer open.
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText("Cash €1.00 over. Close the drawer anyway?");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  expect((await apiGet(page, `/till/${day}`)).closed).toBeNull();
+  await drawer.getByRole("button", { name: "Close the drawer" }).click();
+  await confirm.getByRole("button", { name: "Close with the variance" }).click();
   await expect(drawer.getByRole("status")).toContainText("One euro over");
   await expect(drawer.getByRole("button", { name: "Close the drawer" })).toHaveCount(0);
   expect(keys).toEqual([expect.stringMatching(UUID)]);

@@ -117,18 +117,8 @@ export async function api<T>(method: string, path: string, opts: CallOptions = {
   }
 }
 
-/** Spec §7: a list decodes to an empty list when the envelope is unsuccessful or empty. */
-export async function apiList<T>(path: string, query?: Query): Promise<T[]> {
-  try {
-    const data = await api<T[]>("GET", path, { query, quiet: true });
-    return Array.isArray(data) ? data : [];
-  } catch {
-    return [];
-  }
-}
-
 /**
- * A list that fails says so (issue 25): unlike apiList, a failed request throws its ApiError
+ * A list that fails says so (issues 25, 31): a failed request throws its ApiError
  * (quietly: the screen shows "Could not load" with Retry in place, see components/LoadFailed),
  * so "the search failed" never reads as "nothing found". A successful answer that is not a
  * list still decodes to an empty one (spec §7).

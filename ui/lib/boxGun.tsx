@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { apiList } from "./api";
+import { fetchList } from "./api";
+import { usePickList } from "./useList";
 import { currentToken } from "./session";
 
 export interface BoxGun {
@@ -17,16 +18,14 @@ const KEY = "ironbox.pairedGun";
  * /api/v1/events and are handed to onCode, exactly like a scan typed on the tablet.
  */
 export function useBoxGun(onCode: (code: string) => void) {
-  const [guns, setGuns] = useState<BoxGun[]>([]);
+  // A list of guns that failed to load says so (issue 31) rather than "no guns": `failed` is shown beside the picker.
+  const gunList = usePickList(() => fetchList<BoxGun>("/scanners/"), "the barcode guns");
+  const guns = gunList.items;
   const [paired, setPaired] = useState<string>(() => localStorage.getItem(KEY) ?? "");
   const [status, setStatus] = useState<string>("");
   // The latest handler, so a scan always reaches the screen as it is now.
   const handler = useRef(onCode);
   handler.current = onCode;
-
-  useEffect(() => {
-    apiList<BoxGun>("/scanners/").then(setGuns);
-  }, []);
 
   useEffect(() => {
     paired ? localStorage.setItem(KEY, paired) : localStorage.removeItem(KEY);
@@ -41,7 +40,7 @@ export function useBoxGun(onCode: (code: string) => void) {
     return () => es.close();
   }, [paired, guns.length]);
 
-  return { guns, paired, setPaired, status };
+  return { guns, paired, setPaired, status, failed: gunList.failed };
 }
 
 /** The gun picker shown on the tracking screen. */

@@ -12,6 +12,7 @@ import { unknownPreferenceIds } from "../places/reads";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import type { CustomerSaveInput } from "./model";
 import { ftsLiteral, normalise, score, trigrams } from "./search";
+import { balanceDue } from "../../domain/money";
 
 export const LOOKUP_FIELDS = ["mobile", "landline", "id_card", "email_address"] as const;
 export type LookupField = (typeof LOOKUP_FIELDS)[number];
@@ -145,7 +146,7 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
     async tickets(caller: EmployeeCaller, id: number) {
       await load(caller, id);
       const rows = await ticketRows(caller, id);
-      return rows.map((t) => ({ ...t, balance: Math.max(0, t.total - t.total_paid) }));
+      return rows.map((t) => ({ ...t, balance: balanceDue(t.total, t.total_paid) }));
     },
 
     /** Newest first, paged: the list screen shows nothing until a term is typed, other screens page. */

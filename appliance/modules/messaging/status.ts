@@ -20,6 +20,7 @@ import { newRow } from "./outbox";
 import type { Announce } from "./sender";
 import type { Templates } from "./templates";
 import { seconds, STATUS_REPEAT_MS } from "./throttle";
+import { balanceDue } from "../../domain/money";
 
 /** A ticket with its customer, shop and state, and the values its messages are written with. */
 export function createTicketContexts({ tickets, customers, shops }: { tickets: TicketReads; customers: CustomerReads; shops: AgentReads }) {
@@ -33,7 +34,7 @@ export function createTicketContexts({ tickets, customers, shops }: { tickets: T
       ticket_id: String(ticket.id),
       // As people say it ("picked up"), never the state's code; "" for the nameless state.
       state: stateSaying(ticket.state, state?.is_locality_delivery),
-      amount_due: euro(Math.max(0, ticket.total - ticket.total_paid)),
+      amount_due: euro(balanceDue(ticket.total, ticket.total_paid)),
       shop_name: shop.name,
       shop_phone: shop.landline || shop.mobile,
       delivery_date: ticket.delivery_date ? displayDate(ticket.delivery_date) : NO_DELIVERY_DATE,

@@ -7,6 +7,7 @@ import { type EmployeeCaller, assertSameAgent } from "../auth/caller";
 import { driverRecord } from "../employees/reads";
 import { LIST_CAP } from "./booked";
 import type { ScheduleLists } from "./lists";
+import { balanceDue } from "../../domain/money";
 
 export function createDriverRun({ db, lists }: { db: Db; lists: ScheduleLists }) {
   const { stopTickets, itemsOf, simpleTicket } = lists;
@@ -39,7 +40,7 @@ export function createDriverRun({ db, lists }: { db: Db; lists: ScheduleLists })
           customer_full_name: t.customer_full_name,
           mobile: t.mobile,
           landline: t.landline,
-          amount_due: Math.max(0, t.total - t.total_paid),
+          amount_due: balanceDue(t.total, t.total_paid),
           items: items.get(t.id) ?? [],
         };
         const legs = [

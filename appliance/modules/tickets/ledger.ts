@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { employeeOwings, employees, itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
-import { toEuros } from "../../domain/money";
+import { balanceDue, changeDue, toEuros } from "../../domain/money";
 import { PAID_STATES, stateOnConfirm } from "../../domain/states";
 import type { Clock } from "../../platform/clock";
 import { notFound, unprocessable } from "../../platform/errors";
@@ -96,7 +96,8 @@ export function createLedger(clock: Clock) {
     };
   }
 
-  const handedOver = (pay: PayWith, take: number) => (pay.tendered == null ? {} : { tendered: pay.tendered, change_given: pay.tendered - take });
+  // tendered < take was refused above (422), so changeDue is never null here.
+  const handedOver = (pay: PayWith, take: number) => (pay.tendered == null ? {} : { tendered: pay.tendered, change_given: changeDue(pay.tendered, take) ?? 0 });
 
   /**
    * Takes `cents` for an item (null: whatever is left), never more than its balance nor the
@@ -106,7 +107,7 @@ export function createLedger(clock: Clock) {
   async function payItem(q: Exec, caller: EmployeeCaller, id: number, cents: number | null, pay: PayWith = CASH): Promise<number> {
     const i = (await q.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) }))!;
     const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, i.ticket_id) }))!;
-    const balance = Math.max(0, Math.min((i.total_override ?? i.total) - i.total_paid, t.total - t.total_paid));
+    const balance = Math.min(balanceDue(i.total_override ?? i.total, i.total_paid), balanceDue(t.total, t.total_paid));
     const take = cents ?? balance;
     if (take > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
     if (take <= 0) return 0;
@@ -123,7 +124,7 @@ export function createLedger(clock: Clock) {
   async function payTicket(q: Exec, caller: EmployeeCaller, id: number, cents: number | null, pay: PayWith = CASH): Promise<number> {
     await recomputeTicket(q, id);
     const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, id) }))!;
-    const balance = Math.max(0, t.total - t.total_paid);
+    const balance = balanceDue(t.total, t.total_paid);
     const take = cents ?? balance;
     if (take > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
     if (take <= 0) return 0;

@@ -20,6 +20,7 @@ import {
 } from "../../../db/schema";
 import { actionPrice, effectivePrice, type PricedAction, type PriceRecord } from "../../domain/pricing";
 import type { Item, Ticket, TicketCustomer, TicketLog } from "./model";
+import { balanceDue } from "../../domain/money";
 
 export type Exec = Pick<Db, "select" | "insert" | "update" | "delete" | "query">;
 type ItemRow = typeof ticketSubCategories.$inferSelect;
@@ -86,7 +87,7 @@ export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?
   const logsOf = groupBy(logs, (l) => l.ticket_sub_category_id);
   return items.map((i) => ({
     ...i,
-    balance: Math.max(0, (i.total_override ?? i.total) - i.total_paid),
+    balance: balanceDue(i.total_override ?? i.total, i.total_paid),
     sub_category: g.get(i.garment_sub_category_id) ?? null,
     actions: (actsOf.get(i.id) ?? []).map((a) => ({
       id: a.id,
@@ -162,7 +163,7 @@ export async function loadTicket(q: Exec, id: number): Promise<TicketRecord | nu
   const t = r.t;
   return {
     ...t,
-    balance: Math.max(0, t.total - t.total_paid),
+    balance: balanceDue(t.total, t.total_paid),
     agent: r.agent,
     employee: r.employee,
     customer: r.customer,

@@ -9,6 +9,7 @@ import { DONE_STATES } from "../../domain/states";
 import { agentScope, type EmployeeCaller } from "../auth/caller";
 import type { TicketListRow, TicketSummary } from "./model";
 import { groupBy, loadItems, loadTicketLogs } from "./repo";
+import { balanceDue } from "../../domain/money";
 
 export function createTicketLists(db: Db) {
   /**
@@ -143,5 +144,5 @@ export function createTicketLists(db: Db) {
 
 /** A ticket row with what is left to pay (cents). */
 export function summary(t: typeof tickets.$inferSelect): TicketSummary {
-  return { ...t, balance: Math.max(0, t.total - t.total_paid) };
+  return { ...t, balance: balanceDue(t.total, t.total_paid) };
 }

@@ -7,6 +7,7 @@ import type { Clock } from "../../platform/clock";
 import { notFound } from "../../platform/errors";
 import { agentScope, type EmployeeCaller } from "../auth/caller";
 import { type LocationBody, type LocationResult, type TicketLocations, type Unclaimed, UNCLAIMED_LIMIT } from "./model";
+import { balanceDue } from "../../domain/money";
 
 /**
  * "Where is it?" (issue 25): which rack or slot an item waits on, and the ready items nobody
@@ -101,7 +102,7 @@ export function createWhereaboutsService({ db, clock }: { db: Db; clock: Clock }
         items: rows.slice(0, UNCLAIMED_LIMIT).map(({ total, total_override, total_paid, ...r }) => ({
           ...r,
           days: Math.floor((now - Date.parse(r.ready_since)) / 86_400_000),
-          balance: Math.max(0, (total_override ?? total) - total_paid),
+          balance: balanceDue(total_override ?? total, total_paid),
         })),
       };
     },

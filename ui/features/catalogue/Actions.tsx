@@ -1,14 +1,14 @@
-import { useEffect, useState } from "react";
 import { useList } from "../../lib/useList";
 import { fetchList } from "../../lib/api";
 import { Link, useLocation } from "wouter";
-import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
+import { Field, FormButtons, Section, Toggle, DiscountField, discountValue } from "../../components/form";
 import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { type Action, listActions } from "./api";
 import { useHqStaff } from "../../app/access";
 import { useRecord } from "../../lib/useRecord";
+import { usePickList } from "../../lib/useList";
 import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
 import { fuzzySearch } from "../../lib/fuzzy";
 
@@ -76,8 +76,7 @@ export function ActionDetail({ params }: { params: Record<string, string | undef
   const id = idOf(params);
   const [, navigate] = useLocation();
   const { record: a, set, setRecord: setA, save, remove: removeRecord } = useRecord<Action>({ path: "/actions/", id, blank });
-  const [all, setAll] = useState<Action[]>([]);
-  useEffect(() => void listActions().then(setAll), []);
+  const { items: all, failed: allFailed } = usePickList(listActions, "the actions");
   const remove = async () => (await removeRecord("Action Removed")) && navigate("/actions");
   const hq = useHqStaff();
 
@@ -99,22 +98,14 @@ export function ActionDetail({ params }: { params: Record<string, string | undef
 
   return (
     <div className="stack">
+      {allFailed}
       <Section title={id ? a.name || "Action" : "New action"}>
         <Editable>
           <div className="grid-2">
             <Field label="Name">
               <input name="name" value={a.name} onChange={(e) => set({ name: e.target.value })} />
             </Field>
-            <Field label="Discount %" hint="0 to 100">
-              <input
-                name="discount"
-                type="number"
-                min={0}
-                max={100}
-                value={discountValue(a.discount)}
-                onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
-              />
-            </Field>
+            <DiscountField value={a.discount} onChange={(discount) => set({ discount })} />
             <Toggle label="Visible" checked={a.visible} onChange={(visible) => set({ visible })} />
             <Toggle label="Images required" checked={a.images_required} onChange={(images_required) => set({ images_required })} />
             <Toggle label="Is percentage of another action" checked={a.is_percentage} onChange={(is_percentage) => set({ is_percentage })} />

@@ -1,27 +1,29 @@
 import { useSignals } from "@preact/signals-react/runtime";
+// Named imports only: the bundler keeps just these icons, as on the home tiles (issue 31).
+import { Database, Euro, FileText, Gauge, Import, MapPin, MessageSquare, Network, Printer, ScanBarcode, Server, TabletSmartphone, Truck } from "lucide-react";
 import { Link } from "wouter";
 import { allowed, useHqAgent } from "../../app/access";
 import { agentToken, employee, employeeToken } from "../../lib/session";
 import { ReferenceVersion } from "../reference";
 import { WorkloadList } from "../scheduling";
 
-/** Spec §2: the configuration menu, and the workload settings listed by month. */
+/** Spec §2: the configuration menu (an SVG icon per tile, like the home's), and the workload settings listed by month. */
 const TILES = [
-  { to: "/configWorkLoad", label: "Workload", initials: "W", color: "#475569" },
-  { to: "/configPickupDeliveries", label: "Pickup & delivery", initials: "PD", color: "#0e7490" },
-  { to: "/quickgarments", label: "Quick prices", initials: "QP", color: "#15803d" },
-  { to: "/messaging", label: "Messaging", initials: "M", color: "#be185d" },
-  { to: "/configPlaces", label: "Places & preferences", initials: "PP", color: "#7c3aed" },
-  { to: "/configScanners", label: "Barcode guns", initials: "BG", color: "#b45309" },
-  { to: "/configPrinters", label: "Printers", initials: "PR", color: "#0f766e" },
-  { to: "/box", label: "The box", initials: "B", color: "#b91c1c" },
-  { to: "/setup-tablet", label: "Set up a tablet", initials: "T", color: "#0f3d5e" },
-  { to: "/configReference", label: "Reference data", initials: "RD", color: "#1d4ed8" },
-  { to: "/hqlink", label: "Link to HQ", initials: "HQ", color: "#334155" },
+  { to: "/configWorkLoad", label: "Workload", icon: Gauge, color: "#475569" },
+  { to: "/configPickupDeliveries", label: "Pickup & delivery", icon: Truck, color: "#0e7490" },
+  { to: "/quickgarments", label: "Quick prices", icon: Euro, color: "#15803d" },
+  { to: "/messaging", label: "Messaging", icon: MessageSquare, color: "#be185d" },
+  { to: "/configPlaces", label: "Places & preferences", icon: MapPin, color: "#7c3aed" },
+  { to: "/configScanners", label: "Barcode guns", icon: ScanBarcode, color: "#b45309" },
+  { to: "/configPrinters", label: "Printers", icon: Printer, color: "#0f766e" },
+  { to: "/box", label: "The box", icon: Server, color: "#b91c1c" },
+  { to: "/setup-tablet", label: "Set up a tablet", icon: TabletSmartphone, color: "#0f3d5e" },
+  { to: "/configReference", label: "Reference data", icon: Database, color: "#1d4ed8" },
+  { to: "/hqlink", label: "Link to HQ", icon: Network, color: "#334155" },
 ];
 
 /** Moving in (issue 26): HQ staff only, as the server's /import/ routes. */
-const IMPORT_TILE = { to: "/configImport", label: "Import", initials: "IM", color: "#9a3412" };
+const IMPORT_TILE = { to: "/configImport", label: "Import", icon: Import, color: "#9a3412" };
 
 export function ConfigurationMenu() {
   useSignals();
@@ -34,14 +36,14 @@ export function ConfigurationMenu() {
         {tiles.map((t) => (
           <Link key={t.to} href={t.to} className="tile">
             <span className="tile-icon" aria-hidden="true" style={{ background: t.color }}>
-              {t.initials}
+              <t.icon size={30} strokeWidth={2} />
             </span>
             <span className="tile-label">{t.label}</span>
           </Link>
         ))}
         <a className="tile" href={priceList} target="_blank" rel="noopener">
           <span className="tile-icon" aria-hidden="true" style={{ background: "#4338ca" }}>
-            PL
+            <FileText size={30} strokeWidth={2} />
           </span>
           <span className="tile-label">Price list</span>
         </a>

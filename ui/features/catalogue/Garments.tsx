@@ -1,14 +1,15 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useList } from "../../lib/useList";
 import { LoadFailed } from "../../components/LoadFailed";
 import { Link, useLocation, useSearch } from "wouter";
-import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
+import { Field, FormButtons, Section, Toggle, DiscountField, discountValue } from "../../components/form";
 import { toast } from "../../components/toast";
 import { api, fetchList } from "../../lib/api";
 import { euroFromEuros } from "../../../appliance/domain/format";
-import { type Action, CATEGORY_TYPES, type Category, type Price, type SubCategory, listActions, listCategories, listPrices } from "./api";
+import { CATEGORY_TYPES, type Category, type SubCategory, listActions, listCategories, listPrices } from "./api";
 import { useHqStaff } from "../../app/access";
 import { useRecord } from "../../lib/useRecord";
+import { usePickList } from "../../lib/useList";
 import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
 import { fuzzySearch } from "../../lib/fuzzy";
 
@@ -153,8 +154,7 @@ export function CategoryDetail({ params }: { params: Record<string, string | und
   const id = idOf(params);
   const [, navigate] = useLocation();
   const { record: c, set, setRecord: setC, save, remove: removeRecord } = useRecord<Category>({ path: "/garmentCategories/", id, blank: blankCategory });
-  const [actions, setActions] = useState<Action[]>([]);
-  useEffect(() => void listActions().then(setActions), []);
+  const { items: actions, failed: actionsFailed } = usePickList(listActions, "the actions");
   const remove = async () => (await removeRecord("Garment Removed")) && navigate("/garments");
   const hq = useHqStaff();
 
@@ -167,6 +167,7 @@ export function CategoryDetail({ params }: { params: Record<string, string | und
 
   return (
     <div className="stack">
+      {actionsFailed}
       <Section title={id ? c.name || "Category" : "New category"}>
         <Editable>
           <div className="grid-2">
@@ -253,14 +254,9 @@ export function SubCategoryDetail({ params }: { params: Record<string, string | 
     save,
     remove: removeRecord,
   } = useRecord<SubCategory>({ path: "/garmentSubCategories/", id, blank: { ...blankSub, garment_category_id: Number(search.get("category")) || 0 } });
-  const [cats, setCats] = useState<Category[]>([]);
-  const [actions, setActions] = useState<Action[]>([]);
-  const [prices, setPrices] = useState<Price[]>([]);
-  useEffect(() => {
-    listCategories().then(setCats);
-    listActions().then(setActions);
-    if (id) listPrices({ garment_sub_category_id: id }).then(setPrices);
-  }, [id]);
+  const { items: cats, failed: catsFailed } = usePickList(listCategories, "the garment categories");
+  const { items: actions, failed: subActionsFailed } = usePickList(listActions, "the actions");
+  const { items: prices, failed: pricesFailed } = usePickList(() => (id ? listPrices({ garment_sub_category_id: id }) : Promise.resolve([])), "the prices", id);
   const hq = useHqStaff();
   const remove = async () =>
     (await removeRecord("Garment Sub Category Removed")) && navigate(s.garment_category_id ? `/garments/${s.garment_category_id}` : "/garments");
@@ -275,6 +271,9 @@ export function SubCategoryDetail({ params }: { params: Record<string, string | 
 
   return (
     <div className="stack">
+      {catsFailed}
+      {subActionsFailed}
+      {pricesFailed}
       <Section title={id ? s.name || "Garment" : "New garment"}>
         <Editable>
           <div className="grid-2">
@@ -294,16 +293,7 @@ export function SubCategoryDetail({ params }: { params: Record<string, string | 
             <Field label="Pieces" hint="Comma-separated, e.g. Jacket,Trousers (blank: one piece)">
               <input name="pieces" value={s.pieces} onChange={(e) => set({ pieces: e.target.value })} />
             </Field>
-            <Field label="Discount %" hint="0 to 100">
-              <input
-                name="discount"
-                type="number"
-                min={0}
-                max={100}
-                value={discountValue(s.discount)}
-                onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
-              />
-            </Field>
+            <DiscountField value={s.discount} onChange={(discount) => set({ discount })} />
             <Toggle label="Visible" checked={s.visible} onChange={(visible) => set({ visible })} />
             <Toggle label="Choose pieces at the counter" checked={s.show_choose_pieces} onChange={(show_choose_pieces) => set({ show_choose_pieces })} />
             <Toggle label="Allow quantity" checked={s.allow_quantity} onChange={(allow_quantity) => set({ allow_quantity })} />

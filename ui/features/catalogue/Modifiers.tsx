@@ -1,14 +1,15 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useList } from "../../lib/useList";
 import { api, fetchList } from "../../lib/api";
 import { LoadFailed } from "../../components/LoadFailed";
 import { Link, useLocation, useSearch } from "wouter";
-import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
+import { Field, FormButtons, Section, Toggle, DiscountField, discountValue } from "../../components/form";
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { MODIFIER_TYPES, type Modifier, listModifiers } from "./api";
 import { useHqStaff } from "../../app/access";
 import { useRecord } from "../../lib/useRecord";
+import { usePickList } from "../../lib/useList";
 import { modifierOrder, moveAmong } from "./reorder";
 import { Editable, idOf, ImagePicker, SharedDataNote } from "./shared";
 
@@ -163,8 +164,7 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
   const [, navigate] = useLocation();
   const startType = (MODIFIER_TYPES as readonly string[]).includes(search.get("type") ?? "") ? (search.get("type") as Modifier["type"]) : "COLOR";
   const { record: m, set, save, remove: removeRecord } = useRecord<Modifier>({ path: "/modifiers/", id, blank: { ...blank, type: startType } });
-  const [all, setAll] = useState<Modifier[]>([]);
-  useEffect(() => void listModifiers().then(setAll), []);
+  const { items: all, failed: allFailed } = usePickList(listModifiers, "the modifiers");
   const isSwatch = m.image?.startsWith("color:") ?? false;
   const remove = async () => (await removeRecord(m.parent_id ? "Modifier Sub Category Removed" : "Modifier Removed")) && navigate("/modifiers");
   const hq = useHqStaff();
@@ -187,6 +187,7 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
 
   return (
     <Section title={id ? m.name || "Modifier" : "New modifier"}>
+      {allFailed}
       <Editable>
         <div className="grid-2">
           <Field label="Name">
@@ -215,16 +216,7 @@ export function ModifierDetail({ params }: { params: Record<string, string | und
             <input name="up_charge" type="number" min={0} step="0.01" value={m.up_charge} onChange={(e) => set({ up_charge: Number(e.target.value) })} />
           </Field>
           <Toggle label="Up-charge is a percentage" checked={m.is_percentage} onChange={(is_percentage) => set({ is_percentage })} />
-          <Field label="Discount %" hint="0 to 100">
-            <input
-              name="discount"
-              type="number"
-              min={0}
-              max={100}
-              value={discountValue(m.discount)}
-              onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
-            />
-          </Field>
+          <DiscountField value={m.discount} onChange={(discount) => set({ discount })} />
           <Toggle label="Visible" checked={m.visible} onChange={(visible) => set({ visible })} />
           <Toggle label="Colour swatch instead of an image" checked={isSwatch} onChange={(on) => set({ image: on ? "color:#1e3a8a" : null })} />
           {isSwatch ? (

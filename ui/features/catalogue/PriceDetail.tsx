@@ -1,11 +1,12 @@
 import { useEffect, useState } from "react";
 import { useLocation, useSearch } from "wouter";
-import { Field, FormButtons, Section, Toggle, clamp100, discountValue } from "../../components/form";
+import { Field, FormButtons, Section, Toggle, DiscountField } from "../../components/form";
 import { toast } from "../../components/toast";
 import { euroFromEuros } from "../../../appliance/domain/format";
-import { type Action, type Price, type SubCategory, listActions, listPrices } from "./api";
+import { type Price, type SubCategory, listActions, listPrices } from "./api";
 import { useHqStaff } from "../../app/access";
 import { useRecord } from "../../lib/useRecord";
+import { usePickList } from "../../lib/useList";
 import { Editable, idOf } from "./shared";
 import { api } from "../../lib/api";
 
@@ -27,13 +28,16 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
     effective_price: 0,
   };
   const { record: p, set, loaded, save, remove: removeRecord } = useRecord<Price>({ path: "/actionGarmentSubCategories/", id, blank });
-  const [actions, setActions] = useState<Action[]>([]);
-  const [siblings, setSiblings] = useState<Price[]>([]);
+  const { items: actions, failed: actionsFailed } = usePickList(listActions, "the actions");
+  const garmentId = loaded ? p.garment_sub_category_id : 0;
+  const { items: siblings, failed: siblingsFailed } = usePickList(
+    () => (garmentId ? listPrices({ garment_sub_category_id: garmentId }) : Promise.resolve([])),
+    "the garment's other prices",
+    garmentId,
+  );
   const [garment, setGarment] = useState<SubCategory | null>(null);
-  useEffect(() => void listActions().then(setActions), []);
   useEffect(() => {
     if (!loaded || !p.garment_sub_category_id) return;
-    listPrices({ garment_sub_category_id: p.garment_sub_category_id }).then(setSiblings);
     api<SubCategory>("GET", `/garmentSubCategories/${p.garment_sub_category_id}`).then(setGarment);
   }, [loaded, p.garment_sub_category_id]);
   const back = `/garmentsSubCategory/${p.garment_sub_category_id}`;
@@ -56,6 +60,8 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
 
   return (
     <Section title={`${actionName(p.action_id) || "Action"} price${garment ? ` for ${garment.name}` : ""}`}>
+      {actionsFailed}
+      {siblingsFailed}
       <Editable>
         <div className="grid-2">
           <Field label="Action">
@@ -89,16 +95,7 @@ export function PriceDetail({ params }: { params: Record<string, string | undefi
           <Field label={p.is_percentage_of != null ? "Percent" : "Price (€)"}>
             <input name="price" type="number" min={0} step="0.01" value={p.price} onChange={(e) => set({ price: Number(e.target.value) })} />
           </Field>
-          <Field label="Discount %" hint="0 to 100">
-            <input
-              name="discount"
-              type="number"
-              min={0}
-              max={100}
-              value={discountValue(p.discount)}
-              onChange={(e) => set({ discount: `PERCENTAGE ${clamp100(e.target.value)}` })}
-            />
-          </Field>
+          <DiscountField value={p.discount} onChange={(discount) => set({ discount })} />
           {id > 0 && <p className="muted">Effective price: {euroFromEuros(p.effective_price)}</p>}
         </div>
       </Editable>

@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { roundEuros } from "../../../appliance/domain/money";
 import { toast } from "../../components/toast";
 import { api } from "../../lib/api";
+import { usePickList } from "../../lib/useList";
 import { useHqStaff } from "../../app/access";
 import { Editable } from "./shared";
-import { type Action, type Category, type Price, listActions, listCategories, listPrices } from "./api";
+import { listActions, listCategories, listPrices } from "./api";
 
 const key = (g: number, a: number) => `${g}:${a}`;
 
@@ -13,14 +14,16 @@ const key = (g: number, a: number) => `${g}:${a}`;
  * ↑ up, Tab across; Save sends every changed cell in one request (all or nothing).
  */
 export function QuickGarments() {
-  const [cats, setCats] = useState<Category[]>([]);
-  const [actions, setActions] = useState<Action[]>([]);
-  const [prices, setPrices] = useState<Price[]>([]);
+  const catList = usePickList(listCategories, "the garments");
+  const actionList = usePickList(listActions, "the actions");
+  const priceList = usePickList(() => listPrices({}), "the prices");
+  const [cats, actions, prices] = [catList.items, actionList.items, priceList.items];
+  // A price grid whose prices failed to load shows blanks that are not "no price": it is not saved until they load (issue 31).
+  const allLoaded = catList.loaded && actionList.loaded && priceList.loaded;
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const hq = useHqStaff();
-  const load = () => Promise.all([listCategories().then(setCats), listActions().then(setActions), listPrices({}).then(setPrices)]);
-  useEffect(() => void load(), []);
+  const load = () => Promise.all([catList.retry(), actionList.retry(), priceList.retry()]);
 
   const byCell = useMemo(() => new Map(prices.map((p) => [key(p.garment_sub_category_id, p.action_id), p])), [prices]);
   const rows = cats.flatMap((c) => c.sub_categories.map((s) => ({ cat: c.name, g: s })));
@@ -45,6 +48,7 @@ export function QuickGarments() {
     });
     if (cells.some((c) => c.price !== null && !Number.isFinite(c.price))) return toast("Prices must be numbers", "warning");
     if (!cells.length) return toast("Nothing changed", "warning");
+    if (!allLoaded) return;
     setSaving(true);
     try {
       await api("PUT", "/actionGarmentSubCategories/bulk", { body: cells, quiet: true });
@@ -60,10 +64,13 @@ export function QuickGarments() {
 
   return (
     <div className="stack">
+      {catList.failed}
+      {actionList.failed}
+      {priceList.failed}
       {hq && (
         <div className="toolbar">
           <span className="muted">{changed.length ? `${changed.length} changed` : "Type a price to change it; blank removes it."}</span>
-          <button type="button" className="btn btn-primary" onClick={saveAll} disabled={saving || !changed.length}>
+          <button type="button" className="btn btn-primary" onClick={saveAll} disabled={saving || !allLoaded || !changed.length}>
             Save prices
           </button>
         </div>

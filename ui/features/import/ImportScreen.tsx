@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import type { ImportStatusView } from "../../../appliance/modules/import/model";
 import { Field, Section, Toggle } from "../../components/form";
+import { LoadFailed } from "../../components/LoadFailed";
+import { loadFailure } from "../../lib/api";
 import { cancelImport, importStatus, startImport } from "./api";
 import { ExportSection } from "./Export";
 
@@ -38,6 +40,7 @@ export function ImportScreen() {
   const [pin, setPin] = useState("");
   const [dryRun, setDryRun] = useState(true);
   const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
 
   const take = useCallback((s: Status) => {
     setStatus(s);
@@ -46,9 +49,16 @@ export function ImportScreen() {
 
   const running = status?.state === "running";
   // Where the box's import is (one may be running from before this screen opened).
-  useEffect(() => {
-    importStatus().then(take, () => {});
-  }, [take]);
+  // A status that cannot be read says so with Retry, never "Reading the import…" for ever (issue 31).
+  const load = useCallback(
+    () =>
+      importStatus().then(
+        (s) => (take(s), setFailed(null)),
+        (e) => setFailed(loadFailure(e)),
+      ),
+    [take],
+  );
+  useEffect(() => void load(), [load]);
   useEffect(() => {
     if (!running) return;
     let stop = false;
@@ -88,7 +98,7 @@ export function ImportScreen() {
     }
   }
 
-  if (!status) return <p className="muted">Reading the import…</p>;
+  if (!status) return failed ? <LoadFailed what="the import" error={failed} onRetry={() => void load()} /> : <p className="muted">Reading the import…</p>;
   const ready = from.trim() && user.trim() && password && /^\d{4,8}$/.test(pin.trim());
 
   return (

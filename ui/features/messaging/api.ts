@@ -14,7 +14,7 @@ import type {
   TestResult,
 } from "../../../appliance/modules/messaging/model";
 import type { Customer } from "../../../appliance/modules/customers/model";
-import { api, apiList } from "../../lib/api";
+import { api, fetchList } from "../../lib/api";
 
 // The calls the messaging screens make. The shapes are the box's own: the messaging module's
 // model, imported type-only (README "Layout").
@@ -45,7 +45,7 @@ export const sendBulk = (all: boolean, customer_ids: number[], text: string) =>
   api<SendResult>("POST", "/customers/sendMessages", { query: { all }, body: { customer_ids, text } });
 export const batchCounts = (id: number) => api<BatchCounts>("GET", `/messages/batches/${id}`, { quiet: true });
 export const retryMessage = (id: number) => api<OutboxRow>("POST", `/messages/outbox/${id}/retry`);
-export const customersByDeliveryDate = (date: string) => apiList<Customer>(`/customers/byDeliveryDate/${date}`);
+export const customersByDeliveryDate = (date: string) => fetchList<Customer>(`/customers/byDeliveryDate/${date}`);
 
 export const listTemplates = () => api<MessageTemplate[]>("GET", "/messaging/templates", { quiet: true });
 export const saveTemplate = (stateId: number, text: string, auto_send: boolean) =>

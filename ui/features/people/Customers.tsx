@@ -13,7 +13,8 @@ import { confirmDialog } from "../../components/dialog";
 import { Field, Section, Toggle, clamp100 } from "../../components/form";
 import { ListView } from "../../components/ListView";
 import { toast } from "../../components/toast";
-import { api, ApiError, apiList, fetchList, loadFailure } from "../../lib/api";
+import { api, ApiError, fetchList, loadFailure } from "../../lib/api";
+import { usePickList } from "../../lib/useList";
 import { useRecord } from "../../lib/useRecord";
 import { employee } from "../../lib/session";
 import {
@@ -236,7 +237,8 @@ export function CustomerDetail({ params }: { params: Params }) {
   const [, navigate] = useLocation();
   const [address, setAddress] = useState<AddressDraft>(blankAddress);
   const [prefs, setPrefs] = useState<Set<number>>(new Set());
-  const [allPrefs, setAllPrefs] = useState<Preference[]>([]);
+  const prefList = usePickList(() => fetchList<Preference>("/preferences/"), "the preferences");
+  const allPrefs = prefList.items;
   // The customer with its statistics and last tickets; the address and preferences are edited beside it.
   const {
     record: c,
@@ -259,8 +261,6 @@ export function CustomerDetail({ params }: { params: Params }) {
   });
   const role = employee.value?.role;
   const isAdmin = role === "admin";
-
-  useEffect(() => void apiList<Preference>("/preferences/").then(setAllPrefs), []);
 
   /** Spec §5 existence check: skipped once a customer is loaded or for a blank value. */
   async function checkExists(field: keyof typeof LOOKUP) {
@@ -430,6 +430,7 @@ export function CustomerDetail({ params }: { params: Params }) {
       </Section>
 
       <Section title="Preferences">
+        {prefList.failed}
         <ChipToggles label="Preferences" items={allPrefs} selected={prefs} onToggle={togglePref} />
         <Field label="Comments">
           <textarea name="comments" rows={3} value={c.comments} onChange={(e) => set({ comments: e.target.value })} />

@@ -12,7 +12,8 @@ import { failureMessage } from "../../components/records";
 import { Field, Section, Toggle } from "../../components/form";
 import { RecordList } from "../../components/RecordList";
 import { toast } from "../../components/toast";
-import { api, ApiError, apiList } from "../../lib/api";
+import { api, ApiError, fetchList } from "../../lib/api";
+import { usePickList } from "../../lib/useList";
 import { useRecord } from "../../lib/useRecord";
 import { employee as me } from "../../lib/session";
 import { ArchivedRow } from "./archived";
@@ -93,12 +94,13 @@ export function EmployeeDetail({ params }: { params: Params }) {
     remove: removeRecord,
   } = useRecord<Employee>({ path: "/employees/", id, blank: { ...blank, agent_id: me.value?.agent_id ?? 0 } });
   const [pin, setPin] = useState("");
-  const [agents, setAgents] = useState<AgentListRow[]>([]);
-  const localities = useLocalities();
+  const agentList = usePickList(() => fetchList<AgentListRow>("/agents/"), "the agents");
+  const agents = agentList.items;
+  const localityList = useLocalities();
+  const localities = localityList.items;
   // Only head-quarters sees other agents, so only it may place staff with one (and grant HQ).
   const hqCaller = agents.length > 1 || agents.some((a) => a.is_hq);
 
-  useEffect(() => void apiList<AgentListRow>("/agents/").then(setAgents), []);
   useEffect(() => setPin(""), [id]);
 
   async function save() {
@@ -204,6 +206,7 @@ export function EmployeeDetail({ params }: { params: Params }) {
       </Section>
 
       <Section title="Permissions">
+        {agentList.failed}
         <div className="grid-2">
           {hqCaller && (
             <Field label="Agent" hint={id ? "An employee stays with their agent" : undefined}>
@@ -247,6 +250,7 @@ export function EmployeeDetail({ params }: { params: Params }) {
 
       <Section title="Localities" actions={<span className="muted">{chosen.size ? `${chosen.size} chosen` : "None chosen"}</span>}>
         <p className="muted people-note">Tap a locality to add or remove it{id ? "; changes are saved at once." : "."}</p>
+        {localityList.failed}
         <ChipToggles label="Localities" items={localities} selected={chosen} onToggle={toggleLocality} />
       </Section>
 

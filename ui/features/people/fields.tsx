@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { Field } from "../../components/form";
 import type { AddressInput, Address, Locality, Street } from "../../../appliance/modules/places/model";
-import { apiList } from "../../lib/api";
+import { fetchList } from "../../lib/api";
+import { usePickList } from "../../lib/useList";
 
 /** Shared bits of the people screens: route ids, places pickers, small inputs. */
 
@@ -24,43 +25,40 @@ export const addressValid = (a: AddressDraft) => a.locality_id > 0 && a.street_i
 export const addressTouched = (a: AddressDraft) => !!(a.locality_id || a.street_id || a.number.trim() || a.name.trim());
 
 let localityCache: Promise<Locality[]> | null = null;
-/** Localities hardly change during a session; one fetch serves every screen. */
-export function useLocalities(): Locality[] {
-  const [list, setList] = useState<Locality[]>([]);
-  useEffect(() => {
-    localityCache ??= apiList<Locality>("/localities/").then((l) => {
-      if (!l.length) localityCache = null;
-      return l;
-    });
-    let live = true;
-    localityCache.then((l) => live && setList(l));
-    return () => {
-      live = false;
-    };
-  }, []);
-  return list;
+/**
+ * Localities hardly change during a session; one fetch serves every screen. A failed fetch is
+ * not cached and says so (issue 31): `failed` is the "Could not load" with Retry to show.
+ */
+export function useLocalities() {
+  return usePickList(() => {
+    localityCache ??= fetchList<Locality>("/localities/").then(
+      (l) => {
+        if (!l.length) localityCache = null;
+        return l;
+      },
+      (e) => {
+        localityCache = null;
+        throw e;
+      },
+    );
+    return localityCache;
+  }, "the localities");
 }
 
-export function useStreets(localityId: number): Street[] {
-  const [list, setList] = useState<Street[]>([]);
-  useEffect(() => {
-    if (!localityId) return setList([]);
-    let live = true;
-    apiList<Street>(`/streets/locality/${localityId}`).then((l) => live && setList(l));
-    return () => {
-      live = false;
-    };
-  }, [localityId]);
-  return list;
+export function useStreets(localityId: number) {
+  return usePickList(() => (localityId ? fetchList<Street>(`/streets/locality/${localityId}`) : Promise.resolve([])), "the streets", localityId);
 }
 
 /** Locality then street, with house number and name: the address block of every form. */
 export function AddressFields({ value, onChange }: { value: AddressDraft; onChange: (a: AddressDraft) => void }) {
-  const localities = useLocalities();
-  const streets = useStreets(value.locality_id);
+  const localityList = useLocalities();
+  const streetList = useStreets(value.locality_id);
+  const [localities, streets] = [localityList.items, streetList.items];
   const set = (patch: Partial<AddressDraft>) => onChange({ ...value, ...patch });
   return (
     <div className="grid-2">
+      {localityList.failed}
+      {streetList.failed}
       <Field label="Locality">
         <select name="locality_id" value={value.locality_id || ""} onChange={(e) => set({ locality_id: Number(e.target.value) || 0, street_id: 0 })}>
           <option value="">Choose a locality</option>

@@ -1,8 +1,10 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { Locality, Preference, Street } from "../../../appliance/modules/places/model";
 import { Section } from "../../components/form";
 import { toast } from "../../components/toast";
-import { api, apiList } from "../../lib/api";
+import { LoadFailed } from "../../components/LoadFailed";
+import { api, fetchList } from "../../lib/api";
+import { useList } from "../../lib/useList";
 import { useHqStaff } from "../../app/access";
 import { SharedDataNote } from "../catalogue/shared";
 
@@ -12,30 +14,28 @@ import { SharedDataNote } from "../catalogue/shared";
  * shop, so only head-quarters staff see the add and rename controls (issue 11).
  */
 export function PlacesScreen() {
-  const [localities, setLocalities] = useState<Locality[]>([]);
+  // Each list says "Could not load" with Retry when it fails (issue 31), never an empty list.
+  const localityList = useList(() => fetchList<Locality>("/localities/"));
+  const localities = localityList.items ?? [];
   const [selected, setSelected] = useState<number | null>(null);
-  const [streets, setStreets] = useState<Street[]>([]);
-  const [prefs, setPrefs] = useState<Preference[]>([]);
+  const streetList = useList(() => (selected ? fetchList<Street>(`/streets/locality/${selected}`) : Promise.resolve([])), selected ?? 0);
+  const streets = streetList.items ?? [];
+  const prefList = useList(() => fetchList<Preference>("/preferences/"));
+  const prefs = prefList.items ?? [];
   const [newLocality, setNewLocality] = useState("");
   const [newStreet, setNewStreet] = useState("");
   const [newPref, setNewPref] = useState("");
-  const [states, setStates] = useState<{ id: number; name: string; is_locality_delivery: boolean }[]>([]);
+  const stateList = useList(() => fetchList<{ id: number; name: string; is_locality_delivery: boolean }>("/ticketStates/"));
+  const states = (stateList.items ?? []).filter((x) => x.is_locality_delivery);
   const [newState, setNewState] = useState("");
-  const loadStates = () =>
-    apiList<{ id: number; name: string; is_locality_delivery: boolean }>("/ticketStates/").then((s) => setStates(s.filter((x) => x.is_locality_delivery)));
+  const loadStates = () => void stateList.retry();
 
   const hq = useHqStaff();
-  const loadLocalities = () => apiList<Locality>("/localities/").then(setLocalities);
-  const loadPrefs = () => apiList<Preference>("/preferences/").then(setPrefs);
-  useEffect(() => {
-    loadLocalities();
-    loadPrefs();
-    loadStates();
-  }, []);
-  useEffect(() => {
-    if (selected) apiList<Street>(`/streets/locality/${selected}`).then(setStreets);
-    else setStreets([]);
-  }, [selected]);
+  const loadLocalities = () => void localityList.retry();
+  const loadPrefs = () => void prefList.retry();
+  const failed = (l: { error: string | null; retry: () => Promise<void> }, what: string) => (
+    <LoadFailed what={what} error={l.error} onRetry={() => void l.retry()} />
+  );
 
   async function add(path: string, body: unknown, done: () => void) {
     try {
@@ -50,6 +50,10 @@ export function PlacesScreen() {
   return (
     <div className="grid-2 places">
       {!hq && <SharedDataNote />}
+      {failed(localityList, "the localities")}
+      {failed(streetList, "the streets")}
+      {failed(prefList, "the preferences")}
+      {failed(stateList, "the delivery states")}
       <Section title="Localities">
         {hq && (
           <form
@@ -90,11 +94,7 @@ export function PlacesScreen() {
                   onSubmit={(e) => {
                     e.preventDefault();
                     if (newStreet.trim())
-                      add(
-                        "/streets/",
-                        { locality_id: selected, name: newStreet.trim() },
-                        () => (setNewStreet(""), apiList<Street>(`/streets/locality/${selected}`).then(setStreets)),
-                      );
+                      add("/streets/", { locality_id: selected, name: newStreet.trim() }, () => (setNewStreet(""), void streetList.retry()));
                   }}
                 >
                   <input aria-label="New street" placeholder="New street" value={newStreet} onChange={(e) => setNewStreet(e.target.value)} />

@@ -3,11 +3,11 @@ import { DateField } from "../../components/DateField";
 import { businessDay } from "../../../appliance/domain/dates";
 import { displayDate } from "../../../appliance/domain/format";
 import type { AgentListRow } from "../../../appliance/modules/agents/model";
-import type { Action } from "../../../appliance/modules/catalogue/model";
-import type { TicketState } from "../../../appliance/modules/tickets/model";
 import { clamp100, Field, Toggle } from "../../components/form";
 import { toast } from "../../components/toast";
-import { apiList, type Query } from "../../lib/api";
+import { fetchList, type Query } from "../../lib/api";
+import { useList } from "../../lib/useList";
+import { LoadFailed } from "../../components/LoadFailed";
 import { listActions } from "../catalogue/api";
 import { ChipToggles } from "../people/fields";
 import { listTicketStates } from "../tickets/api";
@@ -32,16 +32,20 @@ const rangeProblem = (r: Range) => (r.from && r.to && r.from > r.to ? "From must
  * first, or one site's; agent ids are each site's own, so the Agents filter is left out.
  */
 export function ReportSections({ chain }: { chain?: boolean }) {
-  const [agents, setAgents] = useState<AgentListRow[]>([]);
   const [sites, setSites] = useState<string[]>([]);
   const [site, setSite] = useState("");
-  const [actions, setActions] = useState<Action[]>([]);
-  const [states, setStates] = useState<TicketState[]>([]);
+  // A shop's admin gets only its own agent back (and its report is scoped to it anyway).
+  const agentList = useList(() => fetchList<AgentListRow>("/agents/"));
+  const actionList = useList(listActions);
+  const stateList = useList(listTicketStates);
+  const agents = agentList.items ?? [];
+  const actions = actionList.items ?? [];
+  const states = stateList.items ?? [];
+  // A filter whose choices failed to load says so (issue 31), never an empty set of chips.
+  const filterLists = [agentList, actionList, stateList];
+  const filtersFailed = filterLists.find((l) => l.error)?.error ?? null;
+  const retryFilters = () => filterLists.forEach((l) => l.error && void l.retry());
   useEffect(() => {
-    // A shop's admin gets only its own agent back (and its report is scoped to it anyway).
-    apiList<AgentListRow>("/agents/").then(setAgents);
-    listActions().then(setActions);
-    listTicketStates().then(setStates);
     if (chain) listSites().then((list) => setSites(list.filter((x) => x.has_copy).map((x) => x.site)));
   }, [chain]);
   const scope = chain ? { site } : undefined;
@@ -52,6 +56,7 @@ export function ReportSections({ chain }: { chain?: boolean }) {
 
   return (
     <div className="stack reports">
+      <LoadFailed what="the report filters" error={filtersFailed} onRetry={retryFilters} />
       {chain && (
         <section className="card section" aria-label="Sites">
           <Field label="Site" hint="Every site's copy at head quarters, each row naming its site; or one site">

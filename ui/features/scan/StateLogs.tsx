@@ -1,11 +1,10 @@
 import { useEffect, useState } from "react";
 import { loadFailure } from "../../lib/api";
+import { useList } from "../../lib/useList";
 import { LoadFailed } from "../../components/LoadFailed";
 import { DateField } from "../../components/DateField";
 import { addDays, businessDay } from "../../../appliance/domain/dates";
 import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
-import type { EmployeeName } from "../../../appliance/modules/employees/model";
-import type { TicketState } from "../../../appliance/modules/tickets/model";
 import type { JourneyRow as Row } from "../../../appliance/modules/tracking/model";
 import { listTicketStates } from "../tickets/api";
 import { listEmployeeNames, stateJourney } from "./api";
@@ -18,14 +17,15 @@ export function StateLogsScreen() {
   const [rows, setRows] = useState<Row[]>([]);
   const [failed, setFailed] = useState<string | null>(null);
   const [total, setTotal] = useState(0);
-  const [states, setStates] = useState<TicketState[]>([]);
-  const [staff, setStaff] = useState<EmployeeName[]>([]);
+  // The pickers' choices: a failed load says so (issue 31), never an "Any"-only picker.
+  const stateList = useList(listTicketStates);
+  const staffList = useList(listEmployeeNames);
+  const states = stateList.items ?? [];
+  const staff = staffList.items ?? [];
+  const pickersFailed = stateList.error ?? staffList.error;
+  const retryPickers = () => [stateList, staffList].forEach((l) => l.error && void l.retry());
   // HQ sees every shop's staff: then each name says whose it is.
   const shops = new Set(staff.map((s) => s.agent_id)).size;
-  useEffect(() => {
-    listTicketStates().then(setStates);
-    listEmployeeNames().then(setStaff);
-  }, []);
 
   async function search(q = f) {
     let r: Awaited<ReturnType<typeof stateJourney>>;
@@ -95,6 +95,7 @@ export function StateLogsScreen() {
           </button>
         </div>
       </form>
+      <LoadFailed what="the employees and states" error={pickersFailed} onRetry={retryPickers} />
       <LoadFailed what="the state logs" error={failed} onRetry={() => void search()} />
       <div className="card table-scroll">
         <table className="tickets-table" aria-label="State logs">

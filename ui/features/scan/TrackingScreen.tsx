@@ -8,9 +8,11 @@ import { confirmDialog } from "../../components/dialog";
 import { printTicket } from "../printing/printer";
 import { toast } from "../../components/toast";
 import { ApiError } from "../../lib/api";
+import { useList } from "../../lib/useList";
+import { LoadFailed } from "../../components/LoadFailed";
 import { GunPicker, useBoxGun } from "../../lib/boxGun";
 import { decodeQr } from "../../lib/qr";
-import type { Item, TicketState } from "../../../appliance/modules/tickets/model";
+import type { Item } from "../../../appliance/modules/tickets/model";
 import type { TrackedItem as Row } from "../../../appliance/modules/tracking/model";
 import { listTicketStates } from "../tickets/api";
 import { payItemDialog } from "../tickets/PayDialog";
@@ -42,7 +44,8 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
   const [found, setFound] = useState<Row[] | null>(null);
   const [rows, setRows] = useState<Row[]>([]);
   const [code, setCode] = useState("");
-  const [states, setStates] = useState<TicketState[]>([]);
+  const stateList = useList(listTicketStates);
+  const states = (stateList.items ?? []).filter((x) => x.name !== CREATED_STATE);
   const [state, setState] = useState("");
   const [camera, setCamera] = useState(false);
   const [toPrint, setToPrint] = useState<Set<number>>(new Set());
@@ -54,8 +57,6 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
   const sig = useRef<SignatureHandle>(null);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
-
-  useEffect(() => void listTicketStates().then((s) => setStates(s.filter((x) => x.name !== CREATED_STATE))), []);
 
   /** Adds the items not yet on the list and answers how many that was ("Already in List" when none). */
   function addRows(items: Row[]) {
@@ -236,6 +237,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
             Camera
           </button>
           <GunPicker gun={gun} />
+          {gun.failed}
         </form>
         <RackBar rack={rack} onRack={setRack} count={rows.length} onPlaceAll={(where) => place(rows, where)} />
         {camera && <CameraScanner onCode={(c) => void scan(c)} onClose={() => setCamera(false)} />}
@@ -373,6 +375,7 @@ export function TrackingScreen({ params }: { params: Record<string, string | und
 
       <section className="card section">
         <h2>Set a state on every item</h2>
+        <LoadFailed what="the ticket states" error={stateList.error} onRetry={() => void stateList.retry()} />
         <select aria-label="New state" value={state} onChange={(e) => setState(e.target.value)}>
           <option value="" disabled hidden>
             Choose a state

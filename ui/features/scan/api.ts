@@ -2,7 +2,7 @@ import type { EmployeeName } from "../../../appliance/modules/employees/model";
 import type { ExpressItem, Item, StateChangeResult } from "../../../appliance/modules/tickets/model";
 import type { SendResult } from "../../../appliance/modules/messaging/model";
 import type { Journey, LocationResult, ScanAnswer, TicketLocations, TrackedItem as Row, Unclaimed } from "../../../appliance/modules/tracking/model";
-import { api, apiList } from "../../lib/api";
+import { api, fetchList } from "../../lib/api";
 
 // The calls of the tracking, express and state-log screens; the shapes are the modules' models
 // (type-only). Ticket states and item payments are in ../tickets/api.
@@ -19,9 +19,9 @@ export const setItemsState = (ids: number[], state: string, signature?: string, 
   api<StateChangeResult>("PUT", "/ticketSubCategory/changeState", { body: { Ids: ids, State: state, Signature: signature }, quiet });
 /** The day processing starts (a day; the box stores it as midnight UTC). */
 export const setProcessDate = (id: number, day: string) => api<Item>("PUT", `/ticketSubCategory/processDate/${id}/${day}T00:00:00.000Z`);
-export const listExpress = () => apiList<ExpressItem>("/ticketSubCategory/express/");
+export const listExpress = () => fetchList<ExpressItem>("/ticketSubCategory/express/");
 /** The State Logs employee filter: the shop's staff (HQ: every shop's), for every role that sees the screen. */
-export const listEmployeeNames = () => apiList<EmployeeName>("/employees/names");
+export const listEmployeeNames = () => fetchList<EmployeeName>("/employees/names");
 export const stateJourney = (query: { tid?: string; eid?: string; df: string; dt: string; s?: string }) =>
   api<Journey>("GET", "/ticketLogStates/logStateJourney/query", { query });
 

@@ -1,14 +1,16 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { CircleCheck, Eraser, Phone } from "lucide-react";
+import { CircleCheck, Eraser, Phone, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { toast } from "../../components/toast";
-import { BASE, api, apiList, queryString } from "../../lib/api";
+import { LoadFailed } from "../../components/LoadFailed";
+import { BASE, api, fetchList, queryString } from "../../lib/api";
+import { useList } from "../../lib/useList";
 import { currentToken, employee } from "../../lib/session";
 import { SignaturePad, type SignatureHandle } from "../scan/Signature";
 import { type Run, type RunStop, driverRun } from "./api";
-import { stopDone } from "./runStop";
+import { stopDone, stopNotReady } from "./runStop";
 
 interface Staff {
   id: number;
@@ -26,19 +28,16 @@ export function DriverRun({ date }: { date: string }) {
   useSignals();
   const me = employee.value;
   const isDriver = me?.role === "driver";
-  const [drivers, setDrivers] = useState<Staff[]>([]);
+  const staff = useList(() => (isDriver ? Promise.resolve([]) : fetchList<Staff>("/employees/")), String(isDriver));
+  const drivers = (staff.items ?? []).filter((e) => e.role === "driver");
   const [driver, setDriver] = useState<number | undefined>(isDriver ? me?.employee_id : undefined);
   const [run, setRun] = useState<Run | null>(null);
   const [signing, setSigning] = useState<{ stop: RunStop; state: string } | null>(null);
 
+  const firstDriver = drivers[0]?.id;
   useEffect(() => {
-    if (isDriver) return;
-    apiList<Staff>("/employees/").then((all) => {
-      const ds = all.filter((e) => e.role === "driver");
-      setDrivers(ds);
-      setDriver((d) => d ?? ds[0]?.id);
-    });
-  }, [isDriver]);
+    if (firstDriver !== undefined) setDriver((d) => d ?? firstDriver);
+  }, [firstDriver]);
   const load = () => (driver ? driverRun(date, isDriver ? undefined : driver).then(setRun, () => setRun(null)) : Promise.resolve());
   useEffect(() => {
     setRun(null);
@@ -83,6 +82,7 @@ export function DriverRun({ date }: { date: string }) {
           Run sheet (PDF)
         </button>
       </div>
+      <LoadFailed what="the drivers" error={staff.error} onRetry={() => void staff.retry()} />
       {!run ? (
         <p className="muted">{driver ? "Loading the run…" : "Choose a driver."}</p>
       ) : run.stops.length === 0 ? (
@@ -124,6 +124,11 @@ function Stop({ stop: s, onSign }: { stop: RunStop; onSign: (state: string) => v
           <strong className={s.amount_due > 0 ? "people-owed" : ""}>{s.amount_due > 0 ? `Due ${euroFromEuros(s.amount_due)}` : "Paid"}</strong>
         </div>
       </div>
+      {!done && stopNotReady(s) && (
+        <p className="run-not-ready" role="alert" data-testid="run-not-ready">
+          <TriangleAlert size={18} aria-hidden="true" /> Not ready: the ticket is {s.state || "(none)"}
+        </p>
+      )}
       {s.comments && <p className="item-comment">{s.comments}</p>}
       <ul className="run-items">
         {s.items.map((i) => (
@@ -156,12 +161,18 @@ function Stop({ stop: s, onSign }: { stop: RunStop; onSign: (state: string) => v
               </button>
             ) : (
               <>
+                {/* Money due: taking it is the expected step, so it is the primary button (issue 31). */}
                 {s.amount_due > 0 && (
-                  <button type="button" className="btn" onClick={() => onSign("DELIVERED AND PAID")}>
+                  <button type="button" className="btn btn-primary" data-testid="run-primary" onClick={() => onSign("DELIVERED AND PAID")}>
                     Delivered, cash taken
                   </button>
                 )}
-                <button type="button" className="btn btn-primary" onClick={() => onSign("DELIVERED")}>
+                <button
+                  type="button"
+                  className={s.amount_due > 0 ? "btn" : "btn btn-primary"}
+                  data-testid={s.amount_due > 0 ? undefined : "run-primary"}
+                  onClick={() => onSign("DELIVERED")}
+                >
                   Delivered
                 </button>
               </>

@@ -6,7 +6,9 @@ import { useHqStaff } from "../../app/access";
 import { DateField } from "../../components/DateField";
 import { failureMessage } from "../../components/records";
 import { toast } from "../../components/toast";
-import { apiList } from "../../lib/api";
+import { LoadFailed } from "../../components/LoadFailed";
+import { fetchList, loadFailure } from "../../lib/api";
+import { useList } from "../../lib/useList";
 import { Editable } from "../catalogue/shared";
 import { ChipToggles } from "../people/fields";
 import { type Named, listPickupDeliveries, savePickupDeliveries } from "./api";
@@ -25,20 +27,27 @@ const WEEK = [1, 2, 3, 4, 5, 6, 0];
  */
 export function PickupDeliveriesScreen() {
   const [rows, setRows] = useState<SeasonRow[] | null>(null);
-  const [localities, setLocalities] = useState<Named[]>([]);
+  const [failed, setFailed] = useState<string | null>(null);
+  const localityList = useList(() => fetchList<Named>("/localities/"));
+  const localities = localityList.items ?? [];
   const [saving, setSaving] = useState(false);
   const [open, setOpen] = useState<number | null>(null);
   const hq = useHqStaff();
   const year = Number(businessDay(new Date()).slice(0, 4));
   const load = () =>
-    listPickupDeliveries().then((list) =>
-      // Season by season (spec §9 order), then by start.
-      setRows(groupSettings(list).sort((a, b) => SEASONS.indexOf(a.season) - SEASONS.indexOf(b.season) || a.from.localeCompare(b.from))),
+    listPickupDeliveries().then(
+      (list) => {
+        // Season by season (spec §9 order), then by start.
+        setRows(groupSettings(list).sort((a, b) => SEASONS.indexOf(a.season) - SEASONS.indexOf(b.season) || a.from.localeCompare(b.from)));
+        setFailed(null);
+      },
+      (e) => setFailed(loadFailure(e)),
     );
-  useEffect(() => {
-    load();
-    apiList<Named>("/localities/").then(setLocalities);
-  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once; Retry and Save load again
+  useEffect(() => void load(), []);
+  // Save replaces the whole list: a list that failed to load is never edited nor saved (issue 31),
+  // else an admin who "adds the missing one" wipes every other locality's capacity.
+  const loaded = rows !== null && !failed;
 
   const set = (key: number, patch: Partial<SeasonRow>) => setRows((rows ?? []).map((r) => (r.key === key ? { ...r, ...patch } : r)));
   const add = (season: SeasonName) => {
@@ -49,7 +58,7 @@ export function PickupDeliveriesScreen() {
   const names = (ids: number[]) => localities.filter((l) => ids.includes(l.id)).map((l) => l.name);
 
   async function save() {
-    if (!rows) return;
+    if (!rows || !loaded) return;
     if (rows.some((r) => !r.localities.length)) return toast("Choose at least one locality for every setting", "warning");
     setSaving(true);
     try {
@@ -67,14 +76,14 @@ export function PickupDeliveriesScreen() {
     <div className="stack">
       {hq && (
         <div className="toolbar">
-          <button type="button" className="btn" onClick={() => add("PEAK")}>
+          <button type="button" className="btn" disabled={!loaded} onClick={() => add("PEAK")}>
             + PEAK setting
           </button>
-          <button type="button" className="btn" onClick={() => add("OFFSEASON")}>
+          <button type="button" className="btn" disabled={!loaded} onClick={() => add("OFFSEASON")}>
             + OFFSEASON setting
           </button>
           <span className="people-hint" />
-          <button type="button" className="btn btn-primary" onClick={save} disabled={saving || !rows}>
+          <button type="button" className="btn btn-primary" onClick={save} disabled={saving || !loaded}>
             Save settings
           </button>
         </div>
@@ -84,8 +93,11 @@ export function PickupDeliveriesScreen() {
         only between those days, every year (the year is not kept), and for its localities replaces the rows without dates; if To is not after From it always
         applies.
       </p>
+      <LoadFailed what="the localities" error={localityList.error} onRetry={() => void localityList.retry()} />
       <Editable>
-        {rows === null ? (
+        {failed ? (
+          <LoadFailed what="the pickup and delivery settings" error={failed} onRetry={() => void load()} />
+        ) : rows === null ? (
           <p className="muted">Loading…</p>
         ) : rows.length === 0 ? (
           <p className="empty">No settings yet: no locality can be booked for pickup or delivery.</p>

@@ -4,7 +4,8 @@ import { LoadFailed } from "../../components/LoadFailed";
 import { Link, useLocation, useSearch } from "wouter";
 import { WEEKDAYS, loadColour, stepWeek, weekDates, weekOf } from "../../../appliance/domain/schedule";
 import { apiDate, displayDate, euroFromEuros } from "../../../appliance/domain/format";
-import { apiList, loadFailure } from "../../lib/api";
+import { fetchList, loadFailure } from "../../lib/api";
+import { useList } from "../../lib/useList";
 import { type Named, type ScheduleDay, type SimpleTicket, LIMIT_DAY, LIMIT_DEFAULT, LIMIT_WEEK_BUTTON, scheduleWeek, setTicketState } from "./api";
 import { DriverRun } from "./DriverRun";
 
@@ -46,7 +47,8 @@ export function SchedulerScreen() {
   };
 
   const [days, setDays] = useState<ScheduleDay[] | null>(null);
-  const [states, setStates] = useState<Named[]>([]);
+  const stateList = useList(() => fetchList<Named>("/ticketStates/"));
+  const states = stateList.items ?? [];
   const type = view === "pickups" || view === "deliveries" ? view : undefined;
   // A failed load keeps what was shown and says so: never "Nothing booked" (issue 25).
   const [failed, setFailed] = useState<string | null>(null);
@@ -60,7 +62,6 @@ export function SchedulerScreen() {
     setFailed(null);
     if (view !== "driver") load();
   }, [year, week, day, view, limit]);
-  useEffect(() => void apiList<Named>("/ticketStates/").then(setStates), []);
 
   /** Issue 25: a state on a ticket changes all its lines too, so it asks first. */
   async function setState(id: number, state: string) {
@@ -154,6 +155,7 @@ export function SchedulerScreen() {
       ) : (
         <>
           <LoadFailed what="the day" error={failed} onRetry={() => void load()} />
+          <LoadFailed what="the ticket states" error={stateList.error} onRetry={() => void stateList.retry()} />
           <DayLoad day={current} />
           <section className="stack" aria-label={view === "day" ? "Tickets" : view === "pickups" ? "Pickups" : "Deliveries"}>
             {current.tickets.length === 0 ? (

@@ -5,7 +5,9 @@ import { apiDate } from "../../../appliance/domain/format";
 import { Field, FormButtons, Section } from "../../components/form";
 import { deleteRecord, failureMessage } from "../../components/records";
 import { toast } from "../../components/toast";
-import { apiList } from "../../lib/api";
+import { LoadFailed } from "../../components/LoadFailed";
+import { fetchList } from "../../lib/api";
+import { useList } from "../../lib/useList";
 import { useHqStaff } from "../../app/access";
 import { Editable, idOf } from "../catalogue/shared";
 import { useRecord } from "../../lib/useRecord";
@@ -17,13 +19,12 @@ export const toAmount = (v: string) => {
   return Number.isFinite(n) ? Math.max(0, n) : 0;
 };
 const monthLabel = (m: string) => m.charAt(0) + m.slice(1).toLowerCase();
-const listActions = () => apiList<Named>("/actions/");
+const listActions = () => fetchList<Named>("/actions/");
 
 /** Spec §2 /configuration: the workload settings, listed by month. */
 export function WorkloadList() {
-  const [configs, setConfigs] = useState<Configuration[] | null>(null);
+  const { items: configs, error, retry } = useList(listConfigurations);
   const hq = useHqStaff();
-  useEffect(() => void listConfigurations().then(setConfigs), []);
   const byMonth = MONTHS.map((m) => ({ month: m, rows: (configs ?? []).filter((c) => c.month === m).sort((a, b) => a.action.localeCompare(b.action)) })).filter(
     (g) => g.rows.length,
   );
@@ -38,7 +39,9 @@ export function WorkloadList() {
         )
       }
     >
-      {configs === null ? (
+      {error ? (
+        <LoadFailed what="the workload settings" error={error} onRetry={() => void retry()} />
+      ) : configs === null ? (
         <p className="muted">Loading…</p>
       ) : byMonth.length === 0 ? (
         <p className="muted">No workload settings yet: the plant takes any amount.</p>
@@ -99,10 +102,10 @@ export function WorkloadDetail({ params }: { params: Record<string, string | und
   };
   const { record: loaded, setRecord: setLoaded } = useRecord<Configuration>({ path: "/configurations/", id, blank });
   const [draft, setDraft] = useState<Draft>({ month: blank.month, action_id: 0, per_day: blank.per_day });
-  const [actions, setActions] = useState<Named[]>([]);
+  const actionList = useList(listActions);
+  const actions = actionList.items ?? [];
   const [saving, setSaving] = useState(false);
   const hq = useHqStaff();
-  useEffect(() => void listActions().then(setActions), []);
   useEffect(() => setDraft({ month: loaded.month, action_id: loaded.action_id, per_day: [...loaded.per_day] }), [loaded]);
 
   async function submit() {
@@ -137,6 +140,7 @@ export function WorkloadDetail({ params }: { params: Record<string, string | und
                 ))}
               </select>
             </Field>
+            <LoadFailed what="the actions" error={actionList.error} onRetry={() => void actionList.retry()} />
             <Field label="Action">
               <select name="action_id" value={draft.action_id || ""} onChange={(e) => setDraft({ ...draft, action_id: Number(e.target.value) })}>
                 <option value="">Choose an action</option>
@@ -177,17 +181,18 @@ const cellKey = (month: string, action: number) => `${month}:${action}`;
  * to several months are kept until Save, which writes each changed row.
  */
 export function WorkloadGrid() {
-  const [configs, setConfigs] = useState<Configuration[]>([]);
-  const [actions, setActions] = useState<Named[]>([]);
+  const configList = useList(listConfigurations);
+  const configs = configList.items ?? [];
+  const actionList = useList(listActions);
+  const actions = actionList.items ?? [];
+  // Save writes a row per changed cell, creating the ones not stored: over settings that failed
+  // to load it would create duplicates, so the grid is not saved until they load (issue 31).
+  const loaded = configList.items !== null && !configList.error;
   const [month, setMonth] = useState<MonthName>(monthOf(apiDate(new Date())));
   const [edits, setEdits] = useState<Record<string, number[]>>({});
   const [saving, setSaving] = useState(false);
   const hq = useHqStaff();
-  const load = () => listConfigurations().then(setConfigs);
-  useEffect(() => {
-    load();
-    listActions().then(setActions);
-  }, []);
+  const load = () => configList.retry();
 
   const byKey = useMemo(() => new Map(configs.map((c) => [cellKey(c.month, c.action_id), c])), [configs]);
   const stored = (k: string) => byKey.get(k)?.per_day ?? [0, 0, 0, 0, 0, 0, 0];
@@ -208,6 +213,7 @@ export function WorkloadGrid() {
   }
 
   async function saveAll() {
+    if (!loaded) return;
     if (!changed.length) return toast("Nothing changed", "warning");
     setSaving(true);
     try {
@@ -243,12 +249,14 @@ export function WorkloadGrid() {
         {hq && (
           <>
             <span className="muted people-hint">{changed.length ? `${changed.length} changed` : "Items the plant takes per action and weekday."}</span>
-            <button type="button" className="btn btn-primary" onClick={saveAll} disabled={saving || !changed.length}>
+            <button type="button" className="btn btn-primary" onClick={saveAll} disabled={saving || !loaded || !changed.length}>
               Save
             </button>
           </>
         )}
       </div>
+      <LoadFailed what="the workload settings" error={configList.error} onRetry={() => void configList.retry()} />
+      <LoadFailed what="the actions" error={actionList.error} onRetry={() => void actionList.retry()} />
       <Editable>
         <div className="grid-scroll card">
           <table className="price-grid workload-grid" aria-label={`Workload ${month}`}>

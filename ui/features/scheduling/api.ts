@@ -1,5 +1,5 @@
 import type { Configuration, ConfigurationBody, PickupDelivery, PickupDeliveryInput, Run, ScheduleDay } from "../../../appliance/modules/scheduling/model";
-import { api, apiList } from "../../lib/api";
+import { api, fetchList } from "../../lib/api";
 
 export type { Configuration, PickupDelivery, PickupDeliveryInput, Run, RunStop, ScheduleDay, SimpleTicket } from "../../../appliance/modules/scheduling/model";
 
@@ -13,12 +13,12 @@ export const LIMIT_DEFAULT = 10;
 export const LIMIT_WEEK_BUTTON = 20;
 export const LIMIT_DAY = 9_999_999_999;
 
-export const listConfigurations = () => apiList<Configuration>("/configurations/");
+export const listConfigurations = () => fetchList<Configuration>("/configurations/");
 /** Spec §5: id 0 creates, any other id updates; quiet, so the screen shows spec §8's wording. */
 export const saveConfiguration = (id: number, body: ConfigurationBody) =>
   id ? api<Configuration>("PUT", `/configurations/${id}`, { body, quiet: true }) : api<Configuration>("POST", "/configurations/", { body, quiet: true });
 
-export const listPickupDeliveries = () => apiList<PickupDelivery>("/pickupDeliveries/");
+export const listPickupDeliveries = () => fetchList<PickupDelivery>("/pickupDeliveries/");
 /** The whole list at once: the box replaces every setting in one transaction. */
 export const savePickupDeliveries = (body: PickupDeliveryInput[]) => api<PickupDelivery[]>("POST", "/pickupDeliveries/", { body, quiet: true });
 

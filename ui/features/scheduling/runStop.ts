@@ -13,3 +13,14 @@ const DELIVERED = new Set(["DELIVERED", "DELIVERED AND PAID", "DELIVERED NOT PAI
 export function stopDone(s: Pick<RunStop, "kind" | "state">): boolean {
   return s.kind === "pickup" ? !BEFORE_PICKUP.has(s.state) : DELIVERED.has(s.state);
 }
+
+/** States of a ticket still at the plant or before it (spec §4 order, up to IN PROGRESS): not ready to deliver. */
+const NOT_READY = new Set([...BEFORE_PICKUP, "PICKED UP", "TECNOWASH", "MARKED", "IN PROGRESS"]);
+
+/**
+ * Whether a delivery stop's ticket is not ready (issue 31): a ticket still at TECNOWASH or in
+ * progress on the run would send the van out for clothes that are not on it.
+ */
+export function stopNotReady(s: Pick<RunStop, "kind" | "state">): boolean {
+  return s.kind === "delivery" && NOT_READY.has(s.state);
+}

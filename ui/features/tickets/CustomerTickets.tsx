@@ -3,13 +3,14 @@ import { Link } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { toast } from "../../components/toast";
 import type { CustomerTicket as Row } from "../../../appliance/modules/customers/model";
-import type { TicketLog, TicketState } from "../../../appliance/modules/tickets/model";
+import type { TicketLog } from "../../../appliance/modules/tickets/model";
 import { listCustomerTickets, listTicketLogs, listTicketStates, payLabel, setTicketsState } from "./api";
 import { payDialog } from "./PayDialog";
 import { Payments } from "./Payments";
 import { HistoryTable } from "./History";
 import { LoadFailed } from "../../components/LoadFailed";
 import { loadFailure } from "../../lib/api";
+import { useList } from "../../lib/useList";
 import { useTicketLocations } from "../scan/Where";
 
 /** Spec §2 Customers detail: the last 10 tickets (See All shows every one). */
@@ -24,7 +25,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
   const [rows, setRows] = useState<Row[] | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const [all, setAll] = useState(false);
-  const [states, setStates] = useState<TicketState[]>([]);
+  const states = useList(listTicketStates);
   const [history, setHistory] = useState<{ id: number; logs: TicketLog[] } | null>(null);
   const [paymentsOf, setPaymentsOf] = useState<number | null>(null);
   // A failed load keeps what was shown and says so, never "No tickets yet" (issue 25).
@@ -35,7 +36,6 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
     );
   useEffect(() => {
     load();
-    listTicketStates().then(setStates);
   }, [customerId]);
 
   async function setState(id: number, state: string) {
@@ -49,7 +49,12 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
     }
   }
   async function showHistory(id: number) {
-    setHistory({ id, logs: await listTicketLogs(id) });
+    // A history that cannot be fetched says so (quiet fetch): an empty history would read as "never changed".
+    try {
+      setHistory({ id, logs: await listTicketLogs(id) });
+    } catch (e) {
+      toast(`Could not load the history: ${loadFailure(e)}`, "danger");
+    }
   }
 
   const list = rows ?? [];
@@ -66,6 +71,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
         )}
       </div>
       <LoadFailed what="this customer's tickets" error={failed} onRetry={() => void load()} />
+      <LoadFailed what="the ticket states" error={states.error} onRetry={() => void states.retry()} />
       {shown.length === 0 ? (
         rows && <p className="muted">No tickets yet.</p>
       ) : (
@@ -91,7 +97,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
                   </td>
                   <td>
                     <select aria-label={`State of ticket ${r.id}`} value={r.state} onChange={(e) => setState(r.id, e.target.value)}>
-                      {states.map((s) => (
+                      {(states.items ?? []).map((s) => (
                         <option key={s.id} value={s.name}>
                           {s.name || "(none)"}
                         </option>
@@ -120,7 +126,7 @@ export function CustomerTickets({ customerId }: { customerId: number }) {
                       Payments
                     </button>
                     <button type="button" className="btn btn-small btn-primary" onClick={() => pay(r)}>
-                      {payLabel(r.balance, euroFromEuros)}
+                      {payLabel(r, euroFromEuros)}
                     </button>
                   </td>
                 </tr>,

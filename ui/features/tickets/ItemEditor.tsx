@@ -103,7 +103,7 @@ export function ItemEditor({
       <div className="section-head">
         <h2>{item.sub_category?.name}</h2>
         <span className="price">
-          Paid {euroFromEuros(item.total_paid)} · Due {payLabel(item.balance, euroFromEuros)}
+          Paid {euroFromEuros(item.total_paid)} · Due {payLabel(item, euroFromEuros)}
         </span>
       </div>
       {allPieces.length > 0 && (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { euroFromEuros } from "../../../appliance/domain/format";
-import { isFractionOfCent, toCents, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
+import { changeDue, isFractionOfCent, toCents, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
 import type { Tender } from "../../../appliance/modules/payments/model";
 import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
 import { toast } from "../../components/toast";
@@ -79,7 +79,7 @@ function PayDialog<T extends { balance: number }>({
   const amountCents = cents(amount);
   const balanceCents = toCents(balance);
   const tenderedCents = method === "cash" && tendered.trim() !== "" ? cents(tendered) : null;
-  const change = tenderedCents !== null && tenderedCents >= amountCents ? tenderedCents - amountCents : null;
+  const change = tenderedCents !== null && Number.isFinite(tenderedCents) ? changeDue(tenderedCents, amountCents) : null;
   const invalid =
     isFractionOfCent(amount) || (method === "cash" && isFractionOfCent(tendered))
       ? WHOLE_CENTS_ONLY

@@ -1,9 +1,11 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
 import { isFractionOfCent, toCents, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
 import type { Payment } from "../../../appliance/modules/payments/model";
 import { withApproval } from "../../components/approval";
+import { LoadFailed } from "../../components/LoadFailed";
 import { toast } from "../../components/toast";
+import { useList } from "../../lib/useList";
 import { listPayments, refundPayment } from "./api";
 
 const TENDER = { cash: "Cash", card: "Card", other: "Other" } as const;
@@ -26,20 +28,20 @@ export function Payments({
   /** Said when the ticket has no payment yet (else nothing shows). */
   empty?: string;
 }) {
-  const [rows, setRows] = useState<Payment[] | null>(null);
   const [refunding, setRefunding] = useState<Payment | null>(null);
   const [reload, setReload] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` and `reload` are triggers (a new payment or refund), not values the effect reads.
-  useEffect(() => {
-    listPayments(ticketId).then(setRows, () => setRows([]));
-  }, [ticketId, version, reload]);
-  if (!rows?.length) return rows && empty ? <p className="muted">{empty}</p> : null;
+  // `version` and `reload` are triggers (a new payment or refund): a new key loads again.
+  const { items: rows, error, retry } = useList(() => listPayments(ticketId), `${ticketId}:${String(version)}:${reload}`);
+  // A list that failed says so (issue 31): a vanished list reads as "nothing paid" and staff take the money again.
+  const failed = error ? <LoadFailed what="the payments" error={error} onRetry={() => void retry()} /> : null;
+  if (!rows?.length) return failed ?? (rows && empty ? <p className="muted">{empty}</p> : null);
   // What is left to refund of each payment: its amount less the refunds made of it.
   const refunded = new Map<number, number>();
   for (const r of rows) if (r.refund_of) refunded.set(r.refund_of, (refunded.get(r.refund_of) ?? 0) + toCents(-r.amount));
   const left = (p: Payment) => toCents(p.amount) - (refunded.get(p.id) ?? 0);
   return (
     <>
+      {failed}
       <table className="payments" data-testid="payments">
         <caption>Payments</caption>
         <thead>

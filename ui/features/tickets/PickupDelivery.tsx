@@ -8,6 +8,8 @@ import type { Address } from "../../../appliance/modules/places/model";
 import type { Availability } from "../../../appliance/modules/scheduling/model";
 import type { Ticket, TicketOptions } from "../../../appliance/modules/tickets/model";
 import { Field } from "../../components/form";
+import { LoadFailed } from "../../components/LoadFailed";
+import { useList } from "../../lib/useList";
 import { type AddressDraft, AddressFields, addressValid, blankAddress } from "../people/fields";
 import { createAddress, getAvailability, listTicketAddresses } from "./api";
 
@@ -46,15 +48,16 @@ export function PickupDeliveryPanel({
   onDate: (leg: Leg, day: string) => void;
   onOptions: (o: TicketOptions) => void;
 }) {
-  const [addresses, setAddresses] = useState<Address[]>([]);
-  const loadAddresses = () => listTicketAddresses(ticket.id).then(setAddresses, () => {});
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the list is the ticket's customer's; reloaded when an address is added
-  useEffect(() => void loadAddresses(), [ticket.id]);
+  // The list is the ticket's customer's; reloaded when an address is added. A failed load says so (issue 31).
+  const list = useList(() => listTicketAddresses(ticket.id), ticket.id);
+  const addresses = list.items ?? [];
+  const loadAddresses = () => void list.retry();
   const today = businessDay(new Date());
   const start = defaultDay(ticket, today);
   const actions = [...new Set(ticket.ticket_sub_categories.flatMap((i) => i.actions.map((a) => a.actionID)))].sort((a, b) => a - b);
   return (
     <section className="card stops-panel" aria-label="Pickup and delivery">
+      <LoadFailed what="the customer's addresses" error={list.error} onRetry={loadAddresses} />
       {(["pickup", "delivery"] as const).map((leg) => (
         <LegEditor
           key={leg}

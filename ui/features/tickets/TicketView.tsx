@@ -4,8 +4,11 @@ import { displayDate, euro, euroFromEuros } from "../../../appliance/domain/form
 import { toCents } from "../../../appliance/domain/money";
 import { vatSplit } from "../../../appliance/domain/pricing";
 import { backTo } from "../../app/Header";
+import { LoadFailed } from "../../components/LoadFailed";
 import { toast } from "../../components/toast";
-import type { Ticket, TicketState } from "../../../appliance/modules/tickets/model";
+import { loadFailure } from "../../lib/api";
+import { useList } from "../../lib/useList";
+import type { Ticket } from "../../../appliance/modules/tickets/model";
 import { getTicket, listTicketStates, payLabel, setTicketsState } from "./api";
 import { payDialog } from "./PayDialog";
 import { askTicketDiscount } from "./discount";
@@ -23,18 +26,23 @@ import { askAndSendStatusMessage } from "../messaging/statusMessage";
 export function TicketView({ params }: { params: Record<string, string | undefined> }) {
   const id = Number(params.id);
   const [t, setT] = useState<Ticket | null>(null);
-  const [states, setStates] = useState<TicketState[]>([]);
+  const [failed, setFailed] = useState<string | null>(null);
+  const states = useList(listTicketStates);
   const [messaging, setMessaging] = useState(false);
   const [sent, setSent] = useState(0);
-  useEffect(() => {
-    getTicket(id).then(setT, () => {});
-    listTicketStates().then(setStates);
-  }, [id]);
+  // A ticket that failed to load says so with Retry, never "Loading…" for ever (issue 31).
+  const load = () =>
+    getTicket(id).then(
+      (got) => (setT(got), setFailed(null)),
+      (e) => setFailed(loadFailure(e)),
+    );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: load reads only id
+  useEffect(() => void load(), [id]);
   useEffect(() => {
     if (t) backTo.value = `/customers/${t.customer_id}`;
     return () => void (backTo.value = null);
   }, [t?.customer_id]);
-  if (!t) return <p className="muted">Loading the ticket…</p>;
+  if (!t) return failed ? <LoadFailed what="the ticket" error={failed} onRetry={() => void load()} /> : <p className="muted">Loading the ticket…</p>;
 
   async function setState(state: string) {
     const r = await setTicketsState([t!.id], state).catch(() => null);
@@ -83,13 +91,14 @@ export function TicketView({ params }: { params: Record<string, string | undefin
         <label className="field state-picker">
           <span>State</span>
           <select aria-label="State" value={t.state} onChange={(e) => setState(e.target.value)}>
-            {states.map((s) => (
+            {(states.items ?? []).map((s) => (
               <option key={s.id} value={s.name}>
                 {s.name || "(none)"}
               </option>
             ))}
           </select>
         </label>
+        <LoadFailed what="the ticket states" error={states.error} onRetry={() => void states.retry()} />
       </section>
       <TicketStops ticket={t} />
       <section className="card">
@@ -115,7 +124,7 @@ export function TicketView({ params }: { params: Record<string, string | undefin
           </Link>
           <PrintButton ticketId={t.id} empty={t.ticket_sub_categories.length === 0} onPrinted={() => void getTicket(t.id).then(setT)} />
           <button type="button" className="btn btn-primary" data-testid="pay-ticket" onClick={payAll}>
-            {payLabel(t.balance, euroFromEuros)}
+            {payLabel(t, euroFromEuros)}
           </button>
         </div>
       </section>

@@ -63,7 +63,7 @@ export function TicketsList() {
                 </span>
               </span>
               <span className="price">
-                {euroFromEuros(r.total)} <span className="badge">{payLabel(r.balance, euroFromEuros)}</span>
+                {euroFromEuros(r.total)} <span className="badge">{payLabel(r, euroFromEuros)}</span>
               </span>
             </Link>
           </li>

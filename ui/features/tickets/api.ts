@@ -12,8 +12,9 @@ import type {
   TicketOptions,
   TicketState,
 } from "../../../appliance/modules/tickets/model";
+import { balanceDue, creditOwed, toCents, toEuros } from "../../../appliance/domain/money";
 import type { Approval } from "../../components/approval";
-import { api, apiList, fetchList } from "../../lib/api";
+import { api, fetchList } from "../../lib/api";
 
 // The calls the tickets screens make. The shapes are the box's own: the modules' models,
 // imported type-only (README "Layout").
@@ -41,14 +42,14 @@ export const payItemBy = (id: number, pay: { method: Tender; amount: number; ten
 export const refundPayment = (id: number, amount: number, reason: string) => (approval?: Approval) =>
   api<Payment>("POST", `/payments/${id}/refund`, { body: { amount, reason, ...(approval ? { approval } : {}) }, quiet: true });
 /** A ticket's payment and refund rows (issue 24). */
-export const listPayments = (ticketId: number) => apiList<Payment>("/payments/", { ticket: ticketId });
+export const listPayments = (ticketId: number) => fetchList<Payment>("/payments/", { ticket: ticketId });
 export const setTicketsState = (ids: number[], state: string) => api<StateChangeResult>("PUT", "/tickets/changeState", { body: { Ids: ids, State: state } });
-export const listTicketStates = () => apiList<TicketState>("/ticketStates/");
+export const listTicketStates = () => fetchList<TicketState>("/ticketStates/");
 /** A customer's tickets (spec §2 Customers detail) with the agent that took each, newest first. */
 export const listCustomerTickets = (customerId: number) => fetchList<CustomerTicket>(`/customers/${customerId}/tickets`);
 export const listTickets = (query: { limit: number; offset: number; term?: string; tab?: string; notState?: string[] }) =>
   fetchList<TicketListRow>("/tickets/", query);
-export const listTicketLogs = (ticketId: number) => apiList<TicketLog>(`/ticketLogStates/${ticketId}`);
+export const listTicketLogs = (ticketId: number) => fetchList<TicketLog>(`/ticketLogStates/${ticketId}`);
 
 /** `copies` items of one garment; answers the items made, the last one last. */
 export const addItems = (ticketId: number, garmentId: number, copies: number) =>
@@ -87,11 +88,22 @@ export const setTicketOptions = (id: number, options: TicketOptions) => (approva
   api<Ticket>("PUT", `/tickets/${id}/deliveryPickupOptions`, { body: { ...options, ...(approval ? { approval } : {}) }, quiet: true });
 
 /** Where the ticket's customer may be visited: their home first, then addresses their tickets used. */
-export const listTicketAddresses = (ticketId: number) => apiList<Address>(`/tickets/${ticketId}/addresses`);
+export const listTicketAddresses = (ticketId: number) => fetchList<Address>(`/tickets/${ticketId}/addresses`);
 /** A new address of the caller's shop (places module). */
 export const createAddress = (body: AddressInput) => api<Address>("POST", "/address/", { body });
 /** A locality's van room per day from `from`, and the first day with room for the ticket's actions (scheduling module). */
 export const getAvailability = (query: { locality: number; from: string; days: number; default_date: string; actions: number[] }) =>
   api<Availability>("GET", "/schedule/availability", { query, quiet: true });
-/** Spec §2: the pay button shows PAID or the balance. */
-export const payLabel = (balance: number, fmt: (n: number) => string) => (balance <= 0 ? "PAID" : fmt(balance));
+/**
+ * Spec §2: the pay button shows PAID or the balance. A total overridden below what was paid
+ * is not "PAID": it shows the credit the shop owes the customer (issue 31), by the one rule
+ * in domain/money.ts. Amounts are the API's euros; an item's override replaces its total.
+ */
+export function payLabel(t: { total: number; total_paid: number; total_override?: number | null }, fmt: (n: number) => string): string {
+  const total = toCents(t.total_override ?? t.total);
+  const paid = toCents(t.total_paid);
+  const credit = creditOwed(total, paid);
+  if (credit > 0) return `Credit ${fmt(toEuros(credit))}`;
+  const due = balanceDue(total, paid);
+  return due <= 0 ? "PAID" : fmt(toEuros(due));
+}

@@ -1,4 +1,4 @@
-import { clampPercent, parseDiscount } from "../../../appliance/domain/money";
+import { parseDiscount } from "../../../appliance/domain/money";
 import { withApproval } from "../../components/approval";
 import type { Ticket } from "../../../appliance/modules/tickets/model";
 import { setTicketDiscount } from "./api";
@@ -11,5 +11,5 @@ import { setTicketDiscount } from "./api";
 export async function askTicketDiscount(ticket: Ticket): Promise<Ticket | null> {
   const v = window.prompt("Ticket discount (%)", String(parseDiscount(ticket.discount)));
   if (v === null) return null;
-  return withApproval(setTicketDiscount(ticket.id, clampPercent(Number(v))));
+  return withApproval(setTicketDiscount(ticket.id, parseDiscount(v)));
 }

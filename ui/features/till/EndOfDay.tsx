@@ -7,7 +7,10 @@ import type { Tender, TillDay } from "../../../appliance/modules/payments/model"
 import { DateField } from "../../components/DateField";
 import { toast } from "../../components/toast";
 import type { PrintJob, PrintResult } from "../../../appliance/modules/printing/model";
-import { api, BASE } from "../../lib/api";
+import { api, BASE, loadFailure } from "../../lib/api";
+import { countOf } from "../../lib/plural";
+import { LoadFailed } from "../../components/LoadFailed";
+import { confirmDialog } from "../../components/dialog";
 import { currentToken, employee } from "../../lib/session";
 import { choice } from "../printing/printer";
 
@@ -15,7 +18,7 @@ import { choice } from "../printing/printer";
 const TENDERS: readonly Tender[] = ["cash", "card", "other"];
 const LABEL: Record<Tender, string> = { cash: "Cash", card: "Card", other: "Other" };
 
-const getTill = (day: string) => api<TillDay>("GET", `/till/${day}`);
+const getTill = (day: string) => api<TillDay>("GET", `/till/${day}`, { quiet: true });
 /** Quiet: a refused close (409: already closed) shows the box's message on the screen. */
 const closeTill = (day: string, counted: Record<Tender, number>, note: string) =>
   api<TillDay>("POST", `/till/${day}/close`, { body: { counted, note }, quiet: true });
@@ -58,6 +61,8 @@ async function downloadZ(day: string) {
 
 /** "12,50" or "12.50" in cents; NaN when it is no amount or a fraction of a cent. */
 const cents = typedCents;
+/** A variance in words: "€1.00 over" (more in the drawer than expected) or "€1.00 short". */
+const overShort = (v: number) => `${euroFromEuros(toEuros(Math.abs(v)))} ${v > 0 ? "over" : "short"}`;
 
 /**
  * End of day (issue 24, admins and managers): a day's drawer as the box counts it (expected per
@@ -73,13 +78,22 @@ export function EndOfDay() {
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
   const [zStatus, setZStatus] = useState("");
+  const [failed, setFailed] = useState<string | null>(null);
   const admin = employee.value?.role === "admin";
 
+  // A drawer that failed to load says so with Retry, never "Loading…" for ever (issue 31).
+  const load = () =>
+    getTill(day).then(
+      (t) => (setTill(t), setFailed(null)),
+      (e) => setFailed(loadFailure(e)),
+    );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: load reads only day
   useEffect(() => {
     if (!day) return;
     setTill(null);
     setError("");
-    getTill(day).then(setTill, () => {});
+    setFailed(null);
+    void load();
   }, [day]);
 
   const variance = (t: Tender) => {
@@ -87,12 +101,27 @@ export function EndOfDay() {
     return till && Number.isFinite(c) ? c - toCents(till.expected[t]) : null;
   };
   const ready = TENDERS.every((t) => Number.isFinite(cents(counted[t])));
+  // Each tender whose count differs from what the box expects, as "Cash €1.00 over" (issue 31).
+  const off = TENDERS.flatMap((t) => {
+    const v = variance(t);
+    return v ? [`${LABEL[t]} ${overShort(v)}`] : [];
+  });
 
   async function close(e: React.FormEvent) {
     e.preventDefault();
     if (!ready || busy) return;
-    setBusy(true);
     setError("");
+    // A drawer that does not agree closes only with a reason and a second look (issue 31).
+    if (off.length) {
+      if (!note.trim()) return setError(`The drawer is ${off.join(", ")}: say why in the note.`);
+      const ok = await confirmDialog({
+        title: "Close with a variance?",
+        message: `${off.join(", ")}. Close the drawer anyway?`,
+        okText: "Close with the variance",
+      });
+      if (!ok) return;
+    }
+    setBusy(true);
     try {
       const body = Object.fromEntries(TENDERS.map((t) => [t, toEuros(cents(counted[t]))])) as Record<Tender, number>;
       setTill(await closeTill(day, body, note));
@@ -125,17 +154,19 @@ export function EndOfDay() {
       <section className="card">
         <DateField label="Day" value={day} onChange={(d) => d && setDay(d)} clearable={false} />
       </section>
-      {!till ? (
+      {failed ? (
+        <LoadFailed what="the drawer" error={failed} onRetry={() => void load()} />
+      ) : !till ? (
         <p className="muted">Loading the drawer…</p>
       ) : (
         <section className="card" aria-label="Drawer">
           <h2>Drawer of {displayDate(till.day)}</h2>
           <p data-testid="till-counts">
-            {till.payments} payments · {till.refunds} refunds
+            {countOf(till.payments, "payment")} · {countOf(till.refunds, "refund")}
           </p>
           {till.moved_to_next_day > 0 && (
             <p className="muted" role="note">
-              {till.moved_to_next_day === 1 ? "1 payment" : `${till.moved_to_next_day} payments`} of this day taken after its close count in the next open day.
+              {countOf(till.moved_to_next_day, "payment")} of this day taken after its close count in the next open day.
             </p>
           )}
           <form onSubmit={close}>
@@ -175,6 +206,11 @@ export function EndOfDay() {
                 })}
               </tbody>
             </table>
+            {!till.closed && off.length > 0 && (
+              <p className="form-error" data-testid="variance-summary">
+                {off.join(" · ")}
+              </p>
+            )}
             {till.closed ? (
               <p role="status">
                 Closed {displayDateTime(till.closed.closed_at)}

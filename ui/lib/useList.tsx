@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { LoadFailed } from "../components/LoadFailed";
 import { loadFailure } from "./api";
 
 /**
@@ -33,4 +34,15 @@ export function useList<T>(load: () => Promise<T[]>, key: string | number = "") 
   }, [key]);
   useEffect(() => void reload(), [reload]);
   return { items, error, loading, retry: reload, setItems };
+}
+
+/**
+ * A list that a screen shows beside something else (a picker's choices, a side list): its
+ * items ([] until loaded), whether it loaded, and `failed`, the "Could not load" with Retry to
+ * put where the list would be (issue 31), so a failure never passes for an empty list.
+ */
+export function usePickList<T>(load: () => Promise<T[]>, what: string, key: string | number = "") {
+  const l = useList(load, key);
+  const failed = <LoadFailed what={what} error={l.error} onRetry={() => void l.retry()} />;
+  return { items: l.items ?? [], loaded: l.items !== null && !l.error, failed, retry: l.retry };
 }
