@@ -6,6 +6,7 @@ import { euroFromEuros } from "../../../appliance/domain/format";
 import { toast } from "../../components/toast";
 import { LoadFailed } from "../../components/LoadFailed";
 import { BASE, api, fetchList, queryString } from "../../lib/api";
+import { countOf } from "../../lib/plural";
 import { useList } from "../../lib/useList";
 import { currentToken, employee } from "../../lib/session";
 import { SignaturePad, type SignatureHandle } from "../scan/Signature";
@@ -77,7 +78,7 @@ export function DriverRun({ date }: { date: string }) {
             </select>
           </label>
         )}
-        <span className="people-hint muted">{run ? `${run.stops.length} stop${run.stops.length === 1 ? "" : "s"} for ${run.driver.full_name}` : ""}</span>
+        <span className="people-hint muted">{run ? `${countOf(run.stops.length, "stop")} for ${run.driver.full_name}` : ""}</span>
         <button type="button" className="btn" onClick={openPdf} disabled={!run}>
           Run sheet (PDF)
         </button>
