@@ -8,7 +8,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { checkpointEvery, yieldToOthers, migrateDatabase, openDatabase, settleWal } from "../db/client";
+import { checkpointEvery, settleWal, yieldToOthers } from "../db/bulkWriter";
+import { migrateDatabase, openDatabase } from "../db/client";
 import { IMPORT_CHECKPOINT_WRITES } from "../appliance/modules/import/types";
 import { getBoxSecret } from "../appliance/modules/auth/secrets";
 import { litestreamAlive } from "../appliance/modules/hqlink/supervisor";
@@ -42,6 +43,8 @@ const litestream = () => litestreamAlive(config.dataDir);
 const checkpoint = checkpointEvery(database, IMPORT_CHECKPOINT_WRITES, litestream);
 /** A box serving on the same file gets its writes in between the import's pages (README "Beside a running box"). */
 const letTheBoxIn = yieldToOthers(database.file);
+const GC_EVERY = 8;
+let written = 0;
 const track = progressTracker();
 const tty = process.stderr.isTTY;
 let lastLine = 0;
@@ -57,7 +60,12 @@ try {
       password,
       pin: a.pin,
       dryRun: a["dry-run"],
-      afterWrite: async () => (await checkpoint(), await letTheBoxIn()),
+      afterWrite: async () => {
+        await checkpoint();
+        await letTheBoxIn();
+        // A full collection now and then: the pages' JSON strings and buffers live outside the JS heap's count, and a lazy GC let them pile up.
+        if (++written % GC_EVERY === 0) Bun.gc(true);
+      },
       onProgress: (p) => {
         const line = progressBar(track(p));
         if (tty) process.stderr.write(`\r\x1b[K${line}`);

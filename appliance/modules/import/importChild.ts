@@ -10,7 +10,8 @@
  * written (the run is marked failed and a new import resumes it); the WAL is checkpointed as
  * it goes and once more at the end, PASSIVE only, as the box serves beside it.
  */
-import { checkpointEvery, yieldToOthers, openDatabase, settleWal } from "../../../db/client";
+import { checkpointEvery, settleWal, yieldToOthers } from "../../../db/bulkWriter";
+import { openDatabase } from "../../../db/client";
 import type { EmployeeCaller } from "../auth/caller";
 import { getBoxSecret } from "../auth/secrets";
 import { litestreamAlive } from "../hqlink/supervisor";

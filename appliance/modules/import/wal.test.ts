@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { checkpointEvery, yieldToOthers } from "../../../db/client";
+import { checkpointEvery, yieldToOthers } from "../../../db/bulkWriter";
 import { litestreamAlive } from "../hqlink/supervisor";
 import type { TestBox } from "../../test/harness";
 import { ADMIN, importInto, type Served, serve, testBox } from "./testkit";
@@ -111,7 +111,7 @@ test("the end's TRUNCATE is left out while a box has the file open (it would hol
       Bun.spawnSync([
         process.execPath,
         "-e",
-        `import { openElsewhere } from ${JSON.stringify(join(import.meta.dir, "../../../db/client.ts"))}; console.log(openElsewhere(${JSON.stringify(file)}))`,
+        `import { openElsewhere } from ${JSON.stringify(join(import.meta.dir, "../../../db/bulkWriter.ts"))}; console.log(openElsewhere(${JSON.stringify(file)}))`,
       ])
         .stdout.toString()
         .trim();
