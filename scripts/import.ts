@@ -8,11 +8,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { checkpointEvery, settleWal, yieldToOthers } from "../db/bulkWriter";
+import { settleWal } from "../db/bulkWriter";
 import { migrateDatabase, openDatabase } from "../db/client";
-import { IMPORT_CHECKPOINT_WRITES } from "../appliance/modules/import/types";
+import { afterEachWrite } from "../appliance/modules/import/importChild";
 import { getBoxSecret } from "../appliance/modules/auth/secrets";
-import { litestreamAlive } from "../appliance/modules/hqlink/supervisor";
 import { importCaller, type ImportReport, runImport } from "../appliance/modules/import/importer";
 import { progressBar, progressTracker } from "../appliance/modules/import/progress";
 import { describeSkipped } from "../appliance/modules/import/privileges";
@@ -38,13 +37,8 @@ const config = loadConfig(process.env);
 const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
 await migrateDatabase(database);
 const db = database.db;
-/** While the box's Litestream runs on this file, it alone checkpoints (README "Who checkpoints when"). */
-const litestream = () => litestreamAlive(config.dataDir);
-const checkpoint = checkpointEvery(database, IMPORT_CHECKPOINT_WRITES, litestream);
-/** A box serving on the same file gets its writes in between the import's pages (README "Beside a running box"). */
-const letTheBoxIn = yieldToOthers(database.file);
-const GC_EVERY = 8;
-let written = 0;
+// A checkpoint every few writes, room for a box serving beside, a full GC now and then (issue 32).
+const { afterWrite, litestream } = afterEachWrite(database, config.dataDir);
 const track = progressTracker();
 const tty = process.stderr.isTTY;
 let lastLine = 0;
@@ -60,12 +54,7 @@ try {
       password,
       pin: a.pin,
       dryRun: a["dry-run"],
-      afterWrite: async () => {
-        await checkpoint();
-        await letTheBoxIn();
-        // A full collection now and then: the pages' JSON strings and buffers live outside the JS heap's count, and a lazy GC let them pile up.
-        if (++written % GC_EVERY === 0) Bun.gc(true);
-      },
+      afterWrite,
       onProgress: (p) => {
         const line = progressBar(track(p));
         if (tty) process.stderr.write(`\r\x1b[K${line}`);

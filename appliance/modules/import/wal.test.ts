@@ -82,7 +82,7 @@ test("while the box's Litestream runs on the file the import does not checkpoint
   const box = await testBox({});
   await box.stop();
   // A stand-in Litestream: a live process whose command line names it, in the box's pid file.
-  const fake = Bun.spawn(["sh", "-c", "sleep 60", "litestream-stand-in"]);
+  const fake = Bun.spawn([process.execPath, "-e", "setTimeout(() => {}, 60000)", "litestream-stand-in"]);
   try {
     expect(litestreamAlive(box.dir)).toBe(false);
     writeFileSync(join(box.dir, "litestream.pid"), String(fake.pid));
