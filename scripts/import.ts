@@ -8,10 +8,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { checkpointEvery, yieldToOthers, migrateDatabase, openDatabase, settleWal } from "../db/client";
-import { IMPORT_CHECKPOINT_WRITES } from "../appliance/modules/import/types";
+import { settleWal } from "../db/bulkWriter";
+import { migrateDatabase, openDatabase } from "../db/client";
+import { afterEachWrite } from "../appliance/modules/import/importChild";
 import { getBoxSecret } from "../appliance/modules/auth/secrets";
-import { litestreamAlive } from "../appliance/modules/hqlink/supervisor";
 import { importCaller, type ImportReport, runImport } from "../appliance/modules/import/importer";
 import { progressBar, progressTracker } from "../appliance/modules/import/progress";
 import { describeSkipped } from "../appliance/modules/import/privileges";
@@ -37,11 +37,8 @@ const config = loadConfig(process.env);
 const database = await openDatabase(config.databaseUrl, config.databaseAuthToken);
 await migrateDatabase(database);
 const db = database.db;
-/** While the box's Litestream runs on this file, it alone checkpoints (README "Who checkpoints when"). */
-const litestream = () => litestreamAlive(config.dataDir);
-const checkpoint = checkpointEvery(database, IMPORT_CHECKPOINT_WRITES, litestream);
-/** A box serving on the same file gets its writes in between the import's pages (README "Beside a running box"). */
-const letTheBoxIn = yieldToOthers(database.file);
+// A checkpoint every few writes, room for a box serving beside, a full GC now and then (issue 32).
+const { afterWrite, litestream } = afterEachWrite(database, config.dataDir);
 const track = progressTracker();
 const tty = process.stderr.isTTY;
 let lastLine = 0;
@@ -57,7 +54,7 @@ try {
       password,
       pin: a.pin,
       dryRun: a["dry-run"],
-      afterWrite: async () => (await checkpoint(), await letTheBoxIn()),
+      afterWrite,
       onProgress: (p) => {
         const line = progressBar(track(p));
         if (tty) process.stderr.write(`\r\x1b[K${line}`);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { checkpointEvery, yieldToOthers } from "../../../db/client";
+import { checkpointEvery, yieldToOthers } from "../../../db/bulkWriter";
 import { litestreamAlive } from "../hqlink/supervisor";
 import type { TestBox } from "../../test/harness";
 import { ADMIN, importInto, type Served, serve, testBox } from "./testkit";
@@ -82,9 +82,7 @@ test("while the box's Litestream runs on the file the import does not checkpoint
   const box = await testBox({});
   await box.stop();
   // A stand-in Litestream: a live process whose command line names it, in the box's pid file.
-  // "; :" keeps the shell itself running: with one command a shell may exec it, and the pid's
-  // command line would then be sleep's, without the name.
-  const fake = Bun.spawn(["sh", "-c", "sleep 60; :", "litestream-stand-in"]);
+  const fake = Bun.spawn([process.execPath, "-e", "setTimeout(() => {}, 60000)", "litestream-stand-in"]);
   try {
     // Until the child has exec'd, its command line is still the test runner's (bounded wait).
     for (let i = 0; i < 100 && !readFileSync(`/proc/${fake.pid}/cmdline`, "utf8").includes("litestream"); i++) await Bun.sleep(20);
@@ -115,7 +113,7 @@ test("the end's TRUNCATE is left out while a box has the file open (it would hol
       Bun.spawnSync([
         process.execPath,
         "-e",
-        `import { openElsewhere } from ${JSON.stringify(join(import.meta.dir, "../../../db/client.ts"))}; console.log(openElsewhere(${JSON.stringify(file)}))`,
+        `import { openElsewhere } from ${JSON.stringify(join(import.meta.dir, "../../../db/bulkWriter.ts"))}; console.log(openElsewhere(${JSON.stringify(file)}))`,
       ])
         .stdout.toString()
         .trim();
