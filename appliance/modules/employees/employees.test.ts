@@ -76,6 +76,31 @@ test("owings show on employee and driver records, and clearing settles them", as
   expect(closed).toMatchObject({ accumulated: 0, employee_owings: [] });
 });
 
+test("clearing owings honours Idempotency-Key: a retry with the key settles nothing recorded since", async () => {
+  const d = (await box.call("POST", "/api/v1/employees/", { token: admin, body: { full_name: "Driver Retry", role: "driver", pin: 8282 } })).json.data;
+  const c = box.database.client;
+  await c.execute("INSERT INTO customers (agent_id, full_name) VALUES (1, 'Retry Customer')");
+  const t = Number(
+    (await c.execute("INSERT INTO tickets (agent_id, employee_id, customer_id) VALUES (1, 1, (SELECT max(id) FROM customers)) RETURNING id")).rows[0]!.id,
+  );
+  const owe = (cents: number) =>
+    c.execute({ sql: "INSERT INTO employee_owings (ticket_id, employee_id, amount, percentage) VALUES (?, ?, ?, 100)", args: [t, d.id, cents] });
+  await owe(1000);
+  const headers = { "idempotency-key": "clear-owings-retry-1" };
+  const first = await box.call("PUT", `/api/v1/employees/clearOwings/${d.id}`, { token: admin, headers });
+  expect(first.status).toBe(200);
+  await owe(500); // recorded after the first call; the lost-answer retry must leave it open
+  const retry = await box.call("PUT", `/api/v1/employees/clearOwings/${d.id}`, { token: admin, headers });
+  expect(retry.status).toBe(200);
+  expect(retry.json).toEqual(first.json);
+  const after = (await box.call("GET", `/api/v1/employees/${d.id}`, { token: admin })).json.data;
+  expect(after.accumulated).toBe(10);
+  expect(after.employee_owings.map((o: { state: string; received: number }) => [o.state, o.received]).sort()).toEqual([
+    ["CLEARED", 10],
+    ["OPEN", 5],
+  ]);
+});
+
 test("a PIN clash does not say whose PIN it is and counts as a wrong PIN: 5 clashes lock the shop's PIN login", async () => {
   const own = await testBox();
   try {

@@ -89,6 +89,9 @@ export function employeeRoutes(employees: EmployeeService) {
       tag: "employees",
       summary: "Settles the employee's open owings; ?close=true also closes the period",
       access: admin,
+      // Moves money (owings settled into accumulated): a retry that lost the first answer must
+      // not settle an owing recorded in between.
+      idempotent: true,
       params: IdParams,
       query: ClearOwingsQuery,
       response: z.literal(true),
