@@ -170,7 +170,10 @@ export function createChainService(deps: {
   async function applyNew(s: Site & { url: string }, r: SiteRecord, list: string | null, tmp: string): Promise<boolean> {
     if (deps.tuning?.incremental === false || !existsSync(copyPath(s.name))) return false;
     const plan = planApply({ url: s.url, position: r.position, before: r.restoredListing, now: list });
-    if ("why" in plan) return false;
+    if ("why" in plan) {
+      deps.log(`chain: ${s.name}: restoring the whole copy: ${plan.why}`);
+      return false;
+    }
     clearTmp(tmp);
     const error = await applyToCopy({ run, apply: APPLY, copy: copyPath(s.name), tmp, segments: plan.segments });
     if (!error) return true;
