@@ -16,3 +16,33 @@ test("the Sites and chain report screens are for HQ staff only, as on the server
     expect(allowed(r.access, { role: "admin", hq: false }, undefined)).toBe(false);
   }
 });
+
+/** The route App.tsx's Switch shows for a typed path: the first whose pattern matches. */
+const routeOf = (path: string) =>
+  ROUTES.find((r) => {
+    const want = r.path.split("/");
+    const got = path.split("/");
+    return want.length === got.length && want.every((w, i) => w.startsWith(":") || w === got[i]);
+  });
+/** Where a typed path lands for this employee: itself, or /home (App.tsx redirects). */
+const lands = (path: string, role: "admin" | "manager" | "employee" | "driver", hqAgent = false) => {
+  const r = routeOf(path);
+  if (!r) throw new Error(`no route for ${path}`);
+  return allowed(r.access, { role, hq: false }, hqAgent) ? path : "/home";
+};
+
+// Issue 33: these were browser tests (home, reporting and catalogue specs) of the same gate, one
+// page load each; home.e2e.ts keeps one driver typing /agents to prove the gate redirects.
+test("a typed route the role may not open lands on /home; one it may open stays", () => {
+  // A driver (home.e2e.ts): admin-only and not-for-drivers screens go home; tracking stays.
+  expect(lands("/agents", "driver", true)).toBe("/home");
+  expect(lands("/express", "driver", true)).toBe("/home");
+  expect(lands("/tracking", "driver", true)).toBe("/tracking");
+  // A manager typing /reporting (reporting.e2e.ts), and the catalogue's screens (catalogue.e2e.ts).
+  for (const path of ["/reporting", "/actions", "/garments/1", "/modifiers", "/quickgarments", "/configuration"]) {
+    expect({ path, lands: lands(path, "manager") }).toEqual({ path, lands: "/home" });
+    expect({ path, lands: lands(path, "admin") }).toEqual({ path, lands: path });
+  }
+  expect(lands("/till", "manager")).toBe("/till");
+  expect(lands("/till", "employee")).toBe("/home");
+});
