@@ -27,7 +27,8 @@ export default defineConfig({
   reporter: [["list"], ["json", { outputFile: process.env.E2E_JSON ?? "test-results/e2e.json" }]],
   // Per port: Playwright empties its output folder when it starts, which would delete the
   // traces of another run sharing the machine (E2E_PORT).
-  outputDir: `test-results/e2e-artifacts-${MAIN}`,
+  // E2E_RESULTS: npm test's folder of its own run (scripts/test.sh).
+  outputDir: `${process.env.E2E_RESULTS ?? "test-results"}/e2e-artifacts-${MAIN}`,
   use: {
     baseURL: `http://localhost:${MAIN}`,
     browserName: "chromium",

@@ -1,15 +1,18 @@
 /**
  * Builds the React UI into ui/dist and prints the gzipped size of its JavaScript
  * (QUALITY.md: first load ≤ 300 KB gzipped). --public-path=/ keeps deep links working.
+ * `--out <dir>` builds elsewhere: npm test builds its own copy for its boxes (IRONBOX_UI_DIR),
+ * so a second run in the same checkout never rebuilds the UI under the first one's tablets.
  */
 import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { injectManifest } from "@serwist/build";
 import { iconPng } from "./icons";
 
 const root = resolve(import.meta.dir, "..");
-const out = join(root, "ui/dist");
+const outArg = process.argv.indexOf("--out");
+const out = outArg > 0 ? resolve(process.argv[outArg + 1]!) : join(root, "ui/dist");
 rmSync(out, { recursive: true, force: true });
 const result = await Bun.build({
   entrypoints: [join(root, "ui/index.html")],
@@ -75,5 +78,5 @@ const walk = (dir: string) => {
 };
 walk(out);
 console.log(
-  `ui built into ui/dist (service worker precaches ${precache.count} files, ${(precache.size / 1024).toFixed(0)} KB): first load ${(firstGz / 1024).toFixed(1)} KB gzipped JavaScript (bar 300 KB); ${(gz / 1024).toFixed(1)} KB with on-demand chunks (${(js / 1024).toFixed(0)} KB raw)`,
+  `ui built into ${relative(process.cwd(), out)} (service worker precaches ${precache.count} files, ${(precache.size / 1024).toFixed(0)} KB): first load ${(firstGz / 1024).toFixed(1)} KB gzipped JavaScript (bar 300 KB); ${(gz / 1024).toFixed(1)} KB with on-demand chunks (${(js / 1024).toFixed(0)} KB raw)`,
 );

@@ -4,6 +4,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { isUnder, MOUNTED_DISK_ROOTS } from "../appliance/domain/disks";
+import { freePort } from "../appliance/test/ports";
 
 /**
  * Installing a box (scripts/install.sh) into an empty temporary root, twice: the second run changes
@@ -14,7 +15,8 @@ import { isUnder, MOUNTED_DISK_ROOTS } from "../appliance/domain/disks";
  * answers /api/v1/health.
  */
 const REPO = resolve(import.meta.dir, "..");
-const PORT = 5171;
+// PORT and PORT + 1 (HTTPS), asked of the kernel (test/ports.ts): a second run beside this one gets its own.
+const PORT = await freePort(2);
 let root: string;
 const sh = (cmd: string[], opts: { cwd?: string } = {}) => {
   const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd: opts.cwd ?? REPO, encoding: "utf8" });

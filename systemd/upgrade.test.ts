@@ -4,6 +4,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createClient } from "@libsql/client";
+import { freePort } from "../appliance/test/ports";
 
 /**
  * Upgrades in place (scripts/upgrade.sh) on a box installed into a temporary root: a release
@@ -13,7 +14,8 @@ import { createClient } from "@libsql/client";
  * appliance (the scripts use systemctl on a real box).
  */
 const REPO = resolve(import.meta.dir, "..");
-const PORT = 5174;
+// PORT and PORT + 1 (HTTPS), asked of the kernel (test/ports.ts): a second run beside this one gets its own.
+const PORT = await freePort(2);
 const OLD = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).version as string;
 let dir: string;
 let root: string;

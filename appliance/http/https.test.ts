@@ -4,13 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { Database } from "bun:sqlite";
+import { freePort } from "../test/ports";
 
 /**
  * main.ts as the box runs it: HTTPS beside HTTP with its own certificates (issue 16). curl is
  * the client: it trusts only the box's CA and reaches the box by its mDNS name (--resolve).
  */
-const HTTP = 5185;
-const HTTPS = 5186;
+// Asked of the kernel (test/ports.ts): a second run beside this one gets its own.
+const HTTP = await freePort();
+const HTTPS = await freePort();
 const dirs: string[] = [];
 const procs: Subprocess[] = [];
 afterAll(async () => {
@@ -94,13 +96,15 @@ test("HTTPS by the box's name with only its CA trusted; HTTP moves page loads th
 }, 30_000);
 
 test("HTTPS port already taken: the box still serves HTTP, and says HTTPS is off", async () => {
-  const blocker = Bun.serve({ port: 5187, hostname: "0.0.0.0", fetch: () => new Response("other") });
+  const blocker = Bun.serve({ port: 0, hostname: "0.0.0.0", fetch: () => new Response("other") });
+  const taken = blocker.port;
+  const http = await freePort();
   try {
-    const { p } = await startBox({ IRONBOX_PORT: "5188", IRONBOX_HTTPS_PORT: "5187" });
-    expect((await curl("http://127.0.0.1:5188/api/v1/health")).status).toBe(200);
+    const { p } = await startBox({ IRONBOX_PORT: String(http), IRONBOX_HTTPS_PORT: String(taken) });
+    expect((await curl(`http://127.0.0.1:${http}/api/v1/health`)).status).toBe(200);
     p.kill("SIGTERM");
     await p.exited;
-    expect(await new Response(p.stderr).text()).toContain("HTTPS is off: port 5187 could not be opened");
+    expect(await new Response(p.stderr).text()).toContain(`HTTPS is off: port ${taken} could not be opened`);
   } finally {
     blocker.stop(true);
   }

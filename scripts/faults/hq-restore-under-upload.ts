@@ -19,11 +19,12 @@ import { LITESTREAM_BIN } from "../../drivers/replication/litestream";
 import { hasSnapshot } from "../../appliance/test/chainSites";
 import { arg, burst, call, newAcked, startBox } from "./lib";
 import { startSshd } from "./sshd";
+import { freePort } from "../../appliance/test/ports";
 
 const restores = arg("restores", 40, 3);
 const seconds = arg("seconds", 180, 60);
 const workers = arg("workers", 3);
-const port = arg("port", 20000 + Math.floor(Math.random() * 20000));
+const port = arg("port", await freePort(3));
 const via = process.argv.includes("--via") ? process.argv[process.argv.indexOf("--via") + 1] : "sftp";
 if (via !== "sftp" && via !== "storage") throw new Error("--via is sftp or storage");
 

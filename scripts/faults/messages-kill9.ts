@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../db/client";
 import { arg, type Box, call, startBox } from "./lib";
+import { freePort } from "../../appliance/test/ports";
 
 const runs = arg("runs", 3, 1);
 const messages = Math.min(arg("messages", 1000, 100), 1000); // the API's cap for chosen customers
@@ -25,7 +26,8 @@ const latencyMs = arg("latency-ms", 3);
 // gateway took it" and "the box recorded it": the case recovery must settle by asking.
 const replyDelayMs = arg("reply-delay-ms", 3);
 const dir = mkdtempSync(join(tmpdir(), "ironbox-msg-kill9-"));
-const port = 20000 + Math.floor(Math.random() * 20000);
+// Asked of the kernel (appliance/test/ports.ts): a run beside this one never takes the same.
+const port = await freePort(2);
 const gatewayPort = port + 1;
 const gatewayLog = join(dir, "gateway.jsonl");
 

@@ -23,8 +23,11 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { freePort } from "../../appliance/test/ports";
 
-const randomPort = () => 20000 + Math.floor(Math.random() * 20000);
+// The scripts use --port p and p + 1, p + 2 for their other servers: a block asked of the kernel
+// (appliance/test/ports.ts), so a second run beside this one never takes the same.
+const ports = async () => String(await freePort(3));
 
 async function runShort(script: string, budgetMs: number, args: string[] = []) {
   // A process group of its own (setsid), so the boxes it started die with it at the budget.
@@ -54,7 +57,7 @@ describe("fault scripts, short mode", () => {
   }, 160_000);
 
   test("disk full: every refusal a 507, writes again once space is freed, nothing lost", async () => {
-    expect(await runShort("disk-full.ts", 170_000, ["--port", String(randomPort())])).toBe(0);
+    expect(await runShort("disk-full.ts", 170_000, ["--port", await ports()])).toBe(0);
   }, 180_000);
 
   test("kill -9 during a bulk send: no message lost or sent twice", async () => {
@@ -66,15 +69,15 @@ describe("fault scripts, short mode", () => {
   }, 160_000);
 
   test("a WAL segment torn at HQ by a box's death: the restore still succeeds", async () => {
-    expect(await runShort("torn-wal.ts", 120_000, ["--port", String(randomPort())])).toBe(0);
+    expect(await runShort("torn-wal.ts", 120_000, ["--port", await ports()])).toBe(0);
   }, 130_000);
 
   test("a dead box restored from HQ into an empty folder: no more lost than its last second (two if it died uploading)", async () => {
-    expect(await runShort("dead-box.ts", 120_000, ["--port", String(randomPort())])).toBe(0);
+    expect(await runShort("dead-box.ts", 120_000, ["--port", await ports()])).toBe(0);
   }, 130_000);
 
   test("HQ's sshd down 5 s: the counter unaffected, every acknowledged ticket at HQ within 60 s of its return", async () => {
-    expect(await runShort("link-outage.ts", 150_000, ["--port", String(randomPort())])).toBe(0);
+    expect(await runShort("link-outage.ts", 150_000, ["--port", await ports()])).toBe(0);
   }, 160_000);
 
   // One run is its short mode (about 30 s; it ignores --short).

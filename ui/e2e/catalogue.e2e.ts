@@ -117,7 +117,8 @@ test("an admin builds a catalogue, reorders, edits the quick grid and prints the
   expect(text).toContain(`Steam ${stamp} €25.00`);
 });
 
-test("deleting asks first and says so; a non-admin cannot reach the catalogue", async ({ page }) => {
+// A non-admin typing the catalogue's screens lands on /home: ui/app/routes.test.ts (issue 33).
+test("deleting asks first and says so", async ({ page }) => {
   const app = new AppPage(page);
   await app.openAs("/actions/0", "9999");
   await page.getByLabel("Name", { exact: true }).fill("Throwaway");
@@ -128,14 +129,6 @@ test("deleting asks first and says so; a non-admin cannot reach the catalogue", 
   await page.getByRole("button", { name: "OK" }).click();
   await expect(page.locator(".toast", { hasText: "Action Removed" })).toBeVisible();
   await expect(page).toHaveURL(/\/actions$/);
-
-  await page.getByRole("button", { name: "Log out shop" }).click();
-  await page.getByRole("button", { name: "OK" }).click();
-  await app.loginAs("2222");
-  for (const path of ["/actions", "/garments/1", "/modifiers", "/quickgarments", "/configuration"]) {
-    await page.goto(path);
-    await expect(page).toHaveURL(/\/home$/);
-  }
 });
 
 test("the demo catalogue shows in every screen", async ({ page }) => {

@@ -17,7 +17,8 @@ const NEXT_BUILD = "9.9.9+e2e";
 test.use({ baseURL: box.url });
 test.beforeAll(async () => {
   rmSync(next, { recursive: true, force: true });
-  cpSync(resolve("ui/dist"), next, { recursive: true });
+  // The UI the boxes of this run serve (npm test builds its own: scripts/test.sh).
+  cpSync(resolve(process.env.IRONBOX_UI_DIR || "ui/dist"), next, { recursive: true });
   const index = resolve(next, "index.html");
   writeFileSync(
     index,

@@ -302,8 +302,4 @@ for (const [name, size] of SIZES) {
   });
 }
 
-test("a manager typing /reporting lands on /home", async ({ page }) => {
-  const app = new AppPage(page);
-  await app.openAs("/reporting", "2222");
-  await expect(page).toHaveURL(/\/home$/);
-});
+// A manager typing /reporting lands on /home: ui/app/routes.test.ts (the gate itself: home.e2e.ts).

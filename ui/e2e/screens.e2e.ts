@@ -31,21 +31,24 @@ const SCREENS: { path: string; api: (url: URL) => boolean; what: string; stuck: 
   { path: "/till", api: apiPath("/till/", true), what: "the drawer", stuck: "Loading the drawer…", shown: (p) => p.getByRole("region", { name: "Drawer" }) },
   { path: "/configImport", api: apiPath("/import/"), what: "the import", stuck: "Reading the import…", shown: (p) => p.locator(".stack").first() },
 ];
-for (const [i, s] of SCREENS.entries()) {
-  test(`${s.path}: could not load, with Retry (never stuck on loading)`, async ({ page }) => {
-    const app = new AppPage(page);
-    await app.loginAs("9999");
-    await page.route(s.api, fail(i));
-    await page.goto(s.path);
-    const failed = page.getByTestId("load-failed");
-    await expect(failed).toContainText(`Could not load ${s.what}.`);
-    await expect(page.getByText(s.stuck)).toHaveCount(0);
-    await page.unroute(s.api);
-    await failed.getByRole("button", { name: "Retry" }).click();
-    await expect(failed).toHaveCount(0);
-    await expect(s.shown(page)).toBeVisible();
-  });
-}
+// One signed-in page for both screens (issue 33), a step each.
+test("End of day and Import: could not load, with Retry (never stuck on loading)", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.loginAs("9999");
+  for (const [i, s] of SCREENS.entries()) {
+    await test.step(s.path, async () => {
+      await page.route(s.api, fail(i));
+      await page.goto(s.path);
+      const failed = page.getByTestId("load-failed");
+      await expect(failed).toContainText(`Could not load ${s.what}.`);
+      await expect(page.getByText(s.stuck)).toHaveCount(0);
+      await page.unroute(s.api);
+      await failed.getByRole("button", { name: "Retry" }).click();
+      await expect(failed).toHaveCount(0);
+      await expect(s.shown(page)).toBeVisible();
+    });
+  }
+});
 
 test("pickup & delivery settings: a failed load is not 'No settings yet', and Save and Add are not offered until Retry loads it", async ({ page }) => {
   const app = new AppPage(page);

@@ -8,7 +8,7 @@ import Fuse from "fuse.js";
  * they take the select control's 0.3: one slip in a short word still finds it ("Borh" finds
  * "Borg", "shurt" finds "Shirt"). `ignoreLocation` because a name matched in its middle
  * ("Shirt" in "T-Shirt") is what staff already rely on; the spec's distance only makes sense
- * with a fixed location, and would hide those. README "Design decisions" records this.
+ * with a fixed location, and would hide those. docs/decisions/fuzzy-search-tablets-short-lists.md records this.
  */
 export const SELECT_SEARCH = { threshold: 0.3, ignoreLocation: true } as const;
 

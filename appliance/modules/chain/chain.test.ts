@@ -14,6 +14,7 @@ import { fixedClock } from "../../platform/clock";
 import { loadConfig } from "../../platform/config";
 import { type TestBox, testBox } from "../../test/harness";
 import { until } from "../../test/poll";
+import { freePort } from "../../test/ports";
 import { createReportService } from "../reports/service";
 import { startSshd } from "../../../scripts/faults/sshd";
 import { LITESTREAM_BIN } from "../../../drivers/replication/litestream";
@@ -285,7 +286,7 @@ if [ -e "${cue}/corrupt" ]; then dd if=/dev/urandom of="$out" bs=4096 seek=2 cou
 describe("over SFTP", () => {
   // A real OpenSSH server (key login, chrooted) holding mosta's replica, as HQ's storage does.
   test("a site listed with an sftp:// URL restores with IRONBOX_HQ_SFTP_KEY; a wrong key is said plainly", async () => {
-    const sshd = await startSshd({ port: 5159 });
+    const sshd = await startSshd({ port: await freePort() });
     try {
       const url = sshd.url("mosta");
       cpSync(join(storage, "mosta"), sshd.dir("mosta"), { recursive: true });

@@ -7,15 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSshd, type Sshd } from "../../../scripts/faults/sshd";
 import { type TestBox, testBox } from "../../test/harness";
+import { freePort } from "../../test/ports";
 import { KEY_FILE } from "./service";
 
-const PORT = 5145; // this helper's test ports: 5141–5149
 let hq: Sshd;
 const dirs: string[] = [];
 const boxes: TestBox[] = [];
 
 beforeAll(async () => {
-  hq = await startSshd({ port: PORT });
+  hq = await startSshd({ port: await freePort() });
 });
 afterAll(async () => {
   for (const b of boxes) b.close();

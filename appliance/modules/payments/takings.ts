@@ -1,7 +1,7 @@
 /**
  * "Takings" (issues 23, 24 and 31), the one aggregate every screen and report uses: the drawer
  * (GET /till/{date} and its close), the home statistics, the sales report, HQ's check of a site
- * copy and HQ's chain statistics. The rule, in README "Design decisions":
+ * copy and HQ's chain statistics. The rule, in docs/decisions/one-takings.md:
  *
  *  - a day's takings are the payment rows whose till day is that day (refunds are negative rows
  *    on the till day they were refunded). The till day is stored on every row when it is

@@ -7,6 +7,7 @@ import { bootAppliance } from "../../boot";
 import { API, MANAGED_BY_HQ } from "../../http/app";
 import { loadConfig } from "../../platform/config";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
+import { freePort } from "../../test/ports";
 import { SIGNING_KEY_FILE } from "./signing";
 import { referenceTables } from "./tables";
 
@@ -16,9 +17,10 @@ import { referenceTables } from "./tables";
  * another port) serves tampered, wrongly signed and older snapshots.
  */
 const TOKEN = "enrolment-token-for-tests-0123456789";
-const HQ_PORT = 5161;
-const STANDIN_PORT = 5162;
-const DEAD_PORT = 5169; // nothing listens here
+// Ports asked of the kernel (test/ports.ts), so a second run beside this one never collides.
+let HQ_PORT: number;
+let STANDIN_PORT: number;
+let DEAD_PORT: number; // nothing listens here
 
 let hq: TestBox;
 let hqAdmin: string;
@@ -64,6 +66,7 @@ const rows = async (box: Pick<TestBox, "database">, q: string): Promise<Record<s
 const priceOf = async (box: TestBox, id: number) => Number((await rows(box, `SELECT price FROM action_garment_sub_categories WHERE id = ${id}`))[0]?.price);
 
 beforeAll(async () => {
+  [HQ_PORT, STANDIN_PORT, DEAD_PORT] = [await freePort(), await freePort(), await freePort()];
   hq = await testBox({ demo: true, env: { IRONBOX_MODE: "hq", IRONBOX_HQ_TOKEN: TOKEN } });
   hqAdmin = await hq.employeeToken(ADMIN.pin);
   hqServer = hq.app.listen({ port: HQ_PORT, hostname: "127.0.0.1" });

@@ -1,10 +1,14 @@
 /**
- * Where the two test boxes of playwright.config.ts listen (E2E_PORT moves both, so two
- * runs can share a machine).
+ * Where the test boxes listen. A run's ports are the block E2E_PORT .. E2E_PORT + E2E_SPAN - 1,
+ * so two runs on one machine never share one: npm test claims a free block
+ * (scripts/e2e/ports.ts) when E2E_PORT is not set. The block: +0 the demo box, +1 the SMS
+ * phone stand-in, +2 the empty box (playwright.config.ts); the specs' own boxes: +4 offline,
+ * +5 and +6 reference, +7 https and import, +8 https's HTTPS, +9 chain's HQ, +11 release.
  */
 const base = Number(process.env.E2E_PORT) || 8099;
+export const E2E_SPAN = 12;
 export const MAIN_PORT = base;
-export const EMPTY_PORT = base - 1;
+export const EMPTY_PORT = base + 2;
 export const EMPTY_BOX = `http://localhost:${EMPTY_PORT}`;
 /**
  * The stand-in of the shop's Android SMS gateway phone that the config starts beside the demo
