@@ -63,8 +63,7 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
     runId: runId ?? 0,
     secret: deps.secret,
     caller: deps.caller,
-    pay: importPayments(clock),
-    now: started,
+    pay: importPayments(clock, started),
     pins,
     skipped,
   });

@@ -71,17 +71,24 @@ export function sourcePayments(t: Ticket, here: HeldHere, now: Date): SourcePaym
   return out;
 }
 
-/** Records a ticket's rows in the caller's transaction; throws when one cannot be taken whole. */
+/**
+ * Records what the source says was paid on a ticket beyond what this box holds (`sourcePayments`),
+ * in the caller's transaction; throws when a row cannot be taken whole.
+ */
 export interface PaymentAdapter {
-  pay(q: Exec, caller: EmployeeCaller, ticketId: number, rows: readonly SourcePayment[]): Promise<void>;
+  pay(q: Exec, caller: EmployeeCaller, t: Ticket, here: HeldHere): Promise<void>;
 }
 
-/** The ledger's steps, as the pay routes take money, with the source's time and the import's mark. */
-export function importPayments(clock: Clock): PaymentAdapter {
+/**
+ * The ledger's steps, as the pay routes take money, with the source's time and the import's
+ * mark; `now` (the run's start) dates money the source's records do not date.
+ */
+export function importPayments(clock: Clock, now: Date): PaymentAdapter {
   const ledger = createLedger(clock);
   return {
-    async pay(q, caller, ticketId, rows) {
-      for (const r of rows) {
+    async pay(q, caller, t, here) {
+      const ticketId = t.id;
+      for (const r of sourcePayments(t, here, now)) {
         const how: PayWith = { tender: "other", at: r.at, imported: true };
         const taken =
           r.item == null

@@ -36,7 +36,7 @@ import { ticketTotal } from "../../domain/pricing";
 import type { EmployeeCaller } from "../auth/caller";
 import { hashPin } from "../auth/secrets";
 import type { Exec } from "../tickets/repo";
-import { type PaymentAdapter, sourcePayments } from "./payments";
+import type { PaymentAdapter } from "./payments";
 import { ownAgentPrivileges, ownEmployeePrivileges, type Skipped } from "./privileges";
 import type * as R from "./records";
 
@@ -72,8 +72,6 @@ export interface WriteContext {
   secret: string;
   caller: EmployeeCaller;
   pay: PaymentAdapter;
-  /** The run's time: the date of money the source's records do not date (payments.ts). */
-  now: Date;
   pins: NewPin[];
   /** HQ flags and roles the old system gave that the box did not take (privileges.ts). */
   skipped: Skipped[];
@@ -259,7 +257,7 @@ async function writeTicket(c: WriteContext, t: R.Ticket) {
     ).map((i) => [i.id, i.paid]),
   );
   const onTicket = held!.total_paid - [...onItems.values()].reduce((s, p) => s + p, 0);
-  await c.pay.pay(q, c.caller, t.id, sourcePayments(t, { items: onItems, onTicket }, c.now));
+  await c.pay.pay(q, c.caller, t, { items: onItems, onTicket });
   const after = await q.query.tickets.findFirst({ where: eq(tickets.id, t.id), columns: { total: true, total_paid: true } });
   if (after!.total !== t.total) throw new Error(`money check: total here €${(after!.total / 100).toFixed(2)}, at the source €${(t.total / 100).toFixed(2)}`);
   if (after!.total_paid !== t.total_paid)
