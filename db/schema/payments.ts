@@ -43,6 +43,11 @@ export const payments = sqliteTable(
     till_day: text("till_day").notNull(),
     /** Who approved a refund (a manager's PIN), when not the caller. */
     approved_by: integer("approved_by").references(() => employees.id),
+    /**
+     * 1: money the old system took, brought in by the import (issue 32) and dated from the
+     * source. History, not cash in this box's drawers: takings.ts leaves it out of every day.
+     */
+    imported: integer("imported").notNull().default(0),
   },
   (t) => [
     index("payments_ticket_idx").on(t.ticket_id),

@@ -25,6 +25,7 @@ import {
 import { ticketTotal } from "../../domain/pricing";
 import type { EmployeeCaller } from "../auth/caller";
 import { type NewPayment, recordPayments } from "../payments/service";
+import { NOTHING_HERE, sourcePayments } from "./payments";
 import type { Customer, Ticket } from "./records";
 
 type Value = string | number | null;
@@ -125,9 +126,10 @@ export interface BulkTicket {
 /**
  * Writes the tickets of `batch` that are new to this box (with their items, actions,
  * modifiers, state logs, payment rows and fingerprints) in one transaction; returns those it
- * left for the record-by-record path. What was paid becomes rows of tender "other", one per
- * item paid and one for the rest (the ticket's charges), as the ledger's steps make them; the
- * rows' trigger raises the totals, which must then equal the source's or the page rolls back.
+ * left for the record-by-record path. What was paid becomes the rows `sourcePayments` gives
+ * (payments.ts: one per item paid and one for the rest, dated from the source, imported), the
+ * rows the record path writes through the ledger; the rows' trigger raises the totals, which
+ * must then equal the source's or the page rolls back.
  */
 export async function writeTicketsBulk(db: Db, o: { runId: number; caller: EmployeeCaller; now: Date }, batch: BulkTicket[]): Promise<BulkTicket[]> {
   const candidates = batch.filter((x) => !leaveAlone(x.record));
@@ -158,27 +160,31 @@ export async function writeTicketsBulk(db: Db, o: { runId: number; caller: Emplo
     const ticketLogs = [];
     const pays: NewPayment[] = [];
     const claims: [number, number][] = [];
-    const at = o.now;
     for (const { record: t } of take) {
       const { ticket_sub_categories: items, ticket_log_states: logs, total_paid: _paid, ...row } = t;
       ticketRows.push({ ...row, total_paid: 0 });
-      let itemsPaid = 0;
       for (const i of items) {
-        const { actions: a, modifiers: m, log_states: l, total_paid: paid, ...irow } = i;
+        const { actions: a, modifiers: m, log_states: l, total_paid: _paid, ...irow } = i;
         itemRows.push({ ...irow, ticket_id: t.id, total_paid: 0 });
         for (const x of a)
           acts.push({ id: x.id, ticket_sub_category_id: i.id, action_id: x.actionID, name: x.name, quantity: x.quantity, price: x.price, images: "[]" });
         for (const x of m) mods.push({ ...x, ticket_sub_category_id: i.id });
         for (const x of l) itemLogs.push({ ...x, ticket_sub_category_id: i.id });
-        if (paid > 0) pays.push(payment(t, i.id, paid));
-        itemsPaid += paid;
       }
       for (const { signature: _s, ...l } of logs) ticketLogs.push({ ...l, ticket_id: t.id, signature_id: null });
-      if (t.total_paid > itemsPaid) pays.push(payment(t, null, t.total_paid - itemsPaid));
+      // The same rows, dates and mark the record path writes through the ledger (payments.ts).
+      for (const p of sourcePayments(t, NOTHING_HERE, o.now))
+        pays.push({
+          ticket_id: t.id,
+          item_id: p.item,
+          agent_id: t.agent_id,
+          employee_id: o.caller.employee.id,
+          amount: p.amount,
+          tender: "other",
+          at: p.at,
+          imported: true,
+        });
       claims.push([t.pickup_address_id ?? 0, t.agent_id], [t.delivery_address_id ?? 0, t.agent_id]);
-    }
-    function payment(t: Ticket, item: number | null, amount: number): NewPayment {
-      return { ticket_id: t.id, item_id: item, agent_id: t.agent_id, employee_id: o.caller.employee.id, amount, tender: "other", at };
     }
     await insertRows(tx, tickets, ticketRows);
     await insertRows(tx, ticketSubCategories, itemRows);

@@ -63,7 +63,7 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
     runId: runId ?? 0,
     secret: deps.secret,
     caller: deps.caller,
-    pay: importPayments(clock),
+    pay: importPayments(clock, started),
     pins,
     skipped,
   });
@@ -184,8 +184,8 @@ export async function runImport(deps: ImportDeps, o: ImportOptions): Promise<Imp
     };
     // Tickets new to this box (nearly all of a first run) go in a page at a time; the rest,
     // and any page that fails, record by record below.
-    if (p.kind === "ticket") {
-      const rest = await writeTicketsBulk(db, { runId: runId ?? 0, caller: deps.caller, now: clock.now() }, batch);
+    if (p.kind === "ticket" && o.pageAtATime !== false) {
+      const rest = await writeTicketsBulk(db, { runId: runId ?? 0, caller: deps.caller, now: started }, batch);
       const left = new Set(rest);
       for (const x of batch) if (!left.has(x)) tally(x);
       batch = rest;

@@ -72,6 +72,8 @@ export interface ImportOptions extends SourceOptions {
   /** Stops between batches (an HQ screen's Cancel, a test's "kill halfway"). */
   signal?: AbortSignal;
   pageSize?: number;
+  /** false: every ticket record by record, never a page at once (bulkSame.test.ts compares both paths' rows). */
+  pageAtATime?: boolean;
   /** Awaited after each batch is written: where the caller keeps the WAL bounded (db/client.ts checkpointEvery). */
   afterWrite?: () => Promise<void>;
 }

@@ -193,7 +193,6 @@ async function writeTicket(c: WriteContext, t: R.Ticket) {
         t.ticket_sub_categories.map((i) => i.id),
       ),
     );
-  const paidBefore = new Map(before.map((b) => [b.id, b.paid]));
   for (const b of before) if (b.ticket !== t.id) throw new Error(`item ${b.id} belongs to ticket ${b.ticket} on this box`);
   const existing = await q.query.tickets.findFirst({ where: eq(tickets.id, t.id), columns: { id: true } });
 
@@ -214,11 +213,6 @@ async function writeTicket(c: WriteContext, t: R.Ticket) {
   const rows = [];
   for (const i of items) {
     const { actions: _a, modifiers: _m, log_states: _l, total_paid: _p, ...irow } = i;
-    const paid = paidBefore.get(i.id) ?? 0;
-    if (paid > i.total_paid)
-      throw new Error(
-        `money check: item ${i.id} was paid €${(paid / 100).toFixed(2)} here and €${(i.total_paid / 100).toFixed(2)} at the source (a refund is not imported)`,
-      );
     rows.push({ ...irow, ticket_id: t.id });
   }
   if (fresh) {
@@ -251,12 +245,19 @@ async function writeTicket(c: WriteContext, t: R.Ticket) {
   }
   if (plain.length) await q.insert(ticketLogStates).values(plain);
 
-  for (const i of items) {
-    const due = i.total_paid - (paidBefore.get(i.id) ?? 0);
-    if (due > 0) await c.pay.item(q, c.caller, i.id, due);
-  }
-  const mid = await q.query.tickets.findFirst({ where: eq(tickets.id, t.id), columns: { total_paid: true } });
-  if (t.total_paid > mid!.total_paid) await c.pay.ticket(q, c.caller, t.id, t.total_paid - mid!.total_paid);
+  // What this box holds of the ticket's money (its rows, as the triggers keep the totals): per
+  // item, and on no item the rest. Only the difference to the source is paid, through the ledger.
+  const held = await q.query.tickets.findFirst({ where: eq(tickets.id, t.id), columns: { total_paid: true } });
+  const onItems = new Map(
+    (
+      await q
+        .select({ id: ticketSubCategories.id, paid: ticketSubCategories.total_paid })
+        .from(ticketSubCategories)
+        .where(eq(ticketSubCategories.ticket_id, t.id))
+    ).map((i) => [i.id, i.paid]),
+  );
+  const onTicket = held!.total_paid - [...onItems.values()].reduce((s, p) => s + p, 0);
+  await c.pay.pay(q, c.caller, t, { items: onItems, onTicket });
   const after = await q.query.tickets.findFirst({ where: eq(tickets.id, t.id), columns: { total: true, total_paid: true } });
   if (after!.total !== t.total) throw new Error(`money check: total here €${(after!.total / 100).toFixed(2)}, at the source €${(t.total / 100).toFixed(2)}`);
   if (after!.total_paid !== t.total_paid)

@@ -36,6 +36,8 @@ export const Payment = z.object({
   taken_at: z.string(),
   till_day: z.string(),
   approved_by: z.number().nullable(),
+  /** Money the old system took, brought in by the import: history, in no drawer. */
+  imported: z.boolean(),
 });
 export type Payment = z.infer<typeof Payment>;
 

@@ -26,7 +26,15 @@ export interface NewPayment {
   reason?: string | null;
   approved_by?: number | null;
   at: Date;
+  /** Money the old system took (an import): dated from the source, kept out of the drawers. */
+  imported?: boolean;
 }
+
+/**
+ * The till day of an imported row: its own calendar day in the shop's zone. It counts in no
+ * drawer (takings.ts), so a close of that day does not move it to the next open one.
+ */
+const importedDay = (at: Date) => businessDay(at);
 
 /** A day closed for a shop (a standing close, not reopened). */
 export async function closedDay(q: Exec, agentId: number, day: string) {
@@ -82,7 +90,8 @@ export async function insertPayment(q: Exec, p: NewPayment): Promise<PaymentRow>
       approved_by: p.approved_by ?? null,
       taken_at: p.at.toISOString(),
       // The day of the drawer the money goes into: the taker's shop's (takings.ts, DRAWER_SQL).
-      till_day: await tillDayFor(q, await drawerOf(q, p), p.at),
+      till_day: p.imported ? importedDay(p.at) : await tillDayFor(q, await drawerOf(q, p), p.at),
+      imported: p.imported ? 1 : 0,
     })
     .returning();
   return row!;
@@ -108,8 +117,9 @@ const PAYMENT_COLUMNS = [
   "approved_by",
   "taken_at",
   "till_day",
+  "imported",
 ] as const;
-/** Rows per INSERT: 14 columns each, well under SQLite's 32,766 variables. */
+/** Rows per INSERT: 15 columns each, well under SQLite's 32,766 variables. */
 const PAYMENT_ROWS_PER_INSERT = 1000;
 
 /**
@@ -165,7 +175,8 @@ export async function insertPaymentsBulk(q: RawExec, rows: NewPayment[]): Promis
         p.reason ?? null,
         p.approved_by ?? null,
         p.at.toISOString(),
-        tillDay(drawer(p), p.at),
+        p.imported ? importedDay(p.at) : tillDay(drawer(p), p.at),
+        p.imported ? 1 : 0,
       );
     await q.execute({ sql: `INSERT INTO payments (${PAYMENT_COLUMNS.join(", ")}) VALUES ${part.map(() => one).join(", ")}`, args });
   }

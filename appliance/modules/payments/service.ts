@@ -12,7 +12,7 @@ import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import type { ByTender, Payment, Tender, TillDay } from "./model";
 import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type NewPayment, type PaymentRow, type RawExec, stillHeld, valuesOn } from "./repo";
-import { DRAWER_SQL, sumTakings, takings, totalTakings } from "./takings";
+import { DRAWER_SQL, IN_DRAWER_SQL, sumTakings, takings, totalTakings } from "./takings";
 
 // What other modules use: the tickets ledger records payments inside its own transactions.
 export { capPaidRows, hasPayments, type NewPayment, type RawExec } from "./repo";
@@ -31,6 +31,7 @@ export function paymentsOut(rows: { p: PaymentRow; employee: string | null }[]):
     amount: toEuros(p.amount),
     tendered: p.tendered === null ? null : toEuros(p.tendered),
     change: change_given === null ? null : toEuros(change_given),
+    imported: p.imported === 1,
   }));
 }
 
@@ -74,12 +75,10 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
       }))
       .sort((a, b) => (a.employee_id ?? 0) - (b.employee_id ?? 0));
     // Rows taken on this calendar day into this drawer that count in a later day (after its close).
-    const [moved] = await valuesOn(db)(`SELECT count(*) FROM payments p WHERE p.taken_at >= ? AND p.taken_at < ? AND p.till_day <> ? AND ${DRAWER_SQL} = ?`, [
-      dayStartUtc(day),
-      dayStartUtc(addDays(day, 1)),
-      day,
-      agentId,
-    ]);
+    const [moved] = await valuesOn(db)(
+      `SELECT count(*) FROM payments p WHERE p.taken_at >= ? AND p.taken_at < ? AND p.till_day <> ? AND ${IN_DRAWER_SQL} AND ${DRAWER_SQL} = ?`,
+      [dayStartUtc(day), dayStartUtc(addDays(day, 1)), day, agentId],
+    );
     const close = await closedDay(db, agentId, day);
     const reopened = await db
       .select()

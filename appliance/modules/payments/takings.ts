@@ -10,7 +10,11 @@
  *    counts the same rows whatever its own zone or clock;
  *  - a row counts in the drawer of the shop of the employee who took it (the money is in
  *    their hands: a head-quarters driver's cash on a shop's ticket goes into HQ's drawer),
- *    else (an import with no employee) in the ticket's shop.
+ *    else (an import with no employee) in the ticket's shop;
+ *  - a row the import brought (imported = 1, issue 32) counts in no drawer: it is money the
+ *    old system took, history dated from the source, not cash in this box's drawers. So today's
+ *    drawer, the home statistics and HQ's figures show only money taken at this box
+ *    (docs/decisions/imported-payments.md). A ticket's balance (paidQuery) still counts it.
  *
  * The SQL is plain text so each reader runs it on its own connection: the box on libSQL (in
  * the close's transaction), the report worker on a read-only bun:sqlite or libSQL connection,
@@ -58,6 +62,9 @@ export type Values = (sql: string, args: (string | number)[]) => unknown[][] | P
  */
 export const DRAWER_SQL = "coalesce((SELECT e.agent_id FROM employees e WHERE e.id = p.employee_id), p.agent_id)";
 
+/** The rows that count in a drawer: not the import's (see the rule above). */
+export const IN_DRAWER_SQL = "p.imported = 0";
+
 const COLUMN: Record<TakingsKey, string> = { day: "p.till_day", employee: "p.employee_id", ticket: "p.ticket_id", item: "p.ticket_sub_category_id" };
 
 /** The query of the one aggregate. */
@@ -66,7 +73,7 @@ export function takingsQuery(q: TakingsQuery): { sql: string; args: (string | nu
   const keys = (["day", "employee", "ticket", "item"] as const).map((k) => (by.includes(k) ? `d.${k}` : "NULL"));
   // `agent_id IN (every shop)` lets the (agent_id, till_day) index serve the till-day range.
   const inner = `SELECT ${DRAWER_SQL} AS agent, p.tender AS tender, ${(["day", "employee", "ticket", "item"] as const).map((k) => `${COLUMN[k]} AS ${k}`).join(", ")}, p.amount AS amount
-    FROM payments p WHERE p.agent_id IN (SELECT id FROM agents) AND p.till_day >= ? AND p.till_day <= ?
+    FROM payments p WHERE p.agent_id IN (SELECT id FROM agents) AND p.till_day >= ? AND p.till_day <= ? AND ${IN_DRAWER_SQL}
     ${q.tenders?.length ? "AND p.tender IN (SELECT value FROM json_each(?))" : ""}`;
   const groups = ["d.agent", "d.tender", ...by.map((k) => `d.${k}`)].join(", ");
   return {

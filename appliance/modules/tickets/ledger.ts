@@ -20,6 +20,8 @@ export interface PayWith {
   tendered?: number | null;
   at?: Date;
   employee_id?: number;
+  /** Money the old system took (an import): kept out of the drawers (payments/takings.ts). */
+  imported?: boolean;
 }
 export const CASH: PayWith = { tender: "cash" };
 
@@ -93,6 +95,7 @@ export function createLedger(clock: Clock) {
       // A driver takes money on the run: the row names the stop (the ticket's delivery, else its pickup).
       stop: caller.employee.role === "driver" ? (t.delivery_date ? `delivery ${t.delivery_date}` : t.pickup_date ? `pickup ${t.pickup_date}` : null) : null,
       at: pay.at ?? clock.now(),
+      imported: pay.imported ?? false,
     };
   }
 
@@ -146,6 +149,23 @@ export function createLedger(clock: Clock) {
   }
 
   /**
+   * Takes `cents` on the ticket as a whole (its pickup and delivery charges, or a part payment
+   * the old system kept on no item), never onto an item, never more than the ticket's balance:
+   * one row on no item. An import records the source's money so; payTicket would spread it
+   * onto the items with a balance first, and the items would then differ from the source's.
+   */
+  async function payCharges(q: Exec, caller: EmployeeCaller, id: number, cents: number, pay: PayWith = CASH): Promise<number> {
+    await recomputeTicket(q, id);
+    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, id) }))!;
+    const balance = balanceDue(t.total, t.total_paid);
+    if (cents > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
+    if (cents <= 0) return 0;
+    await recordPayment(q, { ...rowBase(caller, t, pay, cents), item_id: null, amount: cents, ...handedOver(pay, cents) });
+    await recordOwing(q, caller, id, null, cents, pay.tender);
+    return cents;
+  }
+
+  /**
    * Confirms a ticket that is not empty (spec §2/§4; printing does this too). A new ticket
    * leaves CREATED: to AWAITING PICKUP when it is to be collected from the client, otherwise
    * to the spec's empty state ("", garments at the counter). Confirming twice changes nothing.
@@ -193,6 +213,6 @@ export function createLedger(clock: Clock) {
     }
   }
 
-  return { ticketRow, assertState, storeSignature, logTicket, recordOwing, payItem, payTicket, confirm, setItemsState };
+  return { ticketRow, assertState, storeSignature, logTicket, recordOwing, payItem, payTicket, payCharges, confirm, setItemsState };
 }
 export type Ledger = ReturnType<typeof createLedger>;

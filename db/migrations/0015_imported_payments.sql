@@ -1,0 +1,1 @@
+ALTER TABLE `payments` ADD `imported` integer DEFAULT 0 NOT NULL;
