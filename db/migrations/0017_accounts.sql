@@ -163,7 +163,8 @@ CREATE TABLE `payment_allocations` (
 );
 --> statement-breakpoint
 CREATE INDEX `payment_allocations_payment_idx` ON `payment_allocations` (`account_payment_id`);--> statement-breakpoint
-CREATE INDEX `payment_allocations_invoice_idx` ON `payment_allocations` (`invoice_id`);
+CREATE INDEX `payment_allocations_invoice_idx` ON `payment_allocations` (`invoice_id`);--> statement-breakpoint
+ALTER TABLE `outgoing_messages` ADD `attachment` text;
 --> statement-breakpoint
 -- ==== Hand-written (issue 34): keep below any generated statements when renumbering. ====
 -- Money rows of accounts are never changed or deleted; a charge is its payment row to the cent;

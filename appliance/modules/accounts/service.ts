@@ -64,7 +64,11 @@ export async function accountForCharge(
   cents: number,
   approval: ApprovalInput,
 ): Promise<AccountCharge> {
-  const [link] = await db.select({ a: accounts }).from(accountCustomers).innerJoin(accounts, eq(accounts.id, accountCustomers.account_id)).where(eq(accountCustomers.customer_id, customerId));
+  const [link] = await db
+    .select({ a: accounts })
+    .from(accountCustomers)
+    .innerJoin(accounts, eq(accounts.id, accountCustomers.account_id))
+    .where(eq(accountCustomers.customer_id, customerId));
   if (!link) throw unprocessable("method: this ticket's customer charges to no account");
   const a = link.a;
   const over = (await balanceOf(db, a.id)) + cents > a.credit_limit;
@@ -107,7 +111,11 @@ export function createAccountService({ db, clock }: { db: Db; clock: Clock }) {
   const customers = customerReads(db);
 
   async function out(a: AccountRow): Promise<Account> {
-    const members = await db.select({ c: accountCustomers.customer_id }).from(accountCustomers).where(eq(accountCustomers.account_id, a.id)).orderBy(asc(accountCustomers.customer_id));
+    const members = await db
+      .select({ c: accountCustomers.customer_id })
+      .from(accountCustomers)
+      .where(eq(accountCustomers.account_id, a.id))
+      .orderBy(asc(accountCustomers.customer_id));
     const { created_at, ...rest } = a;
     return { ...rest, created_at, customer_ids: members.map((m) => m.c), credit_limit: toEuros(a.credit_limit), balance: toEuros(await balanceOf(db, a.id)) };
   }
@@ -189,4 +197,3 @@ export function createAccountService({ db, clock }: { db: Db; clock: Clock }) {
   };
 }
 export type AccountService = ReturnType<typeof createAccountService>;
-

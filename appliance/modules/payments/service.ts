@@ -21,7 +21,11 @@ export const recordPayment = (q: Exec, p: NewPayment) => insertPayment(q, p);
 /** Many rows in one go, in the caller's raw transaction (an import's page of tickets). */
 export const recordPayments = (q: RawExec, rows: NewPayment[]) => insertPaymentsBulk(q, rows);
 
-const euroTenders = (c: Record<(typeof DRAWER_TENDERS)[number], number>): ByTender => ({ cash: toEuros(c.cash), card: toEuros(c.card), other: toEuros(c.other) });
+const euroTenders = (c: Record<(typeof DRAWER_TENDERS)[number], number>): ByTender => ({
+  cash: toEuros(c.cash),
+  card: toEuros(c.card),
+  other: toEuros(c.other),
+});
 
 /** Rows as the API shows them (euros). */
 export function paymentsOut(rows: { p: PaymentRow; employee: string | null }[]): Payment[] {

@@ -115,7 +115,12 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       idempotent: true,
       handler: async ({ caller, params, query, body, client }) =>
         ticketOut(
-          await tickets.payInFull(caller, params.id, { ...payWith(query), approval: approvalOf(body, client) }, query.amount === undefined ? null : toCents(query.amount)),
+          await tickets.payInFull(
+            caller,
+            params.id,
+            { ...payWith(query), approval: approvalOf(body, client) },
+            query.amount === undefined ? null : toCents(query.amount),
+          ),
         ),
     }),
     route({

@@ -268,7 +268,17 @@ export function createTicketService({
     async payInFull(caller: EmployeeCaller, id: number, pay: PayWith = CASH, cents: number | null = null) {
       const t = await row(caller, id);
       if (pay.tender === "account")
-        pay = { ...pay, account: await accountForCharge(db, approvals, caller, t.customer_id, cents ?? balanceDue(t.total, t.total_paid), pay.approval ?? { client: "local" }) };
+        pay = {
+          ...pay,
+          account: await accountForCharge(
+            db,
+            approvals,
+            caller,
+            t.customer_id,
+            cents ?? balanceDue(t.total, t.total_paid),
+            pay.approval ?? { client: "local" },
+          ),
+        };
       await db.transaction(async (tx) => {
         const taken = await ledger.payTicket(tx, caller, id, cents, pay);
         if (taken > 0) await audit(tx, clock.now(), caller, "pay_in_full", "ticket", id, { amount_cents: taken, tender: pay.tender });
