@@ -66,7 +66,7 @@ export function createBooks({ db, clock }: { db: Db; clock: Clock }) {
         day: invoices.issued_on,
         ref: invoices.number,
         id: invoices.id,
-        cents: sql<number>`(SELECT coalesce(sum(gross), 0) FROM invoice_lines l WHERE l.invoice_id = ${invoices.id})`,
+        cents: sql<number>`(SELECT coalesce(sum(gross), 0) FROM invoice_lines l WHERE l.invoice_id = "invoices"."id")`,
       })
       .from(invoices)
       .where(and(eq(invoices.account_id, accountId), lte(invoices.issued_on, to)));
@@ -215,7 +215,7 @@ export function createBooks({ db, clock }: { db: Db; clock: Clock }) {
         for (const i of await openInvoices(db, a.id)) r[bucketOf(daysBetween(i.inv.issued_on, on))] += i.open;
         const [u] = await db
           .select({
-            s: sql<number>`coalesce(sum(${accountPayments.amount} - (SELECT coalesce(sum(amount), 0) FROM payment_allocations x WHERE x.account_payment_id = ${accountPayments.id})), 0)`,
+            s: sql<number>`coalesce(sum(${accountPayments.amount} - (SELECT coalesce(sum(amount), 0) FROM payment_allocations x WHERE x.account_payment_id = "account_payments"."id")), 0)`,
           })
           .from(accountPayments)
           .where(eq(accountPayments.account_id, a.id));

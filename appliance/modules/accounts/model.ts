@@ -176,6 +176,7 @@ export const PrefixInput = z.object({
     .trim()
     .regex(/^[A-Z0-9]{2,8}$/, "2 to 8 capital letters or digits"),
 });
+export const Prefix = z.object({ agent_id: z.number(), prefix: z.string() });
 export const PrefixParams = z.object({ agent: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });
 
 /** An account charge over the limit carries a manager's approval on the pay routes. */

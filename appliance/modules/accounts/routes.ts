@@ -21,6 +21,7 @@ import {
   InvoiceSummary,
   PaymentInput,
   PeriodQuery,
+  Prefix,
   PrefixInput,
   PrefixParams,
   SendQuery,
@@ -206,7 +207,7 @@ export function accountRoutes(d: { accounts: AccountService; invoices: InvoiceSe
     route({
       method: "GET",
       path: "/invoicePrefixes/:agent",
-      response: PrefixInput,
+      response: Prefix,
       tag: "accounts",
       summary: "A shop's invoice prefix (HQ sets it; until then S and the shop's id)",
       access: staff,
@@ -216,7 +217,7 @@ export function accountRoutes(d: { accounts: AccountService; invoices: InvoiceSe
     route({
       method: "PUT",
       path: "/invoicePrefixes/:agent",
-      response: PrefixInput,
+      response: Prefix,
       tag: "accounts",
       summary: "Sets a shop's invoice prefix (HQ), e.g. BKR: its invoices read BKR-2026-000123",
       access: HQ_STAFF,
