@@ -14,6 +14,7 @@ import { VAT_RATE, vatSplit } from "../../domain/pricing";
 import { dayStartUtc } from "../../domain/schedule";
 import type { Clock } from "../../platform/clock";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
+import { agentReads } from "../agents/reads";
 import { audit } from "../audit/audit";
 import { assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import { itemDescriptions } from "../tickets/reads";
@@ -282,6 +283,7 @@ export function createInvoiceService({ db, clock, messageStatus }: { db: Db; clo
 
     /** HQ sets a shop's prefix; one already used by another shop answers 409. */
     async setPrefix(caller: EmployeeCaller, agentId: number, prefix: string) {
+      if (!(await agentReads(db).shop(agentId))) throw notFound("Shop");
       const [other] = await db.select().from(invoicePrefixes).where(eq(invoicePrefixes.prefix, prefix));
       if (other && other.agent_id !== agentId) throw conflict("This prefix is another shop's");
       await db.transaction(async (tx) => {
