@@ -75,6 +75,12 @@ import { createReportService } from "./modules/reports/service";
 import { createSchedulingService } from "./modules/scheduling/service";
 import { createApprovalService } from "./modules/approval/service";
 import { paymentRoutes } from "./modules/payments/routes";
+import { createBooks } from "./modules/accounts/books";
+import { createInvoiceService } from "./modules/accounts/invoices";
+import { accountRoutes } from "./modules/accounts/routes";
+import { createInvoiceSender } from "./modules/accounts/send";
+import { createAccountService } from "./modules/accounts/service";
+import { agentReads } from "./modules/agents/reads";
 import { createPaymentService } from "./modules/payments/service";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
@@ -194,7 +200,21 @@ export async function bootAppliance(
     link: () => hqLink.health(),
   });
   // The outbox: requests queue messages; its sender sends them through the channels of the settings (or env presets).
-  const messaging = createMessagingService({ db, clock, bus, devices, log, presets, makeChannels: (s) => createChannels(s, { devices }) });
+  const messaging = createMessagingService({
+    db,
+    clock,
+    bus,
+    devices,
+    log,
+    presets,
+    makeChannels: (s) => createChannels(s, { devices }),
+    // An invoice's PDF is made when its e-mail is sent (issue 34); the sender only calls this later.
+    attachments: (ref) => invoiceSender.attachment(ref),
+  });
+  // Business accounts, invoices and their books (issue 34).
+  const accounts = createAccountService({ db, clock });
+  const invoices = createInvoiceService({ db, clock, messageStatus: messaging.statusOf });
+  const invoiceSender = createInvoiceSender({ db, clock, invoices, mailer: messaging, shops: agentReads(db) });
   const images = createImageService({ db, clock, dataDir: config.dataDir, limits: config.uploads, otherBytes: (agentId) => signatures.bytes(agentId) });
 
   const reports = createReportService({ db: { url: config.databaseUrl, authToken: config.databaseAuthToken }, clock });
@@ -241,6 +261,7 @@ export async function bootAppliance(
     ...customerRoutes(createCustomerService({ db, clock, places, approvals })),
     ...ticketRoutes(tickets, items),
     ...paymentRoutes(payments),
+    ...accountRoutes({ accounts, invoices, books: createBooks({ db, clock }), sender: invoiceSender, shops: agentReads(db) }),
     ...approvalRoutes(approvals),
     ...printingRoutes({ clock, receipt }),
     ...printJournalRoutes(journal, printing),

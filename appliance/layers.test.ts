@@ -142,6 +142,18 @@ export const OWNER: Record<string, string> = {
   autoMessages: "messaging",
   auditLog: "audit",
   images: "images",
+  accounts: "accounts",
+  accountCustomers: "accounts",
+  accountCharges: "accounts",
+  invoices: "accounts",
+  invoiceLines: "accounts",
+  invoiceCharges: "accounts",
+  creditNotes: "accounts",
+  accountPayments: "accounts",
+  paymentAllocations: "accounts",
+  documentCounters: "accounts",
+  invoicePrefixes: "accounts",
+  invoiceSends: "accounts",
 };
 
 /** Tables any file may use, each with why (keep this short). */

@@ -105,6 +105,8 @@ export const outgoingMessages = sqliteTable(
     recipient: text("recipient").notNull(),
     subject: text("subject").notNull().default(""),
     text: text("text").notNull(),
+    /** E-mail: what to attach, named by the module that makes it when the row is sent (e.g. "invoice:12"; issue 34). */
+    attachment: text("attachment"),
     /** unknown: sent to a channel that cannot be asked, and the box stopped before the answer was recorded (a person decides). */
     status: text("status", { enum: ["queued", "sending", "sent", "failed", "unknown"] })
       .notNull()

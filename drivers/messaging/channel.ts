@@ -19,6 +19,8 @@ export interface OutgoingMessage {
   text: string;
   /** E-mail only. */
   subject?: string;
+  /** E-mail only: files sent with it (an invoice's PDF). */
+  attachments?: { filename: string; content: Uint8Array; contentType: string }[];
 }
 
 /** What the gateway said: its own id of the message, when it has one. */

@@ -63,6 +63,9 @@ export function smtpChannel(o: SmtpOptions): Channel {
           text: msg.text,
           messageId,
           textEncoding: "quoted-printable",
+          ...(msg.attachments?.length
+            ? { attachments: msg.attachments.map((a) => ({ filename: oneLine(a.filename), content: Buffer.from(a.content), contentType: a.contentType })) }
+            : {}),
         });
         return { gatewayId: info.messageId ?? messageId };
       } catch (e) {

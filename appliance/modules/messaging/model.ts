@@ -40,6 +40,7 @@ export const OutboxRow = z.object({
   recipient: z.string(),
   subject: z.string(),
   text: z.string(),
+  attachment: z.string().nullable().describe('What an e-mail carries, made when it is sent (e.g. "invoice:12": the invoice\'s PDF)'),
   status: MessageStatus,
   attempts: z.number(),
   next_attempt_at: z.string().nullable().describe("When a queued row is tried (again)"),

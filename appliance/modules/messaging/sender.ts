@@ -7,7 +7,7 @@
 import { and, asc, eq, lte, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { outgoingMessages } from "../../../db/schema";
-import { type Channel, ChannelError } from "../../../drivers/messaging";
+import { type Channel, ChannelError, type OutgoingMessage } from "../../../drivers/messaging";
 import type { Clock } from "../../platform/clock";
 import type { Channels, Kind, Row } from "./compose";
 import type { MessageStatus } from "./model";
@@ -40,6 +40,7 @@ export function createSender({
   policy,
   log,
   onPoll,
+  attachments,
 }: {
   db: Db;
   clock: Clock;
@@ -49,6 +50,8 @@ export function createSender({
   log: (m: string, e?: unknown) => void;
   /** Also run on each poll while the sender runs in the background (the automatic messages' follower). */
   onPoll?: () => Promise<unknown>;
+  /** The files a row's `attachment` names (issue 34: an invoice's PDF), made when it is sent. */
+  attachments?: (ref: string) => Promise<NonNullable<OutgoingMessage["attachments"]>>;
 }) {
   const now = () => clock.now().toISOString();
   const inFlight = new Set<number>();
@@ -102,8 +105,15 @@ export function createSender({
       inFlight.add(r.id);
       announce(r, "sending");
       try {
+        const files = r.channel === "email" && r.attachment && attachments ? await attachments(r.attachment) : [];
         const res = await channel.send(
-          { key: r.key, to: r.recipient, text: r.text, ...(r.channel === "email" ? { subject: r.subject } : {}) },
+          {
+            key: r.key,
+            to: r.recipient,
+            text: r.text,
+            ...(r.channel === "email" ? { subject: r.subject } : {}),
+            ...(files.length ? { attachments: files } : {}),
+          },
           AbortSignal.timeout(policy.sendTimeoutMs),
         );
         await finish(r, { status: "sent", sent_at: now(), gateway_id: res.gatewayId ?? null, last_error: null });

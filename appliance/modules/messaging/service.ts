@@ -9,7 +9,10 @@
 //   auto.ts        automatic status messages, following the tickets' state log
 //   quietHours.ts  the quiet hours setting
 // Tickets, customers and shops are read through their modules' read functions, never their tables.
+import { inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { outgoingMessages } from "../../../db/schema";
+import type { OutgoingMessage } from "../../../drivers/messaging";
 import type { DeviceAccess } from "../../../drivers/devices";
 import type { ChannelSettings } from "../../../drivers/messaging";
 import type { Clock } from "../../platform/clock";
@@ -22,7 +25,7 @@ import { createAutoMessages } from "./auto";
 import { createBulkSends } from "./bulk";
 import { type ChannelFactory, createChannelSettings } from "./channels";
 import type { MessagingSettings, QuietHoursSettings, SettingsValues } from "./model";
-import { createOutbox } from "./outbox";
+import { createOutbox, newRow } from "./outbox";
 import { createQuietHours } from "./quietHours";
 import { type Announce, createSender, DEFAULT_POLICY, type SenderPolicy } from "./sender";
 import { createStatusMessages, createTicketContexts } from "./status";
@@ -42,6 +45,7 @@ export function createMessagingService({
   policy = DEFAULT_POLICY,
   log = console.error,
   reads = { tickets: ticketReads(db), customers: customerReads(db), shops: agentReads(db) },
+  attachments,
 }: {
   db: Db;
   clock: Clock;
@@ -54,6 +58,8 @@ export function createMessagingService({
   log?: (m: string, e?: unknown) => void;
   /** What messaging reads of other modules (their read functions). */
   reads?: { tickets: TicketReads; customers: CustomerReads; shops: AgentReads };
+  /** The files an e-mail row names (issue 34: accounts makes an invoice's PDF). */
+  attachments?: (ref: string) => Promise<NonNullable<OutgoingMessage["attachments"]>>;
 }) {
   const announce: Announce = (r, status) =>
     bus.publish({
@@ -70,7 +76,7 @@ export function createMessagingService({
   const channels = settings.channels;
   // The sender's poll runs the automatic messages' follower, made below (kick is only called later).
   let follow: () => Promise<unknown> = async () => {};
-  const sender = createSender({ db, clock, channels, announce, policy, log, onPoll: () => follow() });
+  const sender = createSender({ db, clock, channels, announce, policy, log, onPoll: () => follow(), attachments });
   const kick = sender.kick;
   const contexts = createTicketContexts(reads);
   const templates = createTemplates({ db, clock, tickets: reads.tickets, contexts });
@@ -96,6 +102,32 @@ export function createMessagingService({
       },
     },
     channels,
+    /**
+     * An e-mail row written in the caller's transaction (issue 34: an invoice sent exactly once
+     * writes its send row beside it); its key is the caller's, unique. Call kick() after commit.
+     */
+    async queueEmail(
+      q: Pick<Db, "insert">,
+      m: { key: string; agent_id: number; employee_id: number; to: string; subject: string; text: string; attachment: string },
+    ): Promise<number> {
+      const at = clock.now().toISOString();
+      const { key, to, ...rest } = m;
+      const [r] = await q
+        .insert(outgoingMessages)
+        .values({ ...newRow({ ...rest, customer_id: null, ticket_id: null, batch_id: null, channel: "email", recipient: to }, at), key })
+        .returning({ id: outgoingMessages.id });
+      return r!.id;
+    },
+    kick,
+    /** Where these rows stand (queued, sending, sent, failed, unknown). */
+    async statusOf(ids: number[]): Promise<Map<number, string>> {
+      if (!ids.length) return new Map();
+      const rows = await db
+        .select({ id: outgoingMessages.id, status: outgoingMessages.status })
+        .from(outgoingMessages)
+        .where(inArray(outgoingMessages.id, ids));
+      return new Map(rows.map((r) => [r.id, r.status]));
+    },
     /** Automatic status messages: the sender's poll follows the state log; tests step it with follow(). */
     auto,
 

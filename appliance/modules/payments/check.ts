@@ -9,6 +9,7 @@
  */
 import { addDays, businessDay } from "../../domain/dates";
 import { dayStartUtc } from "../../domain/schedule";
+import { ACCOUNT_MISMATCHES, ACCOUNT_TABLES_SQL } from "../accounts/check";
 
 /** Tickets and items whose total differs from their rows: [kind, id, total_paid, rows]. */
 const MISMATCHES = `
@@ -25,14 +26,15 @@ LIMIT 100`;
 export const PAYMENT_SUMS_COUNT_SQL = `SELECT count(*) FROM (${MISMATCHES})`;
 
 export interface SumMismatch {
-  kind: "ticket" | "item";
+  /** Accounts (issue 34) add their own kinds: accounts/check.ts. */
+  kind: "ticket" | "item" | "account charge" | "invoice" | "invoice series" | "credit note series";
   id: number;
   total_paid: number;
   rows: number;
 }
 
 const mismatches = (rows: unknown[][]): SumMismatch[] =>
-  rows.map((r) => ({ kind: r[0] as "ticket" | "item", id: Number(r[1]), total_paid: Number(r[2]), rows: Number(r[3]) }));
+  rows.map((r) => ({ kind: r[0] as SumMismatch["kind"], id: Number(r[1]), total_paid: Number(r[2]), rows: Number(r[3]) }));
 
 export async function checkPaymentSums(values: (sql: string) => Promise<unknown[][]> | unknown[][]): Promise<SumMismatch[]> {
   return mismatches(await values(PAYMENT_SUMS_SQL));
@@ -56,15 +58,23 @@ const FIRST = 5;
  */
 export async function checkTotals(values: (sql: string) => Promise<unknown[][]> | unknown[][]): Promise<TotalsCheck> {
   const count = Number((await values(PAYMENT_SUMS_COUNT_SQL))[0]?.[0] ?? 0);
-  if (count === 0) return { ok: true, count: 0, first: [] };
-  return { ok: false, count, first: (await checkPaymentSums(values)).slice(0, FIRST) };
+  const first = count ? (await checkPaymentSums(values)).slice(0, FIRST) : [];
+  const accounts = Number((await values(ACCOUNT_TABLES_SQL))[0]?.[0] ?? 0) ? mismatches(await values(ACCOUNT_MISMATCHES)) : [];
+  return joined(count, first, accounts);
+}
+
+/** The tickets' count and first ones, with the accounts' (few, so all counted). */
+function joined(count: number, first: SumMismatch[], accounts: SumMismatch[]): TotalsCheck {
+  const n = count + accounts.length;
+  return n === 0 ? { ok: true, count: 0, first: [] } : { ok: false, count: n, first: [...first, ...accounts].slice(0, FIRST) };
 }
 
 /** checkTotals on a synchronous connection (bun:sqlite in a check's own process). */
 export function checkTotalsSync(values: (sql: string) => unknown[][]): TotalsCheck {
   const count = Number(values(PAYMENT_SUMS_COUNT_SQL)[0]?.[0] ?? 0);
-  if (count === 0) return { ok: true, count: 0, first: [] };
-  return { ok: false, count, first: mismatches(values(PAYMENT_SUMS_SQL)).slice(0, FIRST) };
+  const first = count ? mismatches(values(PAYMENT_SUMS_SQL)).slice(0, FIRST) : [];
+  const accounts = Number(values(ACCOUNT_TABLES_SQL)[0]?.[0] ?? 0) ? mismatches(values(ACCOUNT_MISMATCHES)) : [];
+  return joined(count, first, accounts);
 }
 
 /** One line for a person: "2 paid totals differ from their payment rows (ticket 12: €5.00 for €4.00 in rows; item 40: …)". */

@@ -3,7 +3,12 @@ import { z } from "zod";
 import { euros, eurosTextUpTo, IsoDate, text } from "../../domain/schemas";
 import { Approval } from "../approval/model";
 
-export const TENDERS = ["cash", "card", "other"] as const;
+export const TENDERS = ["cash", "card", "other", "account"] as const;
+/**
+ * What goes into the drawer: `account` (issue 34) charges a business account, no money changes
+ * hands, so it is never expected in the drawer; the till shows it apart as "on account".
+ */
+export const DRAWER_TENDERS = ["cash", "card", "other"] as const;
 /**
  * A tender is exactly one of its names: "CASH", "cash " and "cash\u0000" are refused (422), not
  * read as cash (issue 31). Control characters are not stripped from a token before it is
@@ -70,6 +75,8 @@ export const TillDay = z.object({
   by_employee: z.array(z.object({ employee_id: z.number().nullable(), employee: z.string().nullable(), role: z.string().nullable(), cash: z.number() })),
   /** Payments taken on this calendar day after it closed: they count in the next open day. */
   moved_to_next_day: z.number(),
+  /** Charged to business accounts this day (tender account): billed later, never in the drawer. */
+  on_account: z.number(),
   closed: z
     .object({
       closed_at: z.string(),

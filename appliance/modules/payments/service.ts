@@ -8,9 +8,10 @@ import { addDays } from "../../domain/dates";
 import type { Clock } from "../../platform/clock";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { ApprovalService } from "../approval/service";
+import { recordCharge } from "../accounts/service";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
-import type { ByTender, Payment, Tender, TillDay } from "./model";
+import type { ByTender, DRAWER_TENDERS, Payment, Tender, TillDay } from "./model";
 import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type NewPayment, type PaymentRow, type RawExec, stillHeld, valuesOn } from "./repo";
 import { DRAWER_SQL, IN_DRAWER_SQL, sumTakings, takings, totalTakings } from "./takings";
 
@@ -20,7 +21,11 @@ export const recordPayment = (q: Exec, p: NewPayment) => insertPayment(q, p);
 /** Many rows in one go, in the caller's raw transaction (an import's page of tickets). */
 export const recordPayments = (q: RawExec, rows: NewPayment[]) => insertPaymentsBulk(q, rows);
 
-const euroTenders = (c: Record<Tender, number>): ByTender => ({ cash: toEuros(c.cash), card: toEuros(c.card), other: toEuros(c.other) });
+const euroTenders = (c: Record<(typeof DRAWER_TENDERS)[number], number>): ByTender => ({
+  cash: toEuros(c.cash),
+  card: toEuros(c.card),
+  other: toEuros(c.other),
+});
 
 /** Rows as the API shows them (euros). */
 export function paymentsOut(rows: { p: PaymentRow; employee: string | null }[]): Payment[] {
@@ -92,6 +97,7 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
       refunds: all.refunds,
       by_employee: byEmployee.map((e) => ({ ...e, cash: toEuros(e.cash) })),
       moved_to_next_day: Number(moved?.[0] ?? 0),
+      on_account: toEuros(all.account),
       closed: close
         ? {
             closed_at: close.closed_at,
@@ -148,6 +154,8 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
           approved_by: approver?.id ?? null,
           at: clock.now(),
         });
+        // A charge on account refunded: the account owes that much less (issue 34).
+        if (p.tender === "account") await recordCharge(tx, r, null);
         await audit(tx, clock.now(), caller, "refund", "payment", p.id, {
           amount_cents: cents,
           reason: input.reason,

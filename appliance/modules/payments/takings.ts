@@ -24,7 +24,7 @@ import type { Tender } from "./model";
 
 export type TenderCents = Record<Tender, number> & { total: number; payments: number; refunds: number };
 
-export const noTakings = (): TenderCents => ({ cash: 0, card: 0, other: 0, total: 0, payments: 0, refunds: 0 });
+export const noTakings = (): TenderCents => ({ cash: 0, card: 0, other: 0, account: 0, total: 0, payments: 0, refunds: 0 });
 
 /** What a query may be split by beyond shop and tender: the till day, the employee, the ticket and item. */
 export type TakingsKey = "day" | "employee" | "ticket" | "item";

@@ -2,7 +2,7 @@
 import { renderPdf } from "../../../drivers/pdf/document";
 import type { ZReportData } from "../../../drivers/printers/zReport";
 import { displayDate, displayDateTime, euroFromEuros } from "../../domain/format";
-import { TENDERS, type TillDay } from "./model";
+import { DRAWER_TENDERS, type TillDay } from "./model";
 
 const LABEL = { cash: "Cash", card: "Card", other: "Other" } as const;
 
@@ -26,7 +26,7 @@ export async function zReportPdf(day: TillDay, shop: string): Promise<{ pdf: Buf
         .text(`Day ${displayDate(day.day)}`)
         .moveDown(0.8);
       row(["Tender", "Expected", "Counted", "Variance"], true);
-      for (const t of TENDERS) {
+      for (const t of DRAWER_TENDERS) {
         row([
           LABEL[t],
           euroFromEuros(day.expected[t]),
@@ -52,7 +52,7 @@ export function zReportData(day: TillDay, shop: string, stamp: ZReportData["stam
   return {
     shop,
     day: displayDate(day.day),
-    tenders: TENDERS.map((t) => ({
+    tenders: DRAWER_TENDERS.map((t) => ({
       label: LABEL[t],
       expected: euroFromEuros(day.expected[t]),
       ...(day.closed ? { counted: euroFromEuros(day.closed.counted[t]), variance: euroFromEuros(day.closed.variance[t]) } : {}),

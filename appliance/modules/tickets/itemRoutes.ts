@@ -54,9 +54,12 @@ export function itemRoutes(items: ItemService) {
       access: staff,
       params: z.object({ id: IdParams.shape.id, amount: eurosTextUpTo(1_000_000) }),
       query: PayQuery.extend({ full: bool.optional() }),
+      // ?method=account past the account's credit limit: a manager's PIN in the body (issue 34).
+      body: WithApproval,
       // Moves money: a tablet that lost the answer retries with the same key (issue 31).
       idempotent: true,
-      handler: async ({ caller, params, query }) => itemOut(await items.pay(caller, params.id, toCents(params.amount), query.full ?? false, payWith(query))),
+      handler: async ({ caller, params, query, body, client }) =>
+        itemOut(await items.pay(caller, params.id, toCents(params.amount), query.full ?? false, { ...payWith(query), approval: approvalOf(body, client) })),
     }),
     route({
       method: "PUT",

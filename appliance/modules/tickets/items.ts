@@ -18,7 +18,8 @@ import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
 import type { Clock } from "../../platform/clock";
-import { parseDiscount, toEuros } from "../../domain/money";
+import { balanceDue, parseDiscount, toEuros } from "../../domain/money";
+import { accountForCharge } from "../accounts/service";
 import { type ApprovalInput, type ApprovalService, approvedBy } from "../approval/service";
 import { audit } from "../audit/audit";
 import { allowedActions, assertActionsAllowed } from "../catalogue/actionAccess";
@@ -261,6 +262,11 @@ export function createItemService({
     /** Takes `cents` for the item (full: whatever is left); never more than the balance. */
     async pay(caller: EmployeeCaller, id: number, cents: number, full: boolean, pay: PayWith = CASH) {
       const cur = await item(caller, id);
+      if (pay.tender === "account") {
+        const t = await ledger.ticketRow(db, caller, cur.ticket_id);
+        const take = full ? balanceDue(cur.total_override ?? cur.total, cur.total_paid) : cents;
+        pay = { ...pay, account: await accountForCharge(db, approvals, caller, t.customer_id, take, pay.approval ?? { client: "local" }) };
+      }
       await db.transaction(async (tx) => {
         await recomputeTicket(tx, cur.ticket_id);
         const taken = await ledger.payItem(tx, caller, id, full ? null : cents, pay);

@@ -10,6 +10,8 @@ import type { Exec } from "./repo";
 import { recomputeTicket } from "./totals";
 import type { Tender } from "../payments/model";
 import { recordPayment } from "../payments/service";
+import { type AccountCharge, recordCharge } from "../accounts/service";
+import type { ApprovalInput } from "../approval/service";
 
 /**
  * How a payment is taken: the tender, for cash what was handed over (cents), and for an
@@ -22,6 +24,10 @@ export interface PayWith {
   employee_id?: number;
   /** Money the old system took (an import): kept out of the drawers (payments/takings.ts). */
   imported?: boolean;
+  /** Tender `account` (issue 34): the account charged, decided before the transaction (accounts/service). */
+  account?: AccountCharge;
+  /** A manager's PIN the request carried (a charge past an account's credit limit). */
+  approval?: ApprovalInput;
 }
 export const CASH: PayWith = { tender: "cash" };
 
@@ -96,7 +102,14 @@ export function createLedger(clock: Clock) {
       stop: caller.employee.role === "driver" ? (t.delivery_date ? `delivery ${t.delivery_date}` : t.pickup_date ? `pickup ${t.pickup_date}` : null) : null,
       at: pay.at ?? clock.now(),
       imported: pay.imported ?? false,
+      approved_by: pay.account?.approver ?? null,
     };
+  }
+
+  /** One payment row, and for the account tender the account's charge row beside it. */
+  async function takeRow(q: Exec, p: Parameters<typeof recordPayment>[1], pay: PayWith) {
+    const row = await recordPayment(q, p);
+    if (pay.tender === "account") await recordCharge(q, row, pay.account ?? null);
   }
 
   // tendered < take was refused above (422), so changeDue is never null here.
@@ -114,7 +127,7 @@ export function createLedger(clock: Clock) {
     const take = cents ?? balance;
     if (take > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
     if (take <= 0) return 0;
-    await recordPayment(q, { ...rowBase(caller, t, pay, take), item_id: id, amount: take, ...handedOver(pay, take) });
+    await takeRow(q, { ...rowBase(caller, t, pay, take), item_id: id, amount: take, ...handedOver(pay, take) }, pay);
     await recordOwing(q, caller, i.ticket_id, id, take, pay.tender);
     return take;
   }
@@ -139,11 +152,11 @@ export function createLedger(clock: Clock) {
     for (const i of items) {
       const part = Math.min(left, Math.max(0, (i.total_override ?? i.total) - i.total_paid));
       if (part <= 0) continue;
-      await recordPayment(q, { ...base, item_id: i.id, amount: part, ...cash });
+      await takeRow(q, { ...base, item_id: i.id, amount: part, ...cash }, pay);
       cash = {};
       left -= part;
     }
-    if (left > 0) await recordPayment(q, { ...base, item_id: null, amount: left, ...cash });
+    if (left > 0) await takeRow(q, { ...base, item_id: null, amount: left, ...cash }, pay);
     await recordOwing(q, caller, id, null, take, pay.tender);
     return take;
   }

@@ -91,3 +91,13 @@ export async function namesAgent(q: Pick<Db, "select">, agentId: number): Promis
   const [r] = await q.select({ one: tickets.agent_id }).from(tickets).where(eq(tickets.agent_id, agentId)).limit(1);
   return r !== undefined;
 }
+
+/** Items' descriptions (an invoice's lines name each item charged); unknown ids are absent. */
+export async function itemDescriptions(q: Pick<Db, "select">, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await q
+    .select({ id: ticketSubCategories.id, d: ticketSubCategories.description })
+    .from(ticketSubCategories)
+    .where(inArray(ticketSubCategories.id, [...new Set(ids)]));
+  return new Map(rows.map((r) => [r.id, r.d]));
+}

@@ -109,10 +109,19 @@ export function ticketRoutes(tickets: TicketService, items: ItemService) {
       access: staff,
       params: IdParams,
       query: PayQuery.extend({ amount: eurosTextUpTo(1_000_000).optional() }),
+      // ?method=account past the account's credit limit: a manager's PIN in the body (issue 34).
+      body: WithApproval,
       // Moves money: a tablet that lost the answer retries with the same key (issue 31).
       idempotent: true,
-      handler: async ({ caller, params, query }) =>
-        ticketOut(await tickets.payInFull(caller, params.id, payWith(query), query.amount === undefined ? null : toCents(query.amount))),
+      handler: async ({ caller, params, query, body, client }) =>
+        ticketOut(
+          await tickets.payInFull(
+            caller,
+            params.id,
+            { ...payWith(query), approval: approvalOf(body, client) },
+            query.amount === undefined ? null : toCents(query.amount),
+          ),
+        ),
     }),
     route({
       method: "GET",

@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { customers, employeeOwings, itemLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
-import { clampPercent, formatDiscount, parseDiscount } from "../../domain/money";
+import { balanceDue, clampPercent, formatDiscount, parseDiscount } from "../../domain/money";
+import { accountForCharge } from "../accounts/service";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
 import { agentScope, assertSameAgent } from "../auth/caller";
 import type { EmployeeCaller } from "../auth/caller";
@@ -265,7 +266,19 @@ export function createTicketService({
      * An import records past amounts through here with tender "other", its time and employee.
      */
     async payInFull(caller: EmployeeCaller, id: number, pay: PayWith = CASH, cents: number | null = null) {
-      await row(caller, id);
+      const t = await row(caller, id);
+      if (pay.tender === "account")
+        pay = {
+          ...pay,
+          account: await accountForCharge(
+            db,
+            approvals,
+            caller,
+            t.customer_id,
+            cents ?? balanceDue(t.total, t.total_paid),
+            pay.approval ?? { client: "local" },
+          ),
+        };
       await db.transaction(async (tx) => {
         const taken = await ledger.payTicket(tx, caller, id, cents, pay);
         if (taken > 0) await audit(tx, clock.now(), caller, "pay_in_full", "ticket", id, { amount_cents: taken, tender: pay.tender });

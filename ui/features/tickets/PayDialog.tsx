@@ -4,6 +4,7 @@ import { euroFromEuros } from "../../../appliance/domain/format";
 import { changeDue, isFractionOfCent, toCents, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
 import type { Tender } from "../../../appliance/modules/payments/model";
 import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
+import { type Approval, withApproval } from "../../components/approval";
 import { toast } from "../../components/toast";
 import { payItemBy, payTicketBy } from "./api";
 
@@ -11,13 +12,15 @@ const TENDERS: { value: Tender; label: string }[] = [
   { value: "cash", label: "Cash" },
   { value: "card", label: "Card" },
   { value: "other", label: "Other" },
+  // Charged to the business account of the ticket's customer (issue 34): billed later.
+  { value: "account", label: "On account" },
 ];
 
 /** "12,50" or "12.50" typed on a tablet, in cents; NaN when it is no amount or a fraction of a cent. */
 const cents = typedCents;
 
 /** One tender: amount (euros), method, and for cash what was handed over. */
-type Take = { method: Tender; amount: number; tendered?: number };
+type Take = { method: Tender; amount: number; tendered?: number; approval?: Approval };
 
 /**
  * The pay dialog of the counter, the ticket view and the item editor (issue 24): the balance,
@@ -98,7 +101,9 @@ function PayDialog<T extends { balance: number }>({
     setError("");
     try {
       const query = { method, amount: toEuros(amountCents), ...(tenderedCents !== null ? { tendered: toEuros(tenderedCents) } : {}) };
-      const t = await take(query);
+      // On account past the credit limit, the box asks for a manager's PIN (withApproval's dialog).
+      const t = method === "account" ? await withApproval((approval) => take({ ...query, ...(approval ? { approval } : {}) })) : await take(query);
+      if (!t) return;
       if (change) toast(`Change ${euroFromEuros(toEuros(change))}`);
       if (t.balance <= 0) return done(t);
       // A split: what is left goes on another tender.

@@ -30,13 +30,15 @@ export const openTicket = (customerId: number) => api<Ticket>("POST", "/tickets/
 export const confirmTicket = (id: number) => api<unknown>("PUT", `/tickets/${id}/confirm`, { quiet: true });
 export const payTicket = (id: number) => api<Ticket>("PUT", `/tickets/paidFor/${id}`);
 /** One tender of a payment (issue 24): `amount` euros (less than the balance: a split), for cash what was `tendered`. */
-export const payTicketBy = (id: number, pay: { method: Tender; amount: number; tendered?: number }) =>
-  api<Ticket>("PUT", `/tickets/paidFor/${id}`, { query: pay, quiet: true });
+export const payTicketBy = (id: number, { approval, ...pay }: { method: Tender; amount: number; tendered?: number; approval?: { pin: string } }) =>
+  api<Ticket>("PUT", `/tickets/paidFor/${id}`, { query: pay, quiet: true, ...(approval ? { body: { approval } } : {}) });
 /** One tender for an item (the item pay dialog); quiet, the dialog shows the failure. */
-export const payItemBy = (id: number, pay: { method: Tender; amount: number; tendered?: number }) =>
+export const payItemBy = (id: number, pay: { method: Tender; amount: number; tendered?: number; approval?: { pin: string } }) =>
   api<Item>("PUT", `/ticketSubCategory/paidFor/${id}/${pay.amount}`, {
     query: { method: pay.method, ...(pay.tendered !== undefined ? { tendered: pay.tendered } : {}) },
     quiet: true,
+    // A charge past a business account's credit limit carries a manager's PIN (issue 34).
+    ...(pay.approval ? { body: { approval: pay.approval } } : {}),
   });
 /** Refunds part or all of a payment; quiet, so withApproval() asks a manager when the box wants one. */
 export const refundPayment = (id: number, amount: number, reason: string) => (approval?: Approval) =>

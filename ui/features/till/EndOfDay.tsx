@@ -3,7 +3,10 @@ import { useEffect, useState } from "react";
 import { businessDay } from "../../../appliance/domain/dates";
 import { displayDate, displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
 import { toCents, toEuros, typedCents } from "../../../appliance/domain/money";
-import type { Tender, TillDay } from "../../../appliance/modules/payments/model";
+import type { DRAWER_TENDERS, TillDay } from "../../../appliance/modules/payments/model";
+
+/** The drawer's tenders: charges on account are no money in it. */
+type Tender = (typeof DRAWER_TENDERS)[number];
 import { DateField } from "../../components/DateField";
 import { toast } from "../../components/toast";
 import type { PrintJob, PrintResult } from "../../../appliance/modules/printing/model";
