@@ -75,6 +75,8 @@ import { createReportService } from "./modules/reports/service";
 import { createSchedulingService } from "./modules/scheduling/service";
 import { createApprovalService } from "./modules/approval/service";
 import { paymentRoutes } from "./modules/payments/routes";
+import { depositRoutes } from "./modules/payments/depositRoutes";
+import { createDepositService } from "./modules/payments/deposits";
 import { createPaymentService } from "./modules/payments/service";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
@@ -241,6 +243,7 @@ export async function bootAppliance(
     ...customerRoutes(createCustomerService({ db, clock, places, approvals })),
     ...ticketRoutes(tickets, items),
     ...paymentRoutes(payments),
+    ...depositRoutes(createDepositService({ db, clock, approvals })),
     ...approvalRoutes(approvals),
     ...printingRoutes({ clock, receipt }),
     ...printJournalRoutes(journal, printing),

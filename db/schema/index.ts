@@ -5,3 +5,5 @@ export * from "./tickets";
 export * from "./system";
 export * from "./payments";
 export * from "./import";
+export * from "./deposits";
+export * from "./books";

@@ -11,10 +11,14 @@ export const TENDERS = ["cash", "card", "other"] as const;
  */
 export const Tender = z.enum(TENDERS);
 export type Tender = z.infer<typeof Tender>;
+/** How a ticket may be paid: a tender of the drawer, or the customer's deposit balance (issue 34, payments/deposits.ts). */
+export const PAY_METHODS = [...TENDERS, "balance"] as const;
+export const PayMethod = z.enum(PAY_METHODS);
+export type PayMethod = z.infer<typeof PayMethod>;
 
 /** The query the spec's pay routes take: `method` (default cash), and for cash what was handed over. */
 export const PayQuery = z.object({
-  method: Tender.optional(),
+  method: PayMethod.optional(),
   tendered: eurosTextUpTo(1_000_000).optional(),
 });
 
@@ -26,7 +30,7 @@ export const Payment = z.object({
   employee_id: z.number().nullable(),
   employee: z.string().nullable(),
   amount: z.number(),
-  tender: Tender,
+  tender: PayMethod,
   tendered: z.number().nullable(),
   /** For cash handed over beyond the amount: what was given back. */
   change: z.number().nullable(),

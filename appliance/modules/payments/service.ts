@@ -10,13 +10,15 @@ import { conflict, notFound, unprocessable } from "../../platform/errors";
 import type { ApprovalService } from "../approval/service";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
-import type { ByTender, Payment, Tender, TillDay } from "./model";
+import type { ByTender, Payment, PayMethod, Tender, TillDay } from "./model";
+import { assertSpendable } from "./deposits";
 import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type NewPayment, type PaymentRow, type RawExec, stillHeld, valuesOn } from "./repo";
 import { DRAWER_SQL, sumTakings, takings, totalTakings } from "./takings";
 
 // What other modules use: the tickets ledger records payments inside its own transactions.
 export { capPaidRows, hasPayments, type NewPayment, type RawExec } from "./repo";
-export const recordPayment = (q: Exec, p: NewPayment) => insertPayment(q, p);
+/** A payment by the customer's balance is refused (4xx) before its row when the balance here cannot cover it (deposits.ts). */
+export const recordPayment = async (q: Exec, p: NewPayment) => (p.tender === "balance" && (await assertSpendable(q, p)), insertPayment(q, p));
 /** Many rows in one go, in the caller's raw transaction (an import's page of tickets). */
 export const recordPayments = (q: RawExec, rows: NewPayment[]) => insertPaymentsBulk(q, rows);
 
@@ -27,7 +29,7 @@ export function paymentsOut(rows: { p: PaymentRow; employee: string | null }[]):
   return rows.map(({ p: { change_given, ...p }, employee }) => ({
     ...p,
     employee,
-    tender: p.tender as Tender,
+    tender: p.tender as PayMethod,
     amount: toEuros(p.amount),
     tendered: p.tendered === null ? null : toEuros(p.tendered),
     change: change_given === null ? null : toEuros(change_given),
@@ -143,7 +145,7 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
           agent_id: p.agent_id,
           employee_id: caller.employee.id,
           amount: -cents,
-          tender: p.tender as Tender,
+          tender: p.tender as PayMethod,
           refund_of: p.id,
           reason: input.reason,
           approved_by: approver?.id ?? null,

@@ -91,3 +91,9 @@ export async function namesAgent(q: Pick<Db, "select">, agentId: number): Promis
   const [r] = await q.select({ one: tickets.agent_id }).from(tickets).where(eq(tickets.agent_id, agentId)).limit(1);
   return r !== undefined;
 }
+
+/** A ticket's customer (payments: a payment by the customer's deposit balance spends theirs). */
+export async function ticketCustomer(q: Pick<Db, "select">, ticketId: number): Promise<number | undefined> {
+  const [r] = await q.select({ c: tickets.customer_id }).from(tickets).where(eq(tickets.id, ticketId));
+  return r?.c;
+}
