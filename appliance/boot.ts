@@ -76,6 +76,8 @@ import { createSchedulingService } from "./modules/scheduling/service";
 import { createApprovalService } from "./modules/approval/service";
 import { paymentRoutes } from "./modules/payments/routes";
 import { depositRoutes } from "./modules/payments/depositRoutes";
+import { booksRoutes } from "./modules/books/routes";
+import { createBooksService } from "./modules/books/service";
 import { createDepositService } from "./modules/payments/deposits";
 import { createPaymentService } from "./modules/payments/service";
 import { type Clock, systemClock } from "./platform/clock";
@@ -270,6 +272,7 @@ export async function bootAppliance(
     // Reports run in processes of their own with a read-only connection to the same database.
     ...referenceRoutes(reference),
     ...reportRoutes(reports),
+    ...booksRoutes(createBooksService({ db, clock, target: { url: config.databaseUrl, authToken: config.databaseAuthToken } })),
     ...chainRoutes(chain, clock),
     // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
     ...importRoutes(imports),
