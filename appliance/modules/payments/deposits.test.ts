@@ -69,7 +69,9 @@ describe("deposits", () => {
     expect(b).toMatchObject({ balance: 15, spendable: 15 });
     expect(b.rows[0]).toMatchObject({ kind: "spend", amount: -5, tender: "balance" });
     // Spending a balance is no money in the drawer: still the €20 of the deposit.
-    expect((await ok("GET", "/till/2026-11-22", undefined, manager)).expected).toEqual({ cash: 20, card: 0, other: 0 });
+    const day = await ok("GET", "/till/2026-11-22", undefined, manager);
+    expect(day.expected).toEqual({ cash: 20, card: 0, other: 0 });
+    expect(day.deposits).toEqual({ taken: 20, given_back: 0, spent: 5 });
 
     // €7.50 left on the ticket, €15 on the balance; a second ticket of €12.50 is more than the €7.50 left after.
     const payments = await count("payments");

@@ -77,6 +77,17 @@ export async function assertSpendable(q: Exec, p: NewPayment): Promise<void> {
   throw unprocessable(`Not enough balance (${euro(here)})`);
 }
 
+/** A drawer day's deposits (euros): taken, given back (both in the drawer's expected money), and spent on tickets (not). */
+export async function depositsOfDay(q: Pick<Exec, "select">, agentId: number, day: string) {
+  const rows = await q
+    .select({ kind: deposits.kind, cents: sql<number>`coalesce(sum(${deposits.amount}), 0)` })
+    .from(deposits)
+    .where(and(eq(deposits.agent_id, agentId), eq(deposits.till_day, day)))
+    .groupBy(deposits.kind);
+  const of = (kind: string) => Number(rows.find((r) => r.kind === kind)?.cents ?? 0);
+  return { taken: toEuros(of("deposit")), given_back: toEuros(-of("refund")), spent: toEuros(-of("spend")) };
+}
+
 export function createDepositService({ db, clock, approvals }: { db: Db; clock: Clock; approvals: ApprovalService }) {
   const customers = customerReads(db);
 

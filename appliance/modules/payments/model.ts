@@ -81,6 +81,8 @@ export const TillDay = z.object({
       note: z.string(),
     })
     .nullable(),
+  /** The deposit ledger on this day's drawer (issue 34), euros: taken and given back are in `expected` (money in the drawer); spent is not. */
+  deposits: z.object({ taken: z.number(), given_back: z.number(), spent: z.number() }),
   /** Earlier closes of this day that an admin reopened. */
   reopened: z.array(z.object({ closed_at: z.string(), reopened_at: z.string(), reopened_by: z.number().nullable() })),
 });

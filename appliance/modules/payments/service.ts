@@ -11,7 +11,7 @@ import type { ApprovalService } from "../approval/service";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import type { ByTender, Payment, PayMethod, Tender, TillDay } from "./model";
-import { assertSpendable } from "./deposits";
+import { assertSpendable, depositsOfDay } from "./deposits";
 import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type NewPayment, type PaymentRow, type RawExec, stillHeld, valuesOn } from "./repo";
 import { DRAWER_SQL, sumTakings, takings, totalTakings } from "./takings";
 
@@ -108,6 +108,7 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
             }),
           }
         : null,
+      deposits: await depositsOfDay(db, agentId, day),
       reopened: reopened.map((r) => ({ closed_at: r.closed_at, reopened_at: r.reopened_at!, reopened_by: r.reopened_by })),
     };
   }
