@@ -90,3 +90,6 @@ export type TillDay = z.infer<typeof TillDay>;
 
 export const TillParams = z.object({ date: IsoDate });
 export const TillQuery = z.object({ agent: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
+
+// Deposits (issue 34) have their shapes in depositModel.ts; the screens read them from here.
+export * from "./depositModel";
