@@ -72,6 +72,8 @@ describe("deposits", () => {
     const day = await ok("GET", "/till/2026-11-22", undefined, manager);
     expect(day.expected).toEqual({ cash: 20, card: 0, other: 0 });
     expect(day.deposits).toEqual({ taken: 20, given_back: 0, spent: 5 });
+    // The drawer counts one row of money in (the deposit), not the balance's spend.
+    expect(day.payments).toBe(1);
 
     // €7.50 left on the ticket, €15 on the balance; a second ticket of €12.50 is more than the €7.50 left after.
     const payments = await count("payments");
