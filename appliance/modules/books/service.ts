@@ -50,8 +50,8 @@ export function createBooksService(deps: { db: Db; clock: Clock; target: { url: 
         chart: chartOf(await readChart(deps.db)),
         timeZone: shopTimeZone(),
       };
-      running++;
       const child = spawnChild([process.execPath, CHILD], { input: JSON.stringify(job), nice: 10, stderrLimit: 500, signal, timeoutMs: 10 * 60_000 });
+      running++;
       child.ended.finally(() => running--);
       const reader = child.stdout!.getReader();
       const head = await reader.read().catch(() => ({ done: true, value: undefined }));

@@ -18,7 +18,10 @@ import { DRAWER_SQL, sumTakings, takings, totalTakings } from "./takings";
 // What other modules use: the tickets ledger records payments inside its own transactions.
 export { capPaidRows, hasPayments, type NewPayment, type RawExec } from "./repo";
 /** A payment by the customer's balance is refused (4xx) before its row when the balance here cannot cover it (deposits.ts). */
-export const recordPayment = async (q: Exec, p: NewPayment) => (p.tender === "balance" && (await assertSpendable(q, p)), insertPayment(q, p));
+export async function recordPayment(q: Exec, p: NewPayment) {
+  if (p.tender === "balance") await assertSpendable(q, p);
+  return insertPayment(q, p);
+}
 /** Many rows in one go, in the caller's raw transaction (an import's page of tickets). */
 export const recordPayments = (q: RawExec, rows: NewPayment[]) => insertPaymentsBulk(q, rows);
 
