@@ -81,6 +81,10 @@ import { accountRoutes } from "./modules/accounts/routes";
 import { createInvoiceSender } from "./modules/accounts/send";
 import { createAccountService } from "./modules/accounts/service";
 import { agentReads } from "./modules/agents/reads";
+import { depositRoutes } from "./modules/payments/depositRoutes";
+import { booksRoutes } from "./modules/books/routes";
+import { createBooksService } from "./modules/books/service";
+import { createDepositService } from "./modules/payments/deposits";
 import { createPaymentService } from "./modules/payments/service";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
@@ -262,6 +266,7 @@ export async function bootAppliance(
     ...ticketRoutes(tickets, items),
     ...paymentRoutes(payments),
     ...accountRoutes({ accounts, invoices, books: createBooks({ db, clock }), sender: invoiceSender, shops: agentReads(db) }),
+    ...depositRoutes(createDepositService({ db, clock, approvals })),
     ...approvalRoutes(approvals),
     ...printingRoutes({ clock, receipt }),
     ...printJournalRoutes(journal, printing),
@@ -288,6 +293,7 @@ export async function bootAppliance(
     // Reports run in processes of their own with a read-only connection to the same database.
     ...referenceRoutes(reference),
     ...reportRoutes(reports),
+    ...booksRoutes(createBooksService({ db, clock, target: { url: config.databaseUrl, authToken: config.databaseAuthToken } })),
     ...chainRoutes(chain, clock),
     // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
     ...importRoutes(imports),

@@ -129,6 +129,8 @@ export const OWNER: Record<string, string> = {
   ticketLogStates: "tickets",
   payments: "payments",
   tillCloses: "payments",
+  deposits: "payments",
+  accountCodes: "books",
   importRecords: "import",
   importRuns: "import",
   boxSettings: "platform",

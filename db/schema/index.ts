@@ -6,3 +6,5 @@ export * from "./system";
 export * from "./payments";
 export * from "./import";
 export * from "./accounts";
+export * from "./deposits";
+export * from "./books";

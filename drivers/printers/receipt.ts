@@ -35,7 +35,7 @@ export interface ReceiptData {
  * Money already formatted; `when` is DD/MM/YYYY HH:mm in the shop's zone.
  */
 export interface ReceiptPayment {
-  tender: "cash" | "card" | "other" | "account";
+  tender: "cash" | "card" | "other" | "account" | "balance";
   amount: string;
   when: string;
   /** Cash handed over, and the change given back. */
@@ -46,7 +46,7 @@ export interface ReceiptPayment {
   reason?: string;
 }
 
-export const TENDER_LABEL = { cash: "Cash", card: "Card", other: "Other", account: "On account" } as const;
+export const TENDER_LABEL = { cash: "Cash", card: "Card", other: "Other", account: "On account", balance: "Balance" } as const;
 
 /** A payment's lines, shared by the ESC/POS receipt and the PDF: what, when, amount; cash tendered and change; a refund's reason. */
 export function paymentLines(p: ReceiptPayment): { label: string; details: string[] } {

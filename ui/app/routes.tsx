@@ -9,6 +9,7 @@ import * as P from "../features/people";
 import { PlacesScreen } from "../features/places/PlacesScreen";
 import { ReportsScreen } from "../features/reporting/ReportsScreen";
 import { ReferenceScreen } from "../features/reference";
+import { JournalScreen } from "../features/books/JournalScreen";
 import * as T from "../features/tickets";
 import * as S from "../features/scan";
 import * as W from "../features/scheduling";
@@ -64,6 +65,8 @@ export const ROUTES: RouteDef[] = [
   // Not in the spec's list: where this box streams its database to HQ (issue 15, README).
   { path: "/hqlink", title: "Link to HQ", access: "admin", component: LinkScreen, back: "/configuration" },
   { path: "/configReference", title: "Reference data", access: "admin", component: ReferenceScreen, back: "/configuration" },
+  // Not in the spec's list: the accountant's journal and its account codes (issue 34); HQ staff.
+  { path: "/configJournal", title: "Accountant's journal", access: "hqStaff", component: JournalScreen, back: "/configuration" },
   // Not in the spec's list: moving in from the system in use today (issue 26, README); HQ staff as the server.
   { path: "/configImport", title: "Import", access: "hqStaff", component: ImportScreen, back: "/configuration" },
   // Not in the spec's list: the box's health panel (issue 16, README).

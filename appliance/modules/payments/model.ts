@@ -16,10 +16,14 @@ export const DRAWER_TENDERS = ["cash", "card", "other"] as const;
  */
 export const Tender = z.enum(TENDERS);
 export type Tender = z.infer<typeof Tender>;
+/** How a ticket may be paid: a tender of the drawer, or the customer's deposit balance (issue 34, payments/deposits.ts). */
+export const PAY_METHODS = [...TENDERS, "balance"] as const;
+export const PayMethod = z.enum(PAY_METHODS);
+export type PayMethod = z.infer<typeof PayMethod>;
 
 /** The query the spec's pay routes take: `method` (default cash), and for cash what was handed over. */
 export const PayQuery = z.object({
-  method: Tender.optional(),
+  method: PayMethod.optional(),
   tendered: eurosTextUpTo(1_000_000).optional(),
 });
 
@@ -31,7 +35,7 @@ export const Payment = z.object({
   employee_id: z.number().nullable(),
   employee: z.string().nullable(),
   amount: z.number(),
-  tender: Tender,
+  tender: PayMethod,
   tendered: z.number().nullable(),
   /** For cash handed over beyond the amount: what was given back. */
   change: z.number().nullable(),
@@ -86,6 +90,8 @@ export const TillDay = z.object({
       note: z.string(),
     })
     .nullable(),
+  /** The deposit ledger on this day's drawer (issue 34), euros: taken and given back are in `expected` (money in the drawer); spent is not. */
+  deposits: z.object({ taken: z.number(), given_back: z.number(), spent: z.number() }),
   /** Earlier closes of this day that an admin reopened. */
   reopened: z.array(z.object({ closed_at: z.string(), reopened_at: z.string(), reopened_by: z.number().nullable() })),
 });
@@ -93,3 +99,6 @@ export type TillDay = z.infer<typeof TillDay>;
 
 export const TillParams = z.object({ date: IsoDate });
 export const TillQuery = z.object({ agent: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
+
+// Deposits (issue 34) have their shapes in depositModel.ts; the screens read them from here.
+export * from "./depositModel";

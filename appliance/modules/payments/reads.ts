@@ -16,3 +16,5 @@ export {
   totalTakings,
   type Values,
 } from "./takings";
+// The accountant's journal (books, issue 34) reads the money per day and shop through these.
+export { depositDays, type JournalQuery, type MoneyDay, paymentDays, shopNames, type VarianceDay, varianceDays } from "./journalReads";

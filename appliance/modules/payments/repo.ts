@@ -3,7 +3,7 @@ import type { Db } from "../../../db/client";
 import { employees, payments, tillCloses } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
 import { employeeShop } from "../employees/reads";
-import type { Tender } from "./model";
+import type { PayMethod, Tender } from "./model";
 import type { Values } from "./takings";
 
 /** The database or the caller's transaction: a payment is written inside the use case's transaction. */
@@ -18,7 +18,7 @@ export interface NewPayment {
   agent_id: number;
   employee_id: number | null;
   amount: number;
-  tender: Tender;
+  tender: PayMethod;
   tendered?: number | null;
   change_given?: number | null;
   stop?: string | null;

@@ -183,7 +183,7 @@ describe("whole cents only: a fraction of a cent is a 422, never rounded into a 
     for (const m of ["cash%00", "cash%20", "CASH", "%00cash", "ca%00sh", "cash%1b"]) {
       const r = await call("PUT", `/tickets/paidFor/${t.id}?method=${m}&amount=1`);
       expect(r.status, m).toBe(422);
-      expect(r.json.message, m).toBe('Invalid query: method: must be one of "cash", "card", "other", "account"');
+      expect(r.json.message, m).toBe('Invalid query: method: must be one of "cash", "card", "other", "account", "balance"');
       expect((await call("PUT", `/ticketSubCategory/paidFor/${t.items[0]}/1?method=${m}`)).status, m).toBe(422);
     }
     expect(await rowsOf(t.id)).toBe(0);

@@ -11,13 +11,18 @@ import type { ApprovalService } from "../approval/service";
 import { recordCharge } from "../accounts/service";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
-import type { ByTender, DRAWER_TENDERS, Payment, Tender, TillDay } from "./model";
+import type { ByTender, DRAWER_TENDERS, Payment, PayMethod, Tender, TillDay } from "./model";
+import { assertSpendable, depositsOfDay } from "./deposits";
 import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type NewPayment, type PaymentRow, type RawExec, stillHeld, valuesOn } from "./repo";
 import { DRAWER_SQL, IN_DRAWER_SQL, sumTakings, takings, totalTakings } from "./takings";
 
 // What other modules use: the tickets ledger records payments inside its own transactions.
 export { capPaidRows, hasPayments, type NewPayment, type RawExec } from "./repo";
-export const recordPayment = (q: Exec, p: NewPayment) => insertPayment(q, p);
+/** A payment by the customer's balance is refused (4xx) before its row when the balance here cannot cover it (deposits.ts). */
+export async function recordPayment(q: Exec, p: NewPayment) {
+  if (p.tender === "balance") await assertSpendable(q, p);
+  return insertPayment(q, p);
+}
 /** Many rows in one go, in the caller's raw transaction (an import's page of tickets). */
 export const recordPayments = (q: RawExec, rows: NewPayment[]) => insertPaymentsBulk(q, rows);
 
@@ -32,7 +37,7 @@ export function paymentsOut(rows: { p: PaymentRow; employee: string | null }[]):
   return rows.map(({ p: { change_given, ...p }, employee }) => ({
     ...p,
     employee,
-    tender: p.tender as Tender,
+    tender: p.tender as PayMethod,
     amount: toEuros(p.amount),
     tendered: p.tendered === null ? null : toEuros(p.tendered),
     change: change_given === null ? null : toEuros(change_given),
@@ -111,6 +116,7 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
             }),
           }
         : null,
+      deposits: await depositsOfDay(db, agentId, day),
       reopened: reopened.map((r) => ({ closed_at: r.closed_at, reopened_at: r.reopened_at!, reopened_by: r.reopened_by })),
     };
   }
@@ -148,7 +154,7 @@ export function createPaymentService({ db, clock, approvals }: { db: Db; clock: 
           agent_id: p.agent_id,
           employee_id: caller.employee.id,
           amount: -cents,
-          tender: p.tender as Tender,
+          tender: p.tender as PayMethod,
           refund_of: p.id,
           reason: input.reason,
           approved_by: approver?.id ?? null,

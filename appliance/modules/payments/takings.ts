@@ -8,6 +8,8 @@
  *    written: its calendar day in the shop's zone, or the next open day when that day's drawer
  *    was already closed. So a figure never moves once a drawer is closed, and every reader
  *    counts the same rows whatever its own zone or clock;
+ *  - deposits a customer leaves ahead (and their refunds) are takings of the day and drawer they
+ *    were taken in; spending the balance later (tender `balance`) is not (issue 34);
  *  - a row counts in the drawer of the shop of the employee who took it (the money is in
  *    their hands: a head-quarters driver's cash on a shop's ticket goes into HQ's drawer),
  *    else (an import with no employee) in the ticket's shop;
@@ -71,15 +73,21 @@ const COLUMN: Record<TakingsKey, string> = { day: "p.till_day", employee: "p.emp
 export function takingsQuery(q: TakingsQuery): { sql: string; args: (string | number)[] } {
   const by = q.by ?? [];
   const keys = (["day", "employee", "ticket", "item"] as const).map((k) => (by.includes(k) ? `d.${k}` : "NULL"));
+  const tenders = q.tenders?.length ? "AND p.tender IN (SELECT value FROM json_each(?))" : "";
+  const range = [q.from, q.to, ...(q.tenders?.length ? [JSON.stringify(q.tenders)] : [])];
   // `agent_id IN (every shop)` lets the (agent_id, till_day) index serve the till-day range.
+  // A payment by the customer's balance (issue 34) is no money in the drawer: it came in as the
+  // deposit, which counts (with its refunds) in the drawer of the shop that took it, that day.
   const inner = `SELECT ${DRAWER_SQL} AS agent, p.tender AS tender, ${(["day", "employee", "ticket", "item"] as const).map((k) => `${COLUMN[k]} AS ${k}`).join(", ")}, p.amount AS amount
-    FROM payments p WHERE p.agent_id IN (SELECT id FROM agents) AND p.till_day >= ? AND p.till_day <= ? AND ${IN_DRAWER_SQL}
-    ${q.tenders?.length ? "AND p.tender IN (SELECT value FROM json_each(?))" : ""}`;
+    FROM payments p WHERE p.agent_id IN (SELECT id FROM agents) AND p.till_day >= ? AND p.till_day <= ? AND ${IN_DRAWER_SQL} AND p.tender <> 'balance'
+    ${tenders}
+    UNION ALL SELECT p.agent_id, p.tender, p.till_day, p.employee_id, NULL, NULL, p.amount
+    FROM deposits p WHERE p.kind IN ('deposit', 'refund') AND p.agent_id IN (SELECT id FROM agents) AND p.till_day >= ? AND p.till_day <= ? ${tenders}`;
   const groups = ["d.agent", "d.tender", ...by.map((k) => `d.${k}`)].join(", ");
   return {
     sql: `SELECT d.agent, d.tender, ${keys.join(", ")}, coalesce(sum(d.amount), 0), sum(d.amount > 0), sum(d.amount < 0) FROM (${inner}) d
           ${q.agents ? "WHERE d.agent IN (SELECT value FROM json_each(?))" : ""} GROUP BY ${groups}`,
-    args: [q.from, q.to, ...(q.tenders?.length ? [JSON.stringify(q.tenders)] : []), ...(q.agents ? [JSON.stringify(q.agents)] : [])],
+    args: [...range, ...range, ...(q.agents ? [JSON.stringify(q.agents)] : [])],
   };
 }
 

@@ -8,7 +8,7 @@ import { audit } from "../audit/audit";
 import { assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import type { Exec } from "./repo";
 import { recomputeTicket } from "./totals";
-import type { Tender } from "../payments/model";
+import type { PayMethod } from "../payments/model";
 import { recordPayment } from "../payments/service";
 import { type AccountCharge, recordCharge } from "../accounts/service";
 import type { ApprovalInput } from "../approval/service";
@@ -18,7 +18,7 @@ import type { ApprovalInput } from "../approval/service";
  * import the time and employee it was really taken at and by (default: now, the caller).
  */
 export interface PayWith {
-  tender: Tender;
+  tender: PayMethod;
   tendered?: number | null;
   at?: Date;
   employee_id?: number;
@@ -72,7 +72,7 @@ export function createLedger(clock: Clock) {
    * recorded as an owing (100 %) and added to their pending figure until cleared. Card and
    * other tenders never pass through their hands.
    */
-  async function recordOwing(q: Exec, caller: EmployeeCaller, ticketId: number, itemId: number | null, cents: number, tender: Tender = "cash") {
+  async function recordOwing(q: Exec, caller: EmployeeCaller, ticketId: number, itemId: number | null, cents: number, tender: PayMethod = "cash") {
     if (cents <= 0 || tender !== "cash" || (caller.employee.role !== "employee" && caller.employee.role !== "driver")) return;
     await q.insert(employeeOwings).values({
       ticket_id: ticketId,

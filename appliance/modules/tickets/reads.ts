@@ -101,3 +101,9 @@ export async function itemDescriptions(q: Pick<Db, "select">, ids: number[]): Pr
     .where(inArray(ticketSubCategories.id, [...new Set(ids)]));
   return new Map(rows.map((r) => [r.id, r.d]));
 }
+
+/** A ticket's customer (payments: a payment by the customer's deposit balance spends theirs). */
+export async function ticketCustomer(q: Pick<Db, "select">, ticketId: number): Promise<number | undefined> {
+  const [r] = await q.select({ c: tickets.customer_id }).from(tickets).where(eq(tickets.id, ticketId));
+  return r?.c;
+}

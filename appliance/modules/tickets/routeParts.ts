@@ -1,11 +1,11 @@
 /** What the ticket and item routes share: query parsers and the wire's tender and approval. */
 import { z } from "zod";
 import { toCents } from "../../domain/money";
-import type { Tender } from "../payments/model";
+import type { PayMethod } from "../payments/model";
 
 export const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 /** The tender of a pay route's query; cash handed over is in euros on the wire. */
-export const payWith = (q: { method?: Tender; tendered?: number }) => ({
+export const payWith = (q: { method?: PayMethod; tendered?: number }) => ({
   tender: q.method ?? "cash",
   tendered: q.tendered === undefined ? null : toCents(q.tendered),
 });

@@ -1,6 +1,21 @@
 import { useSignals } from "@preact/signals-react/runtime";
 // Named imports only: the bundler keeps just these icons, as on the home tiles (issue 31).
-import { Database, Euro, FileText, Gauge, Import, MapPin, MessageSquare, Network, Printer, ScanBarcode, Server, TabletSmartphone, Truck } from "lucide-react";
+import {
+  BookOpen,
+  Database,
+  Euro,
+  FileText,
+  Gauge,
+  Import,
+  MapPin,
+  MessageSquare,
+  Network,
+  Printer,
+  ScanBarcode,
+  Server,
+  TabletSmartphone,
+  Truck,
+} from "lucide-react";
 import { Link } from "wouter";
 import { allowed, useHqAgent } from "../../app/access";
 import { agentToken, employee, employeeToken } from "../../lib/session";
@@ -24,10 +39,12 @@ const TILES = [
 
 /** Moving in (issue 26): HQ staff only, as the server's /import/ routes. */
 const IMPORT_TILE = { to: "/configImport", label: "Import", icon: Import, color: "#9a3412" };
+/** The accountant's journal (issue 34): HQ staff only, as the server's account codes. */
+const JOURNAL_TILE = { to: "/configJournal", label: "Accountant's journal", icon: BookOpen, color: "#166534" };
 
 export function ConfigurationMenu() {
   useSignals();
-  const tiles = allowed("hqStaff", employee.value, useHqAgent()) ? [...TILES, IMPORT_TILE] : TILES;
+  const tiles = allowed("hqStaff", employee.value, useHqAgent()) ? [...TILES, IMPORT_TILE, JOURNAL_TILE] : TILES;
   // The price list opens in a new window, which sends no header: the tokens go in the query (spec §6).
   const priceList = `/api/v1/garmentSubCategories/priceList?Employee=${encodeURIComponent(employeeToken.value ?? "")}&Agent=${encodeURIComponent(agentToken.value ?? "")}&preview=true`;
   return (

@@ -7,6 +7,7 @@ import type { Customer, CustomerDetail as CustomerRecord, CustomerSave } from ".
 import type { Preference } from "../../../appliance/modules/places/model";
 import { CustomerTickets } from "../tickets/CustomerTickets";
 import { MessageList } from "../messaging/MessageList";
+import { CustomerDeposits } from "./Deposits";
 import { Link, useLocation } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import { confirmDialog } from "../../components/dialog";
@@ -358,6 +359,8 @@ export function CustomerDetail({ params }: { params: Params }) {
           <Stat label="Visit rank" value={rank(c.visit_rank)} />
         </section>
       )}
+
+      {id > 0 && <CustomerDeposits customer={id} />}
 
       <Section title="Personal details">
         <div className="people-grid">

@@ -141,7 +141,8 @@ export async function downloadReport(
   }
 }
 
-function save(blob: Blob, fileName: string) {
+/** Saves a file the browser holds (the journal screen saves its file this way too). */
+export function save(blob: Blob, fileName: string) {
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;

@@ -2,13 +2,14 @@ import { useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { changeDue, isFractionOfCent, toCents, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
-import type { Tender } from "../../../appliance/modules/payments/model";
+import type { DepositBalance, PayMethod } from "../../../appliance/modules/payments/model";
+import { api } from "../../lib/api";
 import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
 import { type Approval, withApproval } from "../../components/approval";
 import { toast } from "../../components/toast";
 import { payItemBy, payTicketBy } from "./api";
 
-const TENDERS: { value: Tender; label: string }[] = [
+const TENDERS: { value: PayMethod; label: string }[] = [
   { value: "cash", label: "Cash" },
   { value: "card", label: "Card" },
   { value: "other", label: "Other" },
@@ -20,7 +21,7 @@ const TENDERS: { value: Tender; label: string }[] = [
 const cents = typedCents;
 
 /** One tender: amount (euros), method, and for cash what was handed over. */
-type Take = { method: Tender; amount: number; tendered?: number; approval?: Approval };
+type Take = { method: PayMethod; amount: number; tendered?: number; approval?: Approval };
 
 /**
  * The pay dialog of the counter, the ticket view and the item editor (issue 24): the balance,
@@ -29,8 +30,8 @@ type Take = { method: Tender; amount: number; tendered?: number; approval?: Appr
  * one call to the spec's pay route, so each becomes its own payment row. Answers what was paid
  * (the ticket, or the item) after the last payment taken, or null when nothing was paid.
  */
-export function payDialog(ticket: { id: number; balance: number }): Promise<Ticket | null> {
-  return open(`Pay ticket #${ticket.id}`, ticket.balance, (q) => payTicketBy(ticket.id, q));
+export function payDialog(ticket: { id: number; balance: number; customer_id?: number }): Promise<Ticket | null> {
+  return open(`Pay ticket #${ticket.id}`, ticket.balance, (q) => payTicketBy(ticket.id, q), ticket.customer_id);
 }
 
 /**
@@ -41,7 +42,7 @@ export function payItemDialog(item: { id: number; balance: number; ticket_id: nu
   return open(`Pay ${item.name} on ticket #${item.ticket_id}`, item.balance, (q) => payItemBy(item.id, q));
 }
 
-function open<T extends { balance: number }>(title: string, balance: number, take: (q: Take) => Promise<T>): Promise<T | null> {
+function open<T extends { balance: number }>(title: string, balance: number, take: (q: Take) => Promise<T>, customer?: number): Promise<T | null> {
   if (balance <= 0) return Promise.resolve(null);
   const host = document.createElement("div");
   document.body.appendChild(host);
@@ -52,7 +53,7 @@ function open<T extends { balance: number }>(title: string, balance: number, tak
       host.remove();
       resolve(value);
     };
-    root.render(<PayDialog title={title} balance={balance} take={take} done={done} />);
+    root.render(<PayDialog title={title} balance={balance} take={take} done={done} customer={customer} />);
   });
 }
 
@@ -61,14 +62,29 @@ function PayDialog<T extends { balance: number }>({
   balance: initial,
   take,
   done,
+  customer,
 }: {
   title: string;
   balance: number;
   take: (q: Take) => Promise<T>;
   done: (t: T | null) => void;
+  /** The ticket's customer: their deposit balance is a tender (issue 34). */
+  customer?: number;
 }) {
   const [balance, setBalance] = useState(initial);
-  const [method, setMethod] = useState<Tender>("cash");
+  const [method, setMethod] = useState<PayMethod>("cash");
+  // The customer's deposit balance spendable at this shop: null while loading, "failed" when it could not load.
+  const [deposit, setDeposit] = useState<number | null | "failed">(null);
+  const loadDeposit = () => {
+    if (customer === undefined) return;
+    setDeposit(null);
+    api<DepositBalance>("GET", `/customers/${customer}/balance`, { quiet: true }).then(
+      (b) => setDeposit(b.spendable),
+      () => setDeposit("failed"),
+    );
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once per dialog, and again when the tender is chosen.
+  useEffect(loadDeposit, [customer]);
   const [amount, setAmount] = useState(initial.toFixed(2));
   const [tendered, setTendered] = useState("");
   const [error, setError] = useState("");
@@ -139,7 +155,7 @@ function PayDialog<T extends { balance: number }>({
           </p>
         )}
         <fieldset className="pay-tenders" aria-label="Tender">
-          {TENDERS.map((t) => (
+          {[...TENDERS, ...(customer === undefined ? [] : [{ value: "balance" as const, label: "Balance" }])].map((t) => (
             <button
               key={t.value}
               type="button"
@@ -151,6 +167,22 @@ function PayDialog<T extends { balance: number }>({
             </button>
           ))}
         </fieldset>
+        {method === "balance" && (
+          <p className="pay-deposit" role="status" data-testid="pay-deposit">
+            {deposit === null ? (
+              "Loading the customer's balance…"
+            ) : deposit === "failed" ? (
+              <>
+                Could not load the customer's balance.{" "}
+                <button type="button" className="btn btn-small" onClick={loadDeposit}>
+                  Retry
+                </button>
+              </>
+            ) : (
+              <>Deposit balance {euroFromEuros(deposit)} spendable here</>
+            )}
+          </p>
+        )}
         <label className="field">
           <span>Amount (€)</span>
           <input ref={amountRef} inputMode="decimal" aria-label="Amount" value={amount} onChange={(e) => setAmount(e.target.value)} />

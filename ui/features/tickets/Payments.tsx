@@ -8,7 +8,7 @@ import { toast } from "../../components/toast";
 import { useList } from "../../lib/useList";
 import { listPayments, refundPayment } from "./api";
 
-const TENDER = { cash: "Cash", card: "Card", other: "Other", account: "On account" } as const;
+const TENDER = { cash: "Cash", card: "Card", other: "Other", account: "On account", balance: "Balance" } as const;
 
 /**
  * A ticket's payments and refunds (issue 24), oldest first: when (DD/MM/YYYY HH:mm, Malta),

@@ -1,4 +1,4 @@
-import type { Payment, Tender } from "../../../appliance/modules/payments/model";
+import type { Payment, PayMethod, Tender } from "../../../appliance/modules/payments/model";
 import type { CustomerDetail, CustomerTicket } from "../../../appliance/modules/customers/model";
 import type { Address, AddressInput } from "../../../appliance/modules/places/model";
 import type { Availability } from "../../../appliance/modules/scheduling/model";
@@ -30,10 +30,10 @@ export const openTicket = (customerId: number) => api<Ticket>("POST", "/tickets/
 export const confirmTicket = (id: number) => api<unknown>("PUT", `/tickets/${id}/confirm`, { quiet: true });
 export const payTicket = (id: number) => api<Ticket>("PUT", `/tickets/paidFor/${id}`);
 /** One tender of a payment (issue 24): `amount` euros (less than the balance: a split), for cash what was `tendered`. */
-export const payTicketBy = (id: number, { approval, ...pay }: { method: Tender; amount: number; tendered?: number; approval?: { pin: string } }) =>
+export const payTicketBy = (id: number, { approval, ...pay }: { method: PayMethod; amount: number; tendered?: number; approval?: { pin: string } }) =>
   api<Ticket>("PUT", `/tickets/paidFor/${id}`, { query: pay, quiet: true, ...(approval ? { body: { approval } } : {}) });
 /** One tender for an item (the item pay dialog); quiet, the dialog shows the failure. */
-export const payItemBy = (id: number, pay: { method: Tender; amount: number; tendered?: number; approval?: { pin: string } }) =>
+export const payItemBy = (id: number, pay: { method: PayMethod; amount: number; tendered?: number; approval?: { pin: string } }) =>
   api<Item>("PUT", `/ticketSubCategory/paidFor/${id}/${pay.amount}`, {
     query: { method: pay.method, ...(pay.tendered !== undefined ? { tendered: pay.tendered } : {}) },
     quiet: true,

@@ -167,6 +167,12 @@ export function EndOfDay() {
           <p data-testid="till-counts">
             {countOf(till.payments, "payment")} · {countOf(till.refunds, "refund")}
           </p>
+          {(till.deposits.taken > 0 || till.deposits.given_back > 0 || till.deposits.spent > 0) && (
+            <p data-testid="till-deposits">
+              Deposits taken {euroFromEuros(till.deposits.taken)} · given back {euroFromEuros(till.deposits.given_back)} (both in the drawer) · spent on tickets{" "}
+              {euroFromEuros(till.deposits.spent)} (not in the drawer)
+            </p>
+          )}
           {till.moved_to_next_day > 0 && (
             <p className="muted" role="note">
               {countOf(till.moved_to_next_day, "payment")} of this day taken after its close count in the next open day.

@@ -1,0 +1,70 @@
+/**
+ * What the accountant's journal (books module, issue 34) reads of the money this module owns:
+ * per till day and drawer shop, the payment rows, the deposit ledger's money in and out of the
+ * drawer, and the drawers' variances. The day and the shop are takings.ts's (a row's till day,
+ * the drawer of its taker's shop), so the journal's figures are the drawer's figures. Plain SQL
+ * on whatever connection the reader has (the journal runs in a process of its own).
+ */
+import { DRAWER_SQL, type Values } from "./takings";
+
+export interface JournalQuery {
+  /** Till days, both inclusive. */
+  from: string;
+  to: string;
+  /** The shops (null: all). */
+  agents: readonly number[] | null;
+}
+
+/** Cents in and out per day, shop and tender: `in` the positive rows, `out` the negative ones (as a positive figure). */
+export interface MoneyDay {
+  day: string;
+  agent: number;
+  tender: string;
+  in: number;
+  out: number;
+}
+
+const shops = (q: JournalQuery) => (q.agents ? "AND d.agent IN (SELECT value FROM json_each(?))" : "");
+const args = (q: JournalQuery) => [q.from, q.to, ...(q.agents ? [JSON.stringify(q.agents)] : [])];
+const moneyDays = (rows: unknown[][]): MoneyDay[] =>
+  rows.map((r) => ({ day: String(r[0]), agent: Number(r[1]), tender: String(r[2]), in: Number(r[3] ?? 0), out: Number(r[4] ?? 0) }));
+
+/** Payment rows (every tender, `balance` included) per till day, drawer shop and tender. */
+export async function paymentDays(values: Values, q: JournalQuery): Promise<MoneyDay[]> {
+  const sql = `SELECT d.day, d.agent, d.tender, sum(max(d.amount, 0)), sum(max(-d.amount, 0)) FROM (
+      SELECT p.till_day AS day, ${DRAWER_SQL} AS agent, p.tender AS tender, p.amount AS amount FROM payments p
+      WHERE p.agent_id IN (SELECT id FROM agents) AND p.till_day >= ? AND p.till_day <= ?) d
+    WHERE 1 ${shops(q)} GROUP BY d.day, d.agent, d.tender ORDER BY d.day, d.agent, d.tender`;
+  return moneyDays(await values(sql, args(q)));
+}
+
+/** Deposits taken (`in`) and given back (`out`) per till day, shop and tender: the drawer's side of the deposit ledger. */
+export async function depositDays(values: Values, q: JournalQuery): Promise<MoneyDay[]> {
+  const sql = `SELECT d.day, d.agent, d.tender, sum(max(d.amount, 0)), sum(max(-d.amount, 0)) FROM (
+      SELECT till_day AS day, agent_id AS agent, tender, amount FROM deposits
+      WHERE kind IN ('deposit', 'refund') AND agent_id IN (SELECT id FROM agents) AND till_day >= ? AND till_day <= ?) d
+    WHERE 1 ${shops(q)} GROUP BY d.day, d.agent, d.tender ORDER BY d.day, d.agent, d.tender`;
+  return moneyDays(await values(sql, args(q)));
+}
+
+/** A closed drawer's variance per tender (counted less expected, cents; standing closes only). */
+export interface VarianceDay {
+  day: string;
+  agent: number;
+  cash: number;
+  card: number;
+  other: number;
+}
+
+export async function varianceDays(values: Values, q: JournalQuery): Promise<VarianceDay[]> {
+  const sql = `SELECT d.day, d.agent, d.cash, d.card, d.other FROM (
+      SELECT day, agent_id AS agent, counted_cash - expected_cash AS cash, counted_card - expected_card AS card, counted_other - expected_other AS other
+      FROM till_closes WHERE reopened_at IS NULL AND day >= ? AND day <= ?) d
+    WHERE 1 ${shops(q)} ORDER BY d.day, d.agent`;
+  return (await values(sql, args(q))).map((r) => ({ day: String(r[0]), agent: Number(r[1]), cash: Number(r[2]), card: Number(r[3]), other: Number(r[4]) }));
+}
+
+/** Shop names, for the journal's narration. */
+export async function shopNames(values: Values): Promise<Map<number, string>> {
+  return new Map((await values("SELECT id, name FROM agents", [])).map((r) => [Number(r[0]), String(r[1])]));
+}
