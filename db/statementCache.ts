@@ -13,6 +13,8 @@ import Database from "libsql";
 /** Distinct SQL texts kept per connection; drizzle's texts are few, ad-hoc ones are dropped wholesale past this. */
 const MAX_PER_CONNECTION = 1000;
 const cache = Symbol("ironbox.statements");
+/** `SELECT *`, `t.*`, `, *`, `RETURNING *` (not `count(*)`). */
+const WIDE = /(SELECT|RETURNING|,)\s*("?\w+"?\.)?\*/i;
 
 type Stmt = { columns(): unknown[] };
 type Db = { prepare(sql: string): Stmt; [cache]?: Map<string, Stmt> };
@@ -24,18 +26,18 @@ export function cacheStatements() {
   const proto = (Database as unknown as { prototype: Db }).prototype;
   const prepare = proto.prepare;
   proto.prepare = function (this: Db, sql: string) {
+    // A `*` column list widens with the schema, and a statement kept from before an ALTER
+    // still names the old columns: such texts are prepared each time, as before.
+    if (WIDE.test(sql)) return prepare.call(this, sql);
     let stmts = this[cache];
     if (!stmts) this[cache] = stmts = new Map();
     let s = stmts.get(sql);
     if (!s) {
       s = prepare.call(this, sql);
-      // A statement's columns are those of its SQL text: asked once (not for `*`, which a
-      // schema change could widen).
-      if (!sql.includes("*")) {
-        const columns = s.columns.bind(s);
-        let known: unknown[] | undefined;
-        s.columns = () => (known ??= columns());
-      }
+      // A statement's columns are those of its SQL text: asked once.
+      const columns = s.columns.bind(s);
+      let known: unknown[] | undefined;
+      s.columns = () => (known ??= columns());
       if (stmts.size >= MAX_PER_CONNECTION) stmts.clear();
       stmts.set(sql, s);
     }
