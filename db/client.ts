@@ -6,6 +6,7 @@ import { migrate } from "drizzle-orm/libsql/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { type Backup, backupDatabase } from "./backups";
 import * as schema from "./schema";
+import { cacheStatements } from "./statementCache";
 
 export type Db = LibSQLDatabase<typeof schema>;
 export interface Database {
@@ -162,6 +163,7 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
   }
   // One pool of connections; libSQL opens each with foreign_keys=ON and synchronous=FULL
   // (asserted in db/client.test.ts), and `timeout` is the busy timeout in ms.
+  if (isFile) cacheStatements();
   const raw = createClient({ url, authToken, timeout: 5000 });
   const lock = createMutex();
   const activity: WriteActivity = { lastWriteAt: 0, sinceCheckpoint: 0, lastCheckpointAt: Date.now() };

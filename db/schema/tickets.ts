@@ -74,7 +74,9 @@ export const tickets = sqliteTable(
     index("tickets_agent_idx").on(t.agent_id, t.id),
     index("tickets_delivery_idx").on(t.delivery_date),
     index("tickets_pickup_idx").on(t.pickup_date),
-    index("tickets_confirmed_idx").on(t.confirmed_at),
+    // Confirmed tickets only: every query on it bounds confirmed_at, and a new ticket (unconfirmed)
+    // then writes no page of it (issue 33, migration 0016).
+    index("tickets_confirmed_idx").on(t.confirmed_at).where(sql`confirmed_at IS NOT NULL`),
     // The scheduler's booked stops by day (issue 12): only confirmed pickups and deliveries,
     // with what the count joins on, so a week reads a few hundred index entries.
     index("tickets_pickup_stop_idx").on(t.pickup_date, t.customer_id, t.pickup_address_id).where(sql`pickup_from_client = 1 AND confirmed_at IS NOT NULL`),
@@ -118,9 +120,12 @@ export const ticketSubCategories = sqliteTable(
   (t) => [
     index("tsc_ticket_idx").on(t.ticket_id),
     index("tsc_state_idx").on(t.state),
-    index("tsc_express_idx").on(t.has_express, t.state),
-    // The plant's load by process date (workload statistics, the date proposal).
-    index("tsc_process_idx").on(t.process_date, t.quantity),
+    // Express items only (a few in a hundred): an ordinary item added at the counter writes no
+    // page of it. Queries must say `has_express = 1` literally for SQLite to use it (migration 0016).
+    index("tsc_express_idx").on(t.state).where(sql`has_express = 1`),
+    // The plant's load by process date (workload statistics, the date proposal). Only dated items:
+    // an item gets its date after the counter, so adding one writes no page of it (migration 0016).
+    index("tsc_process_idx").on(t.process_date, t.quantity).where(sql`process_date IS NOT NULL`),
   ],
 );
 

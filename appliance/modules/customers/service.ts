@@ -40,9 +40,23 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
     return c;
   }
 
-  /** Admin-only figures (spec §6), read from customer_stats, money in cents; ranks are 1-based, -1 shows N/A. */
+  /**
+   * Admin-only figures (spec §6), money in cents; ranks are 1-based, -1 shows N/A. The
+   * customer's own figures are summed from their tickets (a handful of rows through
+   * tickets_customer_idx); customer_stats keeps only the two ranked columns, written when they
+   * change, so adding an item at the counter writes no statistics page (migration 0016).
+   */
   async function statistics(id: number) {
-    const s = await db.query.customerStats.findFirst({ where: eq(customerStats.customer_id, id) });
+    const [s] = await db
+      .select({
+        number_of_visits: sql<number>`count(${tickets.confirmed_at})`,
+        total_spent: sql<number>`coalesce(sum(${tickets.total_paid}), 0)`,
+        ticket_total: sql<number>`coalesce(sum(${tickets.total}), 0)`,
+        outstanding_balance: sql<number>`coalesce(sum(CASE WHEN ${tickets.confirmed_at} IS NOT NULL THEN ${tickets.total} - ${tickets.total_paid} ELSE 0 END), 0)`,
+        last_visit: sql<string | null>`max(${tickets.confirmed_at})`,
+      })
+      .from(tickets)
+      .where(eq(tickets.customer_id, id));
     const spent = s?.total_spent ?? 0;
     const visits = s?.number_of_visits ?? 0;
     const rank = async (col: typeof customerStats.total_spent | typeof customerStats.number_of_visits, mine: number) => {

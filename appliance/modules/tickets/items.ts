@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNotNull, notInArray } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   actions,
@@ -374,7 +374,8 @@ export function createItemService({
         .innerJoin(modifiers, eq(modifiers.id, ticketSubCategoryModifiers.modifier_id))
         .where(
           and(
-            eq(ticketSubCategories.has_express, true),
+            // Literal, not a bound value: SQLite uses the partial tsc_express_idx only then.
+            sql`${ticketSubCategories.has_express} = 1`,
             notInArray(ticketSubCategories.state, [...DONE_STATES]),
             isNotNull(tickets.confirmed_at),
             scope ? inArray(tickets.agent_id, scope) : undefined,
