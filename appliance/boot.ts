@@ -74,8 +74,8 @@ import { createChainService } from "./modules/chain/service";
 import { createReportService } from "./modules/reports/service";
 import { createSchedulingService } from "./modules/scheduling/service";
 import { createApprovalService } from "./modules/approval/service";
-import { paymentRoutes } from "./modules/payments/routes";
-import { createPaymentService } from "./modules/payments/service";
+import { paymentRoutes } from "./modules/money/routes";
+import { createPaymentService } from "./modules/money/service";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 

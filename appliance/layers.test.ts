@@ -127,8 +127,8 @@ export const OWNER: Record<string, string> = {
   ticketSubCategoryModifiers: "tickets",
   itemLogStates: "tickets",
   ticketLogStates: "tickets",
-  payments: "payments",
-  tillCloses: "payments",
+  payments: "money",
+  tillCloses: "money",
   importRecords: "import",
   importRuns: "import",
   boxSettings: "platform",
@@ -163,8 +163,8 @@ const KNOWN_OWNERSHIP: string[] = [
   // A customer's record with its address, shop, tickets and owings (the customers list helper's ground).
   "appliance/modules/customers/service.ts -> addresses (places), agents (agents), employeeOwings (employees), tickets (tickets)",
   // The till names the employee of each payment (payments internals: left to the till issue).
-  "appliance/modules/payments/repo.ts -> employees (employees)",
-  "appliance/modules/payments/service.ts -> employees (employees)",
+  "appliance/modules/money/repo.ts -> employees (employees)",
+  "appliance/modules/money/service.ts -> employees (employees)",
   // The counter prices, confirms and lists tickets in one transaction with catalogue, customers and owings.
   "appliance/modules/tickets/items.ts -> actions (catalogue), employeeOwings (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
   "appliance/modules/tickets/ledger.ts -> employeeOwings (employees), employees (employees)",

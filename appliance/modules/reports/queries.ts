@@ -5,7 +5,7 @@
  * the request thread. Money is integer cents throughout.
  */
 import type { ReportName, ReportQuery } from "./model";
-import { paymentsReport, tillReport } from "../payments/reports";
+import { paymentsReport, tillReport } from "../money/reports";
 import { itemReport, itemStateReport } from "./items";
 import { clientReport, salesReport } from "./sales";
 import type { Producer, Scope, Source } from "./source";

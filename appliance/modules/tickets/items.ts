@@ -26,7 +26,7 @@ import { assertImagesVisible } from "../images/service";
 import { type Exec, loadItems, unitPrice } from "./repo";
 import { CASH, createLedger, type PayWith } from "./ledger";
 import type { SignatureStore } from "./signatures";
-import { hasPayments } from "../payments/service";
+import { hasPayments } from "../money/service";
 import type { Item, ItemBody, ItemUpdate as ItemUpdateBody, StateChange } from "./model";
 import { recomputeTicket } from "./totals";
 

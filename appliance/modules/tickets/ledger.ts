@@ -8,8 +8,8 @@ import { audit } from "../audit/audit";
 import { assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import type { Exec } from "./repo";
 import { recomputeTicket } from "./totals";
-import type { Tender } from "../payments/model";
-import { recordPayment } from "../payments/service";
+import type { Tender } from "../money/model";
+import { recordPayment } from "../money/service";
 
 /**
  * How a payment is taken: the tender, for cash what was handed over (cents), and for an

@@ -12,7 +12,7 @@ import { audit } from "../audit/audit";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import { PAID_STATES } from "../../domain/states";
 import { CASH, createLedger, type PayWith } from "./ledger";
-import { hasPayments } from "../payments/service";
+import { hasPayments } from "../money/service";
 import type { StateChange, Ticket, TicketBody } from "./model";
 import { type Exec, loadItems, loadTicket, loadTicketLogs, type TicketRecord } from "./repo";
 import type { SignatureStore } from "./signatures";

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { changeDue, isFractionOfCent, toCents, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
-import type { Tender } from "../../../appliance/modules/payments/model";
+import type { Tender } from "../../../appliance/modules/money/model";
 import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
 import { toast } from "../../components/toast";
 import { payItemBy, payTicketBy } from "./api";

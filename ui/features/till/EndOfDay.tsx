@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { businessDay } from "../../../appliance/domain/dates";
 import { displayDate, displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
 import { toCents, toEuros, typedCents } from "../../../appliance/domain/money";
-import type { Tender, TillDay } from "../../../appliance/modules/payments/model";
+import type { Tender, TillDay } from "../../../appliance/modules/money/model";
 import { DateField } from "../../components/DateField";
 import { toast } from "../../components/toast";
 import type { PrintJob, PrintResult } from "../../../appliance/modules/printing/model";
