@@ -193,7 +193,6 @@ const KNOWN_OWNERSHIP: string[] = [
   "appliance/modules/money/service.ts -> employees (employees)",
   // The counter prices, confirms and lists tickets in one transaction with catalogue, customers and owings.
   "appliance/modules/tickets/items.ts -> actions (catalogue), employeeOwings (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
-  "appliance/modules/tickets/ledger.ts -> employeeOwings (employees), employees (employees)",
   "appliance/modules/tickets/repo.ts -> actionGarmentSubCategories (catalogue), actions (catalogue), agents (agents), customers (customers), employees (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
   "appliance/modules/tickets/service.ts -> customers (customers), employeeOwings (employees)",
   "appliance/modules/tickets/ticketList.ts -> customers (customers)",
