@@ -11,9 +11,12 @@
 //   6. A module's tables are its own (issue 23): every table of db/schema has one owner
 //      (OWNER below), and a file of appliance/ imports only its own module's table objects;
 //      another module's rows it asks for through that module's reads.ts or service.
+//   7. No import circle spans two modules (or floors), and money asks no module but approval,
+//      audit, auth and employees: tickets, reports, chain, import… ask money (issue 31).
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative } from "node:path";
+import { circles } from "./test/circles";
 
 const ROOT = join(import.meta.dir, "..");
 const SKIP_DIRS = new Set(["node_modules", ".git", "dist", "data", "test-results"]);
@@ -53,6 +56,11 @@ const under = (dir: string, p: string) => p.startsWith(`${dir}/`);
 const isTest = (p: string) => /\.test\.tsx?$/.test(p) || under("appliance/test", p) || under("scripts/faults", p) || under("scripts/bench", p);
 const MODEL = /^appliance\/modules\/[^/]+\/model$/;
 const HTTP_USERS = new Set(["appliance/boot.ts", "appliance/main.ts"]);
+const moduleOf = (p: string) => /^appliance\/modules\/([^/]+)\//.exec(p)?.[1] ?? null;
+/** The modules money may ask (issue 31): the others ask money, so money importing them would close a circle. */
+// Accounts (issue 34) is money's own sub-ledger (a charge on account is a payment row and its
+// account row in one step); other modules money may only read, through their reads.ts.
+const MONEY_ASKS = new Set(["money", "approval", "audit", "auth", "employees", "accounts"]);
 
 /** The rule an import breaks, or null. */
 /** A file of routes: routes.ts, or <part>Routes.ts when a module's routes are split (tickets/itemRoutes.ts). */
@@ -70,6 +78,9 @@ function crossing(from: string, imp: Import): string | null {
     return "platform imports only platform, domain and db";
   if (under("appliance/http", to) && !under("appliance/http", from) && !HTTP_USERS.has(from) && !ROUTES_FILE.test(posix.basename(from)) && !isTest(from))
     return "only the composition root and routes.ts import appliance/http";
+  const asked = moduleOf(to);
+  if (moduleOf(from) === "money" && !isTest(from) && asked && !MONEY_ASKS.has(asked) && posix.basename(to) !== "reads")
+    return "money asks only approval, audit, auth, employees, accounts and other modules' reads";
   return null;
 }
 
@@ -83,6 +94,24 @@ export function checkLayers(files: Source[]): string[] {
     }
   }
   return out;
+}
+
+/**
+ * Rule 7: every import circle (type-only imports count: they tie the files together too) whose
+ * files belong to two or more modules or floors, as its files joined by " ⇄ ". Tests are left out.
+ */
+export function checkCircles(files: Source[]): string[] {
+  const graph = new Map<string, string[]>();
+  for (const f of files)
+    if (!isTest(f.path))
+      graph.set(
+        f.path.replace(/\.tsx?$/, ""),
+        importsOf(f).flatMap((i) => (i.target ? [i.target] : [])),
+      );
+  const home = (p: string) => moduleOf(p) ?? p.split("/").slice(0, 2).join("/");
+  return circles(graph)
+    .filter((c) => new Set(c.map(home)).size > 1)
+    .map((c) => c.join(" ⇄ "));
 }
 
 function projectSources(dir = ROOT): Source[] {
@@ -127,9 +156,9 @@ export const OWNER: Record<string, string> = {
   ticketSubCategoryModifiers: "tickets",
   itemLogStates: "tickets",
   ticketLogStates: "tickets",
-  payments: "payments",
-  tillCloses: "payments",
-  deposits: "payments",
+  payments: "money",
+  tillCloses: "money",
+  deposits: "money",
   accountCodes: "books",
   importRecords: "import",
   importRuns: "import",
@@ -177,11 +206,10 @@ const KNOWN_OWNERSHIP: string[] = [
   // A customer's record with its address, shop, tickets and owings (the customers list helper's ground).
   "appliance/modules/customers/service.ts -> addresses (places), agents (agents), employeeOwings (employees), tickets (tickets)",
   // The till names the employee of each payment (payments internals: left to the till issue).
-  "appliance/modules/payments/repo.ts -> employees (employees)",
-  "appliance/modules/payments/service.ts -> employees (employees)",
+  "appliance/modules/money/repo.ts -> employees (employees)",
+  "appliance/modules/money/service.ts -> employees (employees)",
   // The counter prices, confirms and lists tickets in one transaction with catalogue, customers and owings.
   "appliance/modules/tickets/items.ts -> actions (catalogue), employeeOwings (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
-  "appliance/modules/tickets/ledger.ts -> employeeOwings (employees), employees (employees)",
   "appliance/modules/tickets/repo.ts -> actionGarmentSubCategories (catalogue), actions (catalogue), agents (agents), customers (customers), employees (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
   "appliance/modules/tickets/service.ts -> customers (customers), employeeOwings (employees)",
   "appliance/modules/tickets/ticketList.ts -> customers (customers)",
@@ -319,6 +347,27 @@ describe("layers (issue 17)", () => {
       "appliance/platform/events.ts -> ../modules/auth/caller (platform imports only platform, domain and db)",
       "appliance/platform/events.ts -> ../../drivers/devices (platform imports only platform, domain and db)",
     ]);
+  });
+
+  test("rule 7: no import circle spans two modules", () => {
+    expect(checkCircles(projectSources())).toEqual([]);
+  });
+
+  test("rule 7: a circle between two modules, even type-only, and money asking its askers are caught; a circle inside a module is not", () => {
+    const files = [
+      fake("appliance/modules/reports/queries.ts", `import { paymentsReport } from "../money/reports";`),
+      fake("appliance/modules/money/reports.ts", `import type { Producer } from "../reports/queries";\nimport { DRAWER_SQL } from "./takings";`),
+      fake("appliance/modules/money/takings.ts", `import { x } from "./reports";`),
+      fake("appliance/modules/messaging/status.ts", `import { t } from "./templates";`),
+      fake("appliance/modules/messaging/templates.ts", `import type { s } from "./status";`),
+    ];
+    expect(checkCircles(files)).toEqual(["appliance/modules/money/reports ⇄ appliance/modules/money/takings ⇄ appliance/modules/reports/queries"]);
+    expect(checkLayers(files)).toEqual([
+      "appliance/modules/money/reports.ts -> ../reports/queries (money asks only approval, audit, auth, employees, accounts and other modules' reads)",
+    ]);
+    const asks = `import { audit } from "../audit/audit";\nimport { employeeShop } from "../employees/reads";\nimport { hasPayments } from "../money/service";`;
+    expect(checkLayers([fake("appliance/modules/money/pay.ts", asks), fake("appliance/modules/tickets/ledger.ts", asks)])).toEqual([]);
+    expect(checkLayers([fake("appliance/modules/money/pay.ts", `import type { Exec } from "../tickets/repo";`)])).toHaveLength(1);
   });
 
   test("rule 6: every table of db/schema has one owner, and the owners are real", () => {

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hashPin } from "../appliance/modules/auth/secrets";
-import { checkPaymentSums } from "../appliance/modules/payments/check";
+import { checkPaymentSums } from "../appliance/modules/money/check";
 import { expectTotalsGuarded } from "../appliance/test/totalsGuard";
 import { openDatabase } from "../db/client";
 import { ticketsOffPrice } from "./faults/lib";

@@ -5,7 +5,7 @@
 // rolls back, so the data set is left as it was for the tests after it.
 import { expect } from "bun:test";
 import type { InStatement, ResultSet } from "@libsql/client";
-import { checkTotals } from "../modules/payments/check";
+import { checkTotals } from "../modules/money/check";
 
 /** A libSQL connection that can open a write transaction (a Client). */
 interface Conn {

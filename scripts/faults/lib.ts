@@ -1,7 +1,7 @@
 /** Shared by the fault scripts: the real appliance as a child process, a burst of counter writes, and the after-crash check. */
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { checkPaymentSums } from "../../appliance/modules/payments/check";
+import { checkPaymentSums } from "../../appliance/modules/money/check";
 import { type Database, openDatabase } from "../../db/client";
 import { recomputeTicket } from "../../appliance/modules/tickets/totals";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parse } from "csv-parse/sync";
 import { SMTPServer } from "smtp-server";
-import { checkTotals } from "../payments/check";
+import { checkTotals } from "../money/check";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
 
 let box: TestBox;

@@ -7,7 +7,7 @@
  */
 import { Database } from "bun:sqlite";
 import { setShopTimeZone } from "../../domain/dates";
-import { shopNames, type Values } from "../payments/reads";
+import { shopNames, type Values } from "../money/reads";
 import type { Chart } from "./accounts";
 import { journalFile, journals, unbalanced } from "./formats";
 import type { JournalFormat } from "./model";

@@ -15,7 +15,7 @@
  * accounts keys in accounts.ts, and add it to JOURNAL_SOURCES below. Nothing else changes.
  */
 import { vatIn } from "../../domain/vat";
-import { depositDays, type JournalQuery, paymentDays, type Values, varianceDays } from "../payments/reads";
+import { depositDays, type JournalQuery, paymentDays, type Values, varianceDays } from "../money/reads";
 import { type AccountKey, tenderAccount } from "./accounts";
 
 export interface JournalLine {

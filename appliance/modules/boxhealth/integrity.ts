@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { runChild } from "../../platform/child";
-import { describeTotals, type TotalsCheck } from "../payments/check";
+import { describeTotals, type TotalsCheck } from "../money/check";
 import type { IntegrityCheck } from "./model";
 
 const CHILD = join(import.meta.dir, "integrityChild.ts");

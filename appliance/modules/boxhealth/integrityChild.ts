@@ -8,7 +8,7 @@
  * (see reports/child.ts for why not a Worker).
  */
 import { Database } from "bun:sqlite";
-import { checkTotals, type TotalsCheck } from "../payments/check";
+import { checkTotals, type TotalsCheck } from "../money/check";
 
 const file = process.argv[2];
 if (!file) throw new Error("usage: integrityChild.ts <db file>");

@@ -10,8 +10,8 @@
  * keeps reading it whole.
  */
 import { Database } from "bun:sqlite";
-import { checkTotalsSync, type TotalsCheck } from "../payments/check";
-import { takingsQuery, takingsRows, totalTakings } from "../payments/reads";
+import { checkTotalsSync, type TotalsCheck } from "../money/check";
+import { takingsQuery, takingsRows, totalTakings } from "../money/reads";
 import { readSchemaVersion, type SchemaVersion } from "../../../db/version";
 
 export interface CheckResult {

@@ -1,7 +1,7 @@
 /** What HQ keeps of each site between restores, and what it reads back after a restart. */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { SchemaVersion } from "../../../db/version";
-import type { TotalsCheck } from "../payments/check";
+import type { TotalsCheck } from "../money/check";
 import type { CopyPosition } from "./incremental";
 
 export interface Site {

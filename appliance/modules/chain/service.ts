@@ -31,7 +31,7 @@ import type { ReportName, ReportQuery } from "../reports/model";
 import type { HomeCents } from "../reports/queries";
 import type { ReportService } from "../reports/service";
 import type { CheckResult } from "./check";
-import { describeTotals } from "../payments/check";
+import { describeTotals } from "../money/check";
 import { type CopyInfo, recordOfCopy, type Site, type SiteRecord, type SiteStateCents } from "./records";
 import { applyToCopy, planApply, positionOf, replicaGenerations, restoredFrom } from "./incremental";
 import { restoreBeforeTorn } from "./torn";

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
-import { hasPayments } from "../payments/service";
+import { hasPayments } from "../money/service";
 import type { Db } from "../../../db/client";
 import { addresses, agents, customerPreferences, customerStats, customers, employeeOwings, tickets } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../platform/errors";

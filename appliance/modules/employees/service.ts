@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, inArray, isNotNull, isNull, ne } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { employeeOwings, employees } from "../../../db/schema";
 import { percentOfCents } from "../../domain/money";
@@ -42,6 +42,29 @@ type Reader = Pick<Db, "select">;
 async function inOwings(db: Reader, id: number) {
   const [r] = await db.select({ one: employeeOwings.employee_id }).from(employeeOwings).where(eq(employeeOwings.employee_id, id)).limit(1);
   return r !== undefined;
+}
+
+/**
+ * Cash an employee or driver took for the shop (money decides when, money/pay.ts): an open
+ * owing of 100 %, added to their pending figure until cleared. In the caller's transaction.
+ */
+export async function recordOwing(
+  q: Pick<Db, "insert" | "update">,
+  o: { ticket_id: number; employee_id: number; item_id: number | null; cents: number; at: string },
+) {
+  await q.insert(employeeOwings).values({
+    ticket_id: o.ticket_id,
+    employee_id: o.employee_id,
+    ticket_sub_category_id: o.item_id,
+    amount: o.cents,
+    percentage: 100,
+    payment_date: o.at,
+    state: "OPEN",
+  });
+  await q
+    .update(employees)
+    .set({ pending: sql`${employees.pending} + ${o.cents}` })
+    .where(eq(employees.id, o.employee_id));
 }
 
 /**

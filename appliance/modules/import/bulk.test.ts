@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { TestBox } from "../../test/harness";
-import { checkPaymentSums } from "../payments/check";
+import { checkPaymentSums } from "../money/check";
 import { importInto, type Served, serve, testBox } from "./testkit";
 
 let src: TestBox;

@@ -24,7 +24,7 @@ import {
 } from "../../../db/schema";
 import { ticketTotal } from "../../domain/pricing";
 import type { EmployeeCaller } from "../auth/caller";
-import { type NewPayment, recordPayments } from "../payments/service";
+import { type NewPayment, recordPayments } from "../money/service";
 import { NOTHING_HERE, sourcePayments } from "./payments";
 import type { Customer, Ticket } from "./records";
 

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { itemCode, ticketCode } from "../../domain/scancodes";
 import type { TestBox } from "../../test/harness";
 import { ADMIN, importInto, type Served, serve, testBox } from "./testkit";
-import { checkPaymentSums } from "../payments/check";
+import { checkPaymentSums } from "../money/check";
 
 let src: TestBox;
 let served: Served;

@@ -2,13 +2,14 @@
 // of tender "other" (issue 24: the old system kept no tender), one per item paid and one on the
 // ticket as a whole for the rest (its pickup and delivery charges), dated from the source and
 // marked imported (issue 32: history, in no drawer; docs/decisions/imported-payments.md). The
-// record path writes them through the ledger's steps (payItem, payCharges), the page-at-a-time
+// record path writes them through money's pay steps (money/pay.ts: payItem, payCharges) on the bill the tickets ledger reads, the page-at-a-time
 // path (bulk.ts) as the same rows at once: both take them from `sourcePayments`, so a ticket is
 // written the same whichever path takes it (bulkSame.test.ts compares every row).
 import { PAID_STATES } from "../../domain/states";
 import type { Clock } from "../../platform/clock";
 import type { EmployeeCaller } from "../auth/caller";
-import { createLedger, type PayWith } from "../tickets/ledger";
+import { createPaySteps, type PayWith } from "../money/pay";
+import { createLedger } from "../tickets/ledger";
 import type { Exec } from "../tickets/repo";
 import type { Ticket } from "./records";
 
@@ -85,6 +86,7 @@ export interface PaymentAdapter {
  */
 export function importPayments(clock: Clock, now: Date): PaymentAdapter {
   const ledger = createLedger(clock);
+  const money = createPaySteps(clock);
   return {
     async pay(q, caller, t, here) {
       const ticketId = t.id;
@@ -92,10 +94,10 @@ export function importPayments(clock: Clock, now: Date): PaymentAdapter {
         const how: PayWith = { tender: "other", at: r.at, imported: true };
         const taken =
           r.item == null
-            ? await ledger.payCharges(q, caller, ticketId, r.amount, how).catch((e: Error) => {
+            ? await money.payCharges(q, caller, await ledger.bill(q, ticketId), r.amount, how).catch((e: Error) => {
                 throw new Error(`money check: ticket ${ticketId}: ${e.message}`);
               })
-            : await ledger.payItem(q, caller, r.item, r.amount, how);
+            : await money.payItem(q, caller, await ledger.itemBill(q, r.item), r.item, r.amount, how);
         if (taken !== r.amount)
           throw new Error(
             `money check: ${r.item == null ? `ticket ${ticketId}` : `item ${r.item}`} took €${(taken / 100).toFixed(2)} of €${(r.amount / 100).toFixed(2)} paid`,

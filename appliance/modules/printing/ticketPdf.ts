@@ -10,7 +10,7 @@ import { displayDateTime, euro, euroFromEuros, printDate } from "../../domain/fo
 import { ticketCode } from "../../domain/scancodes";
 import { vatSplit } from "../../domain/pricing";
 import type { EmployeeCaller } from "../auth/caller";
-import type { Payment } from "../payments/model";
+import type { Payment } from "../money/model";
 import type { Clock } from "../../platform/clock";
 import type { PlaceService } from "../places/service";
 import type { TicketService } from "../tickets/service";

@@ -4,9 +4,10 @@
  * integer cents, date a Malta day "YYYY-MM-DD", datetime a UTC ISO instant.
  */
 import { shopTimeZone, zoned } from "../../domain/dates";
+import type { Cell } from "../../domain/reportRows";
 import type { ColumnType } from "./model";
 
-export type Cell = string | number | null;
+export type { Cell };
 
 /**
  * Formula neutralising (OWASP "CSV injection"): a text cell that starts with = + - @, a tab

@@ -2,7 +2,7 @@
 import { addDays } from "../../domain/dates";
 import { weekOf, weekStart } from "../../domain/schedule";
 import { DONE_STATES } from "../../domain/states";
-import { sumTakings, takings } from "../payments/reads";
+import { sumTakings, takings } from "../money/reads";
 import { instants, json, num, type Source, str } from "./source";
 
 /** A period's figures in cents, per agent. */

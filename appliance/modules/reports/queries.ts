@@ -1,11 +1,11 @@
 /**
  * The reports by name. Each lives in its own file: sales.ts (sales, clients), items.ts (items,
- * item state changes), the payments module's reports.ts (payments, drawer closes); home.ts has
+ * item state changes), the money module's reports.ts (payments, drawer closes); home.ts has
  * the home statistics, source.ts what they all share. They run in the report worker, never on
  * the request thread. Money is integer cents throughout.
  */
 import type { ReportName, ReportQuery } from "./model";
-import { paymentsReport, tillReport } from "../payments/reports";
+import { paymentsReport, tillReport } from "../money/reports";
 import { itemReport, itemStateReport } from "./items";
 import { clientReport, salesReport } from "./sales";
 import type { Producer, Scope, Source } from "./source";
@@ -18,7 +18,7 @@ export const REPORTS: Record<ReportName, (src: Source, q: ReportQuery, scope: Sc
   clientReport,
   itemReport,
   itemStateReport,
-  // The payments module owns its tables and their reports.
+  // Money owns its tables and their reports; reports asks it (issue 31: no circle).
   paymentsReport,
   tillReport,
 };

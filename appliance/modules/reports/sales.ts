@@ -1,7 +1,7 @@
 /** The sales and client reports: confirmed tickets of a range in keyset pages, figures per day, shop and action, or per customer. */
 import { vatSplit } from "../../domain/pricing";
 import { addDays } from "../../domain/dates";
-import { paidFrom, paidQuery, takings } from "../payments/reads";
+import { paidFrom, paidQuery, takings } from "../money/reads";
 import { maltaDay } from "./cells";
 import type { ReportQuery } from "./model";
 import { allocate, customerCache, json, nameMap, num, type Producer, type Scope, type Source, str, ticketPages, withShop } from "./source";

@@ -6,18 +6,9 @@
  */
 import { addDays } from "../../domain/dates";
 import { dayStartUtc } from "../../domain/schedule";
-import type { Cell } from "./cells";
+import type { Producer, Scope, Source } from "../../domain/reportRows";
 
-/** A read-only connection: the rows of a query as arrays, in column order. */
-export interface Source {
-  values(sql: string, args: (string | number | null)[]): Promise<unknown[][]>;
-}
-
-/** Who the report is for: every shop (`agents` null, a Shop column) or some shops. */
-export interface Scope {
-  agents: number[] | null;
-  hq: boolean;
-}
+export type { Producer, Scope, Source };
 
 export const TICKETS_PER_PAGE = 1000;
 export const LOGS_PER_PAGE = 4000;
@@ -123,8 +114,5 @@ export function allocate(amount: number, weights: readonly number[]): number[] {
   }
   return parts;
 }
-
-/** A report: rows in batches (raw values by the model's column types, Shop column included only for HQ). */
-export type Producer = AsyncGenerator<Cell[][]>;
 
 export const withShop = (scope: Scope, shop: string) => (scope.hq ? [shop] : []);

@@ -9,7 +9,7 @@ import type { EmployeeCaller } from "../auth/caller";
 import { createApprovalService } from "../approval/service";
 import { createCustomerService } from "../customers/service";
 import { createStorageRules } from "../images/storage";
-import type { Tender } from "../payments/model";
+import type { Tender } from "../money/model";
 import { createPlaceService } from "../places/service";
 import { createSchedulingService } from "../scheduling/service";
 import { createItemService, pieceList } from "../tickets/items";

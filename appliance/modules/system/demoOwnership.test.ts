@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ticketsOffPrice } from "../../../scripts/faults/lib";
 import { type TestBox, testBox } from "../../test/harness";
 import { expectTotalsGuarded } from "../../test/totalsGuard";
-import { checkPaymentSums } from "../payments/check";
+import { checkPaymentSums } from "../money/check";
 
 /**
  * Issue 22: the demo data keeps the API's invariants (it is made through the API's services).

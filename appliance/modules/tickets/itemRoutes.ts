@@ -4,7 +4,7 @@ import { unprocessable } from "../../platform/errors";
 import { ROLES, route } from "../../http/route";
 import { eurosTextUpTo, IdParams } from "../../domain/schemas";
 import { WithApproval } from "../approval/routes";
-import { PayQuery } from "../payments/model";
+import { PayQuery } from "../money/model";
 import type { ItemService } from "./items";
 import { toCents } from "../../domain/money";
 import { ExpressItem, Item, ItemActionBody, ItemBody, ItemModifierBody, ItemUpdate, itemOut, StateChange, StateChangeResult } from "./model";

@@ -25,9 +25,10 @@ import { audit } from "../audit/audit";
 import { allowedActions, assertActionsAllowed } from "../catalogue/actionAccess";
 import { assertImagesVisible } from "../images/service";
 import { type Exec, loadItems, unitPrice } from "./repo";
-import { CASH, createLedger, type PayWith } from "./ledger";
+import { CASH, createPaySteps, type PayWith } from "../money/pay";
+import { createLedger } from "./ledger";
 import type { SignatureStore } from "./signatures";
-import { hasPayments } from "../payments/service";
+import { hasPayments } from "../money/service";
 import type { Item, ItemBody, ItemUpdate as ItemUpdateBody, StateChange } from "./model";
 import { recomputeTicket } from "./totals";
 
@@ -60,6 +61,7 @@ export function createItemService({
 }) {
   const now = () => clock.now().toISOString();
   const ledger = createLedger(clock);
+  const money = createPaySteps(clock);
 
   async function item(caller: EmployeeCaller, id: number, q: Exec = db) {
     const i = await q.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) });
@@ -268,8 +270,7 @@ export function createItemService({
         pay = { ...pay, account: await accountForCharge(db, approvals, caller, t.customer_id, take, pay.approval ?? { client: "local" }) };
       }
       await db.transaction(async (tx) => {
-        await recomputeTicket(tx, cur.ticket_id);
-        const taken = await ledger.payItem(tx, caller, id, full ? null : cents, pay);
+        const taken = await money.payItem(tx, caller, await ledger.bill(tx, cur.ticket_id, { itemId: id }), id, full ? null : cents, pay);
         if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket_sub_category", id, { amount_cents: taken, full, tender: pay.tender });
       });
       return one(id);

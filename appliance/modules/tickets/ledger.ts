@@ -1,6 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { employeeOwings, employees, itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
-import { balanceDue, changeDue, toEuros } from "../../domain/money";
+import { itemLogStates, signatures, ticketLogStates, ticketStates, ticketSubCategories, tickets } from "../../../db/schema";
 import { PAID_STATES, stateOnConfirm } from "../../domain/states";
 import type { Clock } from "../../platform/clock";
 import { notFound, unprocessable } from "../../platform/errors";
@@ -8,36 +7,16 @@ import { audit } from "../audit/audit";
 import { assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import type { Exec } from "./repo";
 import { recomputeTicket } from "./totals";
-import type { PayMethod } from "../payments/model";
-import { recordPayment } from "../payments/service";
-import { type AccountCharge, recordCharge } from "../accounts/service";
-import type { ApprovalInput } from "../approval/service";
-
-/**
- * How a payment is taken: the tender, for cash what was handed over (cents), and for an
- * import the time and employee it was really taken at and by (default: now, the caller).
- */
-export interface PayWith {
-  tender: PayMethod;
-  tendered?: number | null;
-  at?: Date;
-  employee_id?: number;
-  /** Money the old system took (an import): kept out of the drawers (payments/takings.ts). */
-  imported?: boolean;
-  /** Tender `account` (issue 34): the account charged, decided before the transaction (accounts/service). */
-  account?: AccountCharge;
-  /** A manager's PIN the request carried (a charge past an account's credit limit). */
-  approval?: ApprovalInput;
-}
-export const CASH: PayWith = { tender: "cash" };
+import { type Bill, createPaySteps } from "../money/pay";
 
 /**
  * The steps the ticket, item and printing use cases share. Each runs on the executor it is
  * given (the database, or the use case's transaction), so a use case made of several steps
- * commits or rolls back as one. Amounts are integer cents.
+ * commits or rolls back as one. Paying is money's (money/pay.ts): the ledger hands it the bill.
  */
 export function createLedger(clock: Clock) {
   const now = () => clock.now().toISOString();
+  const money = createPaySteps(clock);
 
   /** A ticket of the caller's shop (HQ: any); another shop's answers 404. */
   async function ticketRow(q: Exec, caller: EmployeeCaller, id: number) {
@@ -68,114 +47,32 @@ export function createLedger(clock: Clock) {
   }
 
   /**
-   * Cash taken by an employee or a driver is money they now hold for the shop: it is
-   * recorded as an owing (100 %) and added to their pending figure until cleared. Card and
-   * other tenders never pass through their hands.
+   * What a ticket owes, for money's pay steps (money/pay.ts): its figures and its items',
+   * oldest first (`itemId`: that item only). Its totals are recomputed first unless the caller
+   * just did (`fresh`). Tickets reads; money decides what is taken.
    */
-  async function recordOwing(q: Exec, caller: EmployeeCaller, ticketId: number, itemId: number | null, cents: number, tender: PayMethod = "cash") {
-    if (cents <= 0 || tender !== "cash" || (caller.employee.role !== "employee" && caller.employee.role !== "driver")) return;
-    await q.insert(employeeOwings).values({
-      ticket_id: ticketId,
-      employee_id: caller.employee.id,
-      ticket_sub_category_id: itemId,
-      amount: cents,
-      percentage: 100,
-      payment_date: now(),
-      state: "OPEN",
-    });
-    await q
-      .update(employees)
-      .set({ pending: sql`${employees.pending} + ${cents}` })
-      .where(eq(employees.id, caller.employee.id));
+  async function bill(q: Exec, ticketId: number, opts: { itemId?: number; fresh?: boolean } = {}): Promise<Bill> {
+    if (!opts.fresh) await recomputeTicket(q, ticketId);
+    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, ticketId) }))!;
+    const of = opts.itemId === undefined ? eq(ticketSubCategories.ticket_id, ticketId) : eq(ticketSubCategories.id, opts.itemId);
+    const items = await q
+      .select({
+        id: ticketSubCategories.id,
+        total: ticketSubCategories.total,
+        total_override: ticketSubCategories.total_override,
+        total_paid: ticketSubCategories.total_paid,
+      })
+      .from(ticketSubCategories)
+      .where(of)
+      .orderBy(ticketSubCategories.id);
+    return { ticket: t, items };
   }
 
-  /** The payment row's fixed parts: who, when, where (a driver's stop), by which tender. */
-  function rowBase(caller: EmployeeCaller, t: typeof tickets.$inferSelect, pay: PayWith, take: number) {
-    if (pay.tendered != null && pay.tender !== "cash") throw unprocessable("tendered: only cash is handed over");
-    if (pay.tendered != null && pay.tendered < take) throw unprocessable("tendered: less than the amount paid");
-    return {
-      ticket_id: t.id,
-      agent_id: t.agent_id,
-      employee_id: pay.employee_id ?? caller.employee.id,
-      tender: pay.tender,
-      // A driver takes money on the run: the row names the stop (the ticket's delivery, else its pickup).
-      stop: caller.employee.role === "driver" ? (t.delivery_date ? `delivery ${t.delivery_date}` : t.pickup_date ? `pickup ${t.pickup_date}` : null) : null,
-      at: pay.at ?? clock.now(),
-      imported: pay.imported ?? false,
-      approved_by: pay.account?.approver ?? null,
-    };
-  }
-
-  /** One payment row, and for the account tender the account's charge row beside it. */
-  async function takeRow(q: Exec, p: Parameters<typeof recordPayment>[1], pay: PayWith) {
-    const row = await recordPayment(q, p);
-    if (pay.tender === "account") await recordCharge(q, row, pay.account ?? null);
-  }
-
-  // tendered < take was refused above (422), so changeDue is never null here.
-  const handedOver = (pay: PayWith, take: number) => (pay.tendered == null ? {} : { tendered: pay.tendered, change_given: changeDue(pay.tendered, take) ?? 0 });
-
-  /**
-   * Takes `cents` for an item (null: whatever is left), never more than its balance nor the
-   * ticket's; one payment row (its trigger adds it to both totals). Cash is on the caller (an
-   * owing for employees and drivers). Returns the cents taken.
-   */
-  async function payItem(q: Exec, caller: EmployeeCaller, id: number, cents: number | null, pay: PayWith = CASH): Promise<number> {
-    const i = (await q.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, id) }))!;
-    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, i.ticket_id) }))!;
-    const balance = Math.min(balanceDue(i.total_override ?? i.total, i.total_paid), balanceDue(t.total, t.total_paid));
-    const take = cents ?? balance;
-    if (take > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
-    if (take <= 0) return 0;
-    await takeRow(q, { ...rowBase(caller, t, pay, take), item_id: id, amount: take, ...handedOver(pay, take) }, pay);
-    await recordOwing(q, caller, i.ticket_id, id, take, pay.tender);
-    return take;
-  }
-
-  /**
-   * Takes `cents` on a ticket (null: all that is left), never more than its balance and never
-   * lowering what was paid: item by item (each its own balance, oldest first), then the rest
-   * (charges) on the ticket. The rows share one instant: together they are one tender.
-   */
-  async function payTicket(q: Exec, caller: EmployeeCaller, id: number, cents: number | null, pay: PayWith = CASH): Promise<number> {
-    await recomputeTicket(q, id);
-    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, id) }))!;
-    const balance = balanceDue(t.total, t.total_paid);
-    const take = cents ?? balance;
-    if (take > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
-    if (take <= 0) return 0;
-    const base = rowBase(caller, t, pay, take);
-    let left = take;
-    // The cash handed over and the change are on the tender's first row.
-    let cash = handedOver(pay, take);
-    const items = await q.select().from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, id)).orderBy(ticketSubCategories.id);
-    for (const i of items) {
-      const part = Math.min(left, Math.max(0, (i.total_override ?? i.total) - i.total_paid));
-      if (part <= 0) continue;
-      await takeRow(q, { ...base, item_id: i.id, amount: part, ...cash }, pay);
-      cash = {};
-      left -= part;
-    }
-    if (left > 0) await takeRow(q, { ...base, item_id: null, amount: left, ...cash }, pay);
-    await recordOwing(q, caller, id, null, take, pay.tender);
-    return take;
-  }
-
-  /**
-   * Takes `cents` on the ticket as a whole (its pickup and delivery charges, or a part payment
-   * the old system kept on no item), never onto an item, never more than the ticket's balance:
-   * one row on no item. An import records the source's money so; payTicket would spread it
-   * onto the items with a balance first, and the items would then differ from the source's.
-   */
-  async function payCharges(q: Exec, caller: EmployeeCaller, id: number, cents: number, pay: PayWith = CASH): Promise<number> {
-    await recomputeTicket(q, id);
-    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, id) }))!;
-    const balance = balanceDue(t.total, t.total_paid);
-    if (cents > balance) throw unprocessable(`amount: more than the balance of €${toEuros(balance).toFixed(2)}`);
-    if (cents <= 0) return 0;
-    await recordPayment(q, { ...rowBase(caller, t, pay, cents), item_id: null, amount: cents, ...handedOver(pay, cents) });
-    await recordOwing(q, caller, id, null, cents, pay.tender);
-    return cents;
+  /** The bill of one item (its ticket's figures and its own) as they stand: no recompute. */
+  async function itemBill(q: Exec, itemId: number): Promise<Bill> {
+    const i = await q.query.ticketSubCategories.findFirst({ where: eq(ticketSubCategories.id, itemId), columns: { ticket_id: true } });
+    if (!i) throw notFound("Item");
+    return bill(q, i.ticket_id, { itemId, fresh: true });
   }
 
   /**
@@ -219,13 +116,14 @@ export function createLedger(clock: Clock) {
     await audit(q, clock.now(), caller, "change_state", "ticket_sub_category", null, { ids, state });
     if (PAID_STATES.includes(state)) {
       for (const ticketId of perTicket.keys()) await recomputeTicket(q, ticketId);
-      for (const i of ids) {
-        const taken = await payItem(q, caller, i, null);
+      for (const f of found) {
+        const i = f.id;
+        const taken = await money.payItem(q, caller, await bill(q, f.ticket_id, { itemId: i, fresh: true }), i, null);
         if (taken > 0) await audit(q, clock.now(), caller, "payment", "ticket_sub_category", i, { amount_cents: taken, state });
       }
     }
   }
 
-  return { ticketRow, assertState, storeSignature, logTicket, recordOwing, payItem, payTicket, payCharges, confirm, setItemsState };
+  return { ticketRow, assertState, storeSignature, logTicket, bill, itemBill, confirm, setItemsState };
 }
 export type Ledger = ReturnType<typeof createLedger>;

@@ -1,7 +1,7 @@
 /** What the ticket and item routes share: query parsers and the wire's tender and approval. */
 import { z } from "zod";
 import { toCents } from "../../domain/money";
-import type { PayMethod } from "../payments/model";
+import type { PayMethod } from "../money/model";
 
 export const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 /** The tender of a pay route's query; cash handed over is in euros on the wire. */

@@ -3,7 +3,7 @@ import { unprocessable } from "../../platform/errors";
 import { ROLES, route } from "../../http/route";
 import { eurosTextUpTo, IdParams, IsoDate } from "../../domain/schemas";
 import { WithApproval } from "../approval/routes";
-import { PayQuery } from "../payments/model";
+import { PayQuery } from "../money/model";
 import type { ItemService } from "./items";
 import { itemRoutes } from "./itemRoutes";
 import { approvalOf, bool, payWith } from "./routeParts";

@@ -12,8 +12,9 @@ import { type ApprovalInput, type ApprovalService, approvedBy } from "../approva
 import { audit } from "../audit/audit";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import { PAID_STATES } from "../../domain/states";
-import { CASH, createLedger, type PayWith } from "./ledger";
-import { hasPayments } from "../payments/service";
+import { CASH, createPaySteps, type PayWith } from "../money/pay";
+import { createLedger } from "./ledger";
+import { hasPayments } from "../money/service";
 import type { StateChange, Ticket, TicketBody } from "./model";
 import { type Exec, loadItems, loadTicket, loadTicketLogs, type TicketRecord } from "./repo";
 import type { SignatureStore } from "./signatures";
@@ -62,6 +63,7 @@ export function createTicketService({
   const now = () => clock.now().toISOString();
 
   const ledger = createLedger(clock);
+  const money = createPaySteps(clock);
   const { stopsOf, fullStopsAdded, approveFullDays, defaultDay } = createVanStops({ db, clock, approvals, scheduling });
   const lists = createTicketLists(db);
   const row = (caller: EmployeeCaller, id: number) => ledger.ticketRow(db, caller, id);
@@ -280,7 +282,7 @@ export function createTicketService({
           ),
         };
       await db.transaction(async (tx) => {
-        const taken = await ledger.payTicket(tx, caller, id, cents, pay);
+        const taken = await money.payTicket(tx, caller, await ledger.bill(tx, id), cents, pay);
         if (taken > 0) await audit(tx, clock.now(), caller, "pay_in_full", "ticket", id, { amount_cents: taken, tender: pay.tender });
       });
       return view(caller, id);
@@ -321,7 +323,7 @@ export function createTicketService({
           await audit(tx, clock.now(), caller, "change_state", "ticket", null, { ids, state: change.State });
           if (PAID_STATES.includes(change.State)) {
             for (const id of ids) {
-              const taken = await ledger.payTicket(tx, caller, id, null);
+              const taken = await money.payTicket(tx, caller, await ledger.bill(tx, id), null);
               if (taken > 0) await audit(tx, clock.now(), caller, "payment", "ticket", id, { amount_cents: taken, state: change.State });
             }
           }

@@ -14,7 +14,7 @@ import { capMessage, itemTotals, MAX_LINE_CENTS, MAX_TICKET_CENTS, ticketOverCap
 import { parseDiscount } from "../../domain/money";
 import { unprocessable } from "../../platform/errors";
 import type { Exec } from "./repo";
-import { capPaidRows } from "../payments/service";
+import { capPaidRows } from "../money/service";
 
 /**
  * Re-prices every item of a ticket and the ticket itself from what is stored, inside the

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
 import { isFractionOfCent, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
-import type { DepositBalance } from "../../../appliance/modules/payments/model";
+import type { DepositBalance } from "../../../appliance/modules/money/model";
 import { Section } from "../../components/form";
 import { toast } from "../../components/toast";
 import { api, loadFailure } from "../../lib/api";

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { euroFromEuros } from "../../../appliance/domain/format";
 import { changeDue, isFractionOfCent, toCents, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
-import type { DepositBalance, PayMethod } from "../../../appliance/modules/payments/model";
+import type { DepositBalance, PayMethod } from "../../../appliance/modules/money/model";
 import { api } from "../../lib/api";
 import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
 import { type Approval, withApproval } from "../../components/approval";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
 import { isFractionOfCent, toCents, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
-import type { Payment } from "../../../appliance/modules/payments/model";
+import type { Payment } from "../../../appliance/modules/money/model";
 import { withApproval } from "../../components/approval";
 import { LoadFailed } from "../../components/LoadFailed";
 import { toast } from "../../components/toast";

@@ -1,4 +1,4 @@
-import type { Payment, PayMethod, Tender } from "../../../appliance/modules/payments/model";
+import type { Payment, PayMethod, Tender } from "../../../appliance/modules/money/model";
 import type { CustomerDetail, CustomerTicket } from "../../../appliance/modules/customers/model";
 import type { Address, AddressInput } from "../../../appliance/modules/places/model";
 import type { Availability } from "../../../appliance/modules/scheduling/model";

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { businessDay } from "../../../appliance/domain/dates";
 import { displayDate, displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
 import { toCents, toEuros, typedCents } from "../../../appliance/domain/money";
-import type { DRAWER_TENDERS, TillDay } from "../../../appliance/modules/payments/model";
+import type { DRAWER_TENDERS, TillDay } from "../../../appliance/modules/money/model";
 
 /** The drawer's tenders: charges on account are no money in it. */
 type Tender = (typeof DRAWER_TENDERS)[number];

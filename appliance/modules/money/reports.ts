@@ -1,12 +1,10 @@
 /**
- * The payments module's two reports (issue 24), run by the report worker like the others:
+ * The money module's two reports (issue 24), run by the report worker like the others:
  * every payment and refund row of a period, and the drawer closes. Keyset pages by id, so
  * memory stays flat whatever the range. Raw cells by column type (money in cents).
  */
 import { addDays, zoned } from "../../domain/dates";
-import type { Cell } from "../reports/cells";
-import type { ReportQuery } from "../reports/model";
-import type { Producer, Scope, Source } from "../reports/queries";
+import type { Cell, Producer, ReportRange, Scope, Source } from "../../domain/reportRows";
 import { DRAWER_SQL, IN_DRAWER_SQL } from "./takings";
 
 const PAGE = 4000;
@@ -29,7 +27,7 @@ async function names(src: Source, sql: string) {
  * Rows the import brought count in no drawer, so they are not here either (GET /payments of a
  * ticket lists them, marked imported; docs/decisions/imported-payments.md).
  */
-export async function* paymentsReport(src: Source, q: ReportQuery & { methods?: string[] }, scope: Scope): Producer {
+export async function* paymentsReport(src: Source, q: ReportRange & { methods?: string[] }, scope: Scope): Producer {
   const shops = await names(src, "SELECT id, name FROM agents");
   const employees = await names(src, "SELECT id, full_name FROM employees");
   const where = [
@@ -72,7 +70,7 @@ export async function* paymentsReport(src: Source, q: ReportQuery & { methods?: 
 }
 
 /** Per close: Day, [Shop], expected, counted and variance per tender, closed at/by, note, reopened at. */
-export async function* tillReport(src: Source, q: ReportQuery, scope: Scope): Producer {
+export async function* tillReport(src: Source, q: ReportRange, scope: Scope): Producer {
   const shops = await names(src, "SELECT id, name FROM agents");
   const employees = await names(src, "SELECT id, full_name FROM employees");
   const rows = await src.values(
