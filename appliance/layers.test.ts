@@ -142,6 +142,9 @@ export const OWNER: Record<string, string> = {
   autoMessages: "messaging",
   auditLog: "audit",
   images: "images",
+  statusLinks: "public",
+  publicOtps: "public",
+  publicBookings: "public",
 };
 
 /** Tables any file may use, each with why (keep this short). */

@@ -5,3 +5,4 @@ export * from "./tickets";
 export * from "./system";
 export * from "./payments";
 export * from "./import";
+export * from "./public";
