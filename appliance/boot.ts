@@ -89,6 +89,8 @@ export interface Appliance {
   /** Issue 35: the public face's own app (served on IRONBOX_PUBLIC_PORT) and its routes. */
   publicApp: ReturnType<typeof createPublicApp>;
   publicRoutes: { api: readonly RouteDef[]; pages: readonly RouteDef[] };
+  /** The public face's service (tests mount it with limits of their own). */
+  publicService: ReturnType<typeof createPublicService>;
   bus: EventBus;
   journal: ReturnType<typeof createPrintJournal>;
   /** The outbox and its sender (tests step it: messaging.sender.pause() / tick()). */
@@ -249,7 +251,8 @@ export async function bootAppliance(
   });
 
   // Issue 35: the public face (status links, online pickups), served apart from the staff API.
-  const publicFace = publicRoutes(createPublicService({ db, clock, links: statusLinks, scheduling, messaging, siteCopies: () => chain.readableCopies(), log }));
+  const publicService = createPublicService({ db, clock, links: statusLinks, scheduling, messaging, siteCopies: () => chain.readableCopies(), log });
+  const publicFace = publicRoutes(publicService);
 
   const routes: RouteDef[] = [];
   routes.push(
@@ -346,6 +349,7 @@ export async function bootAppliance(
     app,
     publicApp,
     publicRoutes: publicFace,
+    publicService,
     database,
     routes,
     clock,

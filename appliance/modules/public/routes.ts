@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { route, type RouteDef } from "../../http/route";
 import { SECURITY_HEADERS_PUBLIC } from "../../http/security";
-import { notFound, tooMany } from "../../platform/errors";
+import { AppError, tooMany } from "../../platform/errors";
 import { type RateLimit, rateLimit } from "../../platform/rateLimit";
 import { Booking, BookingBody, OtpAnswer, OtpBody, PickupDays, PickupDaysQuery, PublicStatus, TokenParams } from "./model";
 import { phoneSpellings } from "./otp";
@@ -46,7 +46,7 @@ export function publicRoutes(s: PublicService, limits: PublicLimits = defaultLim
       handler: async ({ params, client }) => {
         take(limits.status, client);
         const status = await s.status(params.token);
-        if (!status) throw notFound(NO_SUCH_LINK.replace(/ not found$/, ""));
+        if (!status) throw new AppError("not_found", NO_SUCH_LINK);
         return status;
       },
     }),
