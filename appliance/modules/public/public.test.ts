@@ -214,6 +214,41 @@ describe("status links", () => {
   });
 });
 
+describe("links in messages", () => {
+  test("the preview shows a link as long as the one sent (the SMS cost is the real one) and mints none", async () => {
+    const before = (await db().select().from(statusLinks)).length;
+    const preview = await ok("GET", `/messages/${ids.ticket}/status/preview`, shopEmployee);
+    expect(preview.text).toMatch(/\nhttps:\/\/status\.ironbox\.test\/s\/x{24}$/);
+    expect((await db().select().from(statusLinks)).length).toBe(before);
+    const token = await linkOf(ids.ticket);
+    const [sent] = await db().select().from(outgoingMessages).where(eq(outgoingMessages.ticket_id, ids.ticket)).orderBy(desc(outgoingMessages.id)).limit(1);
+    expect(sent!.text.length).toBe(preview.text.length);
+    expect(sent!.text.endsWith(token)).toBe(true);
+  });
+
+  test("an automatic message carries a live link too", async () => {
+    const state = "AWAITING DELIVERY";
+    hqAdmin = await box.employeeToken("1111"); // the links' minutes apart have idled HQ's session
+    const templates = (await staff("GET", "/messaging/templates", shopEmployee)).json.data as { state_id: number; state: string }[];
+    const stateId = templates.find((t) => t.state === state)!.state_id;
+    await ok("PUT", `/messaging/templates/${stateId}`, hqAdmin, { text: "Ticket {ticket_id} is {state}.", auto_send: true });
+    await box.messaging.auto.follow();
+    const original = (await db().query.tickets.findFirst({ where: eq(tickets.id, ids.ticket) }))!.state;
+    await box.database.client.execute({ sql: "UPDATE tickets SET state = ? WHERE id = ?", args: [state, ids.ticket] });
+    await box.database.client.execute({
+      sql: "INSERT INTO ticket_log_states (ticket_id, state, logged_at) VALUES (?, ?, ?)",
+      args: [ids.ticket, state, box.clock.now().toISOString()],
+    });
+    expect((await box.messaging.auto.follow()).queued).toBe(1);
+    const [row] = await db().select().from(outgoingMessages).where(eq(outgoingMessages.ticket_id, ids.ticket)).orderBy(desc(outgoingMessages.id)).limit(1);
+    const token = /\/s\/([A-Za-z0-9_-]{24})$/.exec(row!.text)![1]!;
+    const r = await pub(app, "GET", `/public/v1/status/${token}`);
+    expect(r.status).toBe(200);
+    expect(r.json.data.state).toBe("ready for delivery");
+    await box.database.client.execute({ sql: "UPDATE tickets SET state = ? WHERE id = ?", args: [original, ids.ticket] });
+  });
+});
+
 describe("the public listener", () => {
   test("mounts only public routes: staff API routes, the staff UI and its OpenAPI are not there", async () => {
     for (const path of [`${API}/customers/`, `${API}/openapi.json`, `${API}/tickets/${ids.ticket}`, "/", "/index.html", "/login"]) {
