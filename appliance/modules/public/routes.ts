@@ -119,6 +119,15 @@ export function publicRoutes(s: PublicService, limits: PublicLimits = defaultLim
       handler: () =>
         new Response(PUBLIC_CSS, { headers: { ...SECURITY_HEADERS_PUBLIC, "content-type": "text/css; charset=utf-8", "cache-control": "max-age=3600" } }),
     }),
+    route({
+      method: "GET",
+      path: "/favicon.ico",
+      tag,
+      summary: "No icon (browsers ask for one): an empty answer rather than a 404 in the console",
+      access,
+      raw: true,
+      handler: () => new Response(null, { status: 204, headers: { ...SECURITY_HEADERS_PUBLIC, "cache-control": "max-age=86400" } }),
+    }),
   ];
   return { api, pages };
 }
