@@ -2,101 +2,37 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { and, desc, eq, ne } from "drizzle-orm";
-import { customers, outgoingMessages, publicBookings, publicOtps, statusLinks, tickets } from "../../../db/schema";
-import { type GatewayStandIn, startGatewayStandIn } from "../../../drivers/messaging/testing/android-gateway-stand-in";
+import { desc, eq } from "drizzle-orm";
+import { customers, outgoingMessages, statusLinks, tickets } from "../../../db/schema";
 import { createPublicApp } from "../../http/publicApp";
-import { rateLimit } from "../../platform/rateLimit";
 import { type TestBox, testBox } from "../../test/harness";
+import { type PublicFace, PUBLIC_URL, pub, roomy, setUpPublicFace } from "../../test/publicFace";
 import { createStatusLinks, newToken, TOKEN_PATTERN } from "./links";
-import { CODE_REFUSED, CODE_SENT } from "./otp";
-import { defaultLimits, type PublicLimits, publicRoutes } from "./routes";
+import { defaultLimits, publicRoutes } from "./routes";
 import { createPublicService, NO_SUCH_LINK } from "./service";
 
-// Issue 35, the public face, against a real demo box (libSQL file, real migrations). The
-// box's clock is fixed (Sunday 2026-11-22); the capacity tests give their own locality one
-// stop on every weekday all year, so they hold whatever day the clock says.
-const PUBLIC_URL = "https://status.ironbox.test";
-const API = "/api/v1";
+// Issue 35, status links and the public listener, against a real demo box (libSQL file, real
+// migrations, test/publicFace.ts). The box's clock is fixed (Sunday 2026-11-22).
+let f: PublicFace;
 let box: TestBox;
-let gateway: GatewayStandIn;
+let app: PublicFace["app"];
+let ids: PublicFace["ids"];
 let hqAdmin: string;
-let shopManager: string; // birkirkara
-let shopEmployee: string; // birkirkara
-let otherManager: string; // mosta
-const ids = { ticket: 0, customer: 0, locality: 0, street: 0 };
-let app: ReturnType<typeof createPublicApp>;
-
-/** Limits no test reaches by accident (the rate-limit tests use the box's own, or fresh ones). */
-const roomy = (): PublicLimits => {
-  const big = () => rateLimit({ burst: 10_000, everyMs: 1 });
-  return { status: big(), pickupDays: big(), otpAddress: big(), otpPhone: big(), bookingAddress: big(), bookingPhone: big() };
-};
+let shopManager: string;
+let shopEmployee: string;
+let otherManager: string;
 const db = () => box.database.db;
-
-async function pub(a: { handle(r: Request): Promise<Response> }, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await a.handle(
-    new Request(`http://localhost${path}`, {
-      method,
-      headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  const text = await res.text();
-  let json: any = text;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  return { status: res.status, json, text, headers: res.headers };
-}
-const staff = (method: string, path: string, token: string, body?: unknown) => box.call(method, `${API}${path}`, { token, body });
-const ok = async (method: string, path: string, token: string, body?: unknown) => {
-  const r = await staff(method, path, token, body);
-  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.json)}`);
-  return r.json.data;
-};
-
-/** Sends the ticket's status message and answers the link's token, read from the queued text. */
-async function linkOf(ticketId: number): Promise<string> {
-  box.clock.advance(61_000); // status messages of one ticket are a minute apart at least
-  const [row] = await ok("POST", `/messages/${ticketId}/status`, shopEmployee);
-  const m = /https:\/\/status\.ironbox\.test\/s\/([A-Za-z0-9_-]+)$/.exec(row.text);
-  if (!m) throw new Error(`no link in ${row.text}`);
-  return m[1]!;
-}
-async function lastCode(mobile: string): Promise<string> {
-  const [row] = await db().select().from(outgoingMessages).where(eq(outgoingMessages.recipient, mobile)).orderBy(desc(outgoingMessages.id)).limit(1);
-  return /^(\d{6}) /.exec(row!.text)![1]!;
-}
+const staff = (method: string, path: string, token: string, body?: unknown) => f.staff(method, path, token, body);
+const ok = (method: string, path: string, token: string, body?: unknown) => f.ok(method, path, token, body);
+const linkOf = (ticketId: number) => f.linkOf(ticketId);
+const API = "/api/v1";
 
 beforeAll(async () => {
-  gateway = startGatewayStandIn({ user: "sms", pass: "s3cret", sentAfterMs: 5 });
-  box = await testBox({ demo: true, env: { IRONBOX_PUBLIC_URL: PUBLIC_URL } });
-  box.messaging.sender.pause();
-  hqAdmin = await box.employeeToken("1111");
-  const bkr = await box.agentToken("birkirkara", "shop-demo-2026");
-  shopManager = await box.employeeToken("5555", bkr); // a shop admin: may revoke
-  shopEmployee = await box.employeeToken("6666", bkr);
-  otherManager = await box.employeeToken("7777", await box.agentToken("mosta", "shop-demo-2026"));
-  await ok("PUT", "/messaging/settings", hqAdmin, { sms_gateway_url: gateway.url, modem_path: "", smtp_url: "", smtp_from: "" });
-  const bkrId = (await db().query.agents.findFirst({ where: (a, { eq }) => eq(a.user_name, "birkirkara") }))!.id;
-  const t = await db().query.tickets.findFirst({ where: and(eq(tickets.agent_id, bkrId), ne(tickets.state, "CREATED")) });
-  ids.ticket = t!.id;
-  ids.customer = t!.customer_id;
-  await db().update(customers).set({ mobile: "79001234" }).where(eq(customers.id, ids.customer));
-  app = createPublicApp({ db: db(), clock: box.clock, ...publicRoutes(box.publicService, roomy()) });
-
-  // Testville: one stop a day, every weekday, all year (an undated season always applies).
-  ids.locality = (await ok("POST", "/localities/", hqAdmin, { name: "Testville" })).id;
-  ids.street = (await ok("POST", "/streets/", hqAdmin, { locality_id: ids.locality, name: "Triq il-Prova" })).id;
-  const settings = await ok("GET", "/pickupDeliveries/", hqAdmin);
-  const mine = [0, 1, 2, 3, 4, 5, 6].map((day_of_week) => ({ season: "OFFSEASON", day_of_week, quantity: 1, localities: [ids.locality] }));
-  await ok("POST", "/pickupDeliveries/", hqAdmin, [...settings, ...mine]);
+  f = await setUpPublicFace();
+  ({ box, app, ids } = f);
+  ({ hqAdmin, shopManager, shopEmployee, otherManager } = f.tokens);
 });
-afterAll(async () => {
-  box?.close();
-  await gateway?.stop();
-});
+afterAll(() => f?.close());
 
 describe("status links", () => {
   test("a token is 144 random bits in 24 URL-safe characters; only its SHA-256 is stored; each message mints its own", async () => {
@@ -294,149 +230,6 @@ describe("the public listener", () => {
     for (const l of lines) {
       expect(l).not.toContain(token);
       expect(l).toContain("[token]");
-    }
-  });
-});
-
-describe("online pickups", () => {
-  test("one-time codes: the same answer for an unknown phone, and only a known one gets a code", async () => {
-    const before = (await db().select().from(outgoingMessages)).length;
-    const unknown = await pub(app, "POST", "/public/v1/otp", { phone: "+356 9999 0000" });
-    expect(unknown.status).toBe(200);
-    expect((await db().select().from(outgoingMessages)).length).toBe(before);
-    const known = await pub(app, "POST", "/public/v1/otp", { phone: "7900 1234" });
-    expect(known.text).toBe(unknown.text);
-    expect(known.json.data.message).toBe(CODE_SENT);
-    const code = await lastCode("+35679001234");
-    const [otp] = await db().select().from(publicOtps).where(eq(publicOtps.phone, "+35679001234")).orderBy(desc(publicOtps.id)).limit(1);
-    expect(otp!.code_hash).not.toContain(code);
-    expect(JSON.stringify(otp)).not.toContain(`"${code}"`);
-  });
-
-  test("pickupDays are the counter's own days with room, and stay so after a day fills", async () => {
-    const counter = async () => {
-      const tomorrow = (await pub(app, "GET", `/public/v1/pickupDays?locality=${ids.locality}`)).json.data.days;
-      return tomorrow;
-    };
-    const days = await counter();
-    expect(days.length).toBe(14);
-    const from = days[0].day;
-    const a = await ok("GET", `/schedule/availability?locality=${ids.locality}&from=${from}&days=14&default_date=${from}`, shopEmployee);
-    expect(days.map((d: { day: string }) => d.day)).toEqual(a.days.filter((d: { left: number }) => d.left > 0).map((d: { date: string }) => d.date));
-    expect(days[0].day).toBe(a.proposed);
-    expect(days[0].shown).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
-
-    // The counter fills the first day with a confirmed pickup: the web and the counter both move on.
-    const t = await ok("POST", "/tickets/", shopEmployee, { customer_id: ids.customer });
-    const garment = (await db().query.garmentSubCategories.findFirst())!.id;
-    await ok("POST", "/ticketSubCategory/", shopEmployee, { ticket_id: t.id, garment_sub_category_id: garment });
-    const address = (await ok("POST", "/address/", shopEmployee, { name: "Office", number: "3", locality_id: ids.locality, street_id: ids.street })).id;
-    await ok("PUT", `/tickets/${t.id}/deliveryPickupOptions?pickup=true`, shopEmployee, { pickup_date: from, pickup_address_id: address });
-    await ok("PUT", `/tickets/${t.id}/confirm`, shopEmployee);
-    const after = await counter();
-    const b = await ok("GET", `/schedule/availability?locality=${ids.locality}&from=${from}&days=14&default_date=${from}`, shopEmployee);
-    expect(b.days[0].left).toBe(0);
-    expect(after.map((d: { day: string }) => d.day)).not.toContain(from);
-    expect(after[0].day).toBe(b.proposed);
-
-    const none = await pub(app, "GET", "/public/v1/pickupDays?locality=999999");
-    expect(none.status).toBe(200);
-    expect(none.json.data).toEqual({ locality_id: 999999, days: [] });
-  });
-
-  test("a wrong code five times burns it: the right code is then refused; a new code books, once per day's room", async () => {
-    const phone = "79001234";
-    await pub(app, "POST", "/public/v1/otp", { phone });
-    const code = await lastCode("+35679001234");
-    const wrong = code === "000000" ? "000001" : "000000";
-    const day = (await pub(app, "GET", `/public/v1/pickupDays?locality=${ids.locality}`)).json.data.days[0].day;
-    const booking = (c: string, d = day) => ({
-      phone,
-      code: c,
-      locality: ids.locality,
-      street: "Triq il-Prova",
-      number: "12",
-      day: d,
-      note: "Ring\u0007 twice",
-    });
-    for (let i = 0; i < 5; i++) {
-      const r = await pub(app, "POST", "/public/v1/bookings", booking(wrong));
-      expect(r.status).toBe(422);
-      expect(r.json.message).toBe(CODE_REFUSED);
-    }
-    const sixth = await pub(app, "POST", "/public/v1/bookings", booking(code));
-    expect(sixth.status).toBe(422);
-    expect(sixth.json.message).toBe(CODE_REFUSED);
-    expect(await db().select().from(publicBookings)).toEqual([]);
-
-    await pub(app, "POST", "/public/v1/otp", { phone });
-    const good = await pub(app, "POST", "/public/v1/bookings", booking(await lastCode("+35679001234")));
-    expect(good.status).toBe(200);
-    expect(good.json.data).toMatchObject({ day, status: "received" });
-    const [row] = await db().select().from(publicBookings);
-    expect(row).toMatchObject({ uid: good.json.data.id, phone: "+35679001234", locality_id: ids.locality, day, status: "received", note: "Ring twice" });
-    // A used code books nothing more.
-    expect((await pub(app, "POST", "/public/v1/bookings", booking(await lastCode("+35679001234")))).status).toBe(422);
-
-    // The one stop of that day is taken: the web no longer offers it, and booking it answers 409 with the next day.
-    const days = (await pub(app, "GET", `/public/v1/pickupDays?locality=${ids.locality}`)).json.data.days;
-    expect(days.map((d: { day: string }) => d.day)).not.toContain(day);
-    await pub(app, "POST", "/public/v1/otp", { phone });
-    const full = await pub(app, "POST", "/public/v1/bookings", booking(await lastCode("+35679001234")));
-    expect(full.status).toBe(409);
-    expect(full.json.message).toContain(`(${days[0].day})`);
-  });
-});
-
-describe("the OpenAPI document and the fuzz walk", () => {
-  test("every public route and the revoke route are in the OpenAPI document", async () => {
-    const doc = (await box.call("GET", `${API}/openapi.json`)).json;
-    const paths = doc.data?.paths ?? doc.paths;
-    for (const [p, m] of [
-      ["/public/v1/status/{token}", "get"],
-      ["/public/v1/pickupDays", "get"],
-      ["/public/v1/otp", "post"],
-      ["/public/v1/bookings", "post"],
-      ["/api/v1/tickets/{id}/statusLink/revoke", "put"],
-    ] as const) {
-      expect(paths[p]?.[m]).toBeDefined();
-    }
-    expect(paths["/public/v1/status/{token}"].get["x-access"]).toBe("public");
-  });
-
-  test("odd input on every public route answers 4xx, never 5xx", async () => {
-    const odd: unknown[] = [null, [], {}, "x", 1, { phone: 123 }, { phone: "x".repeat(5000) }, { phone: "+356 7900 1234", code: "12345a" }];
-    odd.push({ phone: "79001234", code: "123456", locality: -1, street: "", number: "1", day: "2026-02-30" });
-    odd.push({ phone: "79001234", code: "123456", locality: ids.locality, street: "a", number: "1", day: "1999-01-01", extra: 1 });
-    const paths = [
-      "/public/v1/status/%00",
-      `/public/v1/status/${"a".repeat(300)}`,
-      "/public/v1/status/'%20OR%201=1",
-      "/s/%E2%80%AE",
-      "/public/v1/pickupDays",
-      "/public/v1/pickupDays?locality=abc",
-      "/public/v1/pickupDays?locality=1e309",
-      "/public/v1/pickupDays?locality=1&locality=2",
-    ];
-    for (const p of paths) {
-      const r = await pub(app, "GET", p);
-      expect(r.status).toBeGreaterThanOrEqual(400);
-      expect(r.status).toBeLessThan(500);
-    }
-    for (const route of ["/public/v1/otp", "/public/v1/bookings"]) {
-      for (const body of odd) {
-        const r = await pub(app, "POST", route, body);
-        expect(r.status).toBeLessThan(500);
-        if (r.status !== 200) expect(r.status).toBeGreaterThanOrEqual(400);
-      }
-      const raw = await app.handle(
-        new Request(`http://localhost${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" }),
-      );
-      expect(raw.status).toBe(400);
-      const form = await app.handle(
-        new Request(`http://localhost${route}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "phone=1" }),
-      );
-      expect(form.status).toBe(415);
     }
   });
 });
