@@ -86,11 +86,21 @@ import { booksRoutes } from "./modules/books/routes";
 import { createBooksService } from "./modules/books/service";
 import { createDepositService } from "./modules/money/deposits";
 import { createPaymentService } from "./modules/money/service";
+import { createPublicApp, PUBLIC_API } from "./http/publicApp";
+import { createStatusLinks } from "./modules/public/links";
+import { publicRoutes } from "./modules/public/routes";
+import { createPublicService } from "./modules/public/service";
+import { statusLinkRoutes } from "./modules/public/staffRoutes";
 import { type Clock, systemClock } from "./platform/clock";
 import type { Config } from "./platform/config";
 
 export interface Appliance {
   app: ReturnType<typeof createApp>;
+  /** Issue 35: the public face's own app (served on IRONBOX_PUBLIC_PORT) and its routes. */
+  publicApp: ReturnType<typeof createPublicApp>;
+  publicRoutes: { api: readonly RouteDef[]; pages: readonly RouteDef[] };
+  /** The public face's service (tests mount it with limits of their own). */
+  publicService: ReturnType<typeof createPublicService>;
   bus: EventBus;
   journal: ReturnType<typeof createPrintJournal>;
   /** The outbox and its sender (tests step it: messaging.sender.pause() / tick()). */
@@ -204,6 +214,8 @@ export async function bootAppliance(
     link: () => hqLink.health(),
   });
   // The outbox: requests queue messages; its sender sends them through the channels of the settings (or env presets).
+  // Issue 35: status links (hashed tokens) that status and automatic messages carry when the public address is set.
+  const statusLinks = createStatusLinks({ db, clock, publicUrl: config.publicFace.url });
   const messaging = createMessagingService({
     db,
     clock,
@@ -214,6 +226,7 @@ export async function bootAppliance(
     makeChannels: (s) => createChannels(s, { devices }),
     // An invoice's PDF is made when its e-mail is sent (issue 34); the sender only calls this later.
     attachments: (ref) => invoiceSender.attachment(ref),
+    links: statusLinks,
   });
   // Business accounts, invoices and their books (issue 34).
   const accounts = createAccountService({ db, clock });
@@ -253,9 +266,21 @@ export async function bootAppliance(
     allowLoopback: config.importAllowLoopback,
   });
 
+  // Issue 35: the public face (status links, online pickups), served apart from the staff API.
+  const publicService = createPublicService({ db, clock, links: statusLinks, scheduling, messaging, siteCopies: () => chain.readableCopies(), log });
+  const publicFace = publicRoutes(publicService);
+
   const routes: RouteDef[] = [];
   routes.push(
-    ...systemRoutes({ db, auth, setup, version: config.version, mode: config.mode, openapi: () => buildOpenApi(routes, config.version), link: hqLink.health }),
+    ...systemRoutes({
+      db,
+      auth,
+      setup,
+      version: config.version,
+      mode: config.mode,
+      openapi: () => buildOpenApi(routes, config.version, { prefix: PUBLIC_API, routes: publicFace.api }),
+      link: hqLink.health,
+    }),
     ...hqLinkRoutes(hqLink),
     ...authRoutes(auth),
     ...agentRoutes(agents),
@@ -297,9 +322,13 @@ export async function bootAppliance(
     ...chainRoutes(chain, clock),
     // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
     ...importRoutes(imports),
+    ...statusLinkRoutes(statusLinks),
   );
   const hosts = boxHostNames({ site: config.site, allowedHosts: config.allowedHosts, hqUrl: config.reference.hqUrl });
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed, hostGuard: hostGuard(hosts) });
+  // The public face answers to the box's own names and to the public address's host.
+  const publicHost = config.publicFace.url ? [new URL(config.publicFace.url).hostname] : [];
+  const publicApp = createPublicApp({ db, clock, api: publicFace.api, pages: publicFace.pages, hostGuard: hostGuard([...hosts, ...publicHost]), log });
   // Background services, started in this order and stopped in reverse (platform/lifecycle.ts).
   const services = createLifecycle(log);
   // The link first, so it stops last: Litestream ships what it has on SIGTERM, and the database
@@ -337,6 +366,9 @@ export async function bootAppliance(
   await services.start();
   return {
     app,
+    publicApp,
+    publicRoutes: publicFace,
+    publicService,
     database,
     routes,
     clock,

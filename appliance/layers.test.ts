@@ -185,6 +185,9 @@ export const OWNER: Record<string, string> = {
   documentCounters: "accounts",
   invoicePrefixes: "accounts",
   invoiceSends: "accounts",
+  statusLinks: "public",
+  publicOtps: "public",
+  publicBookings: "public",
 };
 
 /** Tables any file may use, each with why (keep this short). */

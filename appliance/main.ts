@@ -10,13 +10,15 @@ import { ensureCertificates } from "./platform/tls";
 process.umask(0o077);
 const started = performance.now();
 const config = loadConfig();
-const { app, database, stop } = await bootAppliance(config);
+const { app, publicApp, database, stop } = await bootAppliance(config);
 const https = config.https ? await serveHttps(config.https.port) : null;
 app.listen({ port: config.port, hostname: "0.0.0.0", maxRequestBodySize: 16 * 1024 * 1024 });
+// Issue 35: the public face on a port of its own, with only the public routes (a booking is a few hundred bytes).
+if (config.publicFace.port !== null) publicApp.listen({ port: config.publicFace.port, hostname: "0.0.0.0", maxRequestBodySize: 16 * 1024 });
 // Tablets on the shop Wi-Fi find the box by name.
 const mdns = config.mdns ? advertise(config.site, { http: config.port, https: https?.port ?? null }) : null;
 console.log(
-  `Ironbox ${config.version} serving http://localhost:${config.port}${https ? ` and https://${stableHostName(config.site)}:${https.port}` : ""} (data: ${config.dataDir}) in ${Math.round(performance.now() - started)} ms`,
+  `Ironbox ${config.version} serving http://localhost:${config.port}${https ? ` and https://${stableHostName(config.site)}:${https.port}` : ""}${config.publicFace.port !== null ? `, the public face on port ${config.publicFace.port}` : ""} (data: ${config.dataDir}) in ${Math.round(performance.now() - started)} ms`,
 );
 
 /**
@@ -50,6 +52,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     await mdns?.stop();
     https?.stop();
     await app.stop();
+    if (config.publicFace.port !== null) await publicApp.stop();
     await stop();
     database.close();
     process.exit(0);

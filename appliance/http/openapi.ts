@@ -7,10 +7,12 @@ const toJson = (s: z.ZodType, io: "input" | "output" = "input") => z.toJSONSchem
 const envelope = (data: z.ZodType) => toJson(z.object({ success: z.literal(true), data }), "output");
 
 /** The OpenAPI document, built from the same route table and zod schemas that validate requests. */
-export function buildOpenApi(routes: readonly RouteDef[], version: string) {
+export function buildOpenApi(routes: readonly RouteDef[], version: string, publicFace?: { prefix: string; routes: readonly RouteDef[] }) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) {
-    const path = `/api/v1${r.path}`.replace(/:(\w+)/g, "{$1}");
+  // Issue 35: the public face's routes, served on their own listener under their own prefix.
+  const all = [...routes.map((r) => ({ r, prefix: "/api/v1" })), ...(publicFace?.routes ?? []).map((r) => ({ r, prefix: publicFace!.prefix }))];
+  for (const { r, prefix } of all) {
+    const path = `${prefix}${r.path}`.replace(/:(\w+)/g, "{$1}");
     const parameters: unknown[] = [];
     for (const [where, schema] of [
       ["path", r.params],

@@ -209,6 +209,12 @@ export interface Config {
   backupDir: string | null;
   /** IRONBOX_ALLOWED_HOSTS: more names the box answers to besides its own (http/hostGuard.ts). */
   allowedHosts: string[];
+  /**
+   * Issue 35, the public face: IRONBOX_PUBLIC_URL, the chain's public address the status links
+   * in messages point at (https://status.example.com; null: messages carry no link), and
+   * IRONBOX_PUBLIC_PORT, the port of the public listener (null: no public listener).
+   */
+  publicFace: { url: string | null; port: number | null };
 }
 
 /**
@@ -224,6 +230,20 @@ function allowedHosts(v: string | undefined): string[] {
     if (!/^\.?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(n) && !isIP(n.replace(/^\[(.*)\]$/, "$1")))
       throw new Error(`IRONBOX_ALLOWED_HOSTS: ${JSON.stringify(n.slice(0, 80))} is not a host name or address (no scheme, no port)`);
   return out;
+}
+
+/** IRONBOX_PUBLIC_URL: an http(s) origin, optionally with a path, without query or credentials. */
+function publicUrl(v: string | undefined): string | null {
+  if (!v) return null;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new Error("IRONBOX_PUBLIC_URL is not a URL (e.g. https://status.example.com)");
+  }
+  if ((u.protocol !== "https:" && u.protocol !== "http:") || u.username || u.password || u.search || u.hash)
+    throw new Error("IRONBOX_PUBLIC_URL is an http(s) address without user, query or fragment (e.g. https://status.example.com)");
+  return `${u.origin}${u.pathname.replace(/\/+$/, "")}`;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -269,5 +289,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     messaging: channelPresets(env),
     backupDir: backupDir(env.IRONBOX_BACKUP_DIR),
     allowedHosts: allowedHosts(env.IRONBOX_ALLOWED_HOSTS),
+    publicFace: { url: publicUrl(env.IRONBOX_PUBLIC_URL), port: env.IRONBOX_PUBLIC_PORT ? portOf("IRONBOX_PUBLIC_PORT", env.IRONBOX_PUBLIC_PORT) : null },
   };
 }

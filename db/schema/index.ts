@@ -8,3 +8,4 @@ export * from "./import";
 export * from "./accounts";
 export * from "./deposits";
 export * from "./books";
+export * from "./public";

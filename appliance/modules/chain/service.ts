@@ -383,6 +383,8 @@ export function createChainService(deps: {
       return state(site(name));
     },
     restoreAll,
+    /** Issue 35: the copies HQ can read (on HQ's schema version), for the public face's status links. */
+    readableCopies: (): DbTarget[] => (deps.hq ? copies() : []),
     report: (name: ReportName, query: ReportQuery, only: string | undefined, signal?: AbortSignal) =>
       deps.reports.siteReport(copies(only), name, query, signal),
     async statistics(only?: string): Promise<{ site: string; figures: HomeCents }[]> {

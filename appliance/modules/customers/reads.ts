@@ -30,6 +30,14 @@ export function customerReads(db: Db) {
         .where(and(ids ? inArray(customers.id, ids) : undefined, agentIds ? inArray(customers.agent_id, agentIds) : undefined))
         .orderBy(asc(customers.id));
     },
+    /**
+     * Customers whose mobile is one of these spellings (exact match on the indexed column), for
+     * the public face's one-time codes (issue 35): at most a few, oldest first.
+     */
+    async byMobiles(spellings: string[]): Promise<CustomerContact[]> {
+      if (!spellings.length) return [];
+      return db.select(contact).from(customers).where(inArray(customers.mobile, spellings)).orderBy(asc(customers.id)).limit(5);
+    },
   };
 }
 export type CustomerReads = ReturnType<typeof customerReads>;

@@ -20,6 +20,7 @@ import { newRow } from "./outbox";
 import type { QuietHoursStore } from "./quietHours";
 import type { Announce } from "./sender";
 import { type TicketContexts, ticketSubject } from "./status";
+import { NO_LINKS, type TicketLinks, withLink } from "./links";
 import type { Templates } from "./templates";
 
 const CURSOR_KEY = "messaging_auto_cursor";
@@ -38,6 +39,7 @@ export function createAutoMessages({
   channels,
   announce,
   kick,
+  links = NO_LINKS,
 }: {
   db: Db;
   clock: Clock;
@@ -48,6 +50,8 @@ export function createAutoMessages({
   channels: () => Promise<Channels>;
   announce: Announce;
   kick: () => void;
+  /** Issue 35: the ticket's status link, minted in the write that queues the message. */
+  links?: TicketLinks;
 }) {
   async function cursor(): Promise<number | null> {
     const row = await db.query.boxSettings.findFirst({ where: eq(boxSettings.key, CURSOR_KEY) });
@@ -95,6 +99,7 @@ export function createAutoMessages({
       // Decided before (the state reached again, or a cursor lost): never a second copy.
       if (!claimed) return null;
       if (outcome !== "queued" || !to || !rendered.ok) return { outcome };
+      const link = await links.mint(tx, ctx.ticket);
       const [row] = await tx
         .insert(outgoingMessages)
         .values(
@@ -107,7 +112,7 @@ export function createAutoMessages({
               ticket_id: ctx.ticket.id,
               batch_id: null,
               subject: ticketSubject(ctx),
-              text: cleanBody(rendered.text),
+              text: withLink(cleanBody(rendered.text), link),
             },
             at,
             due,

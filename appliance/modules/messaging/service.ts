@@ -30,6 +30,7 @@ import { createQuietHours } from "./quietHours";
 import { type Announce, createSender, DEFAULT_POLICY, type SenderPolicy } from "./sender";
 import { createStatusMessages, createTicketContexts } from "./status";
 import { createTemplates } from "./templates";
+import { type CodeMessage, NO_LINKS, queueCode, type TicketLinks } from "./links";
 
 export type { Channels } from "./compose";
 export type { ChannelFactory } from "./channels";
@@ -46,6 +47,7 @@ export function createMessagingService({
   log = console.error,
   reads = { tickets: ticketReads(db), customers: customerReads(db), shops: agentReads(db) },
   attachments,
+  links = NO_LINKS,
 }: {
   db: Db;
   clock: Clock;
@@ -60,6 +62,8 @@ export function createMessagingService({
   reads?: { tickets: TicketReads; customers: CustomerReads; shops: AgentReads };
   /** The files an e-mail row names (issue 34: accounts makes an invoice's PDF). */
   attachments?: (ref: string) => Promise<NonNullable<OutgoingMessage["attachments"]>>;
+  /** Issue 35: the status link a ticket's message carries (modules/public/links.ts); none by default. */
+  links?: TicketLinks;
 }) {
   const announce: Announce = (r, status) =>
     bus.publish({
@@ -82,9 +86,9 @@ export function createMessagingService({
   const templates = createTemplates({ db, clock, tickets: reads.tickets, contexts });
   const quiet = createQuietHours({ db, clock, log });
   const outbox = createOutbox({ db, clock, tickets: reads.tickets, customers: reads.customers, announce, kick });
-  const status = createStatusMessages({ db, clock, contexts, templates, channels, announce, kick });
+  const status = createStatusMessages({ db, clock, contexts, templates, channels, announce, kick, links });
   const bulk = createBulkSends({ db, clock, customers: reads.customers, channels, kick });
-  const auto = createAutoMessages({ db, clock, tickets: reads.tickets, contexts, templates, quiet, channels, announce, kick });
+  const auto = createAutoMessages({ db, clock, tickets: reads.tickets, contexts, templates, quiet, channels, announce, kick, links });
   follow = auto.follow;
 
   return {
@@ -130,6 +134,9 @@ export function createMessagingService({
     },
     /** Automatic status messages: the sender's poll follows the state log; tests step it with follow(). */
     auto,
+
+    /** Issue 35: a one-time code by SMS to a customer's mobile, queued now (null: no SMS channel is set up). */
+    queueCode: (to: CodeMessage) => queueCode({ db, clock, channels, announce, kick }, to),
 
     statusMessage: status.send,
     statusPreview: status.preview,

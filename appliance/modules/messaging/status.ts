@@ -19,6 +19,7 @@ import type { OutboxRow, StatusPreview } from "./model";
 import { newRow } from "./outbox";
 import type { Announce } from "./sender";
 import type { Templates } from "./templates";
+import { type TicketLinks, withLink } from "./links";
 import { seconds, STATUS_REPEAT_MS } from "./throttle";
 import { balanceDue } from "../../domain/money";
 
@@ -69,6 +70,7 @@ export function createStatusMessages({
   channels,
   announce,
   kick,
+  links,
 }: {
   db: Db;
   clock: Clock;
@@ -77,6 +79,7 @@ export function createStatusMessages({
   channels: () => Promise<Channels>;
   announce: Announce;
   kick: () => void;
+  links: TicketLinks;
 }) {
   /** 429 when this ticket's last status message was queued less than STATUS_REPEAT_MS ago (run inside the write). */
   async function refuseRepeat(q: Pick<Db, "select">, ticketId: number) {
@@ -109,8 +112,10 @@ export function createStatusMessages({
     /** GET /messages/{id}/status/preview: the exact text, its address and its SMS cost; nothing is queued. */
     async preview(caller: EmployeeCaller, ticketId: number): Promise<StatusPreview> {
       const { ctx, to, text } = await compose(caller, ticketId);
-      const { encoding, parts, length } = smsParts(text);
-      return { ticket_id: ctx.ticket.id, customer_name: ctx.customer.full_name, ...to, text, sms: { encoding, parts, length } };
+      // The link as long as the one sending mints (none is minted for a preview), so the SMS cost is the real one.
+      const shown = withLink(text, links.sample());
+      const { encoding, parts, length } = smsParts(shown);
+      return { ticket_id: ctx.ticket.id, customer_name: ctx.customer.full_name, ...to, text: shown, sms: { encoding, parts, length } };
     },
 
     /** POST /messages/{id}/status: the ticket's status message to its customer, from the template of the ticket's state. */
@@ -120,6 +125,7 @@ export function createStatusMessages({
       const row = await db.transaction(async (tx) => {
         // Checked in the write, so two taps at once cannot both pass.
         await refuseRepeat(tx, ctx.ticket.id);
+        const link = await links.mint(tx, ctx.ticket);
         const [r] = await tx
           .insert(outgoingMessages)
           .values(
@@ -132,7 +138,7 @@ export function createStatusMessages({
                 ticket_id: ctx.ticket.id,
                 batch_id: null,
                 subject: ticketSubject(ctx),
-                text,
+                text: withLink(text, link),
               },
               at,
             ),

@@ -1,7 +1,7 @@
 // What other modules may read of tickets and their states (issue 23: a module's tables are its
 // own). Messaging reads a ticket for its status message and follows the state log for
 // automatic messages through these, never the tables.
-import { asc, count, eq, gt, inArray, max } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, max } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   itemLogStates,
@@ -17,6 +17,48 @@ export type TicketForMessage = Pick<typeof tickets.$inferSelect, "id" | "agent_i
 export type TicketState = typeof ticketStates.$inferSelect;
 /** One row of the ticket state log: the ticket was set to `state` at `logged_at`. */
 export type StateChange = { id: number; ticket_id: number; state: string; logged_at: string };
+
+/** A ticket as its public status page shows it (issue 35): nothing about the customer. */
+export type TicketForStatus = Pick<
+  typeof tickets.$inferSelect,
+  "id" | "agent_id" | "state" | "total" | "total_paid" | "pickup_date" | "delivery_date" | "pickup_from_client" | "delivery_to_client"
+> & { items: { garment_sub_category_id: number; quantity: number; state: string }[] };
+
+/** The ticket with its garment lines, for the public status page; undefined when there is none. */
+export async function ticketForStatus(db: Db, id: number): Promise<TicketForStatus | undefined> {
+  const t = await db.query.tickets.findFirst({
+    columns: {
+      id: true,
+      agent_id: true,
+      state: true,
+      total: true,
+      total_paid: true,
+      pickup_date: true,
+      delivery_date: true,
+      pickup_from_client: true,
+      delivery_to_client: true,
+    },
+    where: eq(tickets.id, id),
+  });
+  if (!t) return undefined;
+  const items = await db
+    .select({ garment_sub_category_id: ticketSubCategories.garment_sub_category_id, quantity: ticketSubCategories.quantity, state: ticketSubCategories.state })
+    .from(ticketSubCategories)
+    .where(eq(ticketSubCategories.ticket_id, id))
+    .orderBy(asc(ticketSubCategories.id));
+  return { ...t, items };
+}
+
+/** When the ticket last reached one of these states (the state log), or null. */
+export async function lastReached(db: Pick<Db, "select">, ticketId: number, states: readonly string[]): Promise<string | null> {
+  const [r] = await db
+    .select({ at: ticketLogStates.logged_at })
+    .from(ticketLogStates)
+    .where(and(eq(ticketLogStates.ticket_id, ticketId), inArray(ticketLogStates.state, [...states])))
+    .orderBy(desc(ticketLogStates.id))
+    .limit(1);
+  return r?.at ?? null;
+}
 
 export function ticketReads(db: Db) {
   return {
