@@ -194,7 +194,16 @@ export async function bootAppliance(
     link: () => hqLink.health(),
   });
   // The outbox: requests queue messages; its sender sends them through the channels of the settings (or env presets).
-  const messaging = createMessagingService({ db, clock, bus, devices, log, presets, makeChannels: (s) => createChannels(s, { devices }) });
+  const messaging = createMessagingService({
+    db,
+    clock,
+    bus,
+    devices,
+    log,
+    presets,
+    makeChannels: (s) => createChannels(s, { devices }),
+    webhookSecret: config.smsWebhookSecret,
+  });
   const images = createImageService({ db, clock, dataDir: config.dataDir, limits: config.uploads, otherBytes: (agentId) => signatures.bytes(agentId) });
 
   const reports = createReportService({ db: { url: config.databaseUrl, authToken: config.databaseAuthToken }, clock });

@@ -112,14 +112,17 @@ export function createApp(deps: AppDeps) {
       authorize(def.access, caller, def.method !== "GET");
       if (def.hqOwned && deps.managed?.()) throw conflict(MANAGED_BY_HQ);
       if (def.body) checkContentType(def, request);
+      // A signed body is read as the bytes that were signed; the handler checks and parses it.
+      const rawBody = def.signedBody ? (typeof body === "string" ? body : "") : "";
       const input = {
         caller,
         params: parsePart(def.params, params, "params"),
         query: parsePart(def.query, queryObject(url), "query"),
         // A body of JSON null (or any non-object) is not "no body": the schema refuses it.
-        body: parsePart(def.body, body === undefined || body === "" ? {} : body, "body"),
+        body: def.signedBody ? undefined : parsePart(def.body, body === undefined || body === "" ? {} : body, "body"),
         request,
         client,
+        rawBody,
       };
       const run = async () => ({ status: 200, body: def.raw ? await def.handler(input as never) : ok(await def.handler(input as never)) });
       if (def.raw) return (await run()).body as Response;
@@ -129,7 +132,7 @@ export function createApp(deps: AppDeps) {
       const scope = key ? `${def.method} ${url.pathname} ${callerKey(caller)} ${requestFingerprint(url, body)}` : "";
       const result = def.idempotent ? await withIdempotency(deps.db, key, scope, deps.clock.now(), run) : await run();
       return jsonResponse(result.status, result.body, headers);
-    });
+    }, def.signedBody ? { parse: "text" } : undefined);
   }
 
   return app;

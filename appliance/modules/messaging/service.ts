@@ -8,6 +8,9 @@
 //   bulk.ts        bulk sends and their count before "Are you sure?"
 //   auto.ts        automatic status messages, following the tickets' state log
 //   quietHours.ts  the quiet hours setting
+//   reminders.ts   pickup reminders the day before ("Reply YES to confirm or SKIP"), with back-off
+//   inbound.ts     texts that come back (gateway webhook, modem): matched and acted on
+//   inbox.ts       what a person must read: list, answer, mark handled
 // Tickets, customers and shops are read through their modules' read functions, never their tables.
 import type { Db } from "../../../db/client";
 import type { DeviceAccess } from "../../../drivers/devices";
@@ -27,6 +30,9 @@ import { createQuietHours } from "./quietHours";
 import { type Announce, createSender, DEFAULT_POLICY, type SenderPolicy } from "./sender";
 import { createStatusMessages, createTicketContexts } from "./status";
 import { createTemplates } from "./templates";
+import { createInbound, modemSourceId } from "./inbound";
+import { createInbox } from "./inbox";
+import { createReminders } from "./reminders";
 
 export type { Channels } from "./compose";
 export type { ChannelFactory } from "./channels";
@@ -40,6 +46,7 @@ export function createMessagingService({
   presets,
   makeChannels,
   policy = DEFAULT_POLICY,
+  webhookSecret = null,
   log = console.error,
   reads = { tickets: ticketReads(db), customers: customerReads(db), shops: agentReads(db) },
 }: {
@@ -51,6 +58,8 @@ export function createMessagingService({
   presets: ChannelSettings;
   makeChannels: ChannelFactory;
   policy?: SenderPolicy;
+  /** IRONBOX_SMS_WEBHOOK_SECRET: the key the gateway signs its incoming-message webhook with (null: webhook off). */
+  webhookSecret?: string | null;
   log?: (m: string, e?: unknown) => void;
   /** What messaging reads of other modules (their read functions). */
   reads?: { tickets: TicketReads; customers: CustomerReads; shops: AgentReads };
@@ -79,7 +88,23 @@ export function createMessagingService({
   const status = createStatusMessages({ db, clock, contexts, templates, channels, announce, kick });
   const bulk = createBulkSends({ db, clock, customers: reads.customers, channels, kick });
   const auto = createAutoMessages({ db, clock, tickets: reads.tickets, contexts, templates, quiet, channels, announce, kick });
-  follow = auto.follow;
+  const reminders = createReminders({ db, clock, customers: reads.customers, shops: reads.shops, quiet, channels, announce, kick });
+  const inbound = createInbound({ db, clock, customers: reads.customers, secret: webhookSecret });
+  const inbox = createInbox({ db, clock, customers: reads.customers, channels, announce, kick });
+  /** Texts stored on the modem: read, recorded, then deleted there (a channel without receive() has none). */
+  async function readModem(): Promise<number> {
+    const sms = (await channels()).sms;
+    if (!sms?.receive) return 0;
+    return sms.receive(async (m) => {
+      await inbound.apply({ source: "modem", sourceId: modemSourceId(m.from, m.sentAt, m.text), phone: m.from, text: m.text });
+    });
+  }
+  // One poll: state changes, then reminders, then the modem's stored texts; each failure logged on its own.
+  follow = async () => {
+    await auto.follow().catch((e) => log("messaging: automatic messages failed", e));
+    await reminders.remind().catch((e) => log("messaging: pickup reminders failed", e));
+    await readModem().catch((e) => log("messaging: reading the modem's texts failed", e));
+  };
 
   return {
     sender: {
@@ -98,6 +123,16 @@ export function createMessagingService({
     channels,
     /** Automatic status messages: the sender's poll follows the state log; tests step it with follow(). */
     auto,
+
+    /** Pickup reminders: the sender's poll runs remind(); tests step it with the clock. */
+    reminders,
+    /** The modem's stored texts, read once (the sender's poll does it). */
+    readModem,
+    inbound: inbound.webhook,
+    applyInbound: inbound.apply,
+    inbox: inbox.list,
+    replyInbox: inbox.reply,
+    handleInbox: inbox.markHandled,
 
     statusMessage: status.send,
     statusPreview: status.preview,
