@@ -118,7 +118,8 @@ export function createInbound({
     const found: CustomerContact[] = await customers.byPhone(phoneKey(m.phone));
     const reminder = await openReminder(found.map((c) => c.id));
     const customer = reminder ? found.find((c) => c.id === reminder.customer_id) : found.length === 1 ? found[0] : undefined;
-    const agentId = reminder?.agent_id ?? customer?.agent_id ?? (found.length && found.every((c) => c.agent_id === found[0]!.agent_id) ? found[0]!.agent_id : null);
+    const agentId =
+      reminder?.agent_id ?? customer?.agent_id ?? (found.length && found.every((c) => c.agent_id === found[0]!.agent_id) ? found[0]!.agent_id : null);
 
     let action: InboundAction = "inbox";
     let note = "";
@@ -168,7 +169,13 @@ export function createInbound({
           .where(and(eq(reminders.id, reminder.id), isNull(reminders.answered_at)));
       }
       // STOP: every customer record with this phone (the person asked, not one record of theirs).
-      if (action === "stopped") await stopMessages(tx, now, found.map((c) => c.id), { by: "SMS reply STOP", inbound_message_id: row.id });
+      if (action === "stopped")
+        await stopMessages(
+          tx,
+          now,
+          found.map((c) => c.id),
+          { by: "SMS reply STOP", inbound_message_id: row.id },
+        );
       return { id: row.id, action, duplicate: false };
     });
   }
@@ -185,7 +192,8 @@ export function createInbound({
         throw unprocessable("The body is not JSON");
       }
       const parsed = Webhook.safeParse(json);
-      if (!parsed.success) throw unprocessable(`Not a webhook call of the SMS gateway: ${parsed.error.issues.map((i) => i.path.join(".") || "body").join(", ")}`);
+      if (!parsed.success)
+        throw unprocessable(`Not a webhook call of the SMS gateway: ${parsed.error.issues.map((i) => i.path.join(".") || "body").join(", ")}`);
       const w = parsed.data;
       // sms:sent, sms:delivered, system:ping…: acknowledged, nothing to do.
       if (w.event !== "sms:received") return { event: w.event, action: "ignored", duplicate: false };

@@ -190,7 +190,9 @@ export const InboxEntry = z.object({
   source: z.enum(["gateway", "modem"]),
   phone: z.string(),
   text: z.string(),
-  action: z.enum(["confirmed", "skipped", "stopped", "inbox"]).describe("What the box did: confirmed or skipped the pickup, set no messages, or left it for a person"),
+  action: z
+    .enum(["confirmed", "skipped", "stopped", "inbox"])
+    .describe("What the box did: confirmed or skipped the pickup, set no messages, or left it for a person"),
   note: z.string(),
   received_at: z.string(),
   handled_at: z.string().nullable(),
@@ -215,6 +217,12 @@ export const InboundWebhookBody = z.object({
   deviceId: z.string().optional(),
   webhookId: z.string().optional(),
   payload: z
-    .object({ message: z.string(), phoneNumber: z.string(), receivedAt: z.string().optional(), messageId: z.string().optional(), simNumber: z.number().nullable().optional() })
+    .object({
+      message: z.string(),
+      phoneNumber: z.string(),
+      receivedAt: z.string().optional(),
+      messageId: z.string().optional(),
+      simNumber: z.number().nullable().optional(),
+    })
     .optional(),
 });

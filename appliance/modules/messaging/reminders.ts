@@ -70,7 +70,10 @@ export function createReminders({
     const due = await stops.stops({ from: day, to: day, kinds: ["pickup"] }, MAX_STOPS);
     const at = now.toISOString();
     for (const t of due) {
-      const done = await db.select({ id: reminders.id }).from(reminders).where(and(eq(reminders.ticket_id, t.id), eq(reminders.pickup_date, day)));
+      const done = await db
+        .select({ id: reminders.id })
+        .from(reminders)
+        .where(and(eq(reminders.ticket_id, t.id), eq(reminders.pickup_date, day)));
       if (done.length) continue;
       const c = await customers.contact(t.customer_id);
       if (!c) continue;

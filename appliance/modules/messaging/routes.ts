@@ -175,7 +175,8 @@ export function messagingRoutes(messaging: MessagingService) {
       method: "GET",
       path: "/messaging/inbox",
       tag: "messaging",
-      summary: "Texts that came back and need a person (skipped pickups, other replies, unknown numbers), newest first; open ones unless all=true (the caller's shop; HQ all)",
+      summary:
+        "Texts that came back and need a person (skipped pickups, other replies, unknown numbers), newest first; open ones unless all=true (the caller's shop; HQ all)",
       access: staff,
       query: InboxQuery,
       response: z.array(InboxEntry),

@@ -38,6 +38,9 @@ export type { Channels } from "./compose";
 export type { ChannelFactory } from "./channels";
 export { backoffMs, DEFAULT_POLICY, type SenderPolicy } from "./sender";
 
+/** How often the modem's stored texts are read. */
+const MODEM_READ_MS = 30_000;
+
 export function createMessagingService({
   db,
   clock,
@@ -92,9 +95,14 @@ export function createMessagingService({
   const inbound = createInbound({ db, clock, customers: reads.customers, secret: webhookSecret });
   const inbox = createInbox({ db, clock, customers: reads.customers, channels, announce, kick });
   /** Texts stored on the modem: read, recorded, then deleted there (a channel without receive() has none). */
-  async function readModem(): Promise<number> {
+  let modemReadAt = 0;
+  async function readModem(force = false): Promise<number> {
     const sms = (await channels()).sms;
     if (!sms?.receive) return 0;
+    // Each read is a session on the modem's one command line: every 30 s, not on every 2 s poll.
+    const t = clock.now().getTime();
+    if (!force && Math.abs(t - modemReadAt) < MODEM_READ_MS) return 0;
+    modemReadAt = t;
     return sms.receive(async (m) => {
       await inbound.apply({ source: "modem", sourceId: modemSourceId(m.from, m.sentAt, m.text), phone: m.from, text: m.text });
     });
@@ -126,8 +134,8 @@ export function createMessagingService({
 
     /** Pickup reminders: the sender's poll runs remind(); tests step it with the clock. */
     reminders,
-    /** The modem's stored texts, read once (the sender's poll does it). */
-    readModem,
+    /** The modem's stored texts, read now (the sender's poll does it every 30 s). */
+    readModem: () => readModem(true),
     inbound: inbound.webhook,
     applyInbound: inbound.apply,
     inbox: inbox.list,
