@@ -88,9 +88,15 @@ test("a customer replies SKIP through the gateway stand-in, which takes the stop
         .or(page.getByText(/no stops/i)),
     ).toBeVisible();
     await expect(stop).toHaveCount(0);
-    // The shop is told: the skip waits in its inbox.
-    const inbox = await api<{ customer_id: number; action: string }[]>("GET", "/messaging/inbox");
-    expect(inbox.find((e) => e.customer_id === customer.id)?.action).toBe("skipped");
+    // The shop is told: the skip waits in its inbox, counted on the Messaging screen.
+    await app.openAs("/messaging", "9999");
+    await expect(page.getByTestId("inbox-count")).toHaveText(/^[1-9]\d*$/);
+    await page.getByRole("link", { name: /^Inbox/ }).click();
+    const entry = page.getByTestId("inbox-entry").filter({ hasText: "Skip Reply Customer" });
+    await expect(entry).toContainText("Pickup skipped");
+    await expect(entry).toContainText(`ticket ${ticket.id}`);
+    await entry.getByRole("button", { name: "Handled" }).click();
+    await expect(entry).toHaveCount(0);
   } finally {
     await api("PUT", "/messaging/settings/quietHours", quiet);
   }
