@@ -177,6 +177,21 @@ describe("pickup reminders", () => {
   });
 });
 
+test("at a month's end the reminder is about the 1st of the next month", async () => {
+  const start = box.clock.now();
+  try {
+    box.clock.set("2026-11-30T10:00:00Z");
+    const ticket = await pickup(await customerAt("79110009"), "2026-12-01");
+    await box.messaging.reminders.remind();
+    const r = (await reminderOf(ticket))!;
+    expect(r).toMatchObject({ outcome: "sent", pickup_date: "2026-12-01" });
+    const [msg] = await db().select().from(outgoingMessages).where(eq(outgoingMessages.id, r.outgoing_message_id!));
+    expect(msg!.text).toContain("01/12/2026");
+  } finally {
+    box.clock.set(start);
+  }
+});
+
 describe("the gateway's webhook", () => {
   test("unsigned, badly signed, signed with another key or too old: 401 and nothing written", async () => {
     const c = await customerAt("79120001");
