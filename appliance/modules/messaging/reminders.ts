@@ -69,12 +69,12 @@ export function createReminders({
     const day = addDays(businessDay(now), 1);
     const due = await stops.stops({ from: day, to: day, kinds: ["pickup"] }, MAX_STOPS);
     const at = now.toISOString();
+    // One read of the day's decided stops: the poll runs every 2 s, and a day's stops are decided once.
+    const decided = new Set(
+      (await db.select({ ticket_id: reminders.ticket_id }).from(reminders).where(eq(reminders.pickup_date, day))).map((r) => r.ticket_id),
+    );
     for (const t of due) {
-      const done = await db
-        .select({ id: reminders.id })
-        .from(reminders)
-        .where(and(eq(reminders.ticket_id, t.id), eq(reminders.pickup_date, day)));
-      if (done.length) continue;
+      if (decided.has(t.id)) continue;
       const c = await customers.contact(t.customer_id);
       if (!c) continue;
       const mobile = dialable(c.mobile);
