@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, EMPTY_PORT, GATEWAY_AUTH, GATEWAY_PORT, GATEWAY_STAND_IN, MAIN_PORT } from "./ui/e2e/pages/env";
+import { CHROMIUM_ARGS, EMPTY_PORT, GATEWAY_AUTH, GATEWAY_PORT, GATEWAY_STAND_IN, MAIN_PORT, SMS_WEBHOOK_SECRET } from "./ui/e2e/pages/env";
 
 /**
  * Browser tests: Debian's Chromium (npx playwright install cannot work here) against the
@@ -46,7 +46,7 @@ export default defineConfig({
       command: box(
         MAIN,
         `.e2e-data/main-${MAIN}`,
-        `IRONBOX_DEMO=1 IRONBOX_ADMIN_USER=admin IRONBOX_ADMIN_PASSWORD=admin-pass-1 IRONBOX_ADMIN_PIN=9999 IRONBOX_SMS_GATEWAY_URL=http://${GATEWAY_AUTH.user}:${GATEWAY_AUTH.pass}@127.0.0.1:${GATEWAY_PORT}`,
+        `IRONBOX_DEMO=1 IRONBOX_ADMIN_USER=admin IRONBOX_ADMIN_PASSWORD=admin-pass-1 IRONBOX_ADMIN_PIN=9999 IRONBOX_SMS_GATEWAY_URL=http://${GATEWAY_AUTH.user}:${GATEWAY_AUTH.pass}@127.0.0.1:${GATEWAY_PORT} IRONBOX_SMS_WEBHOOK_SECRET=${SMS_WEBHOOK_SECRET}`,
       ),
       url: `http://localhost:${MAIN}/api/v1/health`,
       reuseExistingServer: false,

@@ -227,6 +227,7 @@ export async function bootAppliance(
     // An invoice's PDF is made when its e-mail is sent (issue 34); the sender only calls this later.
     attachments: (ref) => invoiceSender.attachment(ref),
     links: statusLinks,
+    webhookSecret: config.smsWebhookSecret,
   });
   // Business accounts, invoices and their books (issue 34).
   const accounts = createAccountService({ db, clock });

@@ -171,6 +171,8 @@ export const OWNER: Record<string, string> = {
   messageBatches: "messaging",
   messageTemplates: "messaging",
   autoMessages: "messaging",
+  reminders: "messaging",
+  inboundMessages: "messaging",
   auditLog: "audit",
   images: "images",
   accounts: "accounts",

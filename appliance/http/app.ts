@@ -102,34 +102,42 @@ export function createApp(deps: AppDeps) {
     });
 
   for (const def of deps.routes) {
-    app.route(def.method, API + def.path, async ({ request, params, body, server }) => {
-      const url = new URL(request.url);
-      const client = server?.requestIP(request)?.address ?? "local";
-      const fromQuery = def.queryToken ? url.searchParams.get(def.queryToken) : null;
-      const caller: Caller = def.peerAuth
-        ? { kind: "none" }
-        : await deps.auth.authenticate(request.headers.get("authorization") ?? (fromQuery ? `token ${fromQuery}` : null));
-      authorize(def.access, caller, def.method !== "GET");
-      if (def.hqOwned && deps.managed?.()) throw conflict(MANAGED_BY_HQ);
-      if (def.body) checkContentType(def, request);
-      const input = {
-        caller,
-        params: parsePart(def.params, params, "params"),
-        query: parsePart(def.query, queryObject(url), "query"),
-        // A body of JSON null (or any non-object) is not "no body": the schema refuses it.
-        body: parsePart(def.body, body === undefined || body === "" ? {} : body, "body"),
-        request,
-        client,
-      };
-      const run = async () => ({ status: 200, body: def.raw ? await def.handler(input as never) : ok(await def.handler(input as never)) });
-      if (def.raw) return (await run()).body as Response;
-      // The scope is the whole request (method, path, query, body) and the caller: one key with
-      // another amount is a 409, never the first answer passed off as this one's.
-      const key = def.idempotent ? request.headers.get("idempotency-key") : null;
-      const scope = key ? `${def.method} ${url.pathname} ${callerKey(caller)} ${requestFingerprint(url, body)}` : "";
-      const result = def.idempotent ? await withIdempotency(deps.db, key, scope, deps.clock.now(), run) : await run();
-      return jsonResponse(result.status, result.body, headers);
-    });
+    app.route(
+      def.method,
+      API + def.path,
+      async ({ request, params, body, server }) => {
+        const url = new URL(request.url);
+        const client = server?.requestIP(request)?.address ?? "local";
+        const fromQuery = def.queryToken ? url.searchParams.get(def.queryToken) : null;
+        const caller: Caller = def.peerAuth
+          ? { kind: "none" }
+          : await deps.auth.authenticate(request.headers.get("authorization") ?? (fromQuery ? `token ${fromQuery}` : null));
+        authorize(def.access, caller, def.method !== "GET");
+        if (def.hqOwned && deps.managed?.()) throw conflict(MANAGED_BY_HQ);
+        if (def.body) checkContentType(def, request);
+        // A signed body is read as the bytes that were signed; the handler checks and parses it.
+        const rawBody = def.signedBody ? (typeof body === "string" ? body : "") : "";
+        const input = {
+          caller,
+          params: parsePart(def.params, params, "params"),
+          query: parsePart(def.query, queryObject(url), "query"),
+          // A body of JSON null (or any non-object) is not "no body": the schema refuses it.
+          body: def.signedBody ? undefined : parsePart(def.body, body === undefined || body === "" ? {} : body, "body"),
+          request,
+          client,
+          rawBody,
+        };
+        const run = async () => ({ status: 200, body: def.raw ? await def.handler(input as never) : ok(await def.handler(input as never)) });
+        if (def.raw) return (await run()).body as Response;
+        // The scope is the whole request (method, path, query, body) and the caller: one key with
+        // another amount is a 409, never the first answer passed off as this one's.
+        const key = def.idempotent ? request.headers.get("idempotency-key") : null;
+        const scope = key ? `${def.method} ${url.pathname} ${callerKey(caller)} ${requestFingerprint(url, body)}` : "";
+        const result = def.idempotent ? await withIdempotency(deps.db, key, scope, deps.clock.now(), run) : await run();
+        return jsonResponse(result.status, result.body, headers);
+      },
+      def.signedBody ? { parse: "text" } : undefined,
+    );
   }
 
   return app;

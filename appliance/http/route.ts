@@ -64,10 +64,16 @@ export interface RouteDef<A extends Access = Access, B = unknown, Q = unknown, P
    */
   peerAuth?: boolean;
   /**
+   * The handler checks a signature over the exact bytes of the body (a webhook: issue 35): the
+   * body reaches it as text (`rawBody`) without being parsed or validated here; `body` then only
+   * documents its shape.
+   */
+  signedBody?: boolean;
+  /**
    * `client` says who is on the other end: the peer's IP address, or "local" when the app is
    * called without a server (tests). Lock-outs are kept per client.
    */
-  handler: (c: { caller: CallerFor<A>; body: B; query: Q; params: P; request: Request; client: string }) => unknown | Promise<unknown>;
+  handler: (c: { caller: CallerFor<A>; body: B; query: Q; params: P; request: Request; client: string; rawBody: string }) => unknown | Promise<unknown>;
 }
 
 /** Declares a route; generic inference keeps handler arguments typed by the schemas. */

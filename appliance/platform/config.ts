@@ -205,6 +205,8 @@ export interface Config {
   replica: { url: string | null; keyPath: string | null; lagWarnSeconds: number | null; siteFromEnv: boolean };
   /** Messaging channels preset by the environment; the settings screen fills what is unset. */
   messaging: ChannelPresets;
+  /** IRONBOX_SMS_WEBHOOK_SECRET: the signing key of the SMS gateway's incoming-message webhook (null: the webhook refuses every call). */
+  smsWebhookSecret: string | null;
   /** IRONBOX_BACKUP_DIR: a second disk or USB stick the nightly backup also goes to (modules/boxhealth/backups.ts). */
   backupDir: string | null;
   /** IRONBOX_ALLOWED_HOSTS: more names the box answers to besides its own (http/hostGuard.ts). */
@@ -287,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       siteFromEnv: !!env.IRONBOX_SITE_NAME,
     },
     messaging: channelPresets(env),
+    smsWebhookSecret: env.IRONBOX_SMS_WEBHOOK_SECRET || null,
     backupDir: backupDir(env.IRONBOX_BACKUP_DIR),
     allowedHosts: allowedHosts(env.IRONBOX_ALLOWED_HOSTS),
     publicFace: { url: publicUrl(env.IRONBOX_PUBLIC_URL), port: env.IRONBOX_PUBLIC_PORT ? portOf("IRONBOX_PUBLIC_PORT", env.IRONBOX_PUBLIC_PORT) : null },

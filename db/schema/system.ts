@@ -213,3 +213,66 @@ export const images = sqliteTable(
   },
   (t) => [index("images_agent_idx").on(t.agent_id)],
 );
+
+/**
+ * A pickup reminder (issue 35): one per ticket and pickup day, sent the day before with "Reply
+ * YES to confirm or SKIP". A reply is matched to the customer's latest open one (answered_at
+ * null). `outcome` says what the box decided: sent, or skipped for the back-off / consent /
+ * no address; only a `sent` reminder can be answered.
+ */
+export const reminders = sqliteTable(
+  "reminders",
+  {
+    id: id(),
+    agent_id: integer("agent_id")
+      .notNull()
+      .references(() => agents.id),
+    ticket_id: integer("ticket_id").notNull(),
+    customer_id: integer("customer_id").notNull(),
+    /** The pickup day (YYYY-MM-DD, the shop's zone) this reminder is about. */
+    pickup_date: text("pickup_date").notNull(),
+    outcome: text("outcome", { enum: ["sent", "skipped_backoff", "skipped_no_messages", "skipped_no_address"] }).notNull(),
+    outgoing_message_id: integer("outgoing_message_id").references(() => outgoingMessages.id),
+    sent_at: text("sent_at").notNull(),
+    answered_at: text("answered_at"),
+    answer: text("answer", { enum: ["yes", "skip", "stop"] }),
+    /** The inbound message that answered it. */
+    inbound_message_id: integer("inbound_message_id"),
+  },
+  (t) => [
+    uniqueIndex("reminders_ticket_day_uq").on(t.ticket_id, t.pickup_date),
+    index("reminders_customer_idx").on(t.customer_id, t.id),
+    index("reminders_day_idx").on(t.pickup_date),
+  ],
+);
+
+/**
+ * A text that reached the box (issue 35): from the Android gateway's webhook or read off the
+ * modem. `source_id` is the gateway's event id (or the modem's sender+time+text digest): unique,
+ * so a webhook delivered twice is applied once. What the box did with it is `action`; anything
+ * it could not act on is in the inbox (`handled_at` null) until staff answer or dismiss it.
+ */
+export const inboundMessages = sqliteTable(
+  "inbound_messages",
+  {
+    id: id(),
+    source: text("source", { enum: ["gateway", "modem"] }).notNull(),
+    source_id: text("source_id").notNull().unique(),
+    /** The customer's shop when matched; null for an unknown number (only HQ sees those). */
+    agent_id: integer("agent_id").references(() => agents.id),
+    customer_id: integer("customer_id"),
+    reminder_id: integer("reminder_id").references(() => reminders.id),
+    phone: text("phone").notNull(),
+    text: text("text").notNull(),
+    received_at: text("received_at").notNull(),
+    action: text("action", { enum: ["confirmed", "skipped", "stopped", "inbox"] }).notNull(),
+    /** For the inbox: why it is there, in plain words. */
+    note: text("note").notNull().default(""),
+    handled_at: text("handled_at"),
+    handled_by: integer("handled_by").references(() => employees.id),
+    /** The answer staff sent from the inbox (an outbox row). */
+    reply_message_id: integer("reply_message_id").references(() => outgoingMessages.id),
+    created_at: createdAt(),
+  },
+  (t) => [index("inbound_messages_inbox_idx").on(t.agent_id, t.handled_at, t.id), index("inbound_messages_customer_idx").on(t.customer_id, t.id)],
+);

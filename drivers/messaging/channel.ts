@@ -28,6 +28,15 @@ export interface SendResult {
   gatewayId?: string;
 }
 
+/** A text a customer sent to the box's number, as a modem stores it. */
+export interface IncomingSms {
+  /** The sender's number as the network gave it (+35679123456). */
+  from: string;
+  text: string;
+  /** The network's time stamp as the modem shows it ("26/11/27,10:00:00+04"): with from and text, what tells two texts apart. */
+  sentAt: string;
+}
+
 /** What a channel can tell about a message it may have sent before a crash. */
 export type LookupResult = "sent" | "pending" | "failed" | "unknown";
 
@@ -56,5 +65,11 @@ export interface Channel {
   lookup?(key: string, signal?: AbortSignal): Promise<LookupResult>;
   /** Checks the channel without sending to a customer (reachable, logged in, modem registered). */
   check(signal?: AbortSignal): Promise<void>;
+  /**
+   * Texts stored on the device (a modem): each is handed to `handle` and deleted from the device
+   * once `handle` resolved, at most `max` a call. Answers how many were handled. Absent where
+   * texts arrive another way (the Android gateway calls the box's webhook).
+   */
+  receive?(handle: (m: IncomingSms) => Promise<void>, max?: number, signal?: AbortSignal): Promise<number>;
   close?(): Promise<void>;
 }

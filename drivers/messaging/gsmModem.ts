@@ -1,7 +1,7 @@
 import { closeSync, constants, existsSync } from "node:fs";
 import { type DeviceAccess, DevicePathError } from "../devices";
 import { configureSerialLine, readAvailable, writeAll } from "../serial";
-import { type Channel, ChannelError, type OutgoingMessage, type SendResult } from "./channel";
+import { type Channel, ChannelError, type IncomingSms, type OutgoingMessage, type SendResult } from "./channel";
 import { encodeMessage } from "./pdu";
 
 /**
@@ -272,6 +272,29 @@ export function gsmModemChannel(o: GsmModemOptions): Channel {
       });
     },
 
+    /**
+     * Texts stored on the modem (issue 35), in text mode (27.005 §3.4.2): AT+CMGF=1, AT+CPMS
+     * to read and delete in the modem's own storage ("MT": SIM and phone memory together), AT+CMGL="ALL"
+     * (read and unread: a text read before a crash is still there and still ours), then for each
+     * text handled, AT+CMGD=<index>. A text is deleted only after `handle` resolved, so one the box
+     * could not record is read again on the next poll (the caller dedupes by sender, time and text).
+     */
+    receive(handle: (m: IncomingSms) => Promise<void>, max = 20, signal?: AbortSignal): Promise<number> {
+      return session(async (line) => {
+        await line.command("AT+CMGF=1", timeoutMs, signal);
+        // Not every modem knows "MT"; its default storage is read then.
+        await line.command('AT+CPMS="MT","MT","MT"', timeoutMs, signal).catch(() => undefined);
+        const stored = parseCmgl(await line.command('AT+CMGL="ALL"', timeoutMs, signal)).slice(0, max);
+        let n = 0;
+        for (const m of stored) {
+          await handle({ from: m.from, text: m.text, sentAt: m.sentAt });
+          await line.command(`AT+CMGD=${m.index}`, timeoutMs, signal);
+          n++;
+        }
+        return n;
+      });
+    },
+
     check(signal?: AbortSignal): Promise<void> {
       return session(async (line) => {
         const pin = (await line.command("AT+CPIN?", timeoutMs, signal)).find((l) => l.startsWith("+CPIN:"));
@@ -287,4 +310,18 @@ export function gsmModemChannel(o: GsmModemOptions): Channel {
       });
     },
   };
+}
+
+/**
+ * AT+CMGL's answer in text mode: a header `+CMGL: <index>,<stat>,<oa>,[<alpha>],[<scts>]` per
+ * text, followed by its lines (until the next header).
+ */
+export function parseCmgl(info: string[]): { index: number; from: string; sentAt: string; text: string }[] {
+  const out: { index: number; from: string; sentAt: string; text: string; lines: string[] }[] = [];
+  for (const l of info) {
+    const h = /^\+CMGL:\s*(\d+)\s*,\s*"[^"]*"\s*,\s*"([^"]*)"\s*,\s*(?:"[^"]*")?\s*(?:,\s*"([^"]*)")?/.exec(l);
+    if (h) out.push({ index: Number(h[1]), from: h[2]!, sentAt: h[3] ?? "", text: "", lines: [] });
+    else out.at(-1)?.lines.push(l);
+  }
+  return out.map(({ lines, ...m }) => ({ ...m, text: lines.join("\n") }));
 }

@@ -5,7 +5,7 @@ import { gsmModemChannel } from "./gsmModem";
 import { type ChannelSettings, checkChannelSettings } from "./settings";
 import { smtpChannel } from "./smtp";
 
-export { type Channel, ChannelError, type LookupResult, type OutgoingMessage, type SendResult } from "./channel";
+export { type Channel, ChannelError, type IncomingSms, type LookupResult, type OutgoingMessage, type SendResult } from "./channel";
 export {
   type ChannelSettings,
   ChannelSettingsError,

@@ -75,6 +75,8 @@ export const ROUTES: RouteDef[] = [
   // Not in the spec's list: where messages leave the shop, and the status message texts (issue 14, README).
   { path: "/messaging/settings", title: "Messaging settings", access: "admin", component: M.SettingsScreen, back: "/messaging" },
   { path: "/messaging/templates", title: "Status messages", access: "admin", component: M.TemplatesScreen, back: "/messaging" },
+  // Not in the spec's list: replies to pickup reminders and other texts back (issue 35).
+  { path: "/messaging/inbox", title: "Inbox", access: "notDriver", component: M.InboxScreen, back: "/home" },
   { path: "/reporting", title: "Reporting", access: "admin", component: ReportsScreen, back: "/" },
   // HQ mode (issue 15): head quarters' view of every site's copy; the server allows HQ staff only.
   { path: "/sites", title: "Sites", access: "hqStaff", component: Chain.SitesScreen, back: "/home" },

@@ -1,6 +1,6 @@
 // What other modules may read of customers (issue 23: a module's tables are its own):
 // messaging reads who a message goes to, and whether they asked for none, through these.
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { customers } from "../../../db/schema";
 
@@ -21,6 +21,20 @@ export function customerReads(db: Db) {
     async contact(id: number): Promise<CustomerContact | undefined> {
       const [c] = await db.select(contact).from(customers).where(eq(customers.id, id));
       return c;
+    },
+    /**
+     * Customers whose mobile is this phone (domain/replies phoneKey: its last 8 digits), for a
+     * text that came back (issue 35). Spaces, dashes, dots and a + in the stored number are ignored.
+     */
+    async byPhone(key: string): Promise<CustomerContact[]> {
+      if (!/^\d{6,8}$/.test(key)) return [];
+      const digits = sql`replace(replace(replace(replace(replace(${customers.mobile}, ' ', ''), '-', ''), '.', ''), '+', ''), '/', '')`;
+      return db
+        .select(contact)
+        .from(customers)
+        .where(sql`${digits} LIKE ${`%${key}`}`)
+        .orderBy(asc(customers.id))
+        .limit(20);
     },
     /** These customers (unknown ids are simply absent), or with `ids` null every customer of these shops (null: all). */
     async contacts(ids: number[] | null, agentIds: number[] | null): Promise<CustomerContact[]> {

@@ -37,6 +37,28 @@ export function customerRoutes(customers: CustomerService) {
   return [
     route({
       method: "GET",
+      path: "/customers/:id/export",
+      tag: "customers",
+      summary:
+        "Everything the chain holds about the customer as one JSON file (GDPR Art. 15 and 20): record, preferences, addresses, tickets with items and payments (cents), messages both ways, pickup reminders, audit rows; audited. HQ or an admin of the customer's shop",
+      access: { roles: ["admin"] },
+      params: IdParams,
+      raw: true,
+      handler: ({ caller, params }) => customers.export(caller, params.id),
+    }),
+    route({
+      method: "POST",
+      path: "/customers/:id/forget",
+      tag: "customers",
+      summary:
+        "Erases the customer (GDPR Art. 17): name, contacts, identity, addresses and message texts blanked; tickets and payments stay for the tax years; audited. HQ or an admin of the customer's shop",
+      access: { roles: ["admin"] },
+      params: IdParams,
+      response: z.object({ id: z.number(), forgotten_at: z.string() }),
+      handler: ({ caller, params }) => customers.forget(caller, params.id),
+    }),
+    route({
+      method: "GET",
       path: "/customers/",
       tag: "customers",
       summary: "Customers: ?term&limit fuzzy search; ?{mobile|landline|id_card|email_address}= existence lookup (404 when none); else newest first",

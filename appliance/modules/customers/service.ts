@@ -11,6 +11,7 @@ import { audit } from "../audit/audit";
 import { unknownPreferenceIds } from "../places/reads";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import type { CustomerSaveInput } from "./model";
+import { createCustomerPrivacy } from "./privacy";
 import { ftsLiteral, normalise, score, trigrams } from "./search";
 import { balanceDue } from "../../domain/money";
 
@@ -372,6 +373,9 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
       });
       return true;
     },
+
+    /** A customer's own data: the GDPR export and erasure (privacy.ts). */
+    ...createCustomerPrivacy({ db, clock, load, preferenceIds: prefsOf }),
 
     async preferencesOf(caller: EmployeeCaller, id: number) {
       await load(caller, id);

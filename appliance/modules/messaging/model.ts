@@ -173,3 +173,57 @@ export type TestChannel = z.infer<typeof TestChannel>;
 export const TestBody = z.object({ channel: TestChannel, to: text(200).min(1, "to: a phone number or e-mail address") });
 export const TestResult = z.object({ ok: z.boolean(), message: z.string() });
 export type TestResult = z.infer<typeof TestResult>;
+
+/** GET /messaging/inbox: open entries (the default) or all=true for handled ones too. */
+export const InboxQuery = z.object({
+  all: z.enum(["true", "false"]).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type InboxQuery = z.infer<typeof InboxQuery>;
+
+/** A text that came back, as the inbox shows it (issue 35). */
+export const InboxEntry = z.object({
+  id: z.number(),
+  agent_id: z.number().nullable().describe("The customer's shop; null for a number no customer has"),
+  customer_id: z.number().nullable(),
+  customer_full_name: z.string().nullable(),
+  reminder_id: z.number().nullable().describe("The pickup reminder it answered, if any"),
+  source: z.enum(["gateway", "modem"]),
+  phone: z.string(),
+  text: z.string(),
+  action: z
+    .enum(["confirmed", "skipped", "stopped", "inbox"])
+    .describe("What the box did: confirmed or skipped the pickup, set no messages, or left it for a person"),
+  note: z.string(),
+  received_at: z.string(),
+  handled_at: z.string().nullable(),
+  handled_by: z.number().nullable(),
+  reply_message_id: z.number().nullable().describe("The outbox row of the answer sent from the inbox"),
+});
+export type InboxEntry = z.infer<typeof InboxEntry>;
+
+export const InboxReplyBody = z.object({ text: text(MESSAGE_TEXT_MAX).min(1, "text: write the answer") });
+
+/** What the gateway's webhook answers (the phone only looks at the status). */
+export const InboundResult = z.object({
+  event: z.string(),
+  action: z.enum(["confirmed", "skipped", "stopped", "inbox", "ignored"]),
+  duplicate: z.boolean().describe("This event id was received before: nothing was done again"),
+});
+
+/** The webhook's body as the gateway sends it (documentation: it is read only after the signature holds). */
+export const InboundWebhookBody = z.object({
+  id: z.string().describe("The event's id (the same on a redelivery)"),
+  event: z.string().describe("sms:received (others are acknowledged and ignored)"),
+  deviceId: z.string().optional(),
+  webhookId: z.string().optional(),
+  payload: z
+    .object({
+      message: z.string(),
+      phoneNumber: z.string(),
+      receivedAt: z.string().optional(),
+      messageId: z.string().optional(),
+      simNumber: z.number().nullable().optional(),
+    })
+    .optional(),
+});

@@ -1,7 +1,7 @@
 // What other modules may read of messaging's tables (issue 23: a module's tables are its own).
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { messageBatches, messageTemplates, outgoingMessages } from "../../../db/schema";
+import { messageBatches, messageTemplates, outgoingMessages, reminders } from "../../../db/schema";
 
 /** Whether this employee sent a message, started a bulk send or edited a template: employees keeps their record then (issue 22). */
 export async function namesEmployee(db: Pick<Db, "select">, employeeId: number): Promise<boolean> {
@@ -12,4 +12,17 @@ export async function namesEmployee(db: Pick<Db, "select">, employeeId: number):
   ];
   for (const check of checks) if ((await check()).length) return true;
   return false;
+}
+
+/**
+ * What customers answered to these tickets' pickup reminders for this day (issue 35): "yes"
+ * confirms the stop, "skip" takes it off the driver's run. Tickets without an answer are absent.
+ */
+export async function pickupAnswers(db: Pick<Db, "select">, ticketIds: number[], day: string): Promise<Map<number, "yes" | "skip" | "stop">> {
+  if (!ticketIds.length) return new Map();
+  const rows = await db
+    .select({ ticket_id: reminders.ticket_id, answer: reminders.answer })
+    .from(reminders)
+    .where(and(inArray(reminders.ticket_id, ticketIds), eq(reminders.pickup_date, day), isNotNull(reminders.answer)));
+  return new Map(rows.map((r) => [r.ticket_id, r.answer!]));
 }

@@ -8,6 +8,9 @@
 //   bulk.ts        bulk sends and their count before "Are you sure?"
 //   auto.ts        automatic status messages, following the tickets' state log
 //   quietHours.ts  the quiet hours setting
+//   reminders.ts   pickup reminders the day before ("Reply YES to confirm or SKIP"), with back-off
+//   inbound.ts     texts that come back (gateway webhook, modem): matched and acted on
+//   inbox.ts       what a person must read: list, answer, mark handled
 // Tickets, customers and shops are read through their modules' read functions, never their tables.
 import { inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
@@ -31,10 +34,16 @@ import { type Announce, createSender, DEFAULT_POLICY, type SenderPolicy } from "
 import { createStatusMessages, createTicketContexts } from "./status";
 import { createTemplates } from "./templates";
 import { type CodeMessage, NO_LINKS, queueCode, type TicketLinks } from "./links";
+import { createInbound, modemSourceId } from "./inbound";
+import { createInbox } from "./inbox";
+import { createReminders } from "./reminders";
 
 export type { Channels } from "./compose";
 export type { ChannelFactory } from "./channels";
 export { backoffMs, DEFAULT_POLICY, type SenderPolicy } from "./sender";
+
+/** How often the modem's stored texts are read. */
+const MODEM_READ_MS = 30_000;
 
 export function createMessagingService({
   db,
@@ -44,6 +53,7 @@ export function createMessagingService({
   presets,
   makeChannels,
   policy = DEFAULT_POLICY,
+  webhookSecret = null,
   log = console.error,
   reads = { tickets: ticketReads(db), customers: customerReads(db), shops: agentReads(db) },
   attachments,
@@ -57,6 +67,8 @@ export function createMessagingService({
   presets: ChannelSettings;
   makeChannels: ChannelFactory;
   policy?: SenderPolicy;
+  /** IRONBOX_SMS_WEBHOOK_SECRET: the key the gateway signs its incoming-message webhook with (null: webhook off). */
+  webhookSecret?: string | null;
   log?: (m: string, e?: unknown) => void;
   /** What messaging reads of other modules (their read functions). */
   reads?: { tickets: TicketReads; customers: CustomerReads; shops: AgentReads };
@@ -89,7 +101,28 @@ export function createMessagingService({
   const status = createStatusMessages({ db, clock, contexts, templates, channels, announce, kick, links });
   const bulk = createBulkSends({ db, clock, customers: reads.customers, channels, kick });
   const auto = createAutoMessages({ db, clock, tickets: reads.tickets, contexts, templates, quiet, channels, announce, kick, links });
-  follow = auto.follow;
+  const reminders = createReminders({ db, clock, customers: reads.customers, shops: reads.shops, quiet, channels, announce, kick });
+  const inbound = createInbound({ db, clock, customers: reads.customers, secret: webhookSecret });
+  const inbox = createInbox({ db, clock, customers: reads.customers, channels, announce, kick });
+  /** Texts stored on the modem: read, recorded, then deleted there (a channel without receive() has none). */
+  let modemReadAt = 0;
+  async function readModem(force = false): Promise<number> {
+    const sms = (await channels()).sms;
+    if (!sms?.receive) return 0;
+    // Each read is a session on the modem's one command line: every 30 s, not on every 2 s poll.
+    const t = clock.now().getTime();
+    if (!force && Math.abs(t - modemReadAt) < MODEM_READ_MS) return 0;
+    modemReadAt = t;
+    return sms.receive(async (m) => {
+      await inbound.apply({ source: "modem", sourceId: modemSourceId(m.from, m.sentAt, m.text), phone: m.from, text: m.text });
+    });
+  }
+  // One poll: state changes, then reminders, then the modem's stored texts; each failure logged on its own.
+  follow = async () => {
+    await auto.follow().catch((e) => log("messaging: automatic messages failed", e));
+    await reminders.remind().catch((e) => log("messaging: pickup reminders failed", e));
+    await readModem().catch((e) => log("messaging: reading the modem's texts failed", e));
+  };
 
   return {
     sender: {
@@ -137,6 +170,15 @@ export function createMessagingService({
 
     /** Issue 35: a one-time code by SMS to a customer's mobile, queued now (null: no SMS channel is set up). */
     queueCode: (to: CodeMessage) => queueCode({ db, clock, channels, announce, kick }, to),
+    /** Pickup reminders: the sender's poll runs remind(); tests step it with the clock. */
+    reminders,
+    /** The modem's stored texts, read now (the sender's poll does it every 30 s). */
+    readModem: () => readModem(true),
+    inbound: inbound.webhook,
+    applyInbound: inbound.apply,
+    inbox: inbox.list,
+    replyInbox: inbox.reply,
+    handleInbox: inbox.markHandled,
 
     statusMessage: status.send,
     statusPreview: status.preview,

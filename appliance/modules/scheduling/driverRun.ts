@@ -8,6 +8,7 @@ import { driverRecord } from "../employees/reads";
 import { LIST_CAP } from "./booked";
 import type { ScheduleLists } from "./lists";
 import { balanceDue } from "../../domain/money";
+import { pickupAnswers } from "../messaging/reads";
 
 export function createDriverRun({ db, lists }: { db: Db; lists: ScheduleLists }) {
   const { stopTickets, itemsOf, simpleTicket } = lists;
@@ -30,6 +31,12 @@ export function createDriverRun({ db, lists }: { db: Db; lists: ScheduleLists })
       const agentIds = (await isHqAgent(db, driver.agent_id)) ? null : [driver.agent_id];
       const rows = locality_ids.length ? await stopTickets({ from: date, to: date, kinds: ["pickup", "delivery"], agentIds }, LIST_CAP) : [];
       const items = await itemsOf(rows.map((r) => r.id));
+      // A pickup the customer skipped by SMS leaves the run; one they confirmed says so (issue 35).
+      const answers = await pickupAnswers(
+        db,
+        rows.map((r) => r.id),
+        date,
+      );
       const stops = [];
       for (const t of rows) {
         const s = simpleTicket(t, items.get(t.id) ?? []);
@@ -49,6 +56,7 @@ export function createDriverRun({ db, lists }: { db: Db; lists: ScheduleLists })
         ];
         for (const l of legs) {
           if (!l.on || !l.a || !locality_ids.includes(l.a.locality_id)) continue;
+          if (l.kind === "pickup" && answers.get(t.id) === "skip") continue;
           stops.push({
             kind: l.kind,
             ...contact,
@@ -57,6 +65,7 @@ export function createDriverRun({ db, lists }: { db: Db; lists: ScheduleLists })
             street: l.a.street,
             number: l.a.number,
             comments: l.comments,
+            confirmed: l.kind === "pickup" && answers.get(t.id) === "yes",
           });
         }
       }

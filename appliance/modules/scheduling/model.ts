@@ -283,6 +283,8 @@ export const RunStop = z.object({
   amount_due: z.number(),
   /** What to collect or deliver: the items' descriptions with quantities. */
   items: z.array(z.object({ id: z.number(), description: z.string(), quantity: z.number(), pieces: z.string() })),
+  /** The customer answered YES to the pickup reminder (a SKIP takes the stop off the run). */
+  confirmed: z.boolean(),
 });
 export type RunStop = z.infer<typeof RunStop>;
 export const Run = z.object({

@@ -10,7 +10,9 @@ import { type DecodedSubmit, decodeSubmit } from "./pdu-decode";
  * AT+CMGF=0|1 and AT+CMGS=<n> in PDU mode: "> ", then the hex PDU up to Ctrl-Z (ESC
  * cancels), decoded as a network would (pdu-decode.ts): the TPDU length must match <n>; each
  * part is kept, and parts of a concatenated message are joined by reference and sequence
- * into `messages` once all have come. Anything else answers ERROR.
+ * into `messages` once all have come. In text mode (AT+CMGF=1) it lists the texts in `stored`
+ * with AT+CMGL and deletes them with AT+CMGD (AT+CPMS answers their count). Anything else
+ * answers ERROR.
  *
  * Faults: `script.cmgs` answers the next AT+CMGS (in turn) with "ERROR", "+CMS ERROR: <n>"
  * (after the PDU, as a network refusal) or "hang" (never answers); `script.cpin`, `creg`;
@@ -32,6 +34,8 @@ export interface ModemSimulator {
   /** Every command line received. */
   commands: string[];
   script: { cpin: string; creg: number; cmgs: string[] };
+  /** Texts stored on the modem, as AT+CMGL lists them and AT+CMGD deletes them (text mode). */
+  stored: { index: number; from: string; sentAt: string; text: string; read: boolean }[];
   unplug(): void;
   stop(): Promise<void>;
 }
@@ -54,6 +58,7 @@ export async function startModemSimulator(o: { devRoot: string; dir: string; nam
     messages: [],
     commands: [],
     script: { cpin: "READY", creg: 1, cmgs: [] },
+    stored: [],
     unplug: () => socat.kill(),
     async stop() {
       stopped = true;
@@ -93,6 +98,25 @@ export async function startModemSimulator(o: { devRoot: string; dir: string; nam
     const cmgf = /^AT\+CMGF=([01])$/.exec(cmd);
     if (cmgf) {
       pduMode = cmgf[1] === "0";
+      return ok();
+    }
+    if (cmd.startsWith("AT+CPMS=")) {
+      const n = sim.stored.length;
+      return ok(`+CPMS: ${n},30,${n},30,${n},30`);
+    }
+    const cmgl = /^AT\+CMGL="(ALL|REC UNREAD|REC READ)"$/.exec(cmd);
+    if (cmgl && !pduMode) {
+      const want = cmgl[1];
+      const list = sim.stored.filter((m) => want === "ALL" || (want === "REC UNREAD") === !m.read);
+      const lines = list.flatMap((m) => [`+CMGL: ${m.index},"${m.read ? "REC READ" : "REC UNREAD"}","${m.from}",,"${m.sentAt}"`, m.text]);
+      for (const m of list) m.read = true;
+      return ok(...lines);
+    }
+    const cmgd = /^AT\+CMGD=(\d+)$/.exec(cmd);
+    if (cmgd) {
+      const i = sim.stored.findIndex((m) => m.index === Number(cmgd[1]));
+      if (i < 0) return say("\r\n+CMS ERROR: 321\r\n");
+      sim.stored.splice(i, 1);
       return ok();
     }
     const cmgs = /^AT\+CMGS=(\d+)$/.exec(cmd);

@@ -18,6 +18,8 @@ export const EMPTY_BOX = `http://localhost:${EMPTY_PORT}`;
 export const GATEWAY_PORT = base + 1;
 export const GATEWAY_STAND_IN = `http://127.0.0.1:${GATEWAY_PORT}`;
 export const GATEWAY_AUTH = { user: "ironbox", pass: "e2e-gateway-pass" };
+/** The key the stand-in phone signs its incoming-message webhook with (IRONBOX_SMS_WEBHOOK_SECRET of the demo box). */
+export const SMS_WEBHOOK_SECRET = "e2e-webhook-secret";
 
 /** How Debian's Chromium runs in these tests (STACK-NOTES): headless, no sandbox, nothing phoning home. */
 export const CHROMIUM_ARGS = [

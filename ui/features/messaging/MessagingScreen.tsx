@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { LoadFailed } from "../../components/LoadFailed";
 import { DateField } from "../../components/DateField";
 import { Link } from "wouter";
+import { useInboxCount } from "./InboxScreen";
 import { displayDate } from "../../../appliance/domain/format";
 import { MESSAGE_TEXT_MAX } from "../../../appliance/domain/messageTemplate";
 import type { Customer } from "../../../appliance/modules/customers/model";
@@ -38,6 +39,7 @@ export function confirmText(c: BulkCount): string {
  * their way' and the batch's progress, live, at the top.
  */
 export function MessagingScreen() {
+  const inbox = useInboxCount();
   const [all, setAll] = useState(false);
   const [chosen, setChosen] = useState<Map<number, Pickable>>(new Map());
   const [text, setText] = useState("");
@@ -82,6 +84,14 @@ export function MessagingScreen() {
       <div className="toolbar">
         <span className="muted">Send a message to the shop's customers by SMS, or e-mail when they have no mobile.</span>
         <span className="row-buttons">
+          <Link href="/messaging/inbox" className="btn">
+            Inbox
+            {inbox ? (
+              <span className="badge" title={`${inbox} waiting`} data-testid="inbox-count">
+                {inbox}
+              </span>
+            ) : null}
+          </Link>
           <Link href="/messaging/templates" className="btn">
             Status templates
           </Link>

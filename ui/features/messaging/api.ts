@@ -57,3 +57,10 @@ export const putSettings = (values: SettingsValues) => api<MessagingSettings>("P
 export const testChannel = (channel: TestChannel, to: string) => api<TestResult>("POST", "/messaging/settings/test", { body: { channel, to }, quiet: true });
 export const getQuietHours = () => api<QuietHoursSettings>("GET", "/messaging/settings/quietHours", { quiet: true });
 export const putQuietHours = (q: QuietHoursSettings) => api<QuietHoursSettings>("PUT", "/messaging/settings/quietHours", { body: q });
+
+export type { InboxEntry } from "../../../appliance/modules/messaging/model";
+import type { InboxEntry } from "../../../appliance/modules/messaging/model";
+/** Texts that came back and need a person (issue 35): open ones, or all. */
+export const listInbox = (all = false) => api<InboxEntry[]>("GET", "/messaging/inbox", { query: { all }, quiet: true });
+export const replyInbox = (id: number, text: string) => api<InboxEntry>("POST", `/messaging/inbox/${id}/reply`, { body: { text } });
+export const handleInbox = (id: number) => api<InboxEntry>("POST", `/messaging/inbox/${id}/handled`);

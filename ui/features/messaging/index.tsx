@@ -2,3 +2,4 @@
 export { MessagingScreen } from "./MessagingScreen";
 export { SettingsScreen } from "./SettingsScreen";
 export { TemplatesScreen } from "./TemplatesScreen";
+export { InboxScreen } from "./InboxScreen";

@@ -118,6 +118,11 @@ function Stop({ stop: s, onSign }: { stop: RunStop; onSign: (state: string) => v
             <span className="badge">{s.kind === "pickup" ? "Collect" : "Deliver"}</span> {s.customer_full_name}
           </h3>
           <span>{s.address}</span>
+          {s.confirmed && (
+            <span className="badge job-done" data-testid="run-confirmed">
+              Confirmed by the customer (SMS)
+            </span>
+          )}
         </div>
         <div className="run-due">
           <Link href={`/tickets/${s.ticket_id}`}>#{s.ticket_id}</Link>
