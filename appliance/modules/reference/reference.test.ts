@@ -334,9 +334,13 @@ describe("HQ-owned data is read-only on a managed shop box", () => {
     }
     // Writes only HQ staff may make are HQ-owned, but for these (not reference data that travels down):
     // the discount limit (a box setting), publishing itself, HQ's own chain screens, the box's link to HQ
-    // and its message channels, the box's backup disk, and moving in (the import).
+    // and its message channels, the box's backup disk, moving in (the import), a shop's invoice
+    // prefix (set on the shop's own box, so it invoices offline: docs/decisions/invoice-numbers.md)
+    // and the accountant's account codes (HQ's books).
     const notReference = (path: string) =>
-      ["/settings/", "/reference/", "/chain/", "/hqlink", "/messaging/settings", "/box/", "/import/"].some((p) => path.startsWith(p));
+      ["/settings/", "/reference/", "/chain/", "/hqlink", "/messaging/settings", "/box/", "/import/", "/invoicePrefixes/", "/accounting/"].some((p) =>
+        path.startsWith(p),
+      );
     for (const r of hq.routes.filter((r) => r.method !== "GET" && "roles" in r.access && r.access.hqStaff && !notReference(r.path))) {
       expect(r.hqOwned, `${r.method} ${r.path}`).toBe(true);
     }
