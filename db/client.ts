@@ -6,7 +6,7 @@ import { migrate } from "drizzle-orm/libsql/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { type Backup, backupDatabase } from "./backups";
 import * as schema from "./schema";
-import { cacheStatements } from "./statementCache";
+import { cacheStatements, releaseClosed } from "./statementCache";
 
 export type Db = LibSQLDatabase<typeof schema>;
 export interface Database {
@@ -186,6 +186,7 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
   const close = () => {
     checkpointer.stop();
     client.close();
+    releaseClosed();
   };
   return { db, client, close, file: url.slice("file:".length), activity, checkpoint };
 }

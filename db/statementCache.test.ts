@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "libsql";
@@ -33,6 +33,33 @@ test("the same SQL text is prepared once per connection; a schema change and a f
     expect((await c.execute("SELECT * FROM t")).columns).toEqual(["id", "a", "b", "d"]);
   } finally {
     database.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The file's descriptors this process holds. */
+const openFds = (file: string) =>
+  readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(file);
+    } catch {
+      return false;
+    }
+  }).length;
+
+test("a closed database releases its file at once, kept statements and all (an import or a restore checks /proc)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ironbox-stmts-"));
+  const file = join(dir, "t.db");
+  try {
+    const database = await openDatabase(`file:${file}`);
+    await database.client.execute("CREATE TABLE t (a)");
+    for (let i = 0; i < 3; i++) await database.client.execute({ sql: "INSERT INTO t VALUES (?)", args: [i] });
+    await database.client.execute("SELECT a FROM t");
+    expect(openFds(file)).toBeGreaterThan(0);
+    database.close();
+    await Bun.sleep(0); // the collected statements' finalizers run on the next turn
+    expect(openFds(file)).toBe(0);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -17,7 +17,7 @@ const cache = Symbol("ironbox.statements");
 const WIDE = /(SELECT|RETURNING|,)\s*("?\w+"?\.)?\*/i;
 
 type Stmt = { columns(): unknown[] };
-type Db = { prepare(sql: string): Stmt; [cache]?: Map<string, Stmt> };
+type Db = { prepare(sql: string): Stmt; close(): void; [cache]?: Map<string, Stmt> };
 
 let installed = false;
 export function cacheStatements() {
@@ -25,6 +25,16 @@ export function cacheStatements() {
   installed = true;
   const proto = (Database as unknown as { prototype: Db }).prototype;
   const prepare = proto.prepare;
+  // A connection closes for real (its file released) only once its statements are gone: kept
+  // ones would hold the file open until a garbage collection, and a closed box would still
+  // look open to an import or a restore (/proc). The kept ones are dropped at close, and
+  // `releaseClosed` collects them.
+  const close = proto.close;
+  proto.close = function (this: Db) {
+    this[cache]?.clear();
+    this[cache] = undefined;
+    return close.call(this);
+  };
   proto.prepare = function (this: Db, sql: string) {
     // A `*` column list widens with the schema, and a statement kept from before an ALTER
     // still names the old columns: such texts are prepared each time, as before.
@@ -43,4 +53,13 @@ export function cacheStatements() {
     }
     return s;
   };
+}
+
+/**
+ * Collects the statements of connections closed since (see close above), so their files are
+ * released by the next turn of the event loop (their finalizers run then). A full collection
+ * takes milliseconds; the box closes its database rarely.
+ */
+export function releaseClosed() {
+  if (installed) (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true);
 }
