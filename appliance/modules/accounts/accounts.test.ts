@@ -319,6 +319,22 @@ describe("accounts", () => {
     expect((await raw("/accounts/aged", otherManager).then((r) => r.json())).data.accounts).toEqual([]);
   });
 
+  test("the accountant's journal: charges, payments on account and credit notes balance every day, and the receivable is the accounts' balances", async () => {
+    const res = await raw("/accounting/journal?from=2026-10-01&to=2026-12-31&format=csv", admin);
+    expect(res.status).toBe(200);
+    const rows = (parse((await res.text()).replace(/^\uFEFF/, "")) as string[][]).slice(1);
+    const cents = (v: string) => (v === "" ? 0 : Math.round(Number(v) * 100));
+    const days = new Map<string, number>();
+    for (const r of rows) days.set(r[2]!, (days.get(r[2]!) ?? 0) + cents(r[6]!) - cents(r[7]!));
+    expect(days.size).toBeGreaterThan(2);
+    for (const [day, net] of days) expect(net, day).toBe(0);
+    const receivable = rows.filter((r) => r[3] === "610").reduce((a, r) => a + cents(r[6]!) - cents(r[7]!), 0);
+    const list = (await ok("GET", "/accounts/", undefined, admin)) as { balance: number }[];
+    expect(receivable).toBe(list.reduce((a, x) => a + Math.round(x.balance * 100), 0));
+    expect(rows.some((r) => r[5] === "Payments on account by bank transfer")).toBe(true);
+    expect(rows.some((r) => r[5] === "Credit notes" && r[3] === "610")).toBe(true);
+  });
+
   test("a refund of a charge on account lowers the account; the daily money check covers the new rows", async () => {
     const [p] = await ok("GET", `/payments/?ticket=${ids.t1}`, undefined, manager);
     const before = (await ok("GET", `/accounts/${ids.hotel}`, undefined, manager)).balance;

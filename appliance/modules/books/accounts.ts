@@ -18,6 +18,7 @@ export const ACCOUNTS = {
   tender_card: { label: "Takings by card", code: "091", name: "Card receipts clearing" },
   tender_other: { label: "Takings by other tenders", code: "092", name: "Other receipts clearing" },
   deposits: { label: "Customer deposits (money owed to customers)", code: "835", name: "Customer deposits" },
+  accounts_receivable: { label: "Business accounts (money they owe: charges less payments and credit notes)", code: "610", name: "Accounts receivable" },
   till_variance: { label: "Till variances (over and short)", code: "480", name: "Cash over and short" },
   /** Not an account: the tax rate name Xero's import asks on every line (VAT has its own lines here). */
   xero_tax_rate: { label: "Xero tax rate name for every line", code: "-", name: "No VAT" },
@@ -26,7 +27,15 @@ export type AccountKey = keyof typeof ACCOUNTS;
 
 /** The account of a drawer tender; a payment by balance is money the chain owed the customer. */
 export const tenderAccount = (tender: string): AccountKey =>
-  tender === "cash" ? "tender_cash" : tender === "card" ? "tender_card" : tender === "balance" ? "deposits" : "tender_other";
+  tender === "cash"
+    ? "tender_cash"
+    : tender === "card"
+      ? "tender_card"
+      : tender === "balance"
+        ? "deposits"
+        : tender === "account"
+          ? "accounts_receivable"
+          : "tender_other";
 
 export type Chart = Record<AccountKey, { code: string; name: string }>;
 

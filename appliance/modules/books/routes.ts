@@ -14,7 +14,7 @@ export function booksRoutes(books: BooksService) {
       path: "/accounting/journal",
       tag: "books",
       summary:
-        "The accountant's journal of a range of till days, one balanced journal per day and shop (sales by VAT rate, takings by tender, refunds, deposits, till variances): format=xero|quickbooks|csv; HQ: every shop or ?agent=; 204 when empty",
+        "The accountant's journal of a range of till days, one balanced journal per day and shop (sales by VAT rate, takings by tender with charges on account as receivable, refunds, deposits, till variances, payments on account and credit notes): format=xero|quickbooks|csv; HQ: every shop or ?agent=; 204 when empty",
       access: admins,
       query: JournalQuery,
       raw: true,

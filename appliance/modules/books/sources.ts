@@ -16,6 +16,7 @@
  */
 import { vatIn } from "../../domain/vat";
 import { depositDays, type JournalQuery, paymentDays, type Values, varianceDays } from "../money/reads";
+import { accountPaymentDays, creditNoteDays } from "../accounts/reads";
 import { type AccountKey, tenderAccount } from "./accounts";
 
 export interface JournalLine {
@@ -117,5 +118,38 @@ export const tillVariances: JournalSource = {
   },
 };
 
+/**
+ * Business accounts (issue 34). A charge on account is a payment row of tender `account`: its
+ * sale is in "sales by VAT rate" and its debit goes to accounts receivable through
+ * tenderAccount. Here: payments received on account (the tender debited, receivable credited)
+ * and credit notes (sales and VAT given back debited, receivable credited), each on its day.
+ * Invoices move no money between accounts (they bill charges already booked): no lines.
+ */
+export const accountMoney: JournalSource = {
+  name: "payments on account and credit notes",
+  async lines(values, q) {
+    const out: JournalLine[] = [];
+    for (const r of await accountPaymentDays(values, q)) {
+      const cents = r.in - r.out;
+      if (!cents) continue;
+      const tender = r.tender === "cash" || r.tender === "card" ? r.tender : "other";
+      out.push(
+        line(r.day, r.agent, tenderAccount(tender), cents, `Payments on account by ${r.tender.replace("_", " ")}`),
+        line(r.day, r.agent, "accounts_receivable", -cents, `Payments on account by ${r.tender.replace("_", " ")}`),
+      );
+    }
+    for (const c of await creditNoteDays(values, q)) {
+      if (!c.cents) continue;
+      const { net, vat } = vatIn(c.cents);
+      out.push(
+        line(c.day, c.agent, "refunds_vat_18", net, "Credit notes, net"),
+        line(c.day, c.agent, "vat_output", vat, "VAT on credit notes"),
+        line(c.day, c.agent, "accounts_receivable", -c.cents, "Credit notes"),
+      );
+    }
+    return out;
+  },
+};
+
 /** Every kind of line of the journal, in the order a day's lines are listed. */
-export const JOURNAL_SOURCES: readonly JournalSource[] = [salesByVat, takingsByTender, refunds, depositsTaken, tillVariances];
+export const JOURNAL_SOURCES: readonly JournalSource[] = [salesByVat, takingsByTender, refunds, depositsTaken, tillVariances, accountMoney];

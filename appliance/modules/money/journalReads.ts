@@ -5,7 +5,7 @@
  * the drawer of its taker's shop), so the journal's figures are the drawer's figures. Plain SQL
  * on whatever connection the reader has (the journal runs in a process of its own).
  */
-import { DRAWER_SQL, type Values } from "./takings";
+import { DRAWER_SQL, IN_DRAWER_SQL, type Values } from "./takings";
 
 export interface JournalQuery {
   /** Till days, both inclusive. */
@@ -29,11 +29,14 @@ const args = (q: JournalQuery) => [q.from, q.to, ...(q.agents ? [JSON.stringify(
 const moneyDays = (rows: unknown[][]): MoneyDay[] =>
   rows.map((r) => ({ day: String(r[0]), agent: Number(r[1]), tender: String(r[2]), in: Number(r[3] ?? 0), out: Number(r[4] ?? 0) }));
 
-/** Payment rows (every tender, `balance` included) per till day, drawer shop and tender. */
+/**
+ * Payment rows (every tender, `balance` and `account` included) per till day, drawer shop and
+ * tender. Imported rows are left out: the old system's money is in the old system's books.
+ */
 export async function paymentDays(values: Values, q: JournalQuery): Promise<MoneyDay[]> {
   const sql = `SELECT d.day, d.agent, d.tender, sum(max(d.amount, 0)), sum(max(-d.amount, 0)) FROM (
       SELECT p.till_day AS day, ${DRAWER_SQL} AS agent, p.tender AS tender, p.amount AS amount FROM payments p
-      WHERE p.agent_id IN (SELECT id FROM agents) AND p.till_day >= ? AND p.till_day <= ?) d
+      WHERE p.agent_id IN (SELECT id FROM agents) AND p.till_day >= ? AND p.till_day <= ? AND ${IN_DRAWER_SQL}) d
     WHERE 1 ${shops(q)} GROUP BY d.day, d.agent, d.tender ORDER BY d.day, d.agent, d.tender`;
   return moneyDays(await values(sql, args(q)));
 }
