@@ -182,7 +182,7 @@ export async function writeTicketsBulk(db: Db, o: { runId: number; caller: Emplo
           amount: p.amount,
           tender: "other",
           at: p.at,
-          imported: true,
+          imported: p.as,
         });
       claims.push([t.pickup_address_id ?? 0, t.agent_id], [t.delivery_address_id ?? 0, t.agent_id]);
     }

@@ -14,7 +14,9 @@ import { recordOwing as addOwing } from "../employees/service";
 import { type AccountCharge, recordCharge } from "../accounts/service";
 import type { ApprovalInput } from "../approval/service";
 import type { PayMethod } from "./model";
-import type { Exec } from "./repo";
+import type { Exec, ImportedAs } from "./repo";
+
+export type { ImportedAs };
 import { recordPayment } from "./service";
 
 /**
@@ -26,8 +28,8 @@ export interface PayWith {
   tendered?: number | null;
   at?: Date;
   employee_id?: number;
-  /** Money the old system took (an import): kept out of the drawers (money/takings.ts). */
-  imported?: boolean;
+  /** Money the old system took (an import): history in no drawer, or today's cash (money/takings.ts). */
+  imported?: ImportedAs;
   /** Tender `account` (issue 34): the account charged, decided before the transaction (accounts/service). */
   account?: AccountCharge;
   /** A manager's PIN the request carried (a charge past an account's credit limit). */
@@ -80,7 +82,7 @@ export function createPaySteps(clock: Clock) {
       // A driver takes money on the run: the row names the stop (the ticket's delivery, else its pickup).
       stop: caller.employee.role === "driver" ? (t.delivery_date ? `delivery ${t.delivery_date}` : t.pickup_date ? `pickup ${t.pickup_date}` : null) : null,
       at: pay.at ?? clock.now(),
-      imported: pay.imported ?? false,
+      imported: pay.imported,
       approved_by: pay.account?.approver ?? null,
     };
   }

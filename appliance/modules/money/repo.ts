@@ -26,15 +26,26 @@ export interface NewPayment {
   reason?: string | null;
   approved_by?: number | null;
   at: Date;
-  /** Money the old system took (an import): dated from the source, kept out of the drawers. */
-  imported?: boolean;
+  /** Money the old system took (an import), dated from the source: see ImportedAs. */
+  imported?: ImportedAs;
 }
 
 /**
- * The till day of an imported row: its own calendar day in the shop's zone. It counts in no
- * drawer (takings.ts), so a close of that day does not move it to the next open one.
+ * Money the old system took (issue 32, money/takings.ts): "history" was taken on an earlier day
+ * and counts in no drawer; "today" was taken by the old till on the import's own day, so it is
+ * cash in today's drawer and counts there as this box's own rows do. Stored as `imported`:
+ * 0 taken here, 1 history, 2 today.
  */
-const importedDay = (at: Date) => businessDay(at);
+export type ImportedAs = "history" | "today";
+const IMPORTED_CODE = { history: 1, today: 2 } as const;
+const importedCode = (as: ImportedAs | undefined) => (as ? IMPORTED_CODE[as] : 0);
+
+/**
+ * The till day of a row: history's is its own calendar day in the shop's zone (it counts in no
+ * drawer, so a close of that day does not move it); any other row's is its drawer's day.
+ */
+const isHistory = (p: NewPayment) => p.imported === "history";
+const historyDay = (at: Date) => businessDay(at);
 
 /** A day closed for a shop (a standing close, not reopened). */
 export async function closedDay(q: Exec, agentId: number, day: string) {
@@ -90,8 +101,8 @@ export async function insertPayment(q: Exec, p: NewPayment): Promise<PaymentRow>
       approved_by: p.approved_by ?? null,
       taken_at: p.at.toISOString(),
       // The day of the drawer the money goes into: the taker's shop's (takings.ts, DRAWER_SQL).
-      till_day: p.imported ? importedDay(p.at) : await tillDayFor(q, await drawerOf(q, p), p.at),
-      imported: p.imported ? 1 : 0,
+      till_day: isHistory(p) ? historyDay(p.at) : await tillDayFor(q, await drawerOf(q, p), p.at),
+      imported: importedCode(p.imported),
     })
     .returning();
   return row!;
@@ -175,8 +186,8 @@ export async function insertPaymentsBulk(q: RawExec, rows: NewPayment[]): Promis
         p.reason ?? null,
         p.approved_by ?? null,
         p.at.toISOString(),
-        p.imported ? importedDay(p.at) : tillDay(drawer(p), p.at),
-        p.imported ? 1 : 0,
+        isHistory(p) ? historyDay(p.at) : tillDay(drawer(p), p.at),
+        importedCode(p.imported),
       );
     await q.execute({ sql: `INSERT INTO payments (${PAYMENT_COLUMNS.join(", ")}) VALUES ${part.map(() => one).join(", ")}`, args });
   }

@@ -41,7 +41,7 @@ export function paymentsOut(rows: { p: PaymentRow; employee: string | null }[]):
     amount: toEuros(p.amount),
     tendered: p.tendered === null ? null : toEuros(p.tendered),
     change: change_given === null ? null : toEuros(change_given),
-    imported: p.imported === 1,
+    imported: p.imported !== 0,
   }));
 }
 

@@ -13,10 +13,12 @@
  *  - a row counts in the drawer of the shop of the employee who took it (the money is in
  *    their hands: a head-quarters driver's cash on a shop's ticket goes into HQ's drawer),
  *    else (an import with no employee) in the ticket's shop;
- *  - a row the import brought (imported = 1, issue 32) counts in no drawer: it is money the
- *    old system took, history dated from the source, not cash in this box's drawers. So today's
- *    drawer, the home statistics and HQ's figures show only money taken at this box
- *    (docs/decisions/imported-payments.md). A ticket's balance (paidQuery) still counts it.
+ *  - a row the import brought (issue 32) is dated from the source. Dated on an earlier day
+ *    (imported = 1) it is history the old system counted and banked: in no drawer. Dated on the
+ *    import's own day (imported = 2) the old till took it today and the cash is in today's
+ *    drawer: it counts as this box's own rows do. So today's drawer, the home statistics and
+ *    HQ's figures show the money taken today, at this box or by the till it replaces
+ *    (docs/decisions/imported-payments.md). A ticket's balance (paidQuery) counts every row.
  *
  * The SQL is plain text so each reader runs it on its own connection: the box on libSQL (in
  * the close's transaction), the report worker on a read-only bun:sqlite or libSQL connection,
@@ -64,8 +66,8 @@ export type Values = (sql: string, args: (string | number)[]) => unknown[][] | P
  */
 export const DRAWER_SQL = "coalesce((SELECT e.agent_id FROM employees e WHERE e.id = p.employee_id), p.agent_id)";
 
-/** The rows that count in a drawer: not the import's (see the rule above). */
-export const IN_DRAWER_SQL = "p.imported = 0";
+/** The rows that count in a drawer: all but the import's history (see the rule above). */
+export const IN_DRAWER_SQL = "p.imported <> 1";
 
 const COLUMN: Record<TakingsKey, string> = { day: "p.till_day", employee: "p.employee_id", ticket: "p.ticket_id", item: "p.ticket_sub_category_id" };
 
