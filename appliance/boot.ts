@@ -319,7 +319,14 @@ export async function bootAppliance(
     // Reports run in processes of their own with a read-only connection to the same database.
     ...referenceRoutes(reference),
     ...reportRoutes(reports),
-    ...booksRoutes(createBooksService({ db, clock, target: { url: config.databaseUrl, authToken: config.databaseAuthToken } })),
+    ...booksRoutes(
+      createBooksService({
+        db,
+        clock,
+        target: { url: config.databaseUrl, authToken: config.databaseAuthToken },
+        siteCopies: chain.enabled() ? chain.copiesOf : undefined,
+      }),
+    ),
     ...chainRoutes(chain, clock),
     // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
     ...importRoutes(imports),
