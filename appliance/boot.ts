@@ -83,6 +83,7 @@ import { createAccountService } from "./modules/accounts/service";
 import { agentReads } from "./modules/agents/reads";
 import { depositRoutes } from "./modules/money/depositRoutes";
 import { booksRoutes } from "./modules/books/routes";
+import { createAccountReports } from "./modules/accounts/reports";
 import { createBooksService } from "./modules/books/service";
 import { createDepositService } from "./modules/money/deposits";
 import { createPaymentService } from "./modules/money/service";
@@ -291,7 +292,15 @@ export async function bootAppliance(
     ...customerRoutes(createCustomerService({ db, clock, places, approvals })),
     ...ticketRoutes(tickets, items),
     ...paymentRoutes(payments),
-    ...accountRoutes({ accounts, invoices, books: createBooks({ db, clock }), sender: invoiceSender, shops: agentReads(db) }),
+    ...accountRoutes({
+      accounts,
+      invoices,
+      books: createBooks({ db, clock }),
+      reports: createAccountReports({ db, clock, target: { url: config.databaseUrl, authToken: config.databaseAuthToken } }),
+      sender: invoiceSender,
+      shops: agentReads(db),
+      clock,
+    }),
     ...depositRoutes(createDepositService({ db, clock, approvals })),
     ...approvalRoutes(approvals),
     ...printingRoutes({ clock, receipt }),
@@ -319,7 +328,14 @@ export async function bootAppliance(
     // Reports run in processes of their own with a read-only connection to the same database.
     ...referenceRoutes(reference),
     ...reportRoutes(reports),
-    ...booksRoutes(createBooksService({ db, clock, target: { url: config.databaseUrl, authToken: config.databaseAuthToken } })),
+    ...booksRoutes(
+      createBooksService({
+        db,
+        clock,
+        target: { url: config.databaseUrl, authToken: config.databaseAuthToken },
+        siteCopies: chain.enabled() ? chain.copiesOf : undefined,
+      }),
+    ),
     ...chainRoutes(chain, clock),
     // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
     ...importRoutes(imports),

@@ -36,7 +36,10 @@ function addRow(file: string, table: string) {
   try {
     const cols = (db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name).filter((c) => c !== "id");
     const list = cols.map((c) => `"${c}"`).join(", ");
-    return Number((db.query(`INSERT INTO ${table} (${list}) SELECT ${list} FROM ${table} ORDER BY id DESC LIMIT 1 RETURNING id`).get() as { id: number }).id);
+    // A new row has no payment rows yet: its total_paid is 0 (the database refuses another; the
+    // newest demo ticket is paid, on account, since issue 34).
+    const values = cols.map((c) => (c === "total_paid" ? "0" : `"${c}"`)).join(", ");
+    return Number((db.query(`INSERT INTO ${table} (${list}) SELECT ${values} FROM ${table} ORDER BY id DESC LIMIT 1 RETURNING id`).get() as { id: number }).id);
   } finally {
     db.close();
   }

@@ -70,7 +70,8 @@ export async function shipSite(
   site: string,
   customer: string,
   now?: string,
-  alter?: (sql: (q: string) => Promise<unknown>) => Promise<void>,
+  /** Changes the shop's database before it ships: by raw SQL, or through its API (`call`, as its HQ admin). */
+  alter?: (sql: (q: string) => Promise<unknown>, call: Call) => Promise<void>,
 ): Promise<number> {
   const shop = await testBox({ demo: true, ...(now ? { now } : {}) });
   try {
@@ -81,7 +82,7 @@ export async function shipSite(
       return r.json.data;
     };
     const ticket = await paidTicket(call, customer);
-    if (alter) await alter((q) => shop.database.client.execute(q));
+    if (alter) await alter((q) => shop.database.client.execute(q), call);
     const rep = await replicate(join(shop.dir, "ironbox.db"), join(storage, site));
     await rep.stop();
     return ticket;

@@ -5,7 +5,10 @@ import { HQ_STAFF, ROLES, route } from "../../http/route";
 import { SECURITY_HEADERS } from "../../http/security";
 import type { AgentReads } from "../agents/reads";
 import type { Books } from "./books";
-import { agedCsv, csvStream, invoicePdf, statementCsv } from "./documents";
+import { invoicePdf } from "./documents";
+import type { AccountReports } from "./reports";
+import type { Clock } from "../../platform/clock";
+import { businessDay } from "../../domain/dates";
 import type { InvoiceService } from "./invoices";
 import {
   Account,
@@ -44,7 +47,16 @@ const csvResponse = (body: ReadableStream<Uint8Array>, name: string) =>
     },
   });
 
-export function accountRoutes(d: { accounts: AccountService; invoices: InvoiceService; books: Books; sender: InvoiceSender; shops: AgentReads }) {
+export function accountRoutes(d: {
+  accounts: AccountService;
+  invoices: InvoiceService;
+  books: Books;
+  /** The statement and the aged report, made in a process of their own (reports.ts). */
+  reports: AccountReports;
+  sender: InvoiceSender;
+  shops: AgentReads;
+  clock: Clock;
+}) {
   const { accounts, invoices, books, sender } = d;
   return [
     route({
@@ -77,10 +89,9 @@ export function accountRoutes(d: { accounts: AccountService; invoices: InvoiceSe
       access: managers,
       query: AgedQuery,
       raw: true,
-      handler: async ({ caller, query }) => {
-        const aged = await books.aged(caller);
-        if (query.format === "csv") return csvResponse(csvStream(agedCsv(aged)), `Aged receivables ${aged.on}.csv`);
-        return Response.json({ success: true, data: aged }, { headers: SECURITY_HEADERS });
+      handler: async ({ caller, query, request }) => {
+        if (query.format === "csv") return csvResponse(d.reports.agedCsv(caller, request.signal), `Aged receivables ${businessDay(d.clock.now())}.csv`);
+        return Response.json({ success: true, data: await d.reports.aged(caller) }, { headers: SECURITY_HEADERS });
       },
     }),
     route({
@@ -148,9 +159,12 @@ export function accountRoutes(d: { accounts: AccountService; invoices: InvoiceSe
       params: IdParams,
       query: PeriodQuery,
       raw: true,
-      handler: async ({ caller, params, query }) => {
-        const s = await books.statement(caller, params.id, query.from, query.to);
-        if (query.format === "csv") return csvResponse(csvStream(statementCsv(s)), `Statement ${s.account_name} ${query.from} ${query.to}.csv`);
+      handler: async ({ caller, params, query, request }) => {
+        if (query.format === "csv") {
+          const s = await d.reports.statementCsv(caller, params.id, query.from, query.to, request.signal);
+          return csvResponse(s.body, `Statement ${s.name} ${query.from} ${query.to}.csv`);
+        }
+        const s = await d.reports.statement(caller, params.id, query.from, query.to);
         return Response.json({ success: true, data: s }, { headers: SECURITY_HEADERS });
       },
     }),

@@ -197,3 +197,9 @@ export function createAccountService({ db, clock }: { db: Db; clock: Clock }) {
   };
 }
 export type AccountService = ReturnType<typeof createAccountService>;
+
+/** The account a customer may charge to, if any (a customer belongs to at most one). */
+export async function accountOfCustomer(q: Pick<Db, "select">, customerId: number): Promise<number | null> {
+  const [r] = await q.select({ id: accountCustomers.account_id }).from(accountCustomers).where(eq(accountCustomers.customer_id, customerId)).limit(1);
+  return r?.id ?? null;
+}

@@ -9,13 +9,20 @@ import { Database } from "bun:sqlite";
 import { setShopTimeZone } from "../../domain/dates";
 import { shopNames, type Values } from "../money/reads";
 import type { Chart } from "./accounts";
-import { journalFile, journals, unbalanced } from "./formats";
+import { type Journal, journalFile, journals, unbalanced } from "./formats";
 import type { JournalFormat } from "./model";
 import { JOURNAL_SOURCES } from "./sources";
 
-export interface JournalJob {
+/** A database to read: the box's own, or (HQ) a site's restored copy, named by `site`. */
+export interface JournalDb {
   url: string;
   authToken?: string;
+  site?: string;
+}
+
+export interface JournalJob {
+  /** Read one after the other: HQ's own database, then each site's copy (issue 34). */
+  dbs: JournalDb[];
   from: string;
   to: string;
   agents: number[] | null;
@@ -25,7 +32,7 @@ export interface JournalJob {
 }
 export const JOURNAL_EXIT = { done: 0, failed: 1, empty: 3 } as const;
 
-async function open(job: JournalJob): Promise<Values> {
+async function open(job: JournalDb): Promise<Values> {
   if (job.url.startsWith("file:")) {
     const db = new Database(job.url.replace(/^file:(\/\/)?/, "").replace(/\?.*$/, ""), { readonly: true });
     db.run("PRAGMA busy_timeout = 5000");
@@ -36,15 +43,20 @@ async function open(job: JournalJob): Promise<Values> {
   return async (sql, args) => (await client.execute({ sql, args })).rows as unknown as unknown[][];
 }
 
-/** The file for a job, or why there is none. */
+/** The file for a job over each database (a connection and, at HQ, its site), or why there is none. */
 export async function makeJournal(
-  values: Values,
-  job: Omit<JournalJob, "url" | "authToken" | "timeZone">,
+  dbs: { values: Values; site?: string }[],
+  job: Omit<JournalJob, "dbs" | "timeZone">,
 ): Promise<{ file: string } | { empty: true } | { failed: string }> {
   const q = { from: job.from, to: job.to, agents: job.agents };
-  const lines = (await Promise.all(JOURNAL_SOURCES.map((s) => s.lines(values, q)))).flat();
-  if (!lines.length) return { empty: true };
-  const js = journals(lines, await shopNames(values));
+  const js: Journal[] = [];
+  for (const db of dbs) {
+    const lines = (await Promise.all(JOURNAL_SOURCES.map((s) => s.lines(db.values, q)))).flat();
+    if (lines.length) js.push(...journals(lines, await shopNames(db.values), db.site));
+  }
+  if (!js.length) return { empty: true };
+  // Day first, then each database in the order given (a stable sort keeps it).
+  js.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   const off = unbalanced(js);
   if (off.length) return { failed: `The journal does not balance: ${off.slice(0, 3).join("; ")}` };
   return { file: journalFile(job.format, js, job.chart) };
@@ -53,7 +65,9 @@ export async function makeJournal(
 async function main(): Promise<number> {
   const job = (await Bun.stdin.json()) as JournalJob;
   if (!setShopTimeZone(job.timeZone)) throw new Error(`Unknown time zone ${job.timeZone}`);
-  const made = await makeJournal(await open(job), job);
+  const dbs = [];
+  for (const db of job.dbs) dbs.push({ values: await open(db), site: db.site });
+  const made = await makeJournal(dbs, job);
   if ("empty" in made) return JOURNAL_EXIT.empty;
   if ("failed" in made) {
     process.stderr.write(made.failed);

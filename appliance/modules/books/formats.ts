@@ -13,11 +13,13 @@ export interface Journal {
   day: string;
   agent: number;
   shop: string;
+  /** At HQ, the site copy it was read from (its ids are that site's own): in the shop's name and the journal's number. */
+  site?: string;
   lines: JournalLine[];
 }
 
 /** Lines grouped per day and shop (in day, then shop order), same account and description added up, netted to one side. */
-export function journals(lines: readonly JournalLine[], shops: ReadonlyMap<number, string>): Journal[] {
+export function journals(lines: readonly JournalLine[], shops: ReadonlyMap<number, string>, site?: string): Journal[] {
   const byDay = new Map<string, Map<string, JournalLine>>();
   for (const l of lines) {
     const k = `${l.day}|${String(l.agent).padStart(12, "0")}`;
@@ -33,7 +35,8 @@ export function journals(lines: readonly JournalLine[], shops: ReadonlyMap<numbe
     const merged = [...byDay.get(k)!.values()]
       .map((l) => (l.debit >= l.credit ? { ...l, debit: l.debit - l.credit, credit: 0 } : { ...l, debit: 0, credit: l.credit - l.debit }))
       .filter((l) => l.debit || l.credit);
-    return { day, agent, shop: shops.get(agent) ?? `Shop ${agent}`, lines: merged };
+    const shop = shops.get(agent) ?? `Shop ${agent}`;
+    return site === undefined ? { day, agent, shop, lines: merged } : { day, agent, shop: `${shop} (${site})`, site, lines: merged };
   });
 }
 
@@ -63,7 +66,8 @@ export function journalFile(format: JournalFormat, js: readonly Journal[], chart
   out += row(HEADERS[format]);
   for (const j of js) {
     const narration = `Ironbox ${j.shop} ${dmy(j.day)}`;
-    const number = `${j.day.replaceAll("-", "")}-${j.agent}`;
+    // Two sites' boxes number their shops alike: the site keeps their journals apart.
+    const number = `${j.day.replaceAll("-", "")}${j.site === undefined ? "" : `-${j.site}`}-${j.agent}`;
     for (const l of j.lines) {
       const acc = chart[l.account];
       if (format === "xero")

@@ -1,6 +1,9 @@
 // The accountant's journal and its chart of account codes (issue 34).
 import { z } from "zod";
 import { IsoDate, text } from "../../domain/schemas";
+import { SITE_NAME } from "../../domain/sites";
+
+const SiteName = z.string().regex(SITE_NAME, "must be lower-case letters, digits and dashes");
 
 export const JOURNAL_FORMATS = ["xero", "quickbooks", "csv"] as const;
 export type JournalFormat = (typeof JOURNAL_FORMATS)[number];
@@ -15,6 +18,8 @@ export const JournalQuery = z
     format: z.enum(JOURNAL_FORMATS).optional(),
     /** HQ: one shop (default: every shop, chain-wide). */
     agent: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    /** HQ in HQ mode: one site's copy only (default: HQ's own database and every site's copy). */
+    site: SiteName.optional(),
   })
   .refine((q) => q.from <= q.to, "from must not be after to")
   .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < JOURNAL_MAX_DAYS, `at most ${JOURNAL_MAX_DAYS} days`);

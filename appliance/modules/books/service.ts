@@ -23,7 +23,13 @@ export type JournalFile = { kind: "empty" } | { kind: "file"; body: ReadableStre
 
 const NAMES: Record<JournalFormat, string> = { xero: "Xero manual journal", quickbooks: "QuickBooks journal entries", csv: "Journal" };
 
-export function createBooksService(deps: { db: Db; clock: Clock; target: { url: string; authToken?: string } }) {
+export function createBooksService(deps: {
+  db: Db;
+  clock: Clock;
+  target: { url: string; authToken?: string };
+  /** HQ mode (issue 34): the sites' restored copies to read (all, or one: 404/409 as the chain reports); absent on a shop's box. */
+  siteCopies?: (only?: string) => { url: string; site?: string }[];
+}) {
   let running = 0;
   return {
     accounts: () => readChart(deps.db),
@@ -41,8 +47,11 @@ export function createBooksService(deps: { db: Db; clock: Clock; target: { url: 
       // Two cores: one journal at a time beside the counter.
       if (running >= 1) throw tooMany("A journal is being made; try again when it has finished");
       const format = q.format ?? "csv";
+      // At HQ in HQ mode: HQ's own database and every site's copy, or one site's copy.
+      if (q.site !== undefined && !(caller.agent.is_hq && deps.siteCopies)) throw notFound("Site");
+      const copies = caller.agent.is_hq && deps.siteCopies ? deps.siteCopies(q.site) : [];
       const job: JournalJob = {
-        ...deps.target,
+        dbs: q.site !== undefined ? copies : [deps.target, ...copies],
         from: q.from,
         to: q.to,
         agents,
@@ -72,7 +81,7 @@ export function createBooksService(deps: { db: Db; clock: Clock; target: { url: 
         },
         cancel: () => child.kill(),
       });
-      const shop = agents?.length === 1 ? ` shop ${agents[0]}` : "";
+      const shop = `${q.site ? ` ${q.site}` : ""}${agents?.length === 1 ? ` shop ${agents[0]}` : ""}`;
       return { kind: "file", body, filename: `${NAMES[format]}${shop} ${printDate(q.from)} ${printDate(q.to)}.csv`, contentType: "text/csv; charset=utf-8" };
     },
   };

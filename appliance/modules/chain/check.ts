@@ -11,7 +11,7 @@
  */
 import { Database } from "bun:sqlite";
 import { checkTotalsSync, type TotalsCheck } from "../money/check";
-import { takingsQuery, takingsRows, totalTakings } from "../money/reads";
+import { DEPOSIT_DAY_SQL, type DepositDay, depositDayArgs, depositDayRows, takingsQuery, takingsRows, totalTakings } from "../money/reads";
 import { readSchemaVersion, type SchemaVersion } from "../../../db/version";
 
 export interface CheckResult {
@@ -29,6 +29,8 @@ export interface CheckResult {
    * site file. Absent when the copy was not read (failed its integrity check, other version).
    */
   totals?: TotalsCheck;
+  /** Per shop of the copy: the till day's deposits taken, given back and spent, and the balances held (issue 34). */
+  deposits?: DepositDay[];
 }
 
 export function checkCopy(path: string, day: string, full = true): CheckResult {
@@ -55,7 +57,8 @@ export function checkCopy(path: string, day: string, full = true): CheckResult {
     const tq = takingsQuery({ from: day, to: day, agents: null });
     const all = totalTakings(takingsRows(db.query(tq.sql).values(...tq.args) as unknown[][]));
     const totals = checkTotalsSync((sql) => db.query(sql).values() as unknown[][]);
-    return { integrity, last_data_at: last, takings_cents: all.total, schema, totals };
+    const deposits = depositDayRows(db.query(DEPOSIT_DAY_SQL).values(...depositDayArgs(day)) as unknown[][]);
+    return { integrity, last_data_at: last, takings_cents: all.total, schema, totals, deposits };
   } finally {
     db.close();
   }

@@ -35,6 +35,21 @@ export const SiteState = z.object({
   /** Payments taken today (Malta day) in the copy, euros. */
   today_takings: z.number(),
   /**
+   * Deposits (issue 34), euros: today's (Malta day) taken into the drawers, given back and spent
+   * on tickets, and `held`, the liability: every customer's balance at the site's shops. Per
+   * shop of the copy and summed. null before the copy was restored today.
+   */
+  deposits: z
+    .object({
+      day: z.string(),
+      taken: z.number(),
+      given_back: z.number(),
+      spent: z.number(),
+      held: z.number(),
+      shops: z.array(z.object({ agent_id: z.number().int(), taken: z.number(), given_back: z.number(), spent: z.number(), held: z.number() })),
+    })
+    .nullable(),
+  /**
    * The copy's paid totals against its payment rows (issue 31), checked on each restore: a
    * finding is an old or damaged site file (the site's database refuses such a write). null
    * before a copy was checked or when it is on another schema version.

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { SchemaVersion } from "../../../db/version";
 import type { TotalsCheck } from "../money/check";
+import type { DepositDay } from "../money/reads";
 import type { CopyPosition } from "./incremental";
 
 export interface Site {
@@ -23,6 +24,8 @@ export interface SiteRecord {
   lastDataAt: string | null;
   lastError: string | null;
   takings: { day: string; cents: number } | null;
+  /** The till day's deposits per shop of the copy (issue 34), read with the takings. */
+  deposits: { day: string; shops: DepositDay[] } | null;
   /** The copy in use's paid totals against its payment rows; null before a copy was checked. */
   totals: TotalsCheck | null;
   restores: number;
@@ -46,6 +49,8 @@ export interface SiteStateCents {
   lag_seconds: number | null;
   last_error: string | null;
   today_takings: number;
+  /** Today's deposits and the balances held, per shop of the copy and summed (cents); null before a restore today. */
+  deposits: { day: string; taken: number; given_back: number; spent: number; held: number; shops: DepositDay[] } | null;
   paid_totals: { ok: boolean; count: number; message: string } | null;
   restores: number;
   retries: number;
@@ -78,6 +83,7 @@ export function recordOfCopy(copy: string): SiteRecord {
     lastDataAt: null,
     lastError: null,
     takings: null,
+    deposits: null,
     totals: info.totals ?? null,
     restores: 0,
     retries: 0,

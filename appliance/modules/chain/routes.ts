@@ -10,7 +10,18 @@ import { ChainStatistics, SiteFilter, SiteList, SiteParams, SiteState } from "./
 import type { SiteStateCents } from "./records";
 import type { ChainService } from "./service";
 
-const euros = (s: SiteStateCents): SiteState => ({ ...s, today_takings: toEuros(s.today_takings) });
+const depositEuros = <T extends { taken: number; given_back: number; spent: number; held: number }>(d: T): T => ({
+  ...d,
+  taken: toEuros(d.taken),
+  given_back: toEuros(d.given_back),
+  spent: toEuros(d.spent),
+  held: toEuros(d.held),
+});
+const euros = (s: SiteStateCents): SiteState => ({
+  ...s,
+  today_takings: toEuros(s.today_takings),
+  deposits: s.deposits ? { ...depositEuros(s.deposits), shops: s.deposits.shops.map(depositEuros) } : null,
+});
 
 /**
  * The chain view (issue 15): HQ staff on head quarters' box. Each route first asks whether the

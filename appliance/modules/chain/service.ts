@@ -32,6 +32,7 @@ import type { HomeCents } from "../reports/queries";
 import type { ReportService } from "../reports/service";
 import type { CheckResult } from "./check";
 import { describeTotals } from "../money/check";
+import type { DepositDay } from "../money/reads";
 import { type CopyInfo, recordOfCopy, type Site, type SiteRecord, type SiteStateCents } from "./records";
 import { applyToCopy, planApply, positionOf, replicaGenerations, restoredFrom } from "./incremental";
 import { restoreBeforeTorn } from "./torn";
@@ -45,6 +46,12 @@ const ATTEMPTS = 4;
 const RETRY_MS = 400;
 /** A restore that takes longer is stopped (a hung SSH connection, say). */
 const RESTORE_TIMEOUT_MS = 10 * 60_000;
+
+/** A site's deposits summed over its shops, with each shop's. */
+function depositSums(day: string, shops: DepositDay[]) {
+  const sum = (k: "taken" | "given_back" | "spent" | "held") => shops.reduce((s, x) => s + x[k], 0);
+  return { day, taken: sum("taken"), given_back: sum("given_back"), spent: sum("spent"), held: sum("held"), shops };
+}
 
 export function createChainService(deps: {
   hq: HqConfig | null;
@@ -262,6 +269,7 @@ export function createChainService(deps: {
     r.lastRestoredAt = now.toISOString();
     r.lastDataAt = check.last_data_at;
     r.takings = { day, cents: check.takings_cents };
+    r.deposits = check.deposits ? { day, shops: check.deposits } : null;
     // The copy is still the site's record and stays in use; the finding is shown beside it.
     r.totals = totals;
     if (totals && !totals.ok) deps.log(`chain: ${s.name}: ${describeTotals(totals)}`);
@@ -320,6 +328,7 @@ export function createChainService(deps: {
       lag_seconds: r.lastDataAt ? Math.max(0, Math.round((now.getTime() - Date.parse(r.lastDataAt)) / 1000)) : null,
       last_error: r.lastError,
       today_takings: r.takings?.day === today ? r.takings.cents : 0,
+      deposits: r.deposits?.day === today ? depositSums(r.deposits.day, r.deposits.shops) : null,
       paid_totals: r.totals ? { ok: r.totals.ok, count: r.totals.count, message: describeTotals(r.totals) } : null,
       restores: r.restores,
       retries: r.retries,
@@ -385,6 +394,8 @@ export function createChainService(deps: {
     restoreAll,
     /** Issue 35: the copies HQ can read (on HQ's schema version), for the public face's status links. */
     readableCopies: (): DbTarget[] => (deps.hq ? copies() : []),
+    /** Issue 34: the copies the chain-wide journal reads (every readable one, or just `only`: 404/409 as the reports). */
+    copiesOf: (only?: string): DbTarget[] => copies(only),
     report: (name: ReportName, query: ReportQuery, only: string | undefined, signal?: AbortSignal) =>
       deps.reports.siteReport(copies(only), name, query, signal),
     async statistics(only?: string): Promise<{ site: string; figures: HomeCents }[]> {

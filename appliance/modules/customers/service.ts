@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
-import { hasPayments } from "../money/service";
+import { hasDeposits, hasPayments } from "../money/service";
+import { accountOfCustomer } from "../accounts/service";
 import type { Db } from "../../../db/client";
 import { addresses, agents, customerPreferences, customerStats, customers, employeeOwings, tickets } from "../../../db/schema";
 import { conflict, notFound, unprocessable } from "../../platform/errors";
@@ -365,6 +366,9 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
         .where(eq(tickets.customer_id, id));
       const own = (await db.select({ id: tickets.id }).from(tickets).where(eq(tickets.customer_id, id))).map((t) => t.id);
       if ((paid?.n ?? 0) > 0 || (await hasPayments(db, { tickets: own }))) throw conflict("Customer has tickets with payments; it cannot be removed");
+      // Issue 34: money held for them, or a business account they charge to, is their history too.
+      if (await hasDeposits(db, id)) throw conflict("Customer has deposits (a balance held or its history); it cannot be removed");
+      if ((await accountOfCustomer(db, id)) !== null) throw conflict("Customer is on a business account; take them off the account first");
       await db.transaction(async (tx) => {
         await tx.delete(tickets).where(eq(tickets.customer_id, id));
         await tx.delete(customerPreferences).where(eq(customerPreferences.customer_id, id));

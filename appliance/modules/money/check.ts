@@ -34,7 +34,20 @@ export const PAYMENT_SUMS_COUNT_SQL = `SELECT count(*) FROM (${MISMATCHES})`;
 
 export interface SumMismatch {
   /** Accounts (issue 34) add their own kinds: accounts/check.ts; deposits theirs. */
-  kind: "ticket" | "item" | "account charge" | "invoice" | "invoice series" | "credit note series" | "balance" | "deposit";
+  kind:
+    | "ticket"
+    | "item"
+    | "account charge"
+    | "invoice"
+    | "invoice line"
+    | "credit notes"
+    | "invoice settled"
+    | "payment allocations"
+    | "account"
+    | "invoice series"
+    | "credit note series"
+    | "balance"
+    | "deposit";
   id: number;
   total_paid: number;
   rows: number;

@@ -198,3 +198,9 @@ export function createDepositService({ db, clock, approvals }: { db: Db; clock: 
   };
 }
 export type DepositService = ReturnType<typeof createDepositService>;
+
+/** Whether a customer has any row in the deposit ledger (their history: they cannot be removed). */
+export async function hasDeposits(q: Pick<Exec, "select">, customerId: number): Promise<boolean> {
+  const [r] = await q.select({ id: deposits.id }).from(deposits).where(eq(deposits.customer_id, customerId)).limit(1);
+  return r !== undefined;
+}

@@ -50,6 +50,34 @@ export async function depositDays(values: Values, q: JournalQuery): Promise<Mone
   return moneyDays(await values(sql, args(q)));
 }
 
+/** A shop's deposits on a till day as HQ's Sites view shows them (cents). */
+export interface DepositDay {
+  agent_id: number;
+  /** Deposits taken into the drawer that day. */
+  taken: number;
+  /** Deposits given back out of the drawer that day. */
+  given_back: number;
+  /** Balances spent on tickets that day (less spends refunded back into a balance). */
+  spent: number;
+  /** The liability: every customer's balance held at that shop, whatever the day. */
+  held: number;
+}
+
+/**
+ * Per shop: the day's deposits taken, given back and spent, and the balances held (issue 34:
+ * the liability on the drawer's day and on HQ's view). Plain SQL with the day three times, so
+ * HQ's copy check (bun:sqlite, synchronous) runs it as the box would.
+ */
+export const DEPOSIT_DAY_SQL = `SELECT agent_id,
+    coalesce(sum(CASE WHEN till_day = ? AND kind = 'deposit' THEN amount END), 0),
+    coalesce(sum(CASE WHEN till_day = ? AND kind = 'refund' THEN -amount END), 0),
+    coalesce(sum(CASE WHEN till_day = ? AND kind = 'spend' THEN -amount END), 0),
+    sum(amount)
+  FROM deposits GROUP BY agent_id ORDER BY agent_id`;
+export const depositDayArgs = (day: string) => [day, day, day];
+export const depositDayRows = (rows: unknown[][]): DepositDay[] =>
+  rows.map((r) => ({ agent_id: Number(r[0]), taken: Number(r[1]), given_back: Number(r[2]), spent: Number(r[3]), held: Number(r[4]) }));
+
 /** A closed drawer's variance per tender (counted less expected, cents; standing closes only). */
 export interface VarianceDay {
   day: string;

@@ -17,4 +17,16 @@ export {
   type Values,
 } from "./takings";
 // The accountant's journal (books, issue 34) reads the money per day and shop through these.
-export { depositDays, type JournalQuery, type MoneyDay, paymentDays, shopNames, type VarianceDay, varianceDays } from "./journalReads";
+export {
+  DEPOSIT_DAY_SQL,
+  type DepositDay,
+  depositDayArgs,
+  depositDayRows,
+  depositDays,
+  type JournalQuery,
+  type MoneyDay,
+  paymentDays,
+  shopNames,
+  type VarianceDay,
+  varianceDays,
+} from "./journalReads";

@@ -18,6 +18,7 @@ import { DRAWER_SQL, IN_DRAWER_SQL, sumTakings, takings, totalTakings } from "./
 
 // What other modules use: the tickets ledger records payments inside its own transactions.
 export { capPaidRows, hasPayments, type NewPayment, type RawExec } from "./repo";
+export { hasDeposits } from "./deposits";
 /** A payment by the customer's balance is refused (4xx) before its row when the balance here cannot cover it (deposits.ts). */
 export async function recordPayment(q: Exec, p: NewPayment) {
   if (p.tender === "balance") await assertSpendable(q, p);

@@ -10,6 +10,7 @@ import { createApprovalService } from "../approval/service";
 import { createCustomerService } from "../customers/service";
 import { createStorageRules } from "../images/storage";
 import type { Tender } from "../money/model";
+import { seedBooks } from "./demoBooks";
 import { createPlaceService } from "../places/service";
 import { createSchedulingService } from "../scheduling/service";
 import { createItemService, pieceList } from "../tickets/items";
@@ -233,4 +234,22 @@ export async function seedCounter(db: Db, s: CounterSeed): Promise<void> {
         for (const [n, l] of lines.entries()) await items.update(desk, l.id, { location: `Rack ${"ABCD"[n % 4]}${r.int(1, 12)}` }, APPROVED);
     }
   }
+
+  // --- the books (issue 34): a hotel's account and a deposit at Mosta --------------------------
+  const mosta = s.agents.mosta.id;
+  const [a, b, c] = people.filter((p) => p.agentId === mosta).map((p) => p.id);
+  await seedBooks(db, {
+    now: s.now,
+    setAt: (d) => {
+      at = d;
+    },
+    clock,
+    approvals,
+    tickets,
+    items,
+    manager: managerOf(mosta),
+    desk: counterStaff(mosta)[0]!,
+    customers: [a!, b!, c!],
+    garments: s.garments,
+  });
 }

@@ -9,6 +9,17 @@ import { ApiError } from "../../lib/api";
 import { listSites, restoreSite } from "./api";
 
 /** "3 min", "2 h 5 min", "4 days": how far behind head quarters' copy of a site may be. */
+/** A site's deposits (issue 34): the liability held, and today's money in and out of the balances. */
+function depositText(d: SiteState["deposits"]): string {
+  if (!d) return "–";
+  const today = [
+    d.taken ? `+${euroFromEuros(d.taken)} taken` : "",
+    d.given_back ? `−${euroFromEuros(d.given_back)} given back` : "",
+    d.spent ? `−${euroFromEuros(d.spent)} spent` : "",
+  ].filter(Boolean);
+  return `Held ${euroFromEuros(d.held)}${today.length ? ` · today ${today.join(", ")}` : ""}`;
+}
+
 export function lagText(seconds: number | null): string {
   if (seconds === null) return "–";
   if (seconds < 60) return `${seconds} s`;
@@ -93,6 +104,7 @@ export function SitesScreen() {
                   <th>Last data</th>
                   <th>Lag</th>
                   <th>Today's takings</th>
+                  <th>Deposits</th>
                   <th>Paid totals</th>
                   <th>Version</th>
                   <th>Restored</th>
@@ -111,6 +123,7 @@ export function SitesScreen() {
                       <td data-col="last-data">{s.last_data_at ? displayDateTime(s.last_data_at) : "–"}</td>
                       <td data-col="lag">{lagText(s.lag_seconds)}</td>
                       <td data-col="takings">{euroFromEuros(s.today_takings)}</td>
+                      <td data-col="deposits">{depositText(s.deposits)}</td>
                       <td data-col="totals">
                         {!s.paid_totals ? (
                           <span className="muted">–</span>
