@@ -9,13 +9,17 @@ import { attachments, type Mail, smtpStandIn } from "./pages/smtp";
 /**
  * Issue 34's Done-when: a browser test bills a hotel. Its charges fall on three days of one
  * month, so the spec runs its own box under libfaketime with a timestamp file it rewrites
- * between days (the box has no test clock and charges carry the payment's time); the month is
- * two months before the real date, so the test runs on any day, month ends included. The
- * browser keeps the real time: every date is typed, never defaulted.
+ * between days (the box has no test clock and charges carry the payment's time), and the
+ * browser follows with Playwright's clock (the UI drops a token its own clock calls expired);
+ * the month is two months before the real date, so the test runs on any day, month ends included.
  */
 const FAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
 const clockFile = `/tmp/ironbox-hotel-clock-${MAIN_PORT}`;
-const setDay = (day: string) => writeFileSync(clockFile, `@${day} 10:00:00\n`);
+/** The box's day (its clock file) and the browser's (Playwright's clock), 10:00 UTC. */
+async function setDay(page: Page | null, day: string) {
+  writeFileSync(clockFile, `@${day} 10:00:00\n`);
+  await page?.clock.setSystemTime(new Date(`${day}T10:00:00Z`));
+}
 
 const pad = (n: number) => String(n).padStart(2, "0");
 const real = new Date();
@@ -39,7 +43,7 @@ const box = new OwnBox(MAIN_PORT + 10, {
 test.use({ baseURL: box.url });
 test.beforeAll(async () => {
   expect(existsSync(FAKETIME), "libfaketime (Debian's faketime) is needed to date the charges").toBe(true);
-  setDay(DAYS[0]!);
+  await setDay(null, DAYS[0]!);
   smtp = await smtpStandIn();
   await box.start({ IRONBOX_SMTP_URL: smtp.url, IRONBOX_SMTP_FROM: "Ironbox <shop@ironbox.mt>" });
 });
@@ -64,14 +68,23 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
 }) => {
   test.setTimeout(180_000);
   const app = new AppPage(page);
+  await page.clock.install({ time: new Date(`${DAYS[0]}T10:00:00Z`) });
   await app.loginAs("2222"); // a manager
-  const owing = ((await call(page, "GET", "/tickets/?limit=100")).json.data as { id: number; balance: number }[]).filter((t) => t.balance > 1).slice(0, 3);
-  expect(owing).toHaveLength(3);
+  // Three owing tickets of the manager's shop's customers: an account bills its own shop's.
+  const shop = ((await call(page, "GET", "/me")).json.data as { agent: { id: number } }).agent.id;
+  const candidates = ((await call(page, "GET", "/tickets/?limit=100")).json.data as { id: number; balance: number }[]).filter((t) => t.balance > 1);
+  const owing: { id: number; balance: number }[] = [];
   const customers = new Set<number>();
-  for (const t of owing) {
+  for (const t of candidates) {
+    if (owing.length === 3) break;
     const d = (await call(page, "GET", `/tickets/${t.id}`)).json.data as { customer_id?: number; customer: { id: number } };
-    customers.add(d.customer_id ?? d.customer.id);
+    const customer = d.customer_id ?? d.customer.id;
+    const c = (await call(page, "GET", `/customers/${customer}`)).json.data as { agent_id: number | null };
+    if (c.agent_id !== shop) continue;
+    owing.push(t);
+    customers.add(customer);
   }
+  expect(owing).toHaveLength(3);
 
   // The account, through the screen.
   await page.goto("/accounts");
@@ -88,7 +101,7 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
 
   // Three tickets charged on account on three days of the month, at the counter.
   for (const [n, day] of DAYS.entries()) {
-    setDay(day);
+    await setDay(page, day);
     await app.loginAs("3333");
     const t = owing[n]!;
     await page.goto(`/tickets/${t.id}`);
@@ -103,7 +116,7 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
   const charged = owing.reduce((s, t) => s + cents(t.balance), 0);
 
   // Billing day: the month invoiced through the account's screen.
-  setDay(billedOn);
+  await setDay(page, billedOn);
   await app.loginAs("2222");
   await page.goto(`/accounts/${accountId}`);
   await expect(page.getByTestId("account-balance")).toHaveText(/€/);
