@@ -142,8 +142,8 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
   expect(pdf!.body.subarray(0, 4).toString("latin1")).toBe("%PDF");
   // A second send asks first; cancelled, nothing more leaves.
   await page.getByRole("button", { name: "Send", exact: true }).click();
-  await expect(page.getByRole("dialog", { name: "Send again?" })).toBeVisible();
-  await page.getByRole("dialog", { name: "Send again?" }).getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("alertdialog", { name: "Send again?" })).toBeVisible();
+  await page.getByRole("alertdialog", { name: "Send again?" }).getByRole("button", { name: "Cancel" }).click();
 
   // A credit note of €5.00 on the invoice.
   await page.getByRole("button", { name: "Credit", exact: true }).click();
@@ -158,16 +158,13 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
   await page.getByLabel("Payment amount").fill("10.00");
   await page.getByRole("button", { name: "Take payment" }).click();
   const owed = charged - 500 - 1000;
-  await expect(page.getByTestId("account-balance")).not.toHaveText(/^$/);
   await expect.poll(() => shown(page, "account-balance")).toBe(owed);
 
   // The statement from the month's first day to billing day, and the aged report: to the cent.
-  const statement = page.getByRole("heading", { name: "Statement" }).locator("..");
   await page.getByLabel("Statement from", { exact: true }).fill(dmy(`${month}-01`));
   await page.getByLabel("Statement to", { exact: true }).fill(dmy(billedOn));
   await page.getByLabel("Statement to", { exact: true }).press("Tab");
   await expect(page.getByTestId("statement")).toContainText(dmy(billedOn));
-  expect(statement).toBeTruthy();
   expect(await shown(page, "statement-opening")).toBe(0);
   expect((await shown(page, "statement-closing")) + (await shown(page, "statement-not-invoiced"))).toBe(owed);
   await page.goto("/accounts/aged");
