@@ -77,6 +77,7 @@ export function accountRoutes(d: { accounts: AccountService; invoices: InvoiceSe
       access: managers,
       query: AgedQuery,
       raw: true,
+      files: ["text/csv"],
       handler: async ({ caller, query }) => {
         const aged = await books.aged(caller);
         if (query.format === "csv") return csvResponse(csvStream(agedCsv(aged)), `Aged receivables ${aged.on}.csv`);
@@ -148,6 +149,7 @@ export function accountRoutes(d: { accounts: AccountService; invoices: InvoiceSe
       params: IdParams,
       query: PeriodQuery,
       raw: true,
+      files: ["text/csv"],
       handler: async ({ caller, params, query }) => {
         const s = await books.statement(caller, params.id, query.from, query.to);
         if (query.format === "csv") return csvResponse(csvStream(statementCsv(s)), `Statement ${s.account_name} ${query.from} ${query.to}.csv`);
@@ -173,6 +175,7 @@ export function accountRoutes(d: { accounts: AccountService; invoices: InvoiceSe
       params: IdParams,
       queryToken: "token",
       raw: true,
+      files: ["application/pdf"],
       handler: async ({ caller, params }) => {
         const inv = await invoices.get(caller, params.id);
         const shop = (await d.shops.shop(inv.agent_id)) ?? { id: inv.agent_id, name: `Shop ${inv.agent_id}`, landline: "", mobile: "" };
