@@ -128,6 +128,7 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
   await period.getByRole("button", { name: "Invoice", exact: true }).click();
   await page.getByTestId("account-invoices").getByRole("link").first().click();
   await expect(page).toHaveURL(/\/invoices\/\d+$/);
+  const invoicePage = new URL(page.url()).pathname;
   await expect(page.getByTestId("invoice-due")).toHaveText(/^\d{2}\/\d{2}\/\d{4}$/);
   expect(await shown(page, "invoice-total")).toBe(charged);
   await expect(page.getByTestId("invoice-lines").locator("tbody tr")).not.toHaveCount(0);
@@ -192,4 +193,13 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
   }
   for (const day of DAYS) expect(perDay.has(dmy(day))).toBe(true);
   for (const [day, diff] of perDay) expect(`${day}: ${diff}`).toBe(`${day}: 0`);
+
+  // A phone (390 px): the screens fit; wide tables scroll inside themselves, not the page.
+  await app.loginAs("2222");
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of [`/accounts/${accountId}`, invoicePage, "/accounts/aged", "/accounts"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 2 }).first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+  }
 });
