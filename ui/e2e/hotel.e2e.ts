@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { call, cents } from "./pages/api";
 import { AppPage } from "./pages/app";
@@ -50,6 +50,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await box.remove();
   await smtp?.close();
+  rmSync(clockFile, { force: true });
 });
 
 /** The money shown in a cell (€1,234.50) in cents. */
