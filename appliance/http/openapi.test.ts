@@ -43,4 +43,24 @@ describe("OpenAPI response schemas", () => {
       box.close();
     }
   });
+
+  test("every accounts and invoices route documents its answer: the envelope's data, or its file", async () => {
+    const box = await testBox();
+    try {
+      const r = await box.call("GET", "/api/v1/openapi.json");
+      const mine = box.routes.filter((x) => /^\/(accounts|invoices|invoicePrefixes)\//.test(x.path));
+      expect(mine.length).toBeGreaterThanOrEqual(14);
+      for (const x of mine) {
+        const path = `/api/v1${x.path}`.replace(/:(\w+)/g, "{$1}");
+        const content = r.json.paths[path][x.method.toLowerCase()].responses["200"].content ?? {};
+        const documented = content["application/json"]?.schema?.properties?.data !== undefined || Object.keys(content).some((t) => t !== "application/json");
+        expect(documented, `${x.method} ${path}`).toBe(true);
+      }
+      expect(r.json.paths["/api/v1/invoices/{id}/pdf"].get.responses["200"].content["application/pdf"].schema.format).toBe("binary");
+      expect(r.json.paths["/api/v1/accounts/aged"].get.responses["200"].content["text/csv"]).toBeDefined();
+      expect(r.json.paths["/api/v1/accounts/{id}/statement"].get.responses["200"].content["application/json"]).toBeDefined();
+    } finally {
+      box.close();
+    }
+  });
 });

@@ -6,6 +6,17 @@ const toJson = (s: z.ZodType, io: "input" | "output" = "input") => z.toJSONSchem
 /** The success envelope around a route's answer, as the client reads it (zod's "output" side). */
 const envelope = (data: z.ZodType) => toJson(z.object({ success: z.literal(true), data }), "output");
 
+/** A route's 200: the JSON envelope of its response, and any file it answers with instead. */
+function ok(r: RouteDef) {
+  const content: Record<string, unknown> = {};
+  if (r.response) content["application/json"] = { schema: envelope(r.response) };
+  for (const type of r.files ?? []) content[type] = { schema: { type: "string", format: "binary" } };
+  const description = r.files?.length
+    ? `${r.response ? "Envelope {success: true, data}, or " : ""}the file (${r.files.join(", ")})`
+    : "Envelope {success: true, data}";
+  return Object.keys(content).length ? { description, content } : { description };
+}
+
 /** The OpenAPI document, built from the same route table and zod schemas that validate requests. */
 export function buildOpenApi(routes: readonly RouteDef[], version: string, publicFace?: { prefix: string; routes: readonly RouteDef[] }) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -36,9 +47,7 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string, publi
       ...(parameters.length ? { parameters } : {}),
       ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: toJson(r.body) } } } } : {}),
       responses: {
-        "200": r.response
-          ? { description: "Envelope {success: true, data}", content: { "application/json": { schema: envelope(r.response) } } }
-          : { description: "Envelope {success: true, data}" },
+        "200": ok(r),
         "4XX": { description: "Envelope {success: false, message}" },
       },
     };

@@ -51,6 +51,11 @@ export interface RouteDef<A extends Access = Access, B = unknown, Q = unknown, P
   queryToken?: string;
   /** The handler returns a whole Response (files, streams) instead of envelope data. */
   raw?: boolean;
+  /**
+   * The file types a raw route answers with (e.g. application/pdf, text/csv): documented in the
+   * OpenAPI document beside the JSON envelope, so a file route is not a 200 without a schema.
+   */
+  files?: string[];
   /** The body is multipart/form-data (uploads); every other body must be JSON. */
   multipart?: boolean;
   /**

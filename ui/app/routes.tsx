@@ -1,5 +1,6 @@
 import { PrintersScreen } from "../features/printing/PrintersScreen";
 import type { ComponentType } from "react";
+import * as A from "../features/accounts";
 import * as C from "../features/catalogue";
 import * as Chain from "../features/chain";
 import { BoxScreen } from "../features/box";
@@ -77,6 +78,11 @@ export const ROUTES: RouteDef[] = [
   { path: "/messaging/templates", title: "Status messages", access: "admin", component: M.TemplatesScreen, back: "/messaging" },
   // Not in the spec's list: replies to pickup reminders and other texts back (issue 35).
   { path: "/messaging/inbox", title: "Inbox", access: "notDriver", component: M.InboxScreen, back: "/home" },
+  // Not in the spec's list: business accounts, their invoices, statements and the aged report (issue 34).
+  { path: "/accounts", title: "Accounts", access: "managers", component: A.AccountsScreen, back: "/home" },
+  { path: "/accounts/aged", title: "Aged receivables", access: "managers", component: A.AgedScreen, back: "/accounts" },
+  { path: "/accounts/:id", title: "Account", access: "managers", component: A.AccountScreen, back: "/accounts" },
+  { path: "/invoices/:id", title: "Invoice", access: "managers", component: A.InvoiceScreen, back: "/accounts" },
   { path: "/reporting", title: "Reporting", access: "admin", component: ReportsScreen, back: "/" },
   // HQ mode (issue 15): head quarters' view of every site's copy; the server allows HQ staff only.
   { path: "/sites", title: "Sites", access: "hqStaff", component: Chain.SitesScreen, back: "/home" },

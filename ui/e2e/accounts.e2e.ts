@@ -1,4 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { call, cents } from "./pages/api";
 import { AppPage } from "./pages/app";
 
 /**
@@ -7,16 +8,6 @@ import { AppPage } from "./pages/app";
  * typed on the tablet. The ticket counts as paid, its rows are of tender account, and the
  * account's balance is the sum of its rows.
  */
-const token = (page: Page) => page.evaluate(() => localStorage.getItem("ironbox.employeeToken"));
-async function call(page: Page, method: "GET" | "POST", path: string, body?: unknown) {
-  const res = await page.request.fetch(`/api/v1${path}`, {
-    method,
-    headers: { authorization: `token ${await token(page)}`, ...(body ? { "content-type": "application/json" } : {}) },
-    ...(body ? { data: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status(), json: await res.json() };
-}
-const cents = (n: number) => Math.round(n * 100);
 
 test("a hotel's ticket charged on account; past the credit limit a manager approves on the tablet", async ({ page }) => {
   test.setTimeout(90_000);
@@ -42,6 +33,10 @@ test("a hotel's ticket charged on account; past the credit limit a manager appro
   const pay = page.getByRole("dialog", { name: `Pay ticket #${ticket.id}` });
   await pay.getByRole("button", { name: "On account" }).click();
   await expect(pay.getByLabel("Tendered")).toHaveCount(0);
+  // Before paying: the account, its balance and limit, and that a manager must approve.
+  await expect(pay.getByTestId("pay-account")).toContainText("Hotel Phoenicia");
+  await expect(pay.getByTestId("pay-account-room")).toHaveText("€0.00");
+  await expect(pay.getByTestId("pay-account")).toContainText("a manager's approval is needed");
   await pay.getByRole("button", { name: "Pay", exact: true }).click();
   // The limit is €0: the box asks for a manager, who types their PIN here.
   const approval = page.getByRole("dialog", { name: "Manager approval" });

@@ -19,11 +19,12 @@ const EVERY = [
   "Express",
   "State Logs",
   "End of day",
+  "Accounts",
   "Logout",
 ];
 const cases = [
   { who: "admin (HQ)", pin: "9999", tiles: EVERY },
-  { who: "manager", pin: "2222", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "End of day", "Logout"] },
+  { who: "manager", pin: "2222", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "End of day", "Accounts", "Logout"] },
   { who: "employee", pin: "3333", tiles: ["Customers", "Tickets", "Tracking", "Express", "State Logs", "Logout"] },
   { who: "driver (HQ)", pin: "4444", tiles: ["Today's run", "Customers", "Tickets", "Tracking", "Scheduler", "Logout"] },
 ];
@@ -49,13 +50,13 @@ test("every home tile carries its own icon, not letters", async ({ page }) => {
   const app = new AppPage(page);
   await app.loginAs("9999");
   const icons = page.locator(".tiles .tile-icon");
-  await expect(icons).toHaveCount(15);
+  await expect(icons).toHaveCount(16);
   for (const icon of await icons.all()) {
     await expect(icon.locator("svg")).toHaveCount(1);
     await expect(icon).toHaveText("");
   }
   const kinds = await icons.evaluateAll((els) => els.map((el) => el.querySelector("svg")!.getAttribute("class")));
-  expect(new Set(kinds).size).toBe(15);
+  expect(new Set(kinds).size).toBe(16);
 });
 
 test("a driver reaches today's run in one tap from home", async ({ page }) => {

@@ -89,6 +89,7 @@ export function accountRoutes(d: {
       access: managers,
       query: AgedQuery,
       raw: true,
+      files: ["text/csv"],
       handler: async ({ caller, query, request }) => {
         if (query.format === "csv") return csvResponse(d.reports.agedCsv(caller, request.signal), `Aged receivables ${businessDay(d.clock.now())}.csv`);
         return Response.json({ success: true, data: await d.reports.aged(caller) }, { headers: SECURITY_HEADERS });
@@ -159,6 +160,7 @@ export function accountRoutes(d: {
       params: IdParams,
       query: PeriodQuery,
       raw: true,
+      files: ["text/csv"],
       handler: async ({ caller, params, query, request }) => {
         if (query.format === "csv") {
           const s = await d.reports.statementCsv(caller, params.id, query.from, query.to, request.signal);
@@ -187,6 +189,7 @@ export function accountRoutes(d: {
       params: IdParams,
       queryToken: "token",
       raw: true,
+      files: ["application/pdf"],
       handler: async ({ caller, params }) => {
         const inv = await invoices.get(caller, params.id);
         const shop = (await d.shops.shop(inv.agent_id)) ?? { id: inv.agent_id, name: `Shop ${inv.agent_id}`, landline: "", mobile: "" };

@@ -17,6 +17,7 @@ import {
   Truck,
   UserCog,
   Wallet,
+  BookUser,
   WashingMachine,
   Zap,
 } from "lucide-react";
@@ -47,6 +48,7 @@ export const TILES: { label: string; to: string; access: Access; color: string; 
   { label: "Express", to: "/express", access: "notDriver", color: "#dc2626", icon: Zap },
   { label: "State Logs", to: "/state-logs", access: "notDriver", color: "#334155", icon: History },
   { label: "End of day", to: "/till", access: "managers", color: "#166534", icon: Wallet },
+  { label: "Accounts", to: "/accounts", access: "managers", color: "#9333ea", icon: BookUser },
 ];
 
 /** The scheduler's Driver view on today (the shop's day). */

@@ -7,6 +7,7 @@ import { api } from "../../lib/api";
 import type { Item, Ticket } from "../../../appliance/modules/tickets/model";
 import { type Approval, withApproval } from "../../components/approval";
 import { toast } from "../../components/toast";
+import { AccountTender } from "./AccountTender";
 import { payItemBy, payTicketBy } from "./api";
 
 const TENDERS: { value: PayMethod; label: string }[] = [
@@ -167,6 +168,7 @@ function PayDialog<T extends { balance: number }>({
             </button>
           ))}
         </fieldset>
+        {method === "account" && <AccountTender customer={customer} amount={toEuros(amountCents)} />}
         {method === "balance" && (
           <p className="pay-deposit" role="status" data-testid="pay-deposit">
             {deposit === null ? (
