@@ -23,7 +23,7 @@ release_ports() {
   for p in $claimed; do
     if [ "$status" = 0 ]; then
       q=$p
-      while [ $q -lt $((p + 12)) ]; do rm -rf .e2e-data/*-$q; q=$((q + 1)); done
+      while [ $q -lt $((p + 16)) ]; do rm -rf .e2e-data/*-$q; q=$((q + 1)); done
     fi
     $BUN scripts/e2e/ports.ts release "$p"
   done

@@ -68,6 +68,8 @@ export class OwnBox {
 
   async remove(): Promise<void> {
     await this.stop();
-    rmSync(this.dir, { recursive: true, force: true });
+    // A child the box started (a nightly copy, which a moved calendar can start) may still be
+    // finishing a file in the dir for a moment after the box has gone: rm retries on ENOTEMPTY.
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
 }
