@@ -102,6 +102,8 @@ export interface Appliance {
   publicRoutes: { api: readonly RouteDef[]; pages: readonly RouteDef[] };
   /** The public face's service (tests mount it with limits of their own). */
   publicService: ReturnType<typeof createPublicService>;
+  /** Status links (tests mint one to see the address it is on). */
+  statusLinks: ReturnType<typeof createStatusLinks>;
   bus: EventBus;
   journal: ReturnType<typeof createPrintJournal>;
   /** The outbox and its sender (tests step it: messaging.sender.pause() / tick()). */
@@ -216,7 +218,7 @@ export async function bootAppliance(
   });
   // The outbox: requests queue messages; its sender sends them through the channels of the settings (or env presets).
   // Issue 35: status links (hashed tokens) that status and automatic messages carry when the public address is set.
-  const statusLinks = createStatusLinks({ db, clock, publicUrl: config.publicFace.url });
+  const statusLinks = createStatusLinks({ db, clock, publicUrl: config.publicFace.url, fallbackUrl: () => reference.publicUrl() });
   const messaging = createMessagingService({
     db,
     clock,
@@ -251,8 +253,10 @@ export async function bootAppliance(
     peerToken: config.mode === "hq" ? token : null,
     tokenGate: auth.checkPeerToken,
     syncEveryMs,
+    publicUrl: config.publicFace.url,
     log,
   });
+  await reference.loadPublicUrl();
 
   // The link to HQ: Litestream streams this database to HQ's storage (off until a replica URL is set).
   const hqLink = createHqLinkService({ db, clock, config, log });
@@ -386,6 +390,7 @@ export async function bootAppliance(
     publicApp,
     publicRoutes: publicFace,
     publicService,
+    statusLinks,
     database,
     routes,
     clock,

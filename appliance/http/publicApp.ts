@@ -19,6 +19,15 @@ export const PUBLIC_NOT_FOUND = "Not found";
  */
 export const redactPath = (path: string) => path.replace(/\/(s|status)\/[^/?#]*/g, "/$1/[token]");
 
+/** A form's fields (parsed by Elysia) as text again; "" for anything but a form of plain fields. */
+function formText(request: Request, body: unknown): string {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded" || !body || typeof body !== "object" || Array.isArray(body)) return "";
+  const out = new URLSearchParams();
+  for (const [k, v] of Object.entries(body)) for (const one of Array.isArray(v) ? v : [v]) if (typeof one === "string") out.append(k, one);
+  return out.toString();
+}
+
 /**
  * The public face's own small Elysia instance (issue 35): it mounts only the routes it is
  * given (the public module's), so no staff route, page or file is reachable through it; it
@@ -78,6 +87,9 @@ export function createPublicApp(deps: {
         body: parsePart(def.body, body === undefined || body === "" ? {} : body, "body"),
         request,
         client,
+        // A raw page's form (the booking page: application/x-www-form-urlencoded, parsed by
+        // Elysia) reaches it as text, to be read with URLSearchParams.
+        rawBody: def.body ? "" : formText(request, body),
       };
       if (def.raw) return (await def.handler(input as never)) as Response;
       const run = async () => ({ status: 200, body: ok(await def.handler(input as never)) });

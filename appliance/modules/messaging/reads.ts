@@ -1,5 +1,5 @@
 // What other modules may read of messaging's tables (issue 23: a module's tables are its own).
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, lte } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { messageBatches, messageTemplates, outgoingMessages, reminders } from "../../../db/schema";
 
@@ -25,4 +25,17 @@ export async function pickupAnswers(db: Pick<Db, "select">, ticketIds: number[],
     .from(reminders)
     .where(and(inArray(reminders.ticket_id, ticketIds), eq(reminders.pickup_date, day), isNotNull(reminders.answer)));
   return new Map(rows.map((r) => [r.ticket_id, r.answer!]));
+}
+
+/**
+ * The pickups customers skipped by SMS over [from, to] (issue 35): the driver's run drops them,
+ * so scheduling's counts do too (a skipped stop frees its room). `ticket_id|pickup_date` keys:
+ * a skip is for that day only, so a ticket moved to another day counts again there.
+ */
+export async function skippedPickups(db: Pick<Db, "select">, from: string, to: string): Promise<string[]> {
+  const rows = await db
+    .select({ ticket_id: reminders.ticket_id, day: reminders.pickup_date })
+    .from(reminders)
+    .where(and(eq(reminders.answer, "skip"), gte(reminders.pickup_date, from), lte(reminders.pickup_date, to)));
+  return rows.map((r) => `${r.ticket_id}|${r.day}`);
 }

@@ -4,6 +4,7 @@ import { customers, inboundMessages, outgoingMessages, reminders } from "../../.
 import { type GatewayStandIn, startGatewayStandIn } from "../../../drivers/messaging/testing/android-gateway-stand-in";
 import { addDays, businessDay } from "../../domain/dates";
 import { parseReply, phoneKey } from "../../domain/replies";
+import { weekOf } from "../../domain/schedule";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
 import { signWebhook } from "./inbound";
 
@@ -72,6 +73,19 @@ const run = async (day: string) =>
     kind: string;
     confirmed: boolean;
   }[];
+/** Tomorrow's stops at this address's locality as the counter's availability and the week's counts see them. */
+async function counts(addressId: number) {
+  const day = tomorrow();
+  const locality = Number((await rows("SELECT locality_id FROM addresses WHERE id = ?", [addressId]))[0]!.locality_id);
+  const a = (await box.call("GET", `${API}/schedule/availability?locality=${locality}&from=${day}&days=1`, { token: t.hqAdmin })).json.data;
+  const { year, week } = weekOf(day);
+  const w = (await box.call("GET", `${API}/statistics/schedule/week/${week}/year/${year}?limit=0`, { token: t.hqAdmin })).json.data as {
+    date: string;
+    localities: { id: number; assigned_pickups: number }[];
+  }[];
+  const assigned = w.find((d) => d.date === day)!.localities.find((l) => l.id === locality)?.assigned_pickups ?? 0;
+  return { counter: a.days[0].assigned as number, week: assigned };
+}
 const inboundCount = async () => Number((await rows("SELECT count(*) AS n FROM inbound_messages"))[0]!.n);
 
 beforeAll(async () => {
@@ -231,8 +245,12 @@ describe("the gateway's webhook", () => {
     const ticket = await pickup(c);
     await box.messaging.reminders.remind();
     expect((await run(tomorrow())).some((s) => s.ticket_id === ticket)).toBe(true);
+    const before = await counts(c.address_id);
     expect((await inbound("0035679120003", "SKIP")).json.data.action).toBe("skipped");
     expect((await run(tomorrow())).some((s) => s.ticket_id === ticket)).toBe(false);
+    // The scheduler agrees with the run: the skipped stop is not counted and its room is free.
+    // (Assigned, not left: left is 0 on a day with no van there, and the test holds any weekday.)
+    expect(await counts(c.address_id)).toEqual({ counter: before.counter - 1, week: before.week - 1 });
     expect((await rows("SELECT pickup_from_client, total FROM tickets WHERE id = ?", [ticket]))[0]).toMatchObject({ pickup_from_client: 1, total: 2500 });
     const inbox = (await box.call("GET", `${API}/messaging/inbox`, { token: t.bkEmployee })).json.data as {
       customer_id: number;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { desc, eq } from "drizzle-orm";
-import { outgoingMessages, publicBookings, publicOtps } from "../../../db/schema";
+import { customers, outgoingMessages, publicBookings, publicOtps } from "../../../db/schema";
 import type { TestBox } from "../../test/harness";
 import { type PublicFace, pub, setUpPublicFace } from "../../test/publicFace";
 import { CODE_REFUSED, CODE_SENT } from "./otp";
@@ -112,6 +112,30 @@ describe("online pickups", () => {
     const full = await pub(app, "POST", "/public/v1/bookings", booking(await lastCode("+35679001234")));
     expect(full.status).toBe(409);
     expect(full.json.message).toContain(`(${days[0].day})`);
+  });
+});
+
+describe("the last room, booked twice at once", () => {
+  test("two concurrent bookings for a day's last room: one is booked, the other gets 409 with the next day", async () => {
+    // A second known mobile, so each request has its own good code.
+    const other = (await db().query.customers.findFirst({ where: (c, { ne }) => ne(c.id, ids.customer) }))!;
+    await db().update(customers).set({ mobile: "79005678" }).where(eq(customers.id, other.id));
+    const days = (await pub(app, "GET", `/public/v1/pickupDays?locality=${ids.locality}`)).json.data.days;
+    // Testville has one stop a day: the last offered day has exactly one room left.
+    const day = days.at(-2).day;
+    const codes: string[] = [];
+    for (const phone of ["79001234", "79005678"]) {
+      await pub(app, "POST", "/public/v1/otp", { phone });
+      codes.push(await lastCode(`+356${phone}`));
+    }
+    const body = (phone: string, code: string) => ({ phone, code, locality: ids.locality, street: "Triq il-Prova", number: "1", day, note: "" });
+    const answers = await Promise.all([
+      pub(app, "POST", "/public/v1/bookings", body("79001234", codes[0]!)),
+      pub(app, "POST", "/public/v1/bookings", body("79005678", codes[1]!)),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.json.message).toContain(`(${days.at(-1).day})`);
+    expect((await db().select().from(publicBookings).where(eq(publicBookings.day, day))).length).toBe(1);
   });
 });
 

@@ -76,33 +76,43 @@ export function createBookings({
         throw unprocessable(`day: choose a day from ${offered[0]?.shown ?? "tomorrow"} to ${displayDate(addDays(businessDay(clock.now()), BOOKING_DAYS))}`);
       // The code first: a wrong one is counted whatever the day.
       const { dial, otpId } = await otps.check(b.phone, b.code);
-      const next = () => offered.find((d) => d.day > b.day && d.left > 0);
-      if (chosen.left <= 0) {
-        const n = next();
-        throw conflict(
+      const full = () => {
+        const n = offered.find((d) => d.day > b.day && d.left > 0);
+        return conflict(
           n
             ? `That day has no room any more: the next day with room is ${n.shown} (${n.day})`
             : "That day has no room any more, nor any of the next two weeks: call the shop",
         );
-      }
+      };
+      if (chosen.left <= 0) throw full();
       const agent = await agentOfPhone(dial);
       const uid = crypto.randomUUID();
       const at = clock.now().toISOString();
-      await db.transaction(async (tx) => {
-        if (!(await otps.use(tx, otpId))) throw unprocessable(CODE_REFUSED);
-        await tx.insert(publicBookings).values({
-          uid,
-          phone: dial,
-          locality_id: b.locality,
-          street: line(b.street),
-          number: line(b.number),
-          day: b.day,
-          note: line(b.note),
-          agent_id: agent,
-          status: "received",
-          created_at: at,
-        });
-      });
+      // The room is counted again inside the write (BEGIN IMMEDIATE; this process's writes take
+      // one lock in db/client.ts), so two requests for the last room cannot both pass the check
+      // above and both insert: the second sees the first's committed row and gets the 409.
+      // The reads go through the pool's other connections: in WAL they see every commit made
+      // before this transaction took the lock.
+      await db.transaction(
+        async (tx) => {
+          const now = (await room(b.locality)).find((d) => d.day === b.day);
+          if (!now || now.left <= 0) throw full();
+          if (!(await otps.use(tx, otpId))) throw unprocessable(CODE_REFUSED);
+          await tx.insert(publicBookings).values({
+            uid,
+            phone: dial,
+            locality_id: b.locality,
+            street: line(b.street),
+            number: line(b.number),
+            day: b.day,
+            note: line(b.note),
+            agent_id: agent,
+            status: "received",
+            created_at: at,
+          });
+        },
+        { behavior: "immediate" },
+      );
       return { id: uid, day: b.day, shown: displayDate(b.day), status: "received" as const };
     },
   };

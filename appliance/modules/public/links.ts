@@ -29,17 +29,30 @@ export const newToken = () => randomBytes(TOKEN_BYTES).toString("base64url");
 /** A status link's row, found by its token: what the public face may answer from. */
 export type LiveLink = { ticket_id: number; agent_id: number };
 
-export function createStatusLinks({ db, clock, publicUrl }: { db: Db; clock: Clock; publicUrl: string | null }) {
-  const base = publicUrl?.replace(/\/+$/, "") ?? null;
+export function createStatusLinks({
+  db,
+  clock,
+  publicUrl,
+  fallbackUrl = () => null,
+}: {
+  db: Db;
+  clock: Clock;
+  publicUrl: string | null;
+  /** HQ's public address from its signed reference data, used when this box has none of its own (its env var wins). */
+  fallbackUrl?: () => string | null;
+}) {
+  const own = publicUrl?.replace(/\/+$/, "") ?? null;
+  const baseOf = () => own ?? fallbackUrl()?.replace(/\/+$/, "") ?? null;
   const tickets = ticketReads(db);
   return {
     /** Whether messages carry links (a public address is set). */
-    enabled: () => base !== null,
+    enabled: () => baseOf() !== null,
     /**
      * Mints a link for this ticket in the caller's write (`q`: the transaction that queues the
      * message), and answers its text; null without a public address.
      */
     async mint(q: Pick<Db, "insert">, ticket: { id: number; agent_id: number }): Promise<string | null> {
+      const base = baseOf();
       if (!base) return null;
       const token = newToken();
       await q
@@ -48,7 +61,10 @@ export function createStatusLinks({ db, clock, publicUrl }: { db: Db; clock: Clo
       return `${base}${STATUS_PAGE_PATH}${token}`;
     },
     /** A link of the same length as a real one, for previews (which mint nothing). */
-    sample: (): string | null => (base ? `${base}${STATUS_PAGE_PATH}${"x".repeat(24)}` : null),
+    sample: (): string | null => {
+      const base = baseOf();
+      return base ? `${base}${STATUS_PAGE_PATH}${"x".repeat(24)}` : null;
+    },
 
     /**
      * The ticket a token opens, or null: unknown, malformed, revoked, or expired (90 days after

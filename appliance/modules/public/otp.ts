@@ -7,7 +7,7 @@ import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { publicOtps } from "../../../db/schema";
 import type { Clock } from "../../platform/clock";
-import { unprocessable } from "../../platform/errors";
+import { AppError, unprocessable } from "../../platform/errors";
 import type { CustomerReads } from "../customers/reads";
 import type { CodeMessage } from "../messaging/links";
 
@@ -26,6 +26,13 @@ export function phoneSpellings(input: string): { dial: string; spellings: string
   const out = new Set([dial]);
   if (local) for (const s of [local, `+356${local}`, `00356${local}`, `${local.slice(0, 4)} ${local.slice(4)}`, `+356 ${local}`]) out.add(s);
   return { dial: local ? `+356${local}` : dial, spellings: [...out] };
+}
+
+/** A wrong code: the same words as every refusal, and (for the booking page) the tries it leaves. */
+export class CodeRefused extends AppError {
+  constructor(readonly triesLeft: number) {
+    super("invalid", CODE_REFUSED);
+  }
 }
 
 const hashCode = (code: string, salt: string) => createHash("sha256").update(`${salt}:${code}`).digest();
@@ -92,7 +99,7 @@ export function createOtps({
           .update(publicOtps)
           .set({ tries: sql`${publicOtps.tries} + 1` })
           .where(eq(publicOtps.id, row.id));
-        throw unprocessable(CODE_REFUSED);
+        throw new CodeRefused(MAX_TRIES - row.tries - 1);
       }
       return { dial: p.dial, otpId: row.id };
     },

@@ -9,6 +9,7 @@ import { AppError, tooMany } from "../../platform/errors";
 import { type RateLimit, rateLimit } from "../../platform/rateLimit";
 import { Booking, BookingBody, OtpAnswer, OtpBody, PickupDays, PickupDaysQuery, PublicStatus, TokenParams } from "./model";
 import { phoneSpellings } from "./otp";
+import { bookingPages } from "./bookRoutes";
 import { missingPage, PUBLIC_CSS, statusPage } from "./page";
 import { NO_SUCH_LINK, type PublicService } from "./service";
 
@@ -94,6 +95,7 @@ export function publicRoutes(s: PublicService, limits: PublicLimits = defaultLim
     }),
   ];
   const pages = [
+    ...bookingPages(s, limits, s.clock, SLOW_DOWN),
     route({
       method: "GET",
       path: "/s/:token",

@@ -7,6 +7,8 @@
 import type { Db } from "../../../db/client";
 import type { Clock } from "../../platform/clock";
 import { customerReads } from "../customers/reads";
+import { localityNames } from "../places/reads";
+import { servedLocalityIds } from "../scheduling/reads";
 import type { MessagingService } from "../messaging/service";
 import type { SchedulingService } from "../scheduling/service";
 import { createBookings } from "./bookings";
@@ -72,10 +74,17 @@ export function createPublicService({
       }
       return null;
     },
+    /** The localities the vans serve, by name: the booking page's choice. */
+    async localities(): Promise<{ id: number; name: string }[]> {
+      const served = await servedLocalityIds(db);
+      return (await localityNames(db)).filter((l) => served.has(l.id)).sort((a, b) => a.name.localeCompare(b.name));
+    },
     pickupDays: bookings.pickupDays,
     sendCode: otps.send,
     book: bookings.book,
     revoke: links.revoke,
+    /** The box's clock (the booking page's form tokens age by it). */
+    clock,
   };
 }
 export type PublicService = ReturnType<typeof createPublicService>;

@@ -21,6 +21,8 @@ export const SnapshotContent = z.object({
   version: z.number().int().positive(),
   created_at: z.string(),
   tables: z.record(z.string(), SnapshotTable),
+  /** HQ's public address (IRONBOX_PUBLIC_URL at HQ), for the status links a shop mints (issue 35). */
+  public_url: z.string().url().max(300).nullable().optional(),
 });
 export type SnapshotContent = z.infer<typeof SnapshotContent>;
 

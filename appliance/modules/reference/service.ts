@@ -34,6 +34,8 @@ export interface ReferenceDeps {
   tokenGate: (client: string, right: () => boolean) => Promise<void>;
   /** How often an enrolled shop looks for a newer snapshot. */
   syncEveryMs?: number;
+  /** HQ: its public address (IRONBOX_PUBLIC_URL), signed into each snapshot for the shops' status links. */
+  publicUrl?: string | null;
   log?: (m: string, e?: unknown) => void;
 }
 
@@ -44,6 +46,8 @@ const KEY = {
   lastError: "reference.last_error",
   /** HQ: the latest signed snapshot (JSON of SignedSnapshot plus the content hash). */
   published: "reference.published",
+  /** Shop: HQ's public address, from the applied snapshot ("" when HQ has none). */
+  publicUrl: "reference.public_url",
 } as const;
 
 /** Bigger answers than this are refused unread (a snapshot of the demo catalogue is a few kB). */
@@ -112,6 +116,8 @@ export function createReferenceService(deps: ReferenceDeps) {
   const log = deps.log ?? console.error;
   let hqKey: KeyObject | null = null;
   if (enrolment) hqKey = parsePublicKey(enrolment.publicKey);
+  /** HQ's public address as last applied (shop); read once at start (`loadPublicUrl`), then kept by each apply. */
+  let hqPublicUrl: string | null = null;
 
   async function getSetting(key: string): Promise<string | null> {
     const row = await db.query.boxSettings.findFirst({ where: (s, { eq }) => eq(s.key, key) });
@@ -225,7 +231,9 @@ export function createReferenceService(deps: ReferenceDeps) {
       for (const t of [...present].reverse()) await dropRemoved(tx, t, idsOf(t));
       await setSetting(tx, KEY.version, String(content.version));
       await setSetting(tx, KEY.appliedAt, appliedAt);
+      await setSetting(tx, KEY.publicUrl, content.public_url ?? "");
     });
+    hqPublicUrl = content.public_url ?? null;
   }
 
   let syncing: Promise<ReferenceStatus> | null = null;
@@ -305,6 +313,12 @@ export function createReferenceService(deps: ReferenceDeps) {
     managed,
     status,
     receive,
+    /** The public address status links use when the box has none of its own: HQ's own (HQ), or the one HQ signed (shop). */
+    publicUrl: (): string | null => (mode === "hq" ? (deps.publicUrl ?? null) : hqPublicUrl),
+    /** Shop: reads the applied snapshot's public address (once, at start). */
+    async loadPublicUrl() {
+      hqPublicUrl = (await getSetting(KEY.publicUrl)) || null;
+    },
 
     /** HQ: signs the reference data as a new version (or answers the last one when nothing changed). */
     async publish(caller: Caller): Promise<PublishResult> {
@@ -312,7 +326,11 @@ export function createReferenceService(deps: ReferenceDeps) {
       const key = ensureSigningKey(dataDir);
       const tables = await readTables();
       const rows = Object.fromEntries(Object.entries(tables).map(([n, t]) => [n, t.rows.length]));
-      const hash = createHash("sha256").update(canonicalJson(tables)).digest("hex");
+      const public_url = mode === "hq" ? (deps.publicUrl ?? null) : null;
+      // The address is hashed only when set, so an HQ without one keeps the hashes it had.
+      const hash = createHash("sha256")
+        .update(canonicalJson(public_url ? { tables, public_url } : tables))
+        .digest("hex");
       const last = await published();
       if (last?.hash === hash) {
         const bytes = Buffer.from(last.payload, "base64").length;
@@ -320,7 +338,7 @@ export function createReferenceService(deps: ReferenceDeps) {
       }
       const version = (last?.version ?? 0) + 1;
       const created_at = clock.now().toISOString();
-      const payload = gzipSync(canonicalJson({ format: 1, version, created_at, tables } satisfies SnapshotContent));
+      const payload = gzipSync(canonicalJson({ format: 1, version, created_at, tables, ...(public_url ? { public_url } : {}) } satisfies SnapshotContent));
       const signed: SignedSnapshot = { version, created_at, signature: signBytes(key, payload), payload: payload.toString("base64") };
       await db.transaction(async (tx) => {
         await setSetting(tx, KEY.published, JSON.stringify({ ...signed, hash }));

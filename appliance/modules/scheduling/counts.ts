@@ -10,6 +10,7 @@ import { addDays, businessDay } from "../../domain/dates";
 import { type CapacitySetting, dayOfWeek, dayStartUtc, monthOf, parseAmounts, parseLocalityIds } from "../../domain/schedule";
 import { actionNames } from "../catalogue/reads";
 import { customerHomes } from "../customers/reads";
+import { skippedPickups } from "../messaging/reads";
 import { addressLocalities } from "../places/reads";
 import { type StopCount, ticketStopReads } from "../tickets/stopReads";
 import { notNull, stopAddress } from "./booked";
@@ -31,7 +32,8 @@ export function createScheduleCounts(db: Db) {
    * address of their own, places the localities.
    */
   async function bookedStops(from: string, to: string, locality?: number) {
-    const { pickups, deliveries } = await stops.stopCounts(from, to);
+    // A pickup the customer skipped by SMS is off the driver's run (driverRun.ts): its room is free.
+    const { pickups, deliveries } = await stops.stopCounts(from, to, await skippedPickups(db, from, to));
     const homeless = [...pickups, ...deliveries].filter((r) => r.address_id == null).map((r) => r.customer_id);
     const homes = await customerHomes(db, homeless);
     const addressIds = [...pickups, ...deliveries].map((r) => stopAddress(r.address_id, homes.get(r.customer_id)?.address_id));

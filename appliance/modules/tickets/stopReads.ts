@@ -4,7 +4,7 @@
  * plant's load. Rows carry the ids of customers, shops and addresses; scheduling asks their
  * owners for names and localities.
  */
-import { and, asc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { ticketSubCategories, ticketSubCategoryActions, tickets } from "../../../db/schema";
 
@@ -77,7 +77,8 @@ export function ticketStopReads(db: Db) {
      * Booked pickups and deliveries over [from, to], every shop, counted per (day, customer,
      * address): the stop indexes of migration 0007 cover this grouping, so no ticket row is read.
      */
-    async stopCounts(from: string, to: string): Promise<{ pickups: StopCount[]; deliveries: StopCount[] }> {
+    /** `skipped`: `ticket_id|pickup_date` keys of pickups the customer called off (they are not counted). */
+    async stopCounts(from: string, to: string, skipped: string[] = []): Promise<{ pickups: StopCount[]; deliveries: StopCount[] }> {
       const [pickups, deliveries] = await Promise.all([
         db
           .select({
@@ -87,7 +88,7 @@ export function ticketStopReads(db: Db) {
             n: sql<number>`count(*)`,
           })
           .from(tickets)
-          .where(isPickupOn(from, to))
+          .where(and(isPickupOn(from, to), skipped.length ? notInArray(sql<string>`${tickets.id} || '|' || ${tickets.pickup_date}`, skipped) : undefined))
           .groupBy(tickets.pickup_date, tickets.customer_id, tickets.pickup_address_id),
         db
           .select({
