@@ -38,11 +38,11 @@ describe("spec §6 visibility", () => {
   const who = (role: EmployeeClaims["role"], hq = false) => ({ role, hq });
   const tiles = (e: ReturnType<typeof who>) => TILES.filter((t) => allowed(t.access, e, e.hq)).map((t) => t.label);
   test("admin sees every tile; the Scheduler only with HQ", () => {
-    expect(tiles(who("admin", true))).toHaveLength(14);
+    expect(tiles(who("admin", true))).toHaveLength(15);
     expect(tiles(who("admin", false))).not.toContain("Scheduler");
   });
-  test("manager and employee: no admin tiles, no Scheduler even at HQ; End of day for managers", () => {
-    expect(tiles(who("manager", true))).toEqual(["Customers", "Tickets", "Tracking", "Express", "State Logs", "End of day"]);
+  test("manager and employee: no admin tiles, no Scheduler even at HQ; End of day and Accounts for managers", () => {
+    expect(tiles(who("manager", true))).toEqual(["Customers", "Tickets", "Tracking", "Express", "State Logs", "End of day", "Accounts"]);
     expect(tiles(who("employee", true))).toEqual(["Customers", "Tickets", "Tracking", "Express", "State Logs"]);
   });
   test("driver: no Express or State Logs; Scheduler at HQ only", () => {
