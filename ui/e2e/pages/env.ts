@@ -3,10 +3,11 @@
  * so two runs on one machine never share one: npm test claims a free block
  * (scripts/e2e/ports.ts) when E2E_PORT is not set. The block: +0 the demo box, +1 the SMS
  * phone stand-in, +2 the empty box (playwright.config.ts); the specs' own boxes: +4 offline,
- * +5 and +6 reference, +7 https and import, +8 https's HTTPS, +9 chain's HQ, +11 release.
+ * +5 and +6 reference, +7 https and import, +8 https's HTTPS, +9 chain's HQ, +11 release and
+ * public, +12 public's listener, +13 booking's HQ, +14 its public listener, +15 booking's shop.
  */
 const base = Number(process.env.E2E_PORT) || 8099;
-export const E2E_SPAN = 12;
+export const E2E_SPAN = 16;
 export const MAIN_PORT = base;
 export const EMPTY_PORT = base + 2;
 export const EMPTY_BOX = `http://localhost:${EMPTY_PORT}`;
