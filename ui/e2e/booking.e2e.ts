@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { addDays } from "../../appliance/domain/dates";
-import { apiDate } from "../../appliance/domain/format";
+import { apiDate, displayDate } from "../../appliance/domain/format";
 import { weekOf } from "../../appliance/domain/schedule";
 import { AppPage } from "./pages/app";
 import { GATEWAY_AUTH, GATEWAY_PORT, GATEWAY_STAND_IN, MAIN_PORT, SMS_WEBHOOK_SECRET } from "./pages/env";
@@ -94,7 +94,11 @@ test.afterAll(async () => {
   rmSync(storage, { recursive: true, force: true });
 });
 
-test("a pickup booked on a phone reaches the shop's run, is confirmed by SMS with a working link, and SKIP takes it off", async ({ page, request }) => {
+test("a pickup booked on a phone reaches the shop's run, is confirmed by SMS with a working link, and SKIP takes it off", async ({
+  browser,
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const mobile = `799${String(Date.now()).slice(-5)}`;
   const hqApi = client(hq.url, await login(hq.url));
@@ -167,6 +171,22 @@ test("a pickup booked on a phone reaches the shop's run, is confirmed by SMS wit
   await page.goto(`${shop.url}/scheduling?year=${w.year}&week=${w.week}&day=${day}&view=driver`);
   const stop = page.getByTestId("run-stop").filter({ hasText: "Online Booking Customer" });
   await expect(stop).toBeVisible();
+
+  // The shop's admin sees it on the Bookings screen (another browser), the day as DD/MM/YYYY.
+  const desk = await browser.newContext();
+  try {
+    const deskPage = await desk.newPage();
+    const admin = new AppPage(deskPage);
+    await admin.open(`${shop.url}/`);
+    await admin.loginShop();
+    await admin.signIn("9999");
+    await deskPage.goto(`${shop.url}/bookings`);
+    const card = deskPage.getByTestId("booking").filter({ hasText: "Online Booking Customer" });
+    await expect(card.getByTestId("booking-day")).toHaveText(displayDate(day));
+    await expect(card).toContainText(`ticket #${mine!.ticket_id}`);
+  } finally {
+    await desk.close();
+  }
 
   // The status page opens from the link on the phone (HQ reads it from the shop's copy).
   await page.setViewportSize({ width: 390, height: 844 });
