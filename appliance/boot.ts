@@ -69,6 +69,8 @@ import { importRoutes } from "./modules/import/routes";
 import { createImportService } from "./modules/import/service";
 import { referenceRoutes } from "./modules/reference/routes";
 import { appliedReferenceVersion, createReferenceService } from "./modules/reference/service";
+import { type Bookings, createBookings } from "./modules/bookings/wire";
+import { bookingRoutes } from "./modules/bookings/routes";
 import { chainRoutes } from "./modules/chain/routes";
 import { createChainService } from "./modules/chain/service";
 import { createReportService } from "./modules/reports/service";
@@ -108,6 +110,8 @@ export interface Appliance {
   journal: ReturnType<typeof createPrintJournal>;
   /** The outbox and its sender (tests step it: messaging.sender.pause() / tick()). */
   messaging: MessagingService;
+  /** Issue 35: bookings from HQ (tests feed envelopes to apply, step the poll, or route at HQ). */
+  bookings: Bookings;
   /** Stops background work (gun readers, the link to HQ) before the database closes: await it. */
   stop(): Promise<void>;
   database: Database;
@@ -276,6 +280,12 @@ export async function bootAppliance(
   const publicService = createPublicService({ db, clock, links: statusLinks, scheduling, messaging, siteCopies: () => chain.readableCopies(), log });
   const publicFace = publicRoutes(publicService);
 
+  // Issue 35: online bookings down to the shop (signed by HQ, applied once here) and the shop's list.
+  const customersService = createCustomerService({ db, clock, places, approvals });
+  const enrolment = hqUrl && publicKey && token ? { url: hqUrl, publicKey, token } : null;
+  const bookingServices = { customers: customersService, places, tickets, scheduling, messaging };
+  const bookings = createBookings({ db, clock, ...config, enrolment, services: bookingServices, copies: () => chain.readableCopies(), log });
+
   const routes: RouteDef[] = [];
   routes.push(
     ...systemRoutes({
@@ -293,7 +303,7 @@ export async function bootAppliance(
     ...employeeRoutes(employees),
     ...catalogueRoutes(catalogue),
     ...placeRoutes(places),
-    ...customerRoutes(createCustomerService({ db, clock, places, approvals })),
+    ...customerRoutes(customersService),
     ...ticketRoutes(tickets, items),
     ...paymentRoutes(payments),
     ...accountRoutes({
@@ -344,6 +354,7 @@ export async function bootAppliance(
     // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
     ...importRoutes(imports),
     ...statusLinkRoutes(statusLinks),
+    ...bookingRoutes(bookings.service, { hq: bookings.downlinkHq, checkPeer: reference.checkPeer }),
   );
   const hosts = boxHostNames({ site: config.site, allowedHosts: config.allowedHosts, hqUrl: config.reference.hqUrl });
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed, hostGuard: hostGuard(hosts) });
@@ -376,6 +387,8 @@ export async function bootAppliance(
   services.add("image sweeper", () => images.startSweeper(opts.log));
   // An enrolled shop looks for HQ's newest reference data now and every few minutes, in the background.
   services.add("reference sync", () => reference.start());
+  // And asks HQ for online bookings every half minute (a booking is on the run within a minute).
+  services.add("bookings downlink", () => bookings.downlinkShop.start());
   services.add("chain restores", () => (chain.enabled() ? chain.start() : undefined));
   // The database check, in a process of its own: a few minutes after boot, then daily.
   services.add("database checks", () => boxHealth.startChecks());
@@ -397,6 +410,7 @@ export async function bootAppliance(
     bus,
     journal,
     messaging,
+    bookings,
     stop: services.stop,
   };
 }

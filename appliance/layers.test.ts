@@ -190,6 +190,8 @@ export const OWNER: Record<string, string> = {
   statusLinks: "public",
   publicOtps: "public",
   publicBookings: "public",
+  downlinks: "bookings",
+  shopBookings: "bookings",
 };
 
 /** Tables any file may use, each with why (keep this short). */

@@ -9,3 +9,4 @@ export * from "./accounts";
 export * from "./deposits";
 export * from "./books";
 export * from "./public";
+export * from "./bookings";

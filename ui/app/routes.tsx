@@ -18,6 +18,7 @@ import { ScannersScreen } from "../features/scanners/ScannersScreen";
 import { LinkScreen } from "../features/hqlink";
 import { EndOfDay } from "../features/till/EndOfDay";
 import { ImportScreen } from "../features/import";
+import { BookingsScreen } from "../features/bookings";
 import type { Access } from "./access";
 
 export interface RouteDef {
@@ -93,6 +94,8 @@ export const ROUTES: RouteDef[] = [
   { path: "/racks", title: "Racks", access: "all", component: S.RacksScreen, back: "/tracking" },
   { path: "/unclaimed", title: "Unclaimed", access: "notDriver", component: S.UnclaimedScreen, back: "/tracking" },
   { path: "/scheduling", title: "Scheduler", access: "scheduler", component: W.SchedulerScreen, back: "/home" },
+  // Issue 35: online bookings, as the server's GET /bookings/ (drivers excluded).
+  { path: "/bookings", title: "Online bookings", access: "notDriver", component: BookingsScreen, back: "/scheduling" },
   { path: "/express", title: "Express", access: "notDriver", component: S.ExpressScreen, back: "/home" },
   // Not in the spec's list: the drawer's end of day (issue 24, README).
   { path: "/till", title: "End of day", access: "managers", component: EndOfDay, back: "/home" },

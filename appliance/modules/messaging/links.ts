@@ -52,3 +52,44 @@ export async function queueCode(
   setTimeout(deps.kick, 0);
   return row!.id;
 }
+
+export type TicketText = CodeMessage & { ticket_id: number };
+
+/**
+ * Issue 35: a text about one ticket by SMS, with the ticket's status link, queued with the
+ * caller's write `q` (the booking's confirmation commits with the booking's outcome, or
+ * neither does). Null when no SMS channel is set up (nothing is queued, no link is minted).
+ */
+export async function queueTicketText(
+  deps: { clock: Clock; channels: () => Promise<Channels>; kick: () => void; links: TicketLinks },
+  q: Pick<Db, "insert">,
+  to: TicketText,
+): Promise<number | null> {
+  const ch = await deps.channels();
+  if (!ch.sms) return null;
+  const at = deps.clock.now().toISOString();
+  const link = await deps.links.mint(q, { id: to.ticket_id, agent_id: to.agent_id });
+  const [row] = await q
+    .insert(outgoingMessages)
+    .values(
+      newRow(
+        {
+          channel: "sms",
+          recipient: to.mobile,
+          agent_id: to.agent_id,
+          employee_id: null,
+          customer_id: to.customer_id,
+          ticket_id: to.ticket_id,
+          batch_id: null,
+          subject: "",
+          text: withLink(to.text, link),
+        },
+        at,
+      ),
+    )
+    .returning();
+  // Not announced: the caller's write may still roll back. The kick runs after this turn (the
+  // commit, normally); if it comes first the sender's next poll finds the row.
+  setTimeout(deps.kick, 50);
+  return row!.id;
+}

@@ -33,7 +33,7 @@ import { createQuietHours } from "./quietHours";
 import { type Announce, createSender, DEFAULT_POLICY, type SenderPolicy } from "./sender";
 import { createStatusMessages, createTicketContexts } from "./status";
 import { createTemplates } from "./templates";
-import { type CodeMessage, NO_LINKS, queueCode, type TicketLinks } from "./links";
+import { type CodeMessage, NO_LINKS, queueCode, queueTicketText, type TicketLinks, type TicketText } from "./links";
 import { createInbound, modemSourceId } from "./inbound";
 import { createInbox } from "./inbox";
 import { createReminders } from "./reminders";
@@ -170,6 +170,8 @@ export function createMessagingService({
 
     /** Issue 35: a one-time code by SMS to a customer's mobile, queued now (null: no SMS channel is set up). */
     queueCode: (to: CodeMessage) => queueCode({ db, clock, channels, announce, kick }, to),
+    /** Issue 35: a ticket's text with its status link by SMS, queued in the caller's write `q` (null: no SMS channel). */
+    queueTicketText: (q: Pick<Db, "insert">, to: TicketText) => queueTicketText({ clock, channels, kick, links }, q, to),
     /** Pickup reminders: the sender's poll runs remind(); tests step it with the clock. */
     reminders,
     /** The modem's stored texts, read now (the sender's poll does it every 30 s). */

@@ -2,7 +2,7 @@
 // counter's own (scheduling's availability: season, weekday, locality, stops booked) less the
 // online bookings not yet applied at the shop, so the web never promises a day the counter
 // would not. A booking is a row with a uid, so the shop box it goes down to applies it once.
-import { and, count, eq, gte, lte } from "drizzle-orm";
+import { and, count, eq, gte, inArray, lte } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { publicBookings } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
@@ -116,4 +116,20 @@ export function createBookings({
       return { id: uid, day: b.day, shown: displayDate(b.day), status: "received" as const };
     },
   };
+}
+
+/** Issue 35, the downlink's read: bookings not yet applied at a shop, oldest first. */
+export function receivedBookings(db: Db) {
+  return db.select().from(publicBookings).where(eq(publicBookings.status, "received")).orderBy(publicBookings.id);
+}
+
+/** Issue 35: HQ saw these bookings applied in the shops' copies; they stop counting against the days' room. */
+export async function markBookingsApplied(db: Db, uids: string[], at: string): Promise<number> {
+  if (!uids.length) return 0;
+  const done = await db
+    .update(publicBookings)
+    .set({ status: "applied", applied_at: at })
+    .where(and(inArray(publicBookings.uid, uids), eq(publicBookings.status, "received")))
+    .returning({ id: publicBookings.id });
+  return done.length;
 }

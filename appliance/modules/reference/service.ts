@@ -349,6 +349,14 @@ export function createReferenceService(deps: ReferenceDeps) {
 
     /** HQ: the newest snapshot, or null when there is none newer than `after`. */
     async latest(authorization: string | null, client: string, after?: number): Promise<SignedSnapshot | null> {
+      await this.checkPeer(authorization, client);
+      const last = await published();
+      if (!last || (after !== undefined && last.version <= after)) return null;
+      return { version: last.version, created_at: last.created_at, signature: last.signature, payload: last.payload };
+    },
+
+    /** HQ: throws unless `authorization` carries the enrolment token (shared by every HQ -> shop download, e.g. bookings). */
+    async checkPeer(authorization: string | null, client: string): Promise<void> {
       const m = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? "");
       if (mode !== "hq" || !deps.peerToken)
         throw conflict("This box does not serve reference data (it is not head quarters' box, or IRONBOX_HQ_TOKEN is unset)");
@@ -358,9 +366,6 @@ export function createReferenceService(deps: ReferenceDeps) {
       if (!m) throw unauthorized("Token: the enrolment token is missing or wrong");
       const token = deps.peerToken;
       await deps.tokenGate(client, () => timingSafeEqual(digest(m[1]!), digest(token)));
-      const last = await published();
-      if (!last || (after !== undefined && last.version <= after)) return null;
-      return { version: last.version, created_at: last.created_at, signature: last.signature, payload: last.payload };
     },
 
     /** Shop: fetches now (one fetch at a time; a second caller waits for the running one). */

@@ -80,9 +80,9 @@ export function createLedger(clock: Clock) {
    * leaves CREATED: to AWAITING PICKUP when it is to be collected from the client, otherwise
    * to the spec's empty state ("", garments at the counter). Confirming twice changes nothing.
    */
-  async function confirm(q: Exec, caller: EmployeeCaller, t: typeof tickets.$inferSelect) {
+  async function confirm(q: Exec, caller: EmployeeCaller, t: typeof tickets.$inferSelect, opts: { empty?: boolean } = {}) {
     const [item] = await q.select({ id: ticketSubCategories.id }).from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, t.id)).limit(1);
-    if (!item) throw unprocessable("Ticket is empty");
+    if (!item && !opts.empty) throw unprocessable("Ticket is empty");
     if (t.confirmed_at) return;
     const state = stateOnConfirm(t);
     await q.update(tickets).set({ confirmed_at: now(), state }).where(eq(tickets.id, t.id));

@@ -198,6 +198,16 @@ export function createTicketService({
       return view(caller, id);
     },
 
+    /**
+     * Issue 35: a pickup booked online is confirmed before anyone has seen the garments (the
+     * driver counts them at the door), so it is on the scheduler and the run as AWAITING PICKUP.
+     */
+    async confirmBookedPickup(caller: EmployeeCaller, id: number) {
+      const t = await row(caller, id);
+      if (!t.pickup_from_client) throw unprocessable("Only a pickup from the client is confirmed without garments");
+      await db.transaction((tx) => ledger.confirm(tx, caller, t, { empty: true }));
+    },
+
     /** Confirms inside the caller's transaction: the receipt's print jobs commit with it, or neither does. */
     async confirmIn(tx: Exec, caller: EmployeeCaller, id: number) {
       const t = await ledger.ticketRow(tx, caller, id);

@@ -96,6 +96,9 @@ export function SchedulerScreen() {
       >
         ›
       </button>
+      <Link href="/bookings" className="btn btn-small">
+        Online bookings
+      </Link>
       {(year !== now.year || week !== now.week) && (
         <button type="button" className="btn btn-small" onClick={() => go(now)}>
           This week
