@@ -86,7 +86,7 @@ test.describe("first run", () => {
     await expect(app.pin).toHaveAttribute("inputmode", "numeric");
     await app.enterPin("0357");
     await expect(page.getByTestId("who")).toContainText("Rita Spiteri");
-    await expect(app.tiles()).toHaveCount(15);
+    await expect(app.tiles()).toHaveCount(16);
 
     // This box is this test's own, so its shop's PIN lock can be tried: after 5 wrong PINs
     // the box answers 429 and the modal shows the box's reason instead of 'Incorrect Pin'.
