@@ -218,19 +218,17 @@ describe("HQ's side", () => {
       const copy = { site: "bkr", url: `file:${join(shop.dir, "ironbox.db")}` };
       expect(await siteFor([copy], hq.clock, { phone: "+35679001234", locality_id: loc, day: tomorrow() })).toBe("bkr");
       const uid = crypto.randomUUID();
-      await hdb
-        .insert(publicBookings)
-        .values({
-          uid,
-          phone: "+35679001234",
-          locality_id: loc,
-          street: "Triq il-Prova",
-          number: "12",
-          day: tomorrow(),
-          note: "",
-          status: "received",
-          created_at: hq.clock.now().toISOString(),
-        });
+      await hdb.insert(publicBookings).values({
+        uid,
+        phone: "+35679001234",
+        locality_id: loc,
+        street: "Triq il-Prova",
+        number: "12",
+        day: tomorrow(),
+        note: "",
+        status: "received",
+        created_at: hq.clock.now().toISOString(),
+      });
       const down = createDownlinkHq({ db: hdb, clock: hq.clock, key: () => key, copies: () => [copy], log: () => {} });
       const served = await down.serve("bkr", 0);
       expect(served.length).toBe(1);
