@@ -3,7 +3,7 @@
 # root, apt; no Bun). Safe to run again: each step is skipped when already done.
 #   ensure-deps.sh          JavaScript dependencies (Bun comes from npm)
 #   ensure-deps.sh --test   also the apt packages the tests drive (chromium, socat, poppler, zbar,
-#                           openssh-server, certutil, avahi-browse, avahi-daemon)
+#                           openssh-server, certutil, avahi-browse, avahi-daemon, faketime)
 set -eu
 cd "$(dirname "$0")/.."
 BUN_VERSION=1.4.5
@@ -27,6 +27,8 @@ if [ "${1:-}" = "--test" ]; then
   [ -x /usr/sbin/sshd ] || missing="$missing openssh-server"
   command -v certutil >/dev/null 2>&1 || missing="$missing libnss3-tools"
   command -v avahi-browse >/dev/null 2>&1 || missing="$missing avahi-utils"
+  # The hotel's browser test dates its box's charges under libfaketime.
+  ls /usr/lib/*/faketime/libfaketimeMT.so.1 >/dev/null 2>&1 || missing="$missing faketime"
   # The mDNS test runs avahi-daemon (with its own D-Bus) in a network namespace.
   [ -x /usr/sbin/avahi-daemon ] && command -v dbus-daemon >/dev/null 2>&1 || missing="$missing avahi-daemon dbus"
   if [ -n "$missing" ]; then
