@@ -190,6 +190,12 @@ describe("accounts", () => {
     expect((await api("POST", `/accounts/${ids.hotel}/invoices`, { from: "2026-10-01", to: "2026-10-31" }, otherManager)).status).toBe(404);
     expect((await api("GET", `/invoices/${inv.id}`, undefined, otherManager)).status).toBe(404);
     ids.inv1 = inv.id;
+    // The account's tickets: each charged ticket once, with the invoice that billed it; another shop's: 404.
+    const charged = await ok("GET", `/accounts/${ids.hotel}/charges`, undefined, manager);
+    expect(charged.length).toBeGreaterThan(0);
+    expect(charged.every((c: { invoice_number: string | null }) => c.invoice_number === "MST-2026-000001")).toBe(true);
+    expect(Math.round(charged.reduce((t: number, c: { amount: number }) => t + c.amount * 100, 0))).toBe(5550);
+    expect((await api("GET", `/accounts/${ids.hotel}/charges`, undefined, otherManager)).status).toBe(404);
     // The database refuses changing or deleting it.
     await expect(box.database.client.execute(`UPDATE invoice_lines SET gross = 1 WHERE invoice_id = ${inv.id}`)).rejects.toThrow();
     await expect(box.database.client.execute(`DELETE FROM invoices WHERE id = ${inv.id}`)).rejects.toThrow();

@@ -45,6 +45,17 @@ export const Account = z.object({
 });
 export type Account = z.infer<typeof Account>;
 
+/** A ticket charged to an account (its charge rows summed), and the invoice that billed it, if any. */
+export const AccountCharge = z.object({
+  ticket_id: z.number(),
+  amount: z.number(),
+  /** When it was first charged (UTC). */
+  at: z.string(),
+  invoice_id: z.number().nullable(),
+  invoice_number: z.string().nullable(),
+});
+export type AccountCharge = z.infer<typeof AccountCharge>;
+
 export const AccountsQuery = z.object({ agent: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
 
 export const InvoiceInput = z.object({ from: IsoDate, to: IsoDate }).refine((b) => b.from <= b.to, "from must not be after to");

@@ -12,6 +12,7 @@ import { businessDay } from "../../domain/dates";
 import type { InvoiceService } from "./invoices";
 import {
   Account,
+  AccountCharge,
   AccountInput,
   AccountPayment,
   AccountsQuery,
@@ -104,6 +105,16 @@ export function accountRoutes(d: {
       access: staff,
       params: IdParams,
       handler: ({ caller, params }) => accounts.get(caller, params.id),
+    }),
+    route({
+      method: "GET",
+      path: "/accounts/:id/charges",
+      response: z.array(AccountCharge),
+      tag: "accounts",
+      summary: "The tickets charged to an account, newest first (at most 500), with the invoice that billed each",
+      access: staff,
+      params: IdParams,
+      handler: ({ caller, params }) => accounts.charges(caller, params.id),
     }),
     route({
       method: "PUT",

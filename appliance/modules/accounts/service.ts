@@ -1,6 +1,6 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { accountCharges, accountCustomers, accounts } from "../../../db/schema";
+import { accountCharges, accountCustomers, accounts, invoices } from "../../../db/schema";
 import { toCents, toEuros } from "../../domain/money";
 import type { Clock } from "../../platform/clock";
 import { conflict, forbidden, notFound, unprocessable } from "../../platform/errors";
@@ -8,7 +8,7 @@ import { APPROVAL_REQUIRED, type ApprovalInput, type ApprovalService } from "../
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import { customerReads } from "../customers/reads";
-import type { Account, AccountInput } from "./model";
+import type { Account, AccountCharge, AccountInput } from "./model";
 
 /** The database or the caller's transaction. */
 export type Exec = Pick<Db, "select" | "insert" | "update" | "delete" | "query">;
@@ -165,6 +165,38 @@ export function createAccountService({ db, clock }: { db: Db; clock: Clock }) {
 
     async get(caller: EmployeeCaller, id: number): Promise<Account> {
       return out(await accountRow(db, caller, id));
+    },
+
+    /** The tickets charged to the account, newest first, with the invoice that billed each. */
+    async charges(caller: EmployeeCaller, id: number): Promise<AccountCharge[]> {
+      await accountRow(db, caller, id);
+      const rows = await db
+        .select({
+          ticket_id: accountCharges.ticket_id,
+          amount: sql<number>`sum(${accountCharges.amount})`,
+          at: sql<string>`min(${accountCharges.at})`,
+          invoice_id: sql<
+            number | null
+          >`(SELECT max(ic.invoice_id) FROM invoice_charges ic JOIN account_charges c2 ON c2.id = ic.charge_id WHERE c2.account_id = ${id} AND c2.ticket_id = ${accountCharges.ticket_id})`,
+        })
+        .from(accountCharges)
+        .where(eq(accountCharges.account_id, id))
+        .groupBy(accountCharges.ticket_id)
+        .orderBy(sql`min(${accountCharges.at}) DESC`)
+        .limit(500);
+      const ids = [...new Set(rows.map((r) => r.invoice_id).filter((x): x is number => x !== null))];
+      const numbers = new Map(
+        ids.length
+          ? (await db.select({ id: invoices.id, number: invoices.number }).from(invoices).where(inArray(invoices.id, ids))).map((r) => [r.id, r.number])
+          : [],
+      );
+      return rows.map((r) => ({
+        ticket_id: r.ticket_id,
+        amount: toEuros(Number(r.amount)),
+        at: r.at,
+        invoice_id: r.invoice_id,
+        invoice_number: r.invoice_id === null ? null : (numbers.get(r.invoice_id) ?? null),
+      }));
     },
 
     async create(caller: EmployeeCaller, input: AccountInput): Promise<Account> {
