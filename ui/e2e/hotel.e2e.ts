@@ -122,11 +122,17 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
   await page.goto(`/accounts/${accountId}`);
   await expect(page.getByTestId("account-balance")).toHaveText(/€/);
   expect(await shown(page, "account-balance")).toBe(charged);
+  // The account's charged tickets: the three of the month, none invoiced yet.
+  const charges = page.getByTestId("account-charges").locator("tbody tr");
+  await expect(charges).toHaveCount(3);
+  await expect(charges.filter({ hasText: "Not invoiced" })).toHaveCount(3);
   const period = page.getByRole("form", { name: "Invoice a period" });
   await period.getByLabel("Invoice from", { exact: true }).fill(dmy(`${month}-01`));
   await period.getByLabel("Invoice to", { exact: true }).fill(dmy(`${month}-${pad(lastDay)}`));
   await period.getByLabel("Invoice to", { exact: true }).press("Tab");
   await period.getByRole("button", { name: "Invoice", exact: true }).click();
+  // Each charged ticket now names the invoice that billed it.
+  await expect(charges.filter({ hasText: "Not invoiced" })).toHaveCount(0);
   await page.getByTestId("account-invoices").getByRole("link").first().click();
   await expect(page).toHaveURL(/\/invoices\/\d+$/);
   const invoicePage = new URL(page.url()).pathname;

@@ -46,7 +46,7 @@ export const Account = z.object({
 export type Account = z.infer<typeof Account>;
 
 /** A ticket charged to an account (its charge rows summed), and the invoice that billed it, if any. */
-export const AccountCharge = z.object({
+export const ChargedTicket = z.object({
   ticket_id: z.number(),
   amount: z.number(),
   /** When it was first charged (UTC). */
@@ -54,7 +54,7 @@ export const AccountCharge = z.object({
   invoice_id: z.number().nullable(),
   invoice_number: z.string().nullable(),
 });
-export type AccountCharge = z.infer<typeof AccountCharge>;
+export type ChargedTicket = z.infer<typeof ChargedTicket>;
 
 export const AccountsQuery = z.object({ agent: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() });
 

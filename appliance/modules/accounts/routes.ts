@@ -12,7 +12,7 @@ import { businessDay } from "../../domain/dates";
 import type { InvoiceService } from "./invoices";
 import {
   Account,
-  AccountCharge,
+  ChargedTicket,
   AccountInput,
   AccountPayment,
   AccountsQuery,
@@ -109,7 +109,7 @@ export function accountRoutes(d: {
     route({
       method: "GET",
       path: "/accounts/:id/charges",
-      response: z.array(AccountCharge),
+      response: z.array(ChargedTicket),
       tag: "accounts",
       summary: "The tickets charged to an account, newest first (at most 500), with the invoice that billed each",
       access: staff,

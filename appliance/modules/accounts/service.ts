@@ -8,7 +8,7 @@ import { APPROVAL_REQUIRED, type ApprovalInput, type ApprovalService } from "../
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import { customerReads } from "../customers/reads";
-import type { Account, AccountCharge, AccountInput } from "./model";
+import type { Account, AccountInput, ChargedTicket } from "./model";
 
 /** The database or the caller's transaction. */
 export type Exec = Pick<Db, "select" | "insert" | "update" | "delete" | "query">;
@@ -168,7 +168,7 @@ export function createAccountService({ db, clock }: { db: Db; clock: Clock }) {
     },
 
     /** The tickets charged to the account, newest first, with the invoice that billed each. */
-    async charges(caller: EmployeeCaller, id: number): Promise<AccountCharge[]> {
+    async charges(caller: EmployeeCaller, id: number): Promise<ChargedTicket[]> {
       await accountRow(db, caller, id);
       const rows = await db
         .select({

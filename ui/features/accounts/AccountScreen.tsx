@@ -7,6 +7,7 @@ import { Section } from "../../components/form";
 import { toast } from "../../components/toast";
 
 import { AccountForm } from "./AccountForm";
+import { ChargesPanel } from "./ChargesPanel";
 import { InvoicePeriod, TakePayment } from "./AccountActions";
 import { StatementView } from "./StatementView";
 import { useLoad } from "./load";
@@ -14,7 +15,7 @@ import { useLoad } from "./load";
 type InvoiceRow = Omit<Invoice, "lines" | "vat" | "credit_notes" | "sent">;
 
 /**
- * An account (issue 34): its details, balance and limit, its invoices, invoicing a period,
+ * An account (issue 34): its details, balance and limit, its charged tickets, its invoices, invoicing a period,
  * a payment on account, and its statement for a period.
  */
 export function AccountScreen({ params }: { params: Record<string, string | undefined> }) {
@@ -76,6 +77,7 @@ export function AccountScreen({ params }: { params: Record<string, string | unde
           )}
         </Section>
       )}
+      <ChargesPanel key={String(invoices.data?.length ?? 0)} account={id} />
       <Section title="Invoices">
         <LoadFailed what="the invoices" error={invoices.error} onRetry={invoices.reload} />
         {!invoices.data && !invoices.error && <p className="muted">Loading the invoices…</p>}
