@@ -88,6 +88,7 @@ import { booksRoutes } from "./modules/books/routes";
 import { createAccountReports } from "./modules/accounts/reports";
 import { createBooksService } from "./modules/books/service";
 import { createDepositService } from "./modules/money/deposits";
+import { createTransferService } from "./modules/money/transfers";
 import { createPaymentService } from "./modules/money/service";
 import { createPublicApp, PUBLIC_API } from "./http/publicApp";
 import { createStatusLinks } from "./modules/public/links";
@@ -315,7 +316,7 @@ export async function bootAppliance(
       shops: agentReads(db),
       clock,
     }),
-    ...depositRoutes(createDepositService({ db, clock, approvals })),
+    ...depositRoutes(createDepositService({ db, clock, approvals }), createTransferService({ db, clock })),
     ...approvalRoutes(approvals),
     ...printingRoutes({ clock, receipt }),
     ...printJournalRoutes(journal, printing),
