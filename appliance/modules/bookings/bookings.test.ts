@@ -19,6 +19,7 @@ import { addDays, businessDay } from "../../domain/dates";
 import { displayDate } from "../../domain/format";
 import { type TestBox, testBox } from "../../test/harness";
 import { publicKeyText, SIGNING_KEY_FILE, type SigningKey } from "../reference/signing";
+import { DEPOSIT_TRANSFER_KIND } from "../money/transferApply";
 import { BOOKING_KIND } from "./apply";
 import { createDownlinkHq, siteFor } from "./downlink";
 import { signEnvelope } from "./envelope";
@@ -245,5 +246,36 @@ describe("HQ's side", () => {
     } finally {
       hq.close();
     }
+  });
+});
+
+describe("a deposit transfer rides the same channel (issue 34)", () => {
+  const transferEnvelope = (over: { phase: "out" | "in"; id: string; amount: number; signer?: SigningKey }) =>
+    signEnvelope(over.signer ?? key, {
+      kind: DEPOSIT_TRANSFER_KIND,
+      uid: `${over.id}:${over.phase}`,
+      site: "bkr",
+      payload: { transfer_id: over.id, phase: over.phase, agent_id: bkr, customer_id: null, full_name: "Anyone", mobile: "79001234", amount: over.amount },
+      issued_at: shop.clock.now().toISOString(),
+    });
+  const sides = async (id: string) =>
+    (await shop.database.client.execute({ sql: "SELECT kind, amount FROM deposits WHERE transfer_id = ?", args: [id] })).rows.map((r) => Object.values(r));
+
+  test("phase in is applied once, whatever the replays; a forged one is refused", async () => {
+    const id = `tr-${crypto.randomUUID()}`;
+    const e = transferEnvelope({ phase: "in", id, amount: 1500 });
+    expect(await shop.bookings.apply.receive(e)).toMatchObject({ uid: `${id}:in`, outcome: "applied" });
+    const again = await Promise.all([shop.bookings.apply.receive(e), shop.bookings.apply.receive(e), shop.bookings.apply.receive(e)]);
+    expect(again.map((r) => r.outcome)).toEqual(["replay", "replay", "replay"]);
+    expect(await sides(id)).toEqual([["transfer_in", 1500]]);
+    const forged = await shop.bookings.apply.receive(transferEnvelope({ phase: "in", id: `tr-${crypto.randomUUID()}`, amount: 1500, signer: wrong }));
+    expect(forged.outcome).toBe("refused");
+  });
+
+  test("phase out more than the shop holds (spent meanwhile) is refused and no row is written", async () => {
+    const id = `tr-${crypto.randomUUID()}`;
+    const r = await shop.bookings.apply.receive(transferEnvelope({ phase: "out", id, amount: 999_999 }));
+    expect(r).toMatchObject({ outcome: "refused", reason: "Not enough balance to transfer €9999.99: spent meanwhile" });
+    expect(await sides(id)).toEqual([]);
   });
 });

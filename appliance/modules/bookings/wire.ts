@@ -8,7 +8,7 @@ import type { PlaceService } from "../places/service";
 import { ensureSigningKey, parsePublicKey } from "../reference/signing";
 import type { SchedulingService } from "../scheduling/service";
 import type { TicketService } from "../tickets/service";
-import { createBookingApply } from "./apply";
+import { type ApplyDeps, createBookingApply } from "./apply";
 import { createDownlinkHq, createDownlinkShop } from "./downlink";
 import { createBookingService } from "./service";
 
@@ -23,6 +23,8 @@ export function createBookings(d: {
   services: { customers: CustomerService; places: PlaceService; tickets: TicketService; scheduling: SchedulingService; messaging: MessagingService };
   copies: () => { site?: string; url: string }[];
   log: (m: string, e?: unknown) => void;
+  /** Other instruction kinds the shop applies from the same channel (apply.ts `kinds`). */
+  kinds?: ApplyDeps["kinds"];
 }) {
   const { db, clock, services: s } = d;
   const shop = d.mode === "shop" ? d.enrolment : null;
@@ -37,6 +39,7 @@ export function createBookings(d: {
     tickets: s.tickets,
     scheduling: s.scheduling,
     messaging: s.messaging,
+    kinds: d.kinds,
   });
   const downlinkHq =
     d.mode === "hq"

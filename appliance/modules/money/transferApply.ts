@@ -40,15 +40,20 @@ export function createTransferApply({
 }: {
   db: Db;
   clock: Clock;
-  /** The addressed box's customer for an "in" without an id: by mobile, else created (customers' service). */
-  customerFor: (p: TransferPhase) => Promise<number>;
+  /** The addressed box's customer for an "in" without an id: by mobile (null: none; creating one is not built yet). */
+  customerFor: (p: TransferPhase) => Promise<number | null>;
 }) {
   // The box acts for HQ: no employee of its own signs a transfer row.
   const system = { kind: "none" } as const;
   return {
     async apply(raw: unknown): Promise<PhaseOutcome> {
-      const p = TransferPhase.parse(raw);
+      const parsed = TransferPhase.safeParse(raw);
+      const uid = String((raw as { transfer_id?: unknown })?.transfer_id ?? "");
+      // Signed by HQ yet malformed never becomes valid: refused, and the downlink's cursor passes it.
+      if (!parsed.success) return { transfer_id: uid, outcome: "refused", reason: "The transfer in the envelope is malformed: refused" };
+      const p = parsed.data;
       const customerId = p.customer_id ?? (await customerFor(p));
+      if (customerId === null) return { transfer_id: p.transfer_id, outcome: "refused", reason: "No customer with this mobile on this box: refused" };
       const kind = p.phase === "out" ? "transfer_out" : "transfer_in";
       try {
         const fresh = await db.transaction(async (tx) => {
