@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { generateKeyPairSync } from "node:crypto";
+import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
@@ -21,8 +21,9 @@ import { type TestBox, testBox } from "../../test/harness";
 import { publicKeyText, SIGNING_KEY_FILE, type SigningKey } from "../reference/signing";
 import { DEPOSIT_TRANSFER_KIND } from "../money/transferApply";
 import { BOOKING_KIND } from "./apply";
-import { createDownlinkHq, siteFor } from "./downlink";
-import { signEnvelope } from "./envelope";
+import { createDownlinkHq, issuedEnvelopes, siteFor } from "./downlink";
+import { openEnvelope, signEnvelope } from "./envelope";
+import { createTransferHq } from "./transfers";
 
 // Issue 35, second part: online bookings signed at HQ and applied once at the shop box. A real
 // enrolled shop box (demo data, site "bkr") with a Testville of one van stop a day all year, so
@@ -277,5 +278,49 @@ describe("a deposit transfer rides the same channel (issue 34)", () => {
     const r = await shop.bookings.apply.receive(transferEnvelope({ phase: "out", id, amount: 999_999 }));
     expect(r).toMatchObject({ outcome: "refused", reason: "Not enough balance to transfer €9999.99: spent meanwhile" });
     expect(await sides(id)).toEqual([]);
+  });
+});
+
+describe("HQ's side of a deposit transfer (issue 34)", () => {
+  test("phase out to the source; phase in only once the source's copy shows it, once; an out spent meanwhile never gets an in", async () => {
+    const hq = await testBox({ env: { IRONBOX_MODE: "hq", IRONBOX_HQ_TOKEN: TOKEN } });
+    try {
+      const shopFile = `file:${join(shop.dir, "ironbox.db")}`;
+      const copies = [
+        { site: "bkr", url: shopFile },
+        { site: "other", url: shopFile },
+      ];
+      const t = createTransferHq({ db: hq.database.db, clock: hq.clock, key: () => key, copies: () => copies });
+      const c = (await db().query.customers.findFirst({ where: (x, { eq }) => eq(x.mobile, "79001234") }))!;
+      await ok("POST", `/customers/${c.id}/deposits`, manager, { amount: 10, method: "cash" });
+      const held = Number((await shop.database.client.execute({ sql: "SELECT sum(amount) FROM deposits WHERE customer_id = ? AND agent_id = ?", args: [c.id, bkr] })).rows[0]![0]);
+      const ask = () => t.request({ from: { site: "bkr", agent_id: bkr }, to: { site: "other", agent_id: 77 }, customer: { id: c.id, full_name: c.full_name, mobile: "79001234" }, cents: held });
+      await expect(t.request({ from: { site: "bkr", agent_id: bkr }, to: { site: "other", agent_id: 77 }, customer: { id: c.id, full_name: c.full_name, mobile: "79001234" }, cents: held + 1 })).rejects.toThrow("Not enough balance at bkr");
+      // Two requests the copy covers each alone: only one can leave the shop.
+      const first = await ask();
+      const second = await ask();
+      const issued = () => issuedEnvelopes(hq.database.db, DEPOSIT_TRANSFER_KIND);
+      expect((await issued()).map((e) => [e.uid, e.site])).toEqual([
+        [`${first}:out`, "bkr"],
+        [`${second}:out`, "bkr"],
+      ]);
+      // Nothing applied at the shop yet: no phase in.
+      expect(await t.advance()).toBe(0);
+      const body = async (uid: string) => JSON.parse((await hq.database.client.execute({ sql: "SELECT body FROM downlinks WHERE uid = ?", args: [uid] })).rows[0]![0] as string);
+      const out1 = await body(`${first}:out`);
+      expect((await shop.bookings.apply.receive(out1)).outcome).toBe("applied");
+      expect((await shop.bookings.apply.receive(out1)).outcome).toBe("replay");
+      expect(await shop.bookings.apply.receive(await body(`${second}:out`))).toMatchObject({ outcome: "refused" });
+      expect(await t.advance()).toBe(1);
+      expect(await t.advance()).toBe(0);
+      const ins = (await issued()).filter((e) => e.uid.endsWith(":in"));
+      expect(ins.map((e) => [e.uid, e.site])).toEqual([[`${first}:in`, "other"]]);
+      expect(ins[0]!.payload).toMatchObject({ transfer_id: first, phase: "in", agent_id: 77, customer_id: null, mobile: "79001234", amount: held });
+      // Signed for the destination only: it opens there, and the source refuses it.
+      expect(openEnvelope(await body(`${first}:in`), createPublicKey(key.privateKey), "other").kind).toBe(DEPOSIT_TRANSFER_KIND);
+      expect((await shop.bookings.apply.receive(await body(`${first}:in`))).outcome).toBe("refused");
+    } finally {
+      hq.close();
+    }
   });
 });

@@ -16,7 +16,7 @@ import type { SigningKey } from "../reference/signing";
 import { createSchedulingService } from "../scheduling/service";
 import type { BookingApply } from "./apply";
 import { BOOKING_KIND, type BookingPayload } from "./apply";
-import { type SignedEnvelope, signEnvelope } from "./envelope";
+import { type Envelope, type SignedEnvelope, signEnvelope } from "./envelope";
 
 /** A shop's restored copy at HQ. */
 export type Copy = { site: string; url: string };
@@ -192,4 +192,22 @@ export function createDownlinkShop({
       return () => (clearTimeout(first), clearInterval(timer));
     },
   };
+}
+
+/**
+ * Any other kind of instruction for one site (issue 34: the deposit transfers), signed and kept
+ * to be served with the bookings; at most once per uid (a second issue changes nothing).
+ */
+export async function issueEnvelope(db: Db, key: SigningKey, e: Envelope): Promise<void> {
+  const signed = signEnvelope(key, e);
+  await db
+    .insert(downlinks)
+    .values({ uid: e.uid, kind: e.kind, site: e.site, body: JSON.stringify(signed), issued_at: e.issued_at })
+    .onConflictDoNothing();
+}
+
+/** The envelopes of a kind HQ issued, oldest first. */
+export async function issuedEnvelopes(db: Db, kind: string): Promise<Envelope[]> {
+  const rows = await db.select({ body: downlinks.body }).from(downlinks).where(eq(downlinks.kind, kind)).orderBy(asc(downlinks.id));
+  return rows.map((r) => JSON.parse(r.body) as Envelope);
 }

@@ -34,12 +34,21 @@ export async function heldAt(q: Pick<Exec, "select">, customerId: number, agentI
   return Number(r?.c ?? 0);
 }
 
+/** Whether a copy shows a transfer's side (HQ learns from the source's copy that phase out is in). */
+export async function transferSideSeen(q: Pick<Exec, "select">, transferId: string, kind: "transfer_out" | "transfer_in"): Promise<boolean> {
+  const [r] = await q.select({ id: deposits.id }).from(deposits).where(sql`${deposits.transfer_id} = ${transferId} AND ${deposits.kind} = ${kind}`);
+  return r !== undefined;
+}
+
 /** One side of a transfer, once: false when this side of `transferId` is already in (a replay). */
 export async function writeSide(
   q: Exec,
   at: Date,
   side: { transferId: string; kind: "transfer_out" | "transfer_in"; customerId: number; agentId: number; employeeId: number | null; cents: number },
 ): Promise<boolean> {
+  // Looked up first: the not-below-zero trigger runs before the unique index is consulted, so a
+  // replayed "out" that emptied the balance would otherwise be refused instead of seen as done.
+  if (await transferSideSeen(q, side.transferId, side.kind)) return false;
   const rows = await q
     .insert(deposits)
     .values({
