@@ -53,6 +53,7 @@ export function createDownlinkHq({
   key,
   copies,
   log = console.error,
+  passes = [],
 }: {
   db: Db;
   clock: Clock;
@@ -60,6 +61,8 @@ export function createDownlinkHq({
   key: () => SigningKey;
   copies: () => Copy[];
   log?: (m: string, e?: unknown) => void;
+  /** Other instructions' passes run before serving (the deposit transfers' phase "in", issue 34). */
+  passes?: (() => Promise<unknown>)[];
 }) {
   /** Bookings received since the last pass, signed and addressed; those no site can take yet wait. */
   async function route(): Promise<number> {
@@ -117,6 +120,7 @@ export function createDownlinkHq({
     async serve(site: string, after: number): Promise<{ id: number; envelope: SignedEnvelope }[]> {
       await learn(site);
       await route();
+      for (const pass of passes) await pass().catch((e) => log(`downlink: a pass failed (${(e as Error)?.message ?? e})`));
       const rows = await db
         .select()
         .from(downlinks)

@@ -11,6 +11,7 @@ import type { TicketService } from "../tickets/service";
 import { type ApplyDeps, createBookingApply } from "./apply";
 import { createDownlinkHq, createDownlinkShop } from "./downlink";
 import { createBookingService } from "./service";
+import { createTransferHq } from "./transfers";
 
 export function createBookings(d: {
   db: Db;
@@ -41,9 +42,13 @@ export function createBookings(d: {
     messaging: s.messaging,
     kinds: d.kinds,
   });
+  const hqCopies = () => d.copies().flatMap((c) => (c.site ? [{ site: c.site, url: c.url }] : []));
+  // HQ's side of the deposit transfers (issue 34): phase "in" is issued as a site polls, once the source's copy shows phase "out".
+  const transfersHq = d.mode === "hq" ? createTransferHq({ db, clock, key: () => ensureSigningKey(d.dataDir), copies: hqCopies }) : null;
   const downlinkHq =
     d.mode === "hq"
       ? createDownlinkHq({
+          passes: transfersHq ? [transfersHq.advance] : [],
           db,
           clock,
           key: () => ensureSigningKey(d.dataDir),
@@ -53,6 +58,6 @@ export function createBookings(d: {
       : null;
   const downlinkShop = createDownlinkShop({ db, site: d.site, enrolment: shop, apply, log: d.log });
   const service = createBookingService({ db, clock, customers: customerReads(db), tickets: s.tickets, scheduling: s.scheduling });
-  return { apply, downlinkHq, downlinkShop, service };
+  return { apply, downlinkHq, downlinkShop, service, transfersHq };
 }
 export type Bookings = ReturnType<typeof createBookings>;
