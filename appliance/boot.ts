@@ -21,6 +21,7 @@ import { getBoxSecret } from "./modules/auth/secrets";
 import { createAuthService } from "./modules/auth/service";
 import { createSetupGate } from "./modules/auth/setupCode";
 import { customerRoutes } from "./modules/customers/routes";
+import { customerReads } from "./modules/customers/reads";
 import { createCustomerService } from "./modules/customers/service";
 import { employeeRoutes } from "./modules/employees/routes";
 import { createEmployeeService } from "./modules/employees/service";
@@ -88,6 +89,9 @@ import { booksRoutes } from "./modules/books/routes";
 import { createAccountReports } from "./modules/accounts/reports";
 import { createBooksService } from "./modules/books/service";
 import { createDepositService } from "./modules/money/deposits";
+import { createTransferApply, DEPOSIT_TRANSFER_KIND } from "./modules/money/transferApply";
+import { phoneSpellings } from "./modules/public/otp";
+import { createTransferService } from "./modules/money/transfers";
 import { createPaymentService } from "./modules/money/service";
 import { createPublicApp, PUBLIC_API } from "./http/publicApp";
 import { createStatusLinks } from "./modules/public/links";
@@ -284,7 +288,22 @@ export async function bootAppliance(
   const customersService = createCustomerService({ db, clock, places, approvals });
   const enrolment = hqUrl && publicKey && token ? { url: hqUrl, publicKey, token } : null;
   const bookingServices = { customers: customersService, places, tickets, scheduling, messaging };
-  const bookings = createBookings({ db, clock, ...config, enrolment, services: bookingServices, copies: () => chain.readableCopies(), log });
+  // Deposit transfers (issue 34) ride the bookings' signed downlink as a second kind of envelope.
+  const transferApply = createTransferApply({
+    db,
+    clock,
+    customerFor: async (p) => (await customerReads(db).byMobiles(phoneSpellings(p.mobile)?.spellings ?? [p.mobile]))[0]?.id ?? null,
+  });
+  const bookings = createBookings({
+    db,
+    clock,
+    ...config,
+    enrolment,
+    services: bookingServices,
+    copies: () => chain.readableCopies(),
+    log,
+    kinds: { [DEPOSIT_TRANSFER_KIND]: (p) => transferApply.apply(p) },
+  });
 
   const routes: RouteDef[] = [];
   routes.push(
@@ -315,7 +334,7 @@ export async function bootAppliance(
       shops: agentReads(db),
       clock,
     }),
-    ...depositRoutes(createDepositService({ db, clock, approvals })),
+    ...depositRoutes(createDepositService({ db, clock, approvals }), createTransferService({ db, clock })),
     ...approvalRoutes(approvals),
     ...printingRoutes({ clock, receipt }),
     ...printJournalRoutes(journal, printing),

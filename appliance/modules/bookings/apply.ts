@@ -51,6 +51,11 @@ export type ApplyDeps = {
   tickets: Pick<TicketService, "create" | "confirmBookedPickup">;
   scheduling: Pick<SchedulingService, "availability">;
   messaging: Pick<MessagingService, "queueTicketText">;
+  /**
+   * Other kinds of instruction riding the same signed channel (the deposit transfers, issue 34),
+   * by kind: each gets the opened envelope's payload and applies it once itself.
+   */
+  kinds?: Record<string, (payload: unknown) => Promise<{ outcome: "applied" | "replay" | "refused"; reason?: string }>>;
 };
 
 export type Applied = { uid: string; outcome: "applied" | "moved" | "replay" | "refused"; reason?: string };
@@ -185,6 +190,8 @@ export function createBookingApply(d: ApplyDeps) {
       try {
         if (!d.hqKey) throw new EnvelopeRefused("This box is not enrolled with head quarters");
         const e = openEnvelope(raw, d.hqKey, d.site);
+        const other = d.kinds?.[e.kind];
+        if (other) return { uid: e.uid, ...(await other(e.payload)) };
         if (e.kind !== BOOKING_KIND) throw new EnvelopeRefused(`This box does not know instructions of kind ${e.kind}: refused`);
         const p = BookingPayload.safeParse(e.payload);
         if (!p.success) throw new EnvelopeRefused("The booking in the envelope is malformed: refused");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { generateKeyPairSync } from "node:crypto";
+import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
@@ -19,9 +19,11 @@ import { addDays, businessDay } from "../../domain/dates";
 import { displayDate } from "../../domain/format";
 import { type TestBox, testBox } from "../../test/harness";
 import { publicKeyText, SIGNING_KEY_FILE, type SigningKey } from "../reference/signing";
+import { DEPOSIT_TRANSFER_KIND } from "../money/transferApply";
 import { BOOKING_KIND } from "./apply";
-import { createDownlinkHq, siteFor } from "./downlink";
-import { signEnvelope } from "./envelope";
+import { createDownlinkHq, issuedEnvelopes, siteFor } from "./downlink";
+import { openEnvelope, signEnvelope } from "./envelope";
+import { createTransferHq } from "./transfers";
 
 // Issue 35, second part: online bookings signed at HQ and applied once at the shop box. A real
 // enrolled shop box (demo data, site "bkr") with a Testville of one van stop a day all year, so
@@ -240,6 +242,99 @@ describe("HQ's side", () => {
       expect(row!.status).toBe("applied");
       // The route is behind the enrolment token.
       expect((await hq.call("GET", `${API}/bookings/downlink?site=bkr&after=0`)).status).toBe(401);
+    } finally {
+      hq.close();
+    }
+  });
+});
+
+describe("a deposit transfer rides the same channel (issue 34)", () => {
+  const transferEnvelope = (over: { phase: "out" | "in"; id: string; amount: number; signer?: SigningKey }) =>
+    signEnvelope(over.signer ?? key, {
+      kind: DEPOSIT_TRANSFER_KIND,
+      uid: `${over.id}:${over.phase}`,
+      site: "bkr",
+      payload: { transfer_id: over.id, phase: over.phase, agent_id: bkr, customer_id: null, full_name: "Anyone", mobile: "79001234", amount: over.amount },
+      issued_at: shop.clock.now().toISOString(),
+    });
+  const sides = async (id: string) =>
+    (await shop.database.client.execute({ sql: "SELECT kind, amount FROM deposits WHERE transfer_id = ?", args: [id] })).rows.map((r) => Object.values(r));
+
+  test("phase in is applied once, whatever the replays; a forged one is refused", async () => {
+    const id = `tr-${crypto.randomUUID()}`;
+    const e = transferEnvelope({ phase: "in", id, amount: 1500 });
+    expect(await shop.bookings.apply.receive(e)).toMatchObject({ uid: `${id}:in`, outcome: "applied" });
+    const again = await Promise.all([shop.bookings.apply.receive(e), shop.bookings.apply.receive(e), shop.bookings.apply.receive(e)]);
+    expect(again.map((r) => r.outcome)).toEqual(["replay", "replay", "replay"]);
+    expect(await sides(id)).toEqual([["transfer_in", 1500]]);
+    const forged = await shop.bookings.apply.receive(transferEnvelope({ phase: "in", id: `tr-${crypto.randomUUID()}`, amount: 1500, signer: wrong }));
+    expect(forged.outcome).toBe("refused");
+  });
+
+  test("phase out more than the shop holds (spent meanwhile) is refused and no row is written", async () => {
+    const id = `tr-${crypto.randomUUID()}`;
+    const r = await shop.bookings.apply.receive(transferEnvelope({ phase: "out", id, amount: 999_999 }));
+    expect(r).toMatchObject({ outcome: "refused", reason: "Not enough balance to transfer €9999.99: spent meanwhile" });
+    expect(await sides(id)).toEqual([]);
+  });
+});
+
+describe("HQ's side of a deposit transfer (issue 34)", () => {
+  test("phase out to the source; phase in only once the source's copy shows it, once; an out spent meanwhile never gets an in", async () => {
+    const hq = await testBox({ env: { IRONBOX_MODE: "hq", IRONBOX_HQ_TOKEN: TOKEN } });
+    try {
+      const shopFile = `file:${join(shop.dir, "ironbox.db")}`;
+      const copies = [
+        { site: "bkr", url: shopFile },
+        { site: "other", url: shopFile },
+      ];
+      const t = createTransferHq({ db: hq.database.db, clock: hq.clock, key: () => key, copies: () => copies });
+      const c = (await db().query.customers.findFirst({ where: (x, { eq }) => eq(x.mobile, "79001234") }))!;
+      await ok("POST", `/customers/${c.id}/deposits`, manager, { amount: 10, method: "cash" });
+      const held = Number(
+        (await shop.database.client.execute({ sql: "SELECT sum(amount) FROM deposits WHERE customer_id = ? AND agent_id = ?", args: [c.id, bkr] })).rows[0]![0],
+      );
+      const ask = () =>
+        t.request({
+          from: { site: "bkr", agent_id: bkr },
+          to: { site: "other", agent_id: 77 },
+          customer: { id: c.id, full_name: c.full_name, mobile: "79001234" },
+          cents: held,
+        });
+      await expect(
+        t.request({
+          from: { site: "bkr", agent_id: bkr },
+          to: { site: "other", agent_id: 77 },
+          customer: { id: c.id, full_name: c.full_name, mobile: "79001234" },
+          cents: held + 1,
+        }),
+      ).rejects.toThrow("Not enough balance at bkr");
+      // Two requests the copy covers each alone: only one can leave the shop.
+      const first = await ask();
+      const second = await ask();
+      const issued = () => issuedEnvelopes(hq.database.db, DEPOSIT_TRANSFER_KIND);
+      expect((await issued()).map((e) => [e.uid, e.site])).toEqual([
+        [`${first}:out`, "bkr"],
+        [`${second}:out`, "bkr"],
+      ]);
+      // Nothing applied at the shop yet: no phase in.
+      expect(await t.advance()).toBe(0);
+      const body = async (uid: string) =>
+        JSON.parse((await hq.database.client.execute({ sql: "SELECT body FROM downlinks WHERE uid = ?", args: [uid] })).rows[0]![0] as string);
+      const out1 = await body(`${first}:out`);
+      expect((await shop.bookings.apply.receive(out1)).outcome).toBe("applied");
+      expect((await shop.bookings.apply.receive(out1)).outcome).toBe("replay");
+      expect(await shop.bookings.apply.receive(await body(`${second}:out`))).toMatchObject({ outcome: "refused" });
+      // The destination's poll runs the pass: its answer carries the phase in, issued once.
+      const down = createDownlinkHq({ db: hq.database.db, clock: hq.clock, key: () => key, copies: () => copies, log: () => {}, passes: [t.advance] });
+      expect((await down.serve("other", 0)).map((r) => r.envelope.uid)).toEqual([`${first}:in`]);
+      expect(await t.advance()).toBe(0);
+      const ins = (await issued()).filter((e) => e.uid.endsWith(":in"));
+      expect(ins.map((e) => [e.uid, e.site])).toEqual([[`${first}:in`, "other"]]);
+      expect(ins[0]!.payload).toMatchObject({ transfer_id: first, phase: "in", agent_id: 77, customer_id: null, mobile: "79001234", amount: held });
+      // Signed for the destination only: it opens there, and the source refuses it.
+      expect(openEnvelope(await body(`${first}:in`), createPublicKey(key.privateKey), "other").kind).toBe(DEPOSIT_TRANSFER_KIND);
+      expect((await shop.bookings.apply.receive(await body(`${first}:in`))).outcome).toBe("refused");
     } finally {
       hq.close();
     }

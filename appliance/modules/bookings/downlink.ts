@@ -16,7 +16,7 @@ import type { SigningKey } from "../reference/signing";
 import { createSchedulingService } from "../scheduling/service";
 import type { BookingApply } from "./apply";
 import { BOOKING_KIND, type BookingPayload } from "./apply";
-import { type SignedEnvelope, signEnvelope } from "./envelope";
+import { type Envelope, type SignedEnvelope, signEnvelope } from "./envelope";
 
 /** A shop's restored copy at HQ. */
 export type Copy = { site: string; url: string };
@@ -53,6 +53,7 @@ export function createDownlinkHq({
   key,
   copies,
   log = console.error,
+  passes = [],
 }: {
   db: Db;
   clock: Clock;
@@ -60,6 +61,8 @@ export function createDownlinkHq({
   key: () => SigningKey;
   copies: () => Copy[];
   log?: (m: string, e?: unknown) => void;
+  /** Other instructions' passes run before serving (the deposit transfers' phase "in", issue 34). */
+  passes?: (() => Promise<unknown>)[];
 }) {
   /** Bookings received since the last pass, signed and addressed; those no site can take yet wait. */
   async function route(): Promise<number> {
@@ -117,6 +120,7 @@ export function createDownlinkHq({
     async serve(site: string, after: number): Promise<{ id: number; envelope: SignedEnvelope }[]> {
       await learn(site);
       await route();
+      for (const pass of passes) await pass().catch((e) => log(`downlink: a pass failed (${(e as Error)?.message ?? e})`));
       const rows = await db
         .select()
         .from(downlinks)
@@ -192,4 +196,22 @@ export function createDownlinkShop({
       return () => (clearTimeout(first), clearInterval(timer));
     },
   };
+}
+
+/**
+ * Any other kind of instruction for one site (issue 34: the deposit transfers), signed and kept
+ * to be served with the bookings; at most once per uid (a second issue changes nothing).
+ */
+export async function issueEnvelope(db: Db, key: SigningKey, e: Envelope): Promise<void> {
+  const signed = signEnvelope(key, e);
+  await db
+    .insert(downlinks)
+    .values({ uid: e.uid, kind: e.kind, site: e.site, body: JSON.stringify(signed), issued_at: e.issued_at })
+    .onConflictDoNothing();
+}
+
+/** The envelopes of a kind HQ issued, oldest first. */
+export async function issuedEnvelopes(db: Db, kind: string): Promise<Envelope[]> {
+  const rows = await db.select({ body: downlinks.body }).from(downlinks).where(eq(downlinks.kind, kind)).orderBy(asc(downlinks.id));
+  return rows.map((r) => JSON.parse(r.body) as Envelope);
 }

@@ -8,9 +8,10 @@ import type { PlaceService } from "../places/service";
 import { ensureSigningKey, parsePublicKey } from "../reference/signing";
 import type { SchedulingService } from "../scheduling/service";
 import type { TicketService } from "../tickets/service";
-import { createBookingApply } from "./apply";
+import { type ApplyDeps, createBookingApply } from "./apply";
 import { createDownlinkHq, createDownlinkShop } from "./downlink";
 import { createBookingService } from "./service";
+import { createTransferHq } from "./transfers";
 
 export function createBookings(d: {
   db: Db;
@@ -23,6 +24,8 @@ export function createBookings(d: {
   services: { customers: CustomerService; places: PlaceService; tickets: TicketService; scheduling: SchedulingService; messaging: MessagingService };
   copies: () => { site?: string; url: string }[];
   log: (m: string, e?: unknown) => void;
+  /** Other instruction kinds the shop applies from the same channel (apply.ts `kinds`). */
+  kinds?: ApplyDeps["kinds"];
 }) {
   const { db, clock, services: s } = d;
   const shop = d.mode === "shop" ? d.enrolment : null;
@@ -37,10 +40,15 @@ export function createBookings(d: {
     tickets: s.tickets,
     scheduling: s.scheduling,
     messaging: s.messaging,
+    kinds: d.kinds,
   });
+  const hqCopies = () => d.copies().flatMap((c) => (c.site ? [{ site: c.site, url: c.url }] : []));
+  // HQ's side of the deposit transfers (issue 34): phase "in" is issued as a site polls, once the source's copy shows phase "out".
+  const transfersHq = d.mode === "hq" ? createTransferHq({ db, clock, key: () => ensureSigningKey(d.dataDir), copies: hqCopies }) : null;
   const downlinkHq =
     d.mode === "hq"
       ? createDownlinkHq({
+          passes: transfersHq ? [transfersHq.advance] : [],
           db,
           clock,
           key: () => ensureSigningKey(d.dataDir),
@@ -50,6 +58,6 @@ export function createBookings(d: {
       : null;
   const downlinkShop = createDownlinkShop({ db, site: d.site, enrolment: shop, apply, log: d.log });
   const service = createBookingService({ db, clock, customers: customerReads(db), tickets: s.tickets, scheduling: s.scheduling });
-  return { apply, downlinkHq, downlinkShop, service };
+  return { apply, downlinkHq, downlinkShop, service, transfersHq };
 }
 export type Bookings = ReturnType<typeof createBookings>;

@@ -45,3 +45,24 @@ export const DepositBalance = z.object({
   rows: z.array(Deposit),
 });
 export type DepositBalance = z.infer<typeof DepositBalance>;
+
+/** POST /customers/{id}/deposits/transfer (HQ staff): a balance moved from one shop to another. */
+export const TransferBody = z.object({
+  from_agent: z.number().int().positive(),
+  to_agent: z.number().int().positive(),
+  amount: euros.refine((n) => n > 0, "must be more than 0"),
+});
+export type TransferBody = z.infer<typeof TransferBody>;
+
+export const TransferResult = z.object({
+  transfer_id: z.string(),
+  customer_id: z.number(),
+  from_agent: z.number(),
+  to_agent: z.number(),
+  amount: z.number(),
+  /** applied: both rows written on this box; requested: HQ signs it down to the shops' boxes (phase out, then in). */
+  status: z.enum(["applied", "requested"]),
+  /** The customer's balance at each shop afterwards (on this box). */
+  from_balance: z.number(),
+  to_balance: z.number(),
+});

@@ -1,13 +1,14 @@
 import { IdParams } from "../../domain/schemas";
-import { ROLES, route } from "../../http/route";
-import { DepositBalance, DepositBody, DepositResult } from "./depositModel";
+import { HQ_STAFF, ROLES, route } from "../../http/route";
+import { DepositBalance, DepositBody, DepositResult, TransferBody, TransferResult } from "./depositModel";
 import type { DepositService } from "./deposits";
 import { RefundBody } from "./model";
+import type { TransferService } from "./transfers";
 
 const staff = { roles: ROLES };
 
 /** Deposits (issue 34): money a customer leaves ahead, spent with ?method=balance on the pay routes. */
-export function depositRoutes(deposits: DepositService) {
+export function depositRoutes(deposits: DepositService, transfers: TransferService) {
   return [
     route({
       method: "POST",
@@ -21,6 +22,19 @@ export function depositRoutes(deposits: DepositService) {
       body: DepositBody,
       idempotent: true,
       handler: ({ caller, params, body }) => deposits.deposit(caller, params.id, body),
+    }),
+    route({
+      method: "POST",
+      path: "/customers/:id/deposits/transfer",
+      response: TransferResult,
+      tag: "payments",
+      summary:
+        "HQ staff move part of a customer's balance from one shop (from_agent) to another (to_agent), each side once under one transfer_id; refused 422 when the source shop's balance does not cover it",
+      access: HQ_STAFF,
+      params: IdParams,
+      body: TransferBody,
+      idempotent: true,
+      handler: ({ caller, params, body }) => transfers.transfer(caller, params.id, body),
     }),
     route({
       method: "GET",

@@ -30,3 +30,6 @@ export {
   type VarianceDay,
   varianceDays,
 } from "./journalReads";
+// Deposit transfers across boxes (issue 34): HQ's side (bookings/transfers.ts) reads a source's copy through these.
+export { DEPOSIT_TRANSFER_KIND, type TransferPhase } from "./transferApply";
+export { heldAt, transferSideSeen } from "./transfers";
