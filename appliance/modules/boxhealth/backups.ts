@@ -84,7 +84,12 @@ export async function backupInChild(job: BackupJob, o: { timeoutMs?: number; sig
   throw new Error(/BackupError: (.*)$/m.exec(err)?.[1] ?? /^\s*\w*Error: (.*)$/m.exec(err)?.[1] ?? `the backup stopped (exit ${end.code ?? end.exit})`);
 }
 
-/** The half-written copies (`.<name>.partial`, backupChild.ts) a killed backup leaves; one backup runs at a time. */
+/**
+ * The half-written copies (`.<name>.partial`, backupChild.ts) a killed backup leaves, with the
+ * rollback journal SQLite keeps beside a copy being written (`.partial-journal`; a child killed
+ * mid-VACUUM INTO leaves it); one backup runs at a time.
+ */
+const PARTIAL = /\.partial(-journal|-wal|-shm)?$/;
 function removePartials(dirs: string[]) {
   for (const dir of dirs) {
     let names: string[] = [];
@@ -93,7 +98,7 @@ function removePartials(dirs: string[]) {
     } catch {
       continue; // a folder the copy never reached (an unplugged disk)
     }
-    for (const n of names) if (n.startsWith(".") && n.endsWith(".partial")) rmSync(join(dir, n), { force: true });
+    for (const n of names) if (n.startsWith(".") && PARTIAL.test(n)) rmSync(join(dir, n), { force: true });
   }
 }
 
