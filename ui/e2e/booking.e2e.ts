@@ -101,15 +101,13 @@ test("a pickup booked on a phone reaches the shop's run, is confirmed by SMS wit
 }) => {
   test.setTimeout(240_000);
   const mobile = `799${String(Date.now()).slice(-5)}`;
-  const hqApi = client(hq.url, await login(hq.url));
   const shopApi = client(shop.url, await login(shop.url));
-  // The customer is known at HQ (the code goes only to a known mobile) and at the shop.
+  // The customer is known at the shop only: HQ's public face sends the code through its own
+  // channel and finds the customer's shop in its copy of the shop's database.
   const bkr = town;
-  for (const api of [hqApi, shopApi]) {
-    const street = (await api<{ id: number }[]>("GET", `/streets/locality/${bkr}`))[0]!.id;
-    const address = await api<{ id: number }>("POST", "/address/", { number: "3", name: "", locality_id: bkr, street_id: street });
-    await api("POST", "/customers/", { full_name: "Online Booking Customer", mobile, address_id: address.id });
-  }
+  const street = (await shopApi<{ id: number }[]>("GET", `/streets/locality/${bkr}`))[0]!.id;
+  const address = await shopApi<{ id: number }>("POST", "/address/", { number: "3", name: "", locality_id: bkr, street_id: street });
+  await shopApi("POST", "/customers/", { full_name: "Online Booking Customer", mobile, address_id: address.id });
   const quiet = await shopApi("GET", "/messaging/settings/quietHours");
   await shopApi("PUT", "/messaging/settings/quietHours", { ...quiet, enabled: false });
 

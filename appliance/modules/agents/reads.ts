@@ -1,6 +1,6 @@
 // What other modules may read of agents (issue 23: a module's tables are its own): messaging
 // names the shop and its phone in a message, scheduling the shop of a ticket, through these.
-import { eq } from "drizzle-orm";
+import { asc, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { agents } from "../../../db/schema";
 
@@ -22,6 +22,16 @@ export { agentNames } from "./service";
 export async function isHqAgent(q: Pick<Db, "select">, id: number): Promise<boolean> {
   const [a] = await q.select({ is_hq: agents.is_hq }).from(agents).where(eq(agents.id, id));
   return a?.is_hq ?? false;
+}
+
+/**
+ * The agent a message of the box itself is filed under when no customer of the box is its
+ * addressee (issue 35: a one-time code to a mobile no shop here knows): the head-quarters
+ * agent, else the first one (outgoing_messages.agent_id is required and references agents).
+ */
+export async function boxAgentId(q: Pick<Db, "select">): Promise<number | null> {
+  const [a] = await q.select({ id: agents.id }).from(agents).where(isNull(agents.archived_at)).orderBy(desc(agents.is_hq), asc(agents.id)).limit(1);
+  return a?.id ?? null;
 }
 
 /** The agent's `can_see_action` list as stored (spec §6; the catalogue parses it), or null. */

@@ -20,7 +20,8 @@ export const NO_LINKS: TicketLinks = { mint: async () => null, sample: () => nul
 /** The message text with its link on a line of its own (GSM-7 has the line break). */
 export const withLink = (text: string, link: string | null) => (link ? `${text}\n${link}` : text);
 
-export type CodeMessage = { agent_id: number; customer_id: number; mobile: string; text: string };
+/** A one-time code: `customer_id` null when no customer of this box has the mobile (a new customer of the chain, or one known only at a shop). */
+export type CodeMessage = { agent_id: number; customer_id: number | null; mobile: string; text: string };
 
 export async function queueCode(
   deps: { db: Db; clock: Clock; channels: () => Promise<Channels>; announce: Announce; kick: () => void },
@@ -53,7 +54,7 @@ export async function queueCode(
   return row!.id;
 }
 
-export type TicketText = CodeMessage & { ticket_id: number };
+export type TicketText = CodeMessage & { customer_id: number; ticket_id: number };
 
 /**
  * Issue 35: a text about one ticket by SMS, with the ticket's status link, queued with the

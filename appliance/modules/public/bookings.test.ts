@@ -26,11 +26,13 @@ beforeAll(async () => {
 afterAll(() => f?.close());
 
 describe("online pickups", () => {
-  test("one-time codes: the same answer for an unknown phone, and only a known one gets a code", async () => {
-    const before = (await db().select().from(outgoingMessages)).length;
+  test("one-time codes: the same answer for every phone; a new customer's gets a code too, filed under the box's head-quarters agent", async () => {
     const unknown = await pub(app, "POST", "/public/v1/otp", { phone: "+356 9999 0000" });
     expect(unknown.status).toBe(200);
-    expect((await db().select().from(outgoingMessages)).length).toBe(before);
+    const [toNew] = await db().select().from(outgoingMessages).where(eq(outgoingMessages.recipient, "+35699990000"));
+    expect(toNew!.text).toMatch(/^\d{6} is your code/);
+    expect(toNew!.customer_id).toBeNull();
+    expect((await db().query.agents.findFirst({ where: (a, { eq }) => eq(a.id, toNew!.agent_id) }))!.is_hq).toBe(true);
     const known = await pub(app, "POST", "/public/v1/otp", { phone: "7900 1234" });
     expect(known.text).toBe(unknown.text);
     expect(known.json.data.message).toBe(CODE_SENT);

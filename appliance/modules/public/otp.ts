@@ -1,7 +1,8 @@
 // Issue 35: one-time codes before an online booking. Six digits, stored as a salted SHA-256,
 // good for 10 minutes; five wrong tries burn the code (the sixth try is refused even with the
-// right code). A code goes only to a mobile a shop already knows, and the answer never says
-// whether it did (no enumeration of customers by phone).
+// right code). A code goes to any well-formed mobile the rate limits let through (a new customer
+// of the chain is the point of booking online; docs/decisions/public-face.md), so every phone
+// takes the same path and the answer never says whether a shop knows it.
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
@@ -41,21 +42,30 @@ export function createOtps({
   db,
   clock,
   customers,
+  boxAgent,
   queueCode,
   log,
 }: {
   db: Db;
   clock: Clock;
   customers: Pick<CustomerReads, "byMobiles">;
+  /** The agent a code to a mobile no customer of this box has is filed under (HQ's own). */
+  boxAgent: () => Promise<number | null>;
   queueCode: (m: CodeMessage) => Promise<number | null>;
   log: (m: string, e?: unknown) => void;
 }) {
   return {
-    /** POST /otp: a fresh code to a known mobile (the older unused ones end); the same answer either way. */
+    /**
+     * POST /otp: a fresh code to the mobile (the older unused ones end); the same answer for every
+     * phone. A customer of this box is named on the message; any other mobile (known only in a
+     * shop's copy at HQ, or to nobody yet) gets it through this box's own channel too.
+     */
     async send(phone: string): Promise<{ message: string }> {
       const p = phoneSpellings(phone);
-      const [customer] = p ? await customers.byMobiles(p.spellings) : [];
-      if (!p || !customer) return { message: CODE_SENT };
+      if (!p) return { message: CODE_SENT };
+      const [customer] = await customers.byMobiles(p.spellings);
+      const agent = customer?.agent_id ?? (await boxAgent());
+      if (agent === null) return { message: CODE_SENT };
       const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
       const salt = randomBytes(16).toString("hex");
       const now = clock.now();
@@ -74,8 +84,8 @@ export function createOtps({
         });
       });
       const queued = await queueCode({
-        agent_id: customer.agent_id,
-        customer_id: customer.id,
+        agent_id: agent,
+        customer_id: customer?.id ?? null,
         mobile: p.dial,
         text: `${code} is your code to book a pickup. It is good for ${CODE_MINUTES} minutes. Nobody from the shop will ask you for it.`,
       });

@@ -6,6 +6,7 @@
  */
 import type { Db } from "../../../db/client";
 import type { Clock } from "../../platform/clock";
+import { boxAgentId } from "../agents/reads";
 import { customerReads } from "../customers/reads";
 import { localityNames } from "../places/reads";
 import { servedLocalityIds } from "../scheduling/reads";
@@ -42,12 +43,14 @@ export function createPublicService({
   log?: (m: string, e?: unknown) => void;
 }) {
   const customers = customerReads(db);
-  const otps = createOtps({ db, clock, customers, queueCode: messaging.queueCode, log });
+  const otps = createOtps({ db, clock, customers, boxAgent: () => boxAgentId(db), queueCode: messaging.queueCode, log });
   const bookings = createBookings({
     db,
     clock,
     scheduling,
     otps,
+    // This box's customer's shop, when it has one with the mobile; otherwise null and HQ's
+    // routing (bookings/downlink.ts siteFor) finds the site from the shops' copies or the locality.
     agentOfPhone: async (dial) => {
       const p = phoneSpellings(dial);
       return p ? ((await customers.byMobiles(p.spellings))[0]?.agent_id ?? null) : null;
