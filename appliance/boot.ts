@@ -70,6 +70,7 @@ import { importRoutes } from "./modules/import/routes";
 import { createImportService } from "./modules/import/service";
 import { referenceRoutes } from "./modules/reference/routes";
 import { appliedReferenceVersion, createReferenceService } from "./modules/reference/service";
+import { createSiteTokens } from "./modules/reference/siteTokens";
 import { type Bookings, createBookings } from "./modules/bookings/wire";
 import { bookingRoutes } from "./modules/bookings/routes";
 import { chainRoutes } from "./modules/chain/routes";
@@ -265,6 +266,14 @@ export async function bootAppliance(
     log,
   });
   await reference.loadPublicUrl();
+  // Issue 35: a site's own token for what HQ sends that site alone (derived from HQ's box secret).
+  const siteTokens = createSiteTokens({
+    db,
+    clock,
+    secret: config.mode === "hq" ? secret : null,
+    peerToken: config.mode === "hq" ? token : null,
+    tokenGate: auth.checkPeerToken,
+  });
 
   // The link to HQ: Litestream streams this database to HQ's storage (off until a replica URL is set).
   const hqLink = createHqLinkService({ db, clock, config, log });
@@ -286,7 +295,9 @@ export async function bootAppliance(
 
   // Issue 35: online bookings down to the shop (signed by HQ, applied once here) and the shop's list.
   const customersService = createCustomerService({ db, clock, places, approvals });
-  const enrolment = hqUrl && publicKey && token ? { url: hqUrl, publicKey, token } : null;
+  // The downlink carries this site's bookings: it asks with the site's own token (the chain-wide one is refused there).
+  const siteToken = config.reference.siteToken;
+  const enrolment = hqUrl && publicKey && token ? { url: hqUrl, publicKey, token: siteToken ?? token } : null;
   const bookingServices = { customers: customersService, places, tickets, scheduling, messaging };
   // Deposit transfers (issue 34) ride the bookings' signed downlink as a second kind of envelope.
   const transferApply = createTransferApply({
@@ -359,7 +370,7 @@ export async function bootAppliance(
     ...boxHealthRoutes(boxHealth, backups, timeZone),
     ...schedulingRoutes(scheduling),
     // Reports run in processes of their own with a read-only connection to the same database.
-    ...referenceRoutes(reference),
+    ...referenceRoutes(reference, siteTokens),
     ...reportRoutes(reports),
     ...booksRoutes(
       createBooksService({
@@ -373,7 +384,7 @@ export async function bootAppliance(
     // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
     ...importRoutes(imports),
     ...statusLinkRoutes(statusLinks),
-    ...bookingRoutes(bookings.service, { hq: bookings.downlinkHq, checkPeer: reference.checkPeer }),
+    ...bookingRoutes(bookings.service, { hq: bookings.downlinkHq, checkPeer: siteTokens.check }),
   );
   const hosts = boxHostNames({ site: config.site, allowedHosts: config.allowedHosts, hqUrl: config.reference.hqUrl });
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed, hostGuard: hostGuard(hosts) });

@@ -111,6 +111,8 @@ export interface ReferenceConfig {
   hqUrl: string | null;
   publicKey: string | null;
   token: string | null;
+  /** Issue 35: this shop's own token for what HQ sends it alone (the bookings downlink), IRONBOX_HQ_SITE_TOKEN; HQ shows it per site. */
+  siteToken: string | null;
   syncEveryMs: number;
 }
 
@@ -139,7 +141,13 @@ function referenceConfig(env: Record<string, string | undefined>): ReferenceConf
   }
   const minutes = Number(env.IRONBOX_HQ_SYNC_MINUTES || 5);
   if (!Number.isFinite(minutes) || minutes <= 0) throw new Error(`IRONBOX_HQ_SYNC_MINUTES is not a number of minutes: ${env.IRONBOX_HQ_SYNC_MINUTES}`);
-  return { hqUrl: url || null, publicKey: publicKey || null, token: token || null, syncEveryMs: minutes * 60_000 };
+  return {
+    hqUrl: url || null,
+    publicKey: publicKey || null,
+    token: token || null,
+    siteToken: env.IRONBOX_HQ_SITE_TOKEN || null,
+    syncEveryMs: minutes * 60_000,
+  };
 }
 
 /**

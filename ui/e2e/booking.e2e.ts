@@ -71,11 +71,14 @@ test.beforeAll(async () => {
   const daily = [0, 1, 2, 3, 4, 5, 6].map((day_of_week) => ({ season: "OFFSEASON", day_of_week, quantity: 5, localities: [town] }));
   await hqApi("POST", "/pickupDeliveries/", [...settings, ...daily]);
   const published = await hqApi("POST", "/reference/publish");
+  // The shop's own token for its bookings downlink (the chain-wide one reads no site's envelopes).
+  const siteToken = await hqApi<{ token: string }>("POST", "/reference/siteToken", { site: "birkirkara" });
   shop = new OwnBox(MAIN_PORT + 15, {
     IRONBOX_HTTPS: "0",
     IRONBOX_HQ_URL: hq.url,
     IRONBOX_HQ_PUBLIC_KEY: published.public_key,
     IRONBOX_HQ_TOKEN: TOKEN,
+    IRONBOX_HQ_SITE_TOKEN: siteToken.token,
     IRONBOX_SITE_NAME: "birkirkara",
     IRONBOX_REPLICA_URL: `file://${storage}/birkirkara`,
     IRONBOX_PUBLIC_URL: `http://localhost:${HQ_PUBLIC}`,

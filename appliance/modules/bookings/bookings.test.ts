@@ -17,7 +17,7 @@ import {
 } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
 import { displayDate } from "../../domain/format";
-import { type TestBox, testBox } from "../../test/harness";
+import { ADMIN, type TestBox, testBox } from "../../test/harness";
 import { publicKeyText, SIGNING_KEY_FILE, type SigningKey } from "../reference/signing";
 import { DEPOSIT_TRANSFER_KIND } from "../money/transferApply";
 import { BOOKING_KIND } from "./apply";
@@ -242,6 +242,36 @@ describe("HQ's side", () => {
       expect(row!.status).toBe("applied");
       // The route is behind the enrolment token.
       expect((await hq.call("GET", `${API}/bookings/downlink?site=bkr&after=0`)).status).toBe(401);
+    } finally {
+      hq.close();
+    }
+  });
+});
+
+describe("per-site downlink tokens", () => {
+  test("site bkr's token reads bkr's envelopes only; the chain-wide token reads none; HQ shows a site's token to its staff, audited", async () => {
+    const hq = await testBox({ env: { IRONBOX_MODE: "hq", IRONBOX_HQ_TOKEN: TOKEN } });
+    try {
+      const admin = await hq.employeeToken(ADMIN.pin);
+      const tokenOf = async (site: string) => (await hq.call("POST", `${API}/reference/siteToken`, { token: admin, body: { site } })).json.data.token as string;
+      const bkrToken = await tokenOf("bkr");
+      expect(bkrToken).toMatch(/^site\.[A-Za-z0-9_-]{43}$/);
+      expect(await tokenOf("bkr")).toBe(bkrToken); // derived, not stored: shown again the same
+      expect(await tokenOf("mosta")).not.toBe(bkrToken);
+      const down = (site: string, token: string) =>
+        hq.call("GET", `${API}/bookings/downlink?site=${site}&after=0`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await down("bkr", bkrToken)).status).toBe(200);
+      // Another site's envelopes: refused with bkr's token, and with the token every shop holds.
+      expect((await down("mosta", bkrToken)).status).toBe(401);
+      const chain = await down("bkr", TOKEN);
+      expect(chain.status).toBe(403);
+      expect(chain.json.message).toContain("IRONBOX_HQ_SITE_TOKEN");
+      expect((await down("mosta", TOKEN)).status).toBe(403);
+      // The token is made for HQ's staff only, and each showing is audited.
+      const shopBox = await shop.employeeToken("5555", await shop.agentToken("birkirkara", "shop-demo-2026"));
+      expect((await shop.call("POST", `${API}/reference/siteToken`, { token: shopBox, body: { site: "bkr" } })).status).toBe(403);
+      const audited = await hq.database.client.execute("SELECT detail FROM audit_log WHERE action = 'site_token'");
+      expect(audited.rows.map((r) => JSON.parse(r[0] as string).site)).toEqual(["bkr", "bkr", "mosta"]);
     } finally {
       hq.close();
     }

@@ -12,8 +12,8 @@ export function bookingRoutes(
   bookings: BookingService,
   downlink: {
     hq: DownlinkHq | null;
-    /** The reference data's enrolment-token check (HQ only). */
-    checkPeer: (authorization: string | null, client: string) => Promise<void>;
+    /** The site's own token check (HQ only; reference/siteTokens.ts): site A's token never reads site B's envelopes. */
+    checkPeer: (authorization: string | null, client: string, site: string) => Promise<void>;
   },
 ) {
   return [
@@ -42,14 +42,15 @@ export function bookingRoutes(
       method: "GET",
       path: "/bookings/downlink",
       tag,
-      summary: "HQ: the signed envelopes (online bookings) for one shop box after ?after, for the shop's poll (Authorization: Bearer <IRONBOX_HQ_TOKEN>)",
+      summary:
+        "HQ: the signed envelopes (online bookings) for one shop box after ?after, for the shop's poll (Authorization: Bearer <the site's own token, IRONBOX_HQ_SITE_TOKEN>; the chain-wide enrolment token is refused)",
       // Another box, not a person: the handler checks the enrolment token, not a session.
       access: { public: true },
       peerAuth: true,
       query: DownlinkQuery,
       response: z.array(DownlinkRow),
       handler: async ({ request, query, client }) => {
-        await downlink.checkPeer(request.headers.get("authorization"), client);
+        await downlink.checkPeer(request.headers.get("authorization"), client, query.site);
         if (!downlink.hq) throw conflict("This box does not serve bookings (it is not head quarters' box)");
         return downlink.hq.serve(query.site, query.after);
       },

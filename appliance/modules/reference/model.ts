@@ -41,6 +41,10 @@ export type SignedSnapshot = z.infer<typeof SignedSnapshot>;
 
 export const SnapshotQuery = z.object({ after: z.coerce.number().int().min(0).optional() });
 
+/** A site as the shop box names itself (IRONBOX_SITE_NAME) and asks the downlink for. */
+export const SiteTokenBody = z.object({ site: z.string().regex(/^[a-z0-9-]{1,63}$/, "a site name") }).strict();
+export const SiteTokenResult = z.object({ site: z.string(), token: z.string() });
+
 export const PublishResult = z.object({
   version: z.number().int(),
   created_at: z.string(),

@@ -1,11 +1,23 @@
 import { HQ_STAFF, ROLES, route } from "../../http/route";
 import { jsonResponse, ok } from "../../http/envelope";
 import { SECURITY_HEADERS } from "../../http/security";
-import { PublishResult, ReferenceStatus, SignedSnapshot, SnapshotQuery } from "./model";
+import { PublishResult, ReferenceStatus, SignedSnapshot, SiteTokenBody, SiteTokenResult, SnapshotQuery } from "./model";
 import type { ReferenceService } from "./service";
+import type { SiteTokens } from "./siteTokens";
 
-export function referenceRoutes(reference: ReferenceService) {
+export function referenceRoutes(reference: ReferenceService, siteTokens: SiteTokens) {
   return [
+    route({
+      // POST: it hands out a credential (audited), never a cacheable read with the site in a logged URL.
+      method: "POST",
+      path: "/reference/siteToken",
+      tag: "reference",
+      summary: "HQ: a shop box's own token for what HQ sends that site alone (the bookings downlink), to set as IRONBOX_HQ_SITE_TOKEN on it; audited",
+      access: HQ_STAFF,
+      body: SiteTokenBody,
+      response: SiteTokenResult,
+      handler: ({ caller, body }) => siteTokens.issue(caller, body.site),
+    }),
     route({
       method: "POST",
       path: "/reference/publish",
