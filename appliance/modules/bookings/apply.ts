@@ -4,6 +4,7 @@
 // the row and changes nothing. The steps go through the owning modules' services (customers,
 // places, tickets), each in its own transaction, and each records its result on the row, so a
 // step that failed (or a box that stopped midway) is resumed at the next delivery, never redone.
+// The ticket records its id on the row inside its own transaction (tickets.create's `within`).
 import type { KeyObject } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -48,7 +49,7 @@ export type ApplyDeps = {
   customers: Pick<CustomerService, "create">;
   customerReads: Pick<CustomerReads, "byMobiles">;
   places: Pick<PlaceService, "listStreets" | "createStreet" | "createAddress">;
-  tickets: Pick<TicketService, "create" | "confirmBookedPickup">;
+  tickets: Pick<TicketService, "create" | "confirmBookedPickupIn">;
   scheduling: Pick<SchedulingService, "availability">;
   messaging: Pick<MessagingService, "queueTicketText">;
   /**
@@ -135,7 +136,7 @@ export function createBookingApply(d: ApplyDeps) {
         locality_id: b.locality_id,
         street_id: await streetId(caller, b.locality_id, b.street),
       });
-      const t = await d.tickets.create(
+      await d.tickets.create(
         caller,
         {
           customer_id: b.customer_id!,
@@ -146,9 +147,13 @@ export function createBookingApply(d: ApplyDeps) {
           pickup_comment: b.note || undefined,
         },
         SYSTEM,
+        // The ticket, its confirmation and its id on the booking commit together: a stop
+        // anywhere before leaves no ticket, so the resume makes exactly one.
+        async (tx, id) => {
+          await d.tickets.confirmBookedPickupIn(tx, caller, id);
+          await tx.update(shopBookings).set({ ticket_id: id, day }).where(eq(shopBookings.uid, uid));
+        },
       );
-      await db.update(shopBookings).set({ ticket_id: t.id, day }).where(eq(shopBookings.uid, uid));
-      await d.tickets.confirmBookedPickup(caller, t.id);
       b = (await row(uid))!;
     }
 

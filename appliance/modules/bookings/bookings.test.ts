@@ -181,6 +181,37 @@ describe("a booking applied at the shop", () => {
   });
 });
 
+describe("a stop midway", () => {
+  test("the box stops right after the ticket's commit: the resumed delivery makes no second ticket, and the one ticket is confirmed", async () => {
+    // A day of its own, so the counts of the other tests stay as they were.
+    const e = envelope({ day: addDays(tomorrow(), 5), phone: "+35679001234" });
+    let stopped = false;
+    const crashing = shop.bookings.applyWith((real) => ({
+      tickets: {
+        ...real.tickets,
+        // The power goes the moment the ticket's transaction has committed.
+        create: async (...args: Parameters<typeof real.tickets.create>) => {
+          await real.tickets.create(...args);
+          stopped = true;
+          throw new Error("power cut");
+        },
+      },
+    }));
+    const before = await counts();
+    await expect(crashing.receive(e)).rejects.toThrow("power cut");
+    expect(stopped).toBe(true);
+    // The box comes back; HQ serves the envelope again.
+    const r = await shop.bookings.apply.receive(e);
+    expect(r.outcome).toBe("applied");
+    const after = await counts();
+    expect(after.tickets).toBe(before.tickets + 1);
+    expect(after.messages).toBe(before.messages + 1);
+    const b = (await db().select().from(shopBookings).where(eq(shopBookings.uid, e.uid)))[0]!;
+    const mine = await db().select().from(tickets).where(eq(tickets.customer_id, b.customer_id!));
+    expect(mine.filter((t) => t.pickup_date === b.day).map((t) => [t.id, t.state])).toEqual([[b.ticket_id!, "AWAITING PICKUP"]]);
+  });
+});
+
 describe("GET and PUT /bookings at the shop", () => {
   test("a shop lists its own bookings, newest first; another shop sees none and may not settle them", async () => {
     const mine = await ok("GET", "/bookings/", manager);

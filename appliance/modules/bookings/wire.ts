@@ -29,7 +29,7 @@ export function createBookings(d: {
 }) {
   const { db, clock, services: s } = d;
   const shop = d.mode === "shop" ? d.enrolment : null;
-  const apply = createBookingApply({
+  const applyDeps: ApplyDeps = {
     db,
     clock,
     site: d.site,
@@ -41,7 +41,8 @@ export function createBookings(d: {
     scheduling: s.scheduling,
     messaging: s.messaging,
     kinds: d.kinds,
-  });
+  };
+  const apply = createBookingApply(applyDeps);
   const hqCopies = () => d.copies().flatMap((c) => (c.site ? [{ site: c.site, url: c.url }] : []));
   // HQ's side of the deposit transfers (issue 34): phase "in" is issued as a site polls, once the source's copy shows phase "out".
   const transfersHq = d.mode === "hq" ? createTransferHq({ db, clock, key: () => ensureSigningKey(d.dataDir), copies: hqCopies }) : null;
@@ -58,6 +59,14 @@ export function createBookings(d: {
       : null;
   const downlinkShop = createDownlinkShop({ db, site: d.site, enrolment: shop, apply, log: d.log });
   const service = createBookingService({ db, clock, customers: customerReads(db), tickets: s.tickets, scheduling: s.scheduling });
-  return { apply, downlinkHq, downlinkShop, service, transfersHq };
+  return {
+    apply,
+    /** The same apply with some dependencies replaced: tests stop it at a chosen point (a crash midway). */
+    applyWith: (change: (real: ApplyDeps) => Partial<ApplyDeps>) => createBookingApply({ ...applyDeps, ...change(applyDeps) }),
+    downlinkHq,
+    downlinkShop,
+    service,
+    transfersHq,
+  };
 }
 export type Bookings = ReturnType<typeof createBookings>;

@@ -100,7 +100,12 @@ export function createTicketService({
      * Opens a ticket. Without dates, pickup and delivery default to 7 days out, moved to the
      * first day with room in the customer's locality; a stop booked on a full day needs a manager.
      */
-    async create(caller: EmployeeCaller, input: TicketInput, approval: ApprovalInput) {
+    /**
+     * `within` runs in the ticket's own transaction (issue 35: an online booking confirms the
+     * ticket and records its id there, so a crash leaves either all of it or none, never an
+     * unrecorded ticket that a resume would make again).
+     */
+    async create(caller: EmployeeCaller, input: TicketInput, approval: ApprovalInput, within?: (tx: Exec, id: number) => Promise<void>) {
       const customer = await db.query.customers.findFirst({
         where: eq(customers.id, input.customer_id),
         columns: { id: true, agent_id: true, address_id: true },
@@ -145,6 +150,7 @@ export function createTicketService({
         await ledger.logTicket(tx, caller, t!.id, "CREATED", "Ticket created");
         await recomputeTicket(tx, t!.id);
         if (full.length) await audit(tx, clock.now(), caller, "book_full_day", "ticket", t!.id, { stops: full, ...approvedBy(approver) });
+        if (within) await within(tx, t!.id);
         return t!.id;
       });
       return view(caller, id);
@@ -201,11 +207,12 @@ export function createTicketService({
     /**
      * Issue 35: a pickup booked online is confirmed before anyone has seen the garments (the
      * driver counts them at the door), so it is on the scheduler and the run as AWAITING PICKUP.
+     * In the caller's transaction (the ticket's own, `create`'s `within`).
      */
-    async confirmBookedPickup(caller: EmployeeCaller, id: number) {
-      const t = await row(caller, id);
+    async confirmBookedPickupIn(tx: Exec, caller: EmployeeCaller, id: number) {
+      const t = await ledger.ticketRow(tx, caller, id);
       if (!t.pickup_from_client) throw unprocessable("Only a pickup from the client is confirmed without garments");
-      await db.transaction((tx) => ledger.confirm(tx, caller, t, { empty: true }));
+      await ledger.confirm(tx, caller, t, { empty: true });
     },
 
     /** Confirms inside the caller's transaction: the receipt's print jobs commit with it, or neither does. */
