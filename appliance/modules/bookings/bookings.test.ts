@@ -17,7 +17,7 @@ import {
 } from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
 import { displayDate } from "../../domain/format";
-import { ADMIN, type TestBox, testBox } from "../../test/harness";
+import { type TestBox, testBox } from "../../test/harness";
 import { publicKeyText, SIGNING_KEY_FILE, type SigningKey } from "../reference/signing";
 import { DEPOSIT_TRANSFER_KIND } from "../money/transferApply";
 import { BOOKING_KIND } from "./apply";
@@ -224,19 +224,33 @@ describe("GET and PUT /bookings at the shop", () => {
     expect(r.status).toBe(404);
   });
 
-  test("moving to a full day is refused with the next day with room; cancelling takes the stop off the run", async () => {
+  test("moving to a full day is refused with the next day with room; cancelling takes the stop off the run; the customer is told of each by SMS", async () => {
     const [latest] = await ok("GET", "/bookings/", manager);
+    const texts = async () =>
+      (await db().select().from(outgoingMessages).where(eq(outgoingMessages.ticket_id, latest.ticket_id))).map((m) => [m.recipient, m.text]);
+    const before = await texts();
     const full = tomorrow();
     const r = await shop.call("PUT", `${API}/bookings/${latest.id}`, { token: manager, body: { day: full } });
     expect(r.status).toBe(409);
     expect(r.json.message).toContain("the next day with room is");
+    expect(await texts()).toEqual(before); // refused: nothing said
     const later = addDays(full, 3);
     const moved = await ok("PUT", `/bookings/${latest.id}`, manager, { day: later });
     expect(moved.day).toBe(later);
     expect((await ok("GET", `/schedule/run?date=${later}&driver=${driver}`, hqAdmin)).stops.length).toBe(1);
-    const cancelled = await ok("PUT", `/bookings/${latest.id}`, manager, { status: "cancelled", reason: "customer phoned" });
+    const link = /\nhttps:\/\/status\.ironbox\.test\/s\/[A-Za-z0-9_-]{24}$/;
+    const [toldMoved] = (await texts()).slice(before.length);
+    expect(toldMoved![0]).toBe(latest.phone);
+    expect(toldMoved![1]).toContain(`Your pickup of ${displayDate(latest.day)} is moved by the shop to ${displayDate(later)} (ticket ${latest.ticket_id}).`);
+    expect(toldMoved![1]).toMatch(link);
+    const cancelled = await ok("PUT", `/bookings/${latest.id}`, manager, { status: "cancelled", reason: "customer phoned <b>\u202e" });
     expect(cancelled.status).toBe("cancelled");
     expect((await ok("GET", `/schedule/run?date=${later}&driver=${driver}`, hqAdmin)).stops.length).toBe(0);
+    const [, toldCancelled] = (await texts()).slice(before.length);
+    expect(toldCancelled![1]).toContain(`Your pickup of ${displayDate(later)} is cancelled by the shop (ticket ${latest.ticket_id}).`);
+    // The staff's reason stays with the shop.
+    expect(toldCancelled![1]).not.toContain("phoned");
+    expect(toldCancelled![1]).toMatch(link);
     expect((await shop.call("PUT", `${API}/bookings/${latest.id}`, { token: manager, body: { status: "cancelled", reason: "again" } })).status).toBe(409);
   });
 });
@@ -273,36 +287,6 @@ describe("HQ's side", () => {
       expect(row!.status).toBe("applied");
       // The route is behind the enrolment token.
       expect((await hq.call("GET", `${API}/bookings/downlink?site=bkr&after=0`)).status).toBe(401);
-    } finally {
-      hq.close();
-    }
-  });
-});
-
-describe("per-site downlink tokens", () => {
-  test("site bkr's token reads bkr's envelopes only; the chain-wide token reads none; HQ shows a site's token to its staff, audited", async () => {
-    const hq = await testBox({ env: { IRONBOX_MODE: "hq", IRONBOX_HQ_TOKEN: TOKEN } });
-    try {
-      const admin = await hq.employeeToken(ADMIN.pin);
-      const tokenOf = async (site: string) => (await hq.call("POST", `${API}/reference/siteToken`, { token: admin, body: { site } })).json.data.token as string;
-      const bkrToken = await tokenOf("bkr");
-      expect(bkrToken).toMatch(/^site\.[A-Za-z0-9_-]{43}$/);
-      expect(await tokenOf("bkr")).toBe(bkrToken); // derived, not stored: shown again the same
-      expect(await tokenOf("mosta")).not.toBe(bkrToken);
-      const down = (site: string, token: string) =>
-        hq.call("GET", `${API}/bookings/downlink?site=${site}&after=0`, { headers: { authorization: `Bearer ${token}` } });
-      expect((await down("bkr", bkrToken)).status).toBe(200);
-      // Another site's envelopes: refused with bkr's token, and with the token every shop holds.
-      expect((await down("mosta", bkrToken)).status).toBe(401);
-      const chain = await down("bkr", TOKEN);
-      expect(chain.status).toBe(403);
-      expect(chain.json.message).toContain("IRONBOX_HQ_SITE_TOKEN");
-      expect((await down("mosta", TOKEN)).status).toBe(403);
-      // The token is made for HQ's staff only, and each showing is audited.
-      const shopBox = await shop.employeeToken("5555", await shop.agentToken("birkirkara", "shop-demo-2026"));
-      expect((await shop.call("POST", `${API}/reference/siteToken`, { token: shopBox, body: { site: "bkr" } })).status).toBe(403);
-      const audited = await hq.database.client.execute("SELECT detail FROM audit_log WHERE action = 'site_token'");
-      expect(audited.rows.map((r) => JSON.parse(r[0] as string).site)).toEqual(["bkr", "bkr", "mosta"]);
     } finally {
       hq.close();
     }

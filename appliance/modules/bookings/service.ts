@@ -10,6 +10,7 @@ import { conflict, notFound } from "../../platform/errors";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import type { CustomerReads } from "../customers/reads";
+import type { MessagingService } from "../messaging/service";
 import type { SchedulingService } from "../scheduling/service";
 import type { TicketService } from "../tickets/service";
 import type { SettleBody, ShopBooking } from "./model";
@@ -22,13 +23,23 @@ export function createBookingService({
   customers,
   tickets,
   scheduling,
+  messaging,
 }: {
   db: Db;
   clock: Clock;
   customers: Pick<CustomerReads, "contact">;
   tickets: Pick<TicketService, "setOptions">;
   scheduling: Pick<SchedulingService, "availability">;
+  messaging: Pick<MessagingService, "queueTicketText">;
 }) {
+  /**
+   * The customer hears of it by SMS, with the ticket's status link, in the settle's write (no
+   * message without the change). Made of dates and numbers only: the staff's reason stays with
+   * the shop (it may say more than the customer should read), so no typed text reaches the SMS.
+   */
+  const tell = (tx: Parameters<Parameters<Db["transaction"]>[0]>[0], b: Row, text: string) =>
+    messaging.queueTicketText(tx, { agent_id: b.agent_id, customer_id: b.customer_id!, ticket_id: b.ticket_id!, mobile: b.phone, text });
+
   async function out(r: Row): Promise<ShopBooking> {
     const c = r.customer_id ? await customers.contact(r.customer_id) : undefined;
     return {
@@ -81,6 +92,7 @@ export function createBookingService({
         await db.transaction(async (tx) => {
           await tx.update(shopBookings).set({ status: "cancelled", reason: body.reason }).where(eq(shopBookings.id, id));
           await audit(tx, clock.now(), caller, "cancel", "booking", id, { reason: body.reason, ticket_id: b.ticket_id });
+          await tell(tx, b, `Your pickup of ${displayDate(b.day)} is cancelled by the shop (ticket ${b.ticket_id}). Call the shop to book another day.`);
         });
       } else {
         if (body.day !== b.day) {
@@ -97,6 +109,8 @@ export function createBookingService({
             .set({ day: body.day, status: body.day === b.booked_day ? "applied" : "moved" })
             .where(and(eq(shopBookings.id, id)));
           await audit(tx, clock.now(), caller, "move", "booking", id, { from: b.day, to: body.day, ticket_id: b.ticket_id });
+          if (body.day !== b.day)
+            await tell(tx, b, `Your pickup of ${displayDate(b.day)} is moved by the shop to ${displayDate(body.day)} (ticket ${b.ticket_id}).`);
         });
       }
       return out((await db.select().from(shopBookings).where(eq(shopBookings.id, id)))[0]!);

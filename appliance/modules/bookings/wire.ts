@@ -58,7 +58,14 @@ export function createBookings(d: {
         })
       : null;
   const downlinkShop = createDownlinkShop({ db, site: d.site, enrolment: shop, apply, log: d.log });
-  const service = createBookingService({ db, clock, customers: customerReads(db), tickets: s.tickets, scheduling: s.scheduling });
+  const service = createBookingService({
+    db,
+    clock,
+    customers: customerReads(db),
+    tickets: s.tickets,
+    scheduling: s.scheduling,
+    messaging: s.messaging,
+  });
   return {
     apply,
     /** The same apply with some dependencies replaced: tests stop it at a chosen point (a crash midway). */
