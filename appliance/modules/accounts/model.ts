@@ -5,6 +5,7 @@ import { z } from "zod";
 import { euros, IsoDate, text } from "../../domain/schemas";
 import { Approval } from "../approval/model";
 
+export const PAYMENT_METHODS = ["bank_transfer", "card", "cash", "cheque"] as const;
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const email = z
   .string()
@@ -31,8 +32,12 @@ export type AccountInput = z.infer<typeof AccountInput>;
 export const Account = z.object({
   id: z.number(),
   agent_id: z.number(),
+  /** The billing shop's name (HQ's list shows every shop's accounts). */
+  agent_name: z.string(),
   name: z.string(),
   customer_ids: z.array(z.number()),
+  /** The same customers with their names and mobiles, as the screens show them. */
+  customers: z.array(z.object({ id: z.number(), full_name: z.string(), mobile: z.string() })),
   billing_contact: z.string(),
   email: z.string(),
   vat_number: z.string(),
@@ -82,6 +87,21 @@ export const CreditNote = z.object({
 });
 export type CreditNote = z.infer<typeof CreditNote>;
 
+/** A payment on account or a credit note settling part of an invoice, in date order. */
+export const InvoiceAllocation = z.object({
+  kind: z.enum(["payment", "credit_note"]),
+  /** The payment on account's id, or the credit note's. */
+  id: z.number(),
+  /** The shop day it was received or issued. */
+  date: z.string(),
+  amount: z.number(),
+  /** A payment's method (null for a credit note). */
+  method: z.enum(PAYMENT_METHODS).nullable(),
+  /** A payment's reference, or the credit note's number. */
+  reference: z.string(),
+});
+export type InvoiceAllocation = z.infer<typeof InvoiceAllocation>;
+
 export const Invoice = z.object({
   id: z.number(),
   number: z.string(),
@@ -103,18 +123,19 @@ export const Invoice = z.object({
   /** What it still asks: total less credit notes and payments allocated to it. */
   open: z.number(),
   credit_notes: z.array(CreditNote),
+  /** What settled it: payments allocated to it and its credit notes; `open` is the total less these. */
+  allocations: z.array(InvoiceAllocation),
   sent: z.array(z.object({ message_id: z.number(), recipient: z.string(), status: z.string(), at: z.string() })),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
-export const InvoiceSummary = Invoice.omit({ lines: true, vat: true, credit_notes: true, sent: true });
+export const InvoiceSummary = Invoice.omit({ lines: true, vat: true, credit_notes: true, allocations: true, sent: true });
 
 export const CreditInput = z.object({
   amount: euros.refine((n) => n > 0, "must be more than 0"),
   reason: text(200).min(1, "a reason is required"),
 });
 
-export const PAYMENT_METHODS = ["bank_transfer", "card", "cash", "cheque"] as const;
 export const PaymentInput = z.object({
   amount: euros.refine((n) => n > 0, "must be more than 0"),
   method: z.enum(PAYMENT_METHODS),
