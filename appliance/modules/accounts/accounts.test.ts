@@ -340,6 +340,11 @@ describe("accounts", () => {
     // The account's name starts with "=": neutralised, never a formula.
     expect(agedCsv[1]![0]).toBe("'=Hotel Phoenicia");
     expect(agedCsv[1]!.at(-1)).toBe("-1.50");
+    // The shop by its name, not its number; a shop's box has no sites' copies to read.
+    expect(agedCsv[1]![1]).toBe("Mosta");
+    expect(row).toMatchObject({ agent_name: "Mosta", site: null });
+    expect((await api("GET", "/accounts/aged?site=mosta", undefined, manager)).status).toBe(404);
+    expect((await api("GET", `/accounts/${ids.hotel}/statement?from=2026-11-15&to=2026-12-20&site=mosta`, undefined, manager)).status).toBe(404);
     expect((await raw("/accounts/aged", otherManager).then((r) => r.json())).data.accounts).toEqual([]);
   });
 

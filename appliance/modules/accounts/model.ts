@@ -3,9 +3,12 @@
 // wire (the one "euros to the cent" schema), cents inside.
 import { z } from "zod";
 import { euros, IsoDate, text } from "../../domain/schemas";
+import { SITE_NAME } from "../../domain/sites";
 import { Approval } from "../approval/model";
 
 export const PAYMENT_METHODS = ["bank_transfer", "card", "cash", "cheque"] as const;
+/** A site's name as HQ's chain knows it (HQ mode): `?site=` reads that site's restored copy. */
+const SiteName = z.string().regex(SITE_NAME, "must be lower-case letters, digits and dashes");
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const email = z
   .string()
@@ -160,7 +163,7 @@ export const AccountPayment = z.object({
 });
 
 export const PeriodQuery = z
-  .object({ from: IsoDate, to: IsoDate, format: z.enum(["json", "csv"]).optional() })
+  .object({ from: IsoDate, to: IsoDate, format: z.enum(["json", "csv"]).optional(), site: SiteName.optional() })
   .refine((q) => q.from <= q.to, "from must not be after to");
 
 export const StatementLine = z.object({
@@ -184,10 +187,19 @@ export const Statement = z.object({
 });
 export type Statement = z.infer<typeof Statement>;
 
-export const AgedQuery = z.object({ format: z.enum(["json", "csv"]).optional(), on: IsoDate.optional() });
+export const AgedQuery = z.object({
+  format: z.enum(["json", "csv"]).optional(),
+  on: IsoDate.optional(),
+  /** At HQ in HQ mode: one site's restored copy only (else HQ's own database and every site's copy). */
+  site: SiteName.optional(),
+});
 export const AgedRow = z.object({
   account_id: z.number(),
   agent_id: z.number(),
+  /** The billing shop's name, as that database names it. */
+  agent_name: z.string(),
+  /** At HQ: the site whose copy holds the account (null: HQ's own database); ids are per database. */
+  site: z.string().nullable(),
   name: z.string(),
   not_invoiced: z.number(),
   d0_30: z.number(),
@@ -197,7 +209,11 @@ export const AgedRow = z.object({
   /** The account's balance: the sum of the buckets and what is not invoiced yet. */
   balance: z.number(),
 });
-export const Aged = z.object({ on: z.string(), accounts: z.array(AgedRow), totals: AgedRow.omit({ account_id: true, agent_id: true, name: true }) });
+export const Aged = z.object({
+  on: z.string(),
+  accounts: z.array(AgedRow),
+  totals: AgedRow.omit({ account_id: true, agent_id: true, agent_name: true, site: true, name: true }),
+});
 export type Aged = z.infer<typeof Aged>;
 
 export const SendQuery = z.object({ again: z.enum(["true", "false"]).optional() });
