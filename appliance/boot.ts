@@ -340,7 +340,12 @@ export async function bootAppliance(
       accounts,
       invoices,
       books: createBooks({ db, clock }),
-      reports: createAccountReports({ db, clock, target: { url: config.databaseUrl, authToken: config.databaseAuthToken } }),
+      reports: createAccountReports({
+        db,
+        clock,
+        target: { url: config.databaseUrl, authToken: config.databaseAuthToken },
+        siteCopies: chain.enabled() ? chain.copiesOf : undefined,
+      }),
       sender: invoiceSender,
       shops: agentReads(db),
       clock,

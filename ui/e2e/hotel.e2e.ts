@@ -72,18 +72,19 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
   await page.clock.install({ time: new Date(`${DAYS[0]}T10:00:00Z`) });
   await app.loginAs("2222"); // a manager
   // Three owing tickets of the manager's shop's customers: an account bills its own shop's.
-  const shop = ((await call(page, "GET", "/me")).json.data as { agent: { id: number } }).agent.id;
+  const me = ((await call(page, "GET", "/me")).json.data as { agent: { id: number; name: string } }).agent;
+  const shop = me.id;
   const candidates = ((await call(page, "GET", "/tickets/?limit=100")).json.data as { id: number; balance: number }[]).filter((t) => t.balance > 1);
   const owing: { id: number; balance: number }[] = [];
-  const customers = new Set<number>();
+  const customers = new Map<number, { full_name: string; mobile: string }>();
   for (const t of candidates) {
     if (owing.length === 3) break;
     const d = (await call(page, "GET", `/tickets/${t.id}`)).json.data as { customer_id?: number; customer: { id: number } };
     const customer = d.customer_id ?? d.customer.id;
-    const c = (await call(page, "GET", `/customers/${customer}`)).json.data as { agent_id: number | null };
+    const c = (await call(page, "GET", `/customers/${customer}`)).json.data as { agent_id: number | null; full_name: string; mobile: string };
     if (c.agent_id !== shop) continue;
     owing.push(t);
-    customers.add(customer);
+    customers.set(customer, c);
   }
   expect(owing).toHaveLength(3);
 
@@ -92,7 +93,14 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
   await page.getByRole("button", { name: "New account" }).click();
   const form = page.getByRole("form", { name: "New account" });
   await form.getByLabel("Account name").fill("Hotel Phoenicia");
-  await form.getByLabel("Customer numbers").fill([...customers].join(", "));
+  // The customers are found by name or phone and shown by name, never typed as numbers.
+  for (const c of customers.values()) {
+    await form.getByLabel("Find a customer").fill(c.mobile || c.full_name);
+    await form.getByLabel("Find a customer").press("Enter");
+    await form.getByTestId("account-found").getByRole("button", { name: c.full_name }).first().click();
+    await expect(form.getByTestId("account-members")).toContainText(c.full_name);
+  }
+  await expect(form.getByTestId("account-members").getByRole("button")).toHaveCount(customers.size);
   await form.getByLabel("Billing e-mail").fill("accounts@phoenicia.example");
   await form.getByLabel("VAT number").fill("MT 1234-5678");
   await form.getByLabel("Credit limit (€)").fill("2000");
@@ -167,6 +175,17 @@ test("bills a hotel: three charges in a month, an invoice e-mailed with its PDF,
   await page.getByRole("button", { name: "Take payment" }).click();
   const owed = charged - 500 - 1000;
   await expect.poll(() => shown(page, "account-balance")).toBe(owed);
+  // The invoice lists what settled it: the credit note and the part payment, and what is left.
+  await page.goto(invoicePage);
+  const settled = page.getByTestId("invoice-allocations").locator("tbody tr");
+  await expect(settled).toHaveCount(2);
+  await expect(settled.filter({ hasText: "Credit note" })).toContainText("€5.00");
+  await expect(settled.filter({ hasText: "Payment (bank transfer)" })).toContainText("€10.00");
+  expect(await shown(page, "invoice-open")).toBe(owed);
+  // The list names the shop that bills the account, not its number (HQ's lists every shop's).
+  await page.goto("/accounts");
+  await expect(page.getByTestId("accounts").locator("tr", { hasText: "Hotel Phoenicia" }).locator("td").nth(1)).toHaveText(me.name);
+  await page.goto(`/accounts/${accountId}`);
 
   // The statement from the month's first day to billing day, and the aged report: to the cent.
   await page.getByLabel("Statement from", { exact: true }).fill(dmy(`${month}-01`));

@@ -120,6 +120,10 @@ describe("accounts", () => {
     ids.hotel = a.id;
     expect(a).toMatchObject({ agent_id: ids.mosta, customer_ids: [ids.hotelGuest], credit_limit: 40, balance: 0, terms_days: 30 });
     expect((await ok("GET", "/accounts/", undefined, clerk)).map((x: { id: number }) => x.id)).toEqual([a.id]);
+    // People read names, not numbers: the billing shop's name (HQ lists every shop's) and the customers'.
+    expect(a.customers).toEqual([{ id: ids.hotelGuest, full_name: "Hotel Phoenicia housekeeping", mobile: "79123456" }]);
+    expect((await ok("GET", "/accounts/", undefined, admin)).map((x: { agent_name: string }) => x.agent_name)).toEqual(["Mosta"]);
+    expect((await ok("GET", `/accounts/${a.id}`, undefined, clerk)).agent_name).toBe("Mosta");
     expect((await api("GET", `/accounts/${a.id}`, undefined, otherManager)).status).toBe(404);
     expect((await api("PUT", `/accounts/${a.id}`, { name: "Mine" }, otherManager)).status).toBe(404);
     expect(await ok("GET", "/accounts/", undefined, otherManager)).toEqual([]);
@@ -232,6 +236,7 @@ describe("accounts", () => {
   test("a credit note takes money off, in its own series, never more than the invoice asks", async () => {
     const cn = await ok("POST", `/invoices/${ids.inv1}/credit`, { amount: 5.5, reason: "Shirt returned stained" }, manager, { "idempotency-key": "cn-1" });
     expect(cn).toMatchObject({ number: "MST-CN-2026-000001", amount: 5.5 });
+    ids.cn1 = cn.id;
     expect(
       (await ok("POST", `/invoices/${ids.inv1}/credit`, { amount: 5.5, reason: "Shirt returned stained" }, manager, { "idempotency-key": "cn-1" })).id,
     ).toBe(cn.id);
@@ -267,7 +272,13 @@ describe("accounts", () => {
         })
       ).id,
     ).toBe(part.id);
-    expect((await ok("GET", `/invoices/${ids.inv1}`, undefined, manager)).open).toBe(20);
+    // The invoice lists what settled it: its credit note and the part payment; open is the rest to the cent.
+    const settled = await ok("GET", `/invoices/${ids.inv1}`, undefined, manager);
+    expect(settled.allocations).toEqual([
+      { kind: "credit_note", id: ids.cn1, date: "2026-11-01", amount: 5.5, method: null, reference: "MST-CN-2026-000001" },
+      { kind: "payment", id: part.id, date: "2026-12-01", amount: 30, method: "bank_transfer", reference: "TRF 991" },
+    ]);
+    expect(settled).toMatchObject({ total: 55.5, credited: 5.5, paid: 30, open: 20 });
     // Told which invoice; then an overpayment.
     const told = await ok(
       "POST",
@@ -285,6 +296,13 @@ describe("accounts", () => {
     expect(over.unallocated).toBe(14);
     // 55.50 + 10 charged − 5.50 credited − 74 paid = −14: credit on the account.
     expect((await ok("GET", `/accounts/${ids.hotel}`, undefined, manager)).balance).toBe(-14);
+    const paidOff = await ok("GET", `/invoices/${ids.inv1}`, undefined, manager);
+    expect(paidOff.allocations.map((x: { kind: string; amount: number; method: string | null }) => [x.kind, x.amount, x.method])).toEqual([
+      ["credit_note", 5.5, null],
+      ["payment", 30, "bank_transfer"],
+      ["payment", 20, "cheque"],
+    ]);
+    expect(paidOff.open).toBe(0);
   });
 
   test("the statement and the aged report agree with the balance to the cent; both as CSV", async () => {
@@ -322,6 +340,11 @@ describe("accounts", () => {
     // The account's name starts with "=": neutralised, never a formula.
     expect(agedCsv[1]![0]).toBe("'=Hotel Phoenicia");
     expect(agedCsv[1]!.at(-1)).toBe("-1.50");
+    // The shop by its name, not its number; a shop's box has no sites' copies to read.
+    expect(agedCsv[1]![1]).toBe("Mosta");
+    expect(row).toMatchObject({ agent_name: "Mosta", site: null });
+    expect((await api("GET", "/accounts/aged?site=mosta", undefined, manager)).status).toBe(404);
+    expect((await api("GET", `/accounts/${ids.hotel}/statement?from=2026-11-15&to=2026-12-20&site=mosta`, undefined, manager)).status).toBe(404);
     expect((await raw("/accounts/aged", otherManager).then((r) => r.json())).data.accounts).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ import { toCents, toEuros } from "../../domain/money";
 import { dayStartUtc } from "../../domain/schedule";
 import type { Clock } from "../../platform/clock";
 import { notFound, unprocessable } from "../../platform/errors";
+import { agentNames } from "../agents/reads";
 import { audit } from "../audit/audit";
 import { agentScope, type EmployeeCaller } from "../auth/caller";
 import { invoiceFigures } from "./invoices";
@@ -199,7 +200,8 @@ export function createBooks({ db, clock }: { db: Db; clock: Clock }) {
      * from their date: 0–30, 31–60, 61–90, 90+ days. Money received and not yet allocated is
      * credit in 0–30; charges not invoiced yet are their own column.
      */
-    async aged(caller: EmployeeCaller): Promise<Aged> {
+    /** `site`: the site whose copy this database is, at HQ (null: the box's own database). */
+    async aged(caller: EmployeeCaller, site: string | null = null): Promise<Aged> {
       const on = businessDay(clock.now());
       const scope = agentScope(caller);
       const list = await db
@@ -210,6 +212,10 @@ export function createBooks({ db, clock }: { db: Db; clock: Clock }) {
       const zero = () => ({ not_invoiced: 0, d0_30: 0, d31_60: 0, d61_90: 0, d90_plus: 0, balance: 0 });
       const totals = zero();
       const rows: Aged["accounts"] = [];
+      const shops = await agentNames(
+        db,
+        list.map((a) => a.agent_id),
+      );
       for (const a of list) {
         const r = zero();
         for (const i of await openInvoices(db, a.id)) r[bucketOf(daysBetween(i.inv.issued_on, on))] += i.open;
@@ -227,10 +233,21 @@ export function createBooks({ db, clock }: { db: Db; clock: Clock }) {
         if (balance !== r.balance) throw new Error(`aged report: account ${a.id} buckets ${r.balance} differ from its balance ${balance}`);
         for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += r[k];
         const euros = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, toEuros(v)])) as typeof r;
-        rows.push({ account_id: a.id, agent_id: a.agent_id, name: a.name, ...euros });
+        const shop = shops.get(a.agent_id)?.name ?? `Shop ${a.agent_id}`;
+        rows.push({ account_id: a.id, agent_id: a.agent_id, agent_name: shop, site, name: a.name, ...euros });
       }
       return { on, accounts: rows, totals: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, toEuros(v)])) as Aged["totals"] };
     },
   };
 }
 export type Books = ReturnType<typeof createBooks>;
+
+/**
+ * The aged reports of several databases as one (HQ: its own and each site's copy): their rows
+ * one after the other, each naming its site, and the totals added up in cents.
+ */
+export function mergeAged(parts: Aged[]): Aged {
+  const keys = ["not_invoiced", "d0_30", "d31_60", "d61_90", "d90_plus", "balance"] as const;
+  const totals = Object.fromEntries(keys.map((k) => [k, toEuros(parts.reduce((s, p) => s + toCents(p.totals[k]), 0))])) as Aged["totals"];
+  return { on: parts[0]?.on ?? "", accounts: parts.flatMap((p) => p.accounts), totals };
+}

@@ -7,18 +7,22 @@
  * an account of a busy hotel is years of charges, and the aged report reads every account.
  * Exit 0: done; 1: failed (why on stderr).
  */
-import { createClient } from "@libsql/client";
+import { type Client, createClient } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import type { Db } from "../../../db/client";
 import { setShopTimeZone } from "../../domain/dates";
 import { fixedClock } from "../../platform/clock";
 import type { EmployeeCaller } from "../auth/caller";
-import { createBooks } from "./books";
+import { type Books, createBooks, mergeAged } from "./books";
 import { agedCsv, statementCsv } from "./documents";
+import type { Aged } from "./model";
+
+/** A database to read: the box's own, or at HQ a site's restored copy, named by `site`. */
+export type AccountReportDb = { url: string; authToken?: string; site?: string };
 
 export type AccountReportJob = {
-  url: string;
-  authToken?: string;
+  /** A statement reads one; the aged report each in turn (HQ: its own, then every site's copy). */
+  dbs: AccountReportDb[];
   /** The caller, whose shop the account must be (checked again here, as the box does). */
   caller: EmployeeCaller;
   /** The box's "now" when asked (UTC ISO): the aged report's day, whatever time the process starts. */
@@ -35,17 +39,27 @@ const LINES_PER_WRITE = 500;
 async function main() {
   const job = (await Bun.stdin.json()) as AccountReportJob;
   if (!setShopTimeZone(job.timeZone)) throw new Error(`Unknown time zone ${job.timeZone}`);
-  const client = createClient({ url: job.url, authToken: job.authToken });
-  await client.execute("PRAGMA query_only = 1");
-  // The query builder only (books.ts makes no relational query), so no schema object here.
-  const books = createBooks({ db: drizzle(client) as unknown as Db, clock: fixedClock(job.now) });
-  const made = job.kind === "statement" ? await books.statement(job.caller, job.account_id, job.from, job.to) : await books.aged(job.caller);
+  const clients: Client[] = [];
+  const booksOf = async (target: AccountReportDb) => {
+    const client = createClient({ url: target.url, authToken: target.authToken });
+    clients.push(client);
+    await client.execute("PRAGMA query_only = 1");
+    // The query builder only (books.ts makes no relational query), so no schema object here.
+    return createBooks({ db: drizzle(client) as unknown as Db, clock: fixedClock(job.now) });
+  };
+  let made: Awaited<ReturnType<Books["statement"]>> | Aged;
+  if (job.kind === "statement") made = await (await booksOf(job.dbs[0]!)).statement(job.caller, job.account_id, job.from, job.to);
+  else {
+    // One database after the other: a chain's copies are read in turn, never side by side (two cores).
+    const parts: Aged[] = [];
+    for (const target of job.dbs) parts.push(await (await booksOf(target)).aged(job.caller, target.site ?? null));
+    made = mergeAged(parts);
+  }
   const out = Bun.stdout.writer();
   if (job.format === "json") {
     out.write(JSON.stringify(made));
   } else {
-    const lines =
-      job.kind === "statement" ? statementCsv(made as Awaited<ReturnType<typeof books.statement>>) : agedCsv(made as Awaited<ReturnType<typeof books.aged>>);
+    const lines = job.kind === "statement" ? statementCsv(made as Awaited<ReturnType<Books["statement"]>>) : agedCsv(made as Aged);
     let chunk: string[] = [];
     for (const l of lines) {
       chunk.push(`${l}\r\n`);
@@ -57,7 +71,7 @@ async function main() {
     out.write(chunk.join(""));
   }
   await out.flush();
-  client.close();
+  for (const c of clients) c.close();
 }
 
 if (import.meta.main) {

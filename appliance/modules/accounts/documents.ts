@@ -95,8 +95,9 @@ export function* statementCsv(s: Statement): Generator<string> {
 }
 
 export function* agedCsv(a: Aged): Generator<string> {
+  // The shop by name (HQ's report lists every shop's, and at HQ every site's: "Mosta (mosta)").
   yield "Account,Shop,Not invoiced,0-30 days,31-60 days,61-90 days,90+ days,Balance";
   const cells = (r: Aged["totals"]) => [r.not_invoiced, r.d0_30, r.d31_60, r.d61_90, r.d90_plus, r.balance].map(amount);
-  for (const r of a.accounts) yield [text(r.name), String(r.agent_id), ...cells(r)].join(",");
+  for (const r of a.accounts) yield [text(r.name), text(r.site ? `${r.agent_name} (${r.site})` : r.agent_name), ...cells(r)].join(",");
   yield ["Total", "", ...cells(a.totals)].join(",");
 }

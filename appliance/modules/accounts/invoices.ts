@@ -7,7 +7,18 @@
  */
 import { and, asc, eq, gte, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { accountCharges, creditNotes, documentCounters, invoiceCharges, invoiceLines, invoicePrefixes, invoices, invoiceSends } from "../../../db/schema";
+import {
+  accountCharges,
+  accountPayments,
+  creditNotes,
+  documentCounters,
+  invoiceCharges,
+  invoiceLines,
+  invoicePrefixes,
+  invoices,
+  invoiceSends,
+  paymentAllocations,
+} from "../../../db/schema";
 import { addDays, businessDay } from "../../domain/dates";
 import { toCents, toEuros } from "../../domain/money";
 import { VAT_RATE, vatSplit } from "../../domain/pricing";
@@ -18,7 +29,7 @@ import { agentReads } from "../agents/reads";
 import { audit } from "../audit/audit";
 import { assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import { itemDescriptions } from "../tickets/reads";
-import type { CreditNote, Invoice } from "./model";
+import type { CreditNote, Invoice, InvoiceAllocation } from "./model";
 import { accountRow, type Exec } from "./service";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -133,10 +144,31 @@ export function createInvoiceService({ db, clock, messageStatus }: { db: Db; clo
       rates.set(l.vat_rate, r);
     }
     const notes = await db.select().from(creditNotes).where(eq(creditNotes.invoice_id, i.id)).orderBy(asc(creditNotes.id));
+    const paid = await db
+      .select({ a: paymentAllocations, p: accountPayments })
+      .from(paymentAllocations)
+      .innerJoin(accountPayments, eq(accountPayments.id, paymentAllocations.account_payment_id))
+      .where(eq(paymentAllocations.invoice_id, i.id))
+      .orderBy(asc(accountPayments.received_on), asc(paymentAllocations.id));
+    // Cents, then euros: the open amount is the total less exactly the rows listed.
+    const settled = [
+      ...paid.map(({ a, p }) => ({
+        kind: "payment" as const,
+        id: p.id,
+        date: p.received_on,
+        cents: a.amount,
+        method: p.method as InvoiceAllocation["method"],
+        reference: p.reference,
+      })),
+      ...notes.map((c) => ({ kind: "credit_note" as const, id: c.id, date: c.issued_on, cents: c.amount, method: null, reference: c.number })),
+    ].sort((x, y) => x.date.localeCompare(y.date) || x.kind.localeCompare(y.kind) || x.id - y.id);
+    const head = await summary(i);
+    const open = toCents(head.total) - settled.reduce((s, x) => s + x.cents, 0);
     const sends = await db.select().from(invoiceSends).where(eq(invoiceSends.invoice_id, i.id)).orderBy(asc(invoiceSends.round));
     const status = await messageStatus(sends.map((s) => s.message_id));
     return {
-      ...(await summary(i)),
+      ...head,
+      open: toEuros(open),
       lines: lines.map((l) => ({
         ticket_id: l.ticket_id,
         ticket_sub_category_id: l.ticket_sub_category_id,
@@ -148,6 +180,7 @@ export function createInvoiceService({ db, clock, messageStatus }: { db: Db; clo
       })),
       vat: [...rates].map(([rate, r]) => ({ rate: rate / 100, net: toEuros(r.net), vat: toEuros(r.vat), gross: toEuros(r.gross) })),
       credit_notes: notes.map((c) => creditOut(c, i.number)),
+      allocations: settled.map(({ cents, ...x }) => ({ ...x, amount: toEuros(cents) })),
       sent: sends.map((s) => ({ message_id: s.message_id, recipient: s.recipient, status: status.get(s.message_id) ?? "unknown", at: s.created_at })),
     };
   }

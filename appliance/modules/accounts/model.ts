@@ -3,8 +3,12 @@
 // wire (the one "euros to the cent" schema), cents inside.
 import { z } from "zod";
 import { euros, IsoDate, text } from "../../domain/schemas";
+import { SITE_NAME } from "../../domain/sites";
 import { Approval } from "../approval/model";
 
+export const PAYMENT_METHODS = ["bank_transfer", "card", "cash", "cheque"] as const;
+/** A site's name as HQ's chain knows it (HQ mode): `?site=` reads that site's restored copy. */
+const SiteName = z.string().regex(SITE_NAME, "must be lower-case letters, digits and dashes");
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const email = z
   .string()
@@ -31,8 +35,12 @@ export type AccountInput = z.infer<typeof AccountInput>;
 export const Account = z.object({
   id: z.number(),
   agent_id: z.number(),
+  /** The billing shop's name (HQ's list shows every shop's accounts). */
+  agent_name: z.string(),
   name: z.string(),
   customer_ids: z.array(z.number()),
+  /** The same customers with their names and mobiles, as the screens show them. */
+  customers: z.array(z.object({ id: z.number(), full_name: z.string(), mobile: z.string() })),
   billing_contact: z.string(),
   email: z.string(),
   vat_number: z.string(),
@@ -82,6 +90,21 @@ export const CreditNote = z.object({
 });
 export type CreditNote = z.infer<typeof CreditNote>;
 
+/** A payment on account or a credit note settling part of an invoice, in date order. */
+export const InvoiceAllocation = z.object({
+  kind: z.enum(["payment", "credit_note"]),
+  /** The payment on account's id, or the credit note's. */
+  id: z.number(),
+  /** The shop day it was received or issued. */
+  date: z.string(),
+  amount: z.number(),
+  /** A payment's method (null for a credit note). */
+  method: z.enum(PAYMENT_METHODS).nullable(),
+  /** A payment's reference, or the credit note's number. */
+  reference: z.string(),
+});
+export type InvoiceAllocation = z.infer<typeof InvoiceAllocation>;
+
 export const Invoice = z.object({
   id: z.number(),
   number: z.string(),
@@ -103,18 +126,19 @@ export const Invoice = z.object({
   /** What it still asks: total less credit notes and payments allocated to it. */
   open: z.number(),
   credit_notes: z.array(CreditNote),
+  /** What settled it: payments allocated to it and its credit notes; `open` is the total less these. */
+  allocations: z.array(InvoiceAllocation),
   sent: z.array(z.object({ message_id: z.number(), recipient: z.string(), status: z.string(), at: z.string() })),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
-export const InvoiceSummary = Invoice.omit({ lines: true, vat: true, credit_notes: true, sent: true });
+export const InvoiceSummary = Invoice.omit({ lines: true, vat: true, credit_notes: true, allocations: true, sent: true });
 
 export const CreditInput = z.object({
   amount: euros.refine((n) => n > 0, "must be more than 0"),
   reason: text(200).min(1, "a reason is required"),
 });
 
-export const PAYMENT_METHODS = ["bank_transfer", "card", "cash", "cheque"] as const;
 export const PaymentInput = z.object({
   amount: euros.refine((n) => n > 0, "must be more than 0"),
   method: z.enum(PAYMENT_METHODS),
@@ -139,7 +163,7 @@ export const AccountPayment = z.object({
 });
 
 export const PeriodQuery = z
-  .object({ from: IsoDate, to: IsoDate, format: z.enum(["json", "csv"]).optional() })
+  .object({ from: IsoDate, to: IsoDate, format: z.enum(["json", "csv"]).optional(), site: SiteName.optional() })
   .refine((q) => q.from <= q.to, "from must not be after to");
 
 export const StatementLine = z.object({
@@ -163,10 +187,19 @@ export const Statement = z.object({
 });
 export type Statement = z.infer<typeof Statement>;
 
-export const AgedQuery = z.object({ format: z.enum(["json", "csv"]).optional(), on: IsoDate.optional() });
+export const AgedQuery = z.object({
+  format: z.enum(["json", "csv"]).optional(),
+  on: IsoDate.optional(),
+  /** At HQ in HQ mode: one site's restored copy only (else HQ's own database and every site's copy). */
+  site: SiteName.optional(),
+});
 export const AgedRow = z.object({
   account_id: z.number(),
   agent_id: z.number(),
+  /** The billing shop's name, as that database names it. */
+  agent_name: z.string(),
+  /** At HQ: the site whose copy holds the account (null: HQ's own database); ids are per database. */
+  site: z.string().nullable(),
   name: z.string(),
   not_invoiced: z.number(),
   d0_30: z.number(),
@@ -176,7 +209,11 @@ export const AgedRow = z.object({
   /** The account's balance: the sum of the buckets and what is not invoiced yet. */
   balance: z.number(),
 });
-export const Aged = z.object({ on: z.string(), accounts: z.array(AgedRow), totals: AgedRow.omit({ account_id: true, agent_id: true, name: true }) });
+export const Aged = z.object({
+  on: z.string(),
+  accounts: z.array(AgedRow),
+  totals: AgedRow.omit({ account_id: true, agent_id: true, agent_name: true, site: true, name: true }),
+});
 export type Aged = z.infer<typeof Aged>;
 
 export const SendQuery = z.object({ again: z.enum(["true", "false"]).optional() });

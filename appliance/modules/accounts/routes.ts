@@ -86,14 +86,18 @@ export function accountRoutes(d: {
       path: "/accounts/aged",
       response: Aged,
       tag: "accounts",
-      summary: "Every account's balance by the age of its open invoices (0-30, 31-60, 61-90, 90+ days) and what is not invoiced yet; ?format=csv",
+      summary:
+        "Every account's balance by the age of its open invoices (0-30, 31-60, 61-90, 90+ days) and what is not invoiced yet; ?format=csv; at HQ in HQ mode also every site's copy (?site= one)",
       access: managers,
       query: AgedQuery,
       raw: true,
       files: ["text/csv"],
       handler: async ({ caller, query, request }) => {
-        if (query.format === "csv") return csvResponse(d.reports.agedCsv(caller, request.signal), `Aged receivables ${businessDay(d.clock.now())}.csv`);
-        return Response.json({ success: true, data: await d.reports.aged(caller) }, { headers: SECURITY_HEADERS });
+        if (query.format === "csv") {
+          const site = query.site ? ` ${query.site}` : "";
+          return csvResponse(d.reports.agedCsv(caller, request.signal, query.site), `Aged receivables${site} ${businessDay(d.clock.now())}.csv`);
+        }
+        return Response.json({ success: true, data: await d.reports.aged(caller, query.site) }, { headers: SECURITY_HEADERS });
       },
     }),
     route({
@@ -166,7 +170,8 @@ export function accountRoutes(d: {
       path: "/accounts/:id/statement",
       response: Statement,
       tag: "accounts",
-      summary: "Opening balance, invoices, credit notes, payments and closing balance of a period (?from&to, shop days); ?format=csv",
+      summary:
+        "Opening balance, invoices, credit notes, payments and closing balance of a period (?from&to, shop days); ?format=csv; at HQ ?site= an account of that site's copy",
       access: staff,
       params: IdParams,
       query: PeriodQuery,
@@ -174,10 +179,10 @@ export function accountRoutes(d: {
       files: ["text/csv"],
       handler: async ({ caller, params, query, request }) => {
         if (query.format === "csv") {
-          const s = await d.reports.statementCsv(caller, params.id, query.from, query.to, request.signal);
+          const s = await d.reports.statementCsv(caller, params.id, query.from, query.to, request.signal, query.site);
           return csvResponse(s.body, `Statement ${s.name} ${query.from} ${query.to}.csv`);
         }
-        const s = await d.reports.statement(caller, params.id, query.from, query.to);
+        const s = await d.reports.statement(caller, params.id, query.from, query.to, query.site);
         return Response.json({ success: true, data: s }, { headers: SECURITY_HEADERS });
       },
     }),

@@ -7,6 +7,7 @@ import { conflict, forbidden, notFound, unprocessable } from "../../platform/err
 import { APPROVAL_REQUIRED, type ApprovalInput, type ApprovalService } from "../approval/service";
 import { audit } from "../audit/audit";
 import { agentScope, assertSameAgent, type EmployeeCaller } from "../auth/caller";
+import { agentNames } from "../agents/reads";
 import { customerReads } from "../customers/reads";
 import type { Account, AccountInput, ChargedTicket } from "./model";
 
@@ -110,14 +111,30 @@ export async function recordCharge(
 export function createAccountService({ db, clock }: { db: Db; clock: Clock }) {
   const customers = customerReads(db);
 
-  async function out(a: AccountRow): Promise<Account> {
+  /**
+   * The account as people read it: its shop's name and its customers' names and mobiles beside
+   * the ids, so no screen shows a bare number (HQ lists every shop's accounts). `names` is the
+   * list's one read of the shops' names.
+   */
+  async function out(a: AccountRow, names?: Map<number, { name: string }>): Promise<Account> {
     const members = await db
       .select({ c: accountCustomers.customer_id })
       .from(accountCustomers)
       .where(eq(accountCustomers.account_id, a.id))
       .orderBy(asc(accountCustomers.customer_id));
+    const ids = members.map((m) => m.c);
+    const people = ids.length ? await customers.contacts(ids, null) : [];
+    const shop = (names ?? (await agentNames(db, [a.agent_id]))).get(a.agent_id);
     const { created_at, ...rest } = a;
-    return { ...rest, created_at, customer_ids: members.map((m) => m.c), credit_limit: toEuros(a.credit_limit), balance: toEuros(await balanceOf(db, a.id)) };
+    return {
+      ...rest,
+      agent_name: shop?.name ?? `Shop ${a.agent_id}`,
+      created_at,
+      customer_ids: ids,
+      customers: people.map((c) => ({ id: c.id, full_name: c.full_name, mobile: c.mobile })),
+      credit_limit: toEuros(a.credit_limit),
+      balance: toEuros(await balanceOf(db, a.id)),
+    };
   }
 
   /** The shop an account is billed by: the caller's; HQ may name another. */
@@ -160,7 +177,11 @@ export function createAccountService({ db, clock }: { db: Db; clock: Clock }) {
         .from(accounts)
         .where(scope ? inArray(accounts.agent_id, scope) : undefined)
         .orderBy(asc(accounts.name), asc(accounts.id));
-      return Promise.all(rows.map(out));
+      const names = await agentNames(
+        db,
+        rows.map((r) => r.agent_id),
+      );
+      return Promise.all(rows.map((r) => out(r, names)));
     },
 
     async get(caller: EmployeeCaller, id: number): Promise<Account> {

@@ -102,3 +102,48 @@ test("the journal at HQ reads HQ's database and every site's copy: a balanced jo
   mkdirSync(join(storage, "qormi"));
   expect((await hq.call("GET", "/api/v1/accounting/journal?from=2026-11-01&to=2026-11-22&site=qormi", { token: hqStaff })).status).toBe(409);
 });
+
+type AgedRow = { account_id: number; site: string | null; agent_name: string; name: string; balance: number } & Record<string, number | string | null>;
+const BUCKETS = ["not_invoiced", "d0_30", "d31_60", "d61_90", "d90_plus", "balance"] as const;
+
+test("the aged report at HQ reads HQ's database and every site's copy (?site= one), and a site's account has its statement there", async () => {
+  const get = async (path: string) => {
+    const r = await hq.call("GET", `/api/v1${path}`, { token: hqStaff });
+    expect(r.status, `${path}: ${JSON.stringify(r.json)}`).toBe(200);
+    return r.json.data;
+  };
+  const all = (await get("/accounts/aged")) as { accounts: AgedRow[]; totals: Record<string, number> };
+  const of = (site: string | null) => all.accounts.filter((r) => r.site === site);
+  // The demo's hotel is in HQ's own database and in both copies, each named by its shop and site.
+  for (const site of [null, "mosta", "birkirkara"])
+    expect(
+      of(site).map((r) => r.name),
+      String(site),
+    ).toContain("Hotel Santa Maria");
+  expect(of("mosta").every((r) => r.agent_name !== "" && !/^\d+$/.test(r.agent_name))).toBe(true);
+  // The totals are every database's rows added up, to the cent.
+  for (const k of BUCKETS) expect(Math.round(all.totals[k]! * 100), k).toBe(all.accounts.reduce((s, r) => s + Math.round(Number(r[k]) * 100), 0));
+  // One site: its copy's rows only, the same as in the chain-wide report.
+  const mosta = (await get("/accounts/aged?site=mosta")) as { accounts: AgedRow[] };
+  expect(mosta.accounts).toEqual(of("mosta"));
+
+  // The hotel's statement read in mosta's copy agrees with its aged row to the cent.
+  const hotel = of("mosta").find((r) => r.name === "Hotel Santa Maria")!;
+  const s = await get(`/accounts/${hotel.account_id}/statement?from=2026-01-01&to=2026-11-22&site=mosta`);
+  expect(s.account_name).toBe("Hotel Santa Maria");
+  expect(Math.round(s.closing_balance * 100) + Math.round(s.not_invoiced * 100)).toBe(Math.round(hotel.balance * 100));
+  expect(s.lines.length).toBeGreaterThan(0);
+
+  // The CSV names each row's shop and site.
+  const csv = await hq.call("GET", "/api/v1/accounts/aged?format=csv", { token: hqStaff });
+  expect(csv.status).toBe(200);
+  const rows = parse(String(csv.json).replace(/^\uFEFF/, "")) as string[][];
+  expect(rows.filter((r) => r[0] === "Hotel Santa Maria").map((r) => r[1]!.replace(/^.*\(/, "("))).toEqual(expect.arrayContaining(["(mosta)", "(birkirkara)"]));
+  expect(rows.length).toBe(all.accounts.length + 2);
+
+  // Unknown site, a site without a copy, an account the copy does not have: as the journal.
+  expect((await hq.call("GET", "/api/v1/accounts/aged?site=nowhere", { token: hqStaff })).status).toBe(404);
+  mkdirSync(join(storage, "qormi"), { recursive: true });
+  expect((await hq.call("GET", "/api/v1/accounts/aged?site=qormi", { token: hqStaff })).status).toBe(409);
+  expect((await hq.call("GET", "/api/v1/accounts/999999/statement?from=2026-01-01&to=2026-11-22&site=mosta", { token: hqStaff })).status).toBe(404);
+});

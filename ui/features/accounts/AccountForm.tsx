@@ -2,10 +2,11 @@ import { useState } from "react";
 import { isFractionOfCent, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
 import type { Account } from "../../../appliance/modules/accounts/model";
 import { api } from "../../lib/api";
+import { agent } from "../../lib/session";
+import { CustomerPicker, type Member } from "./CustomerPicker";
 
 const fields = (a?: Account) => ({
   name: a?.name ?? "",
-  customers: (a?.customer_ids ?? []).join(", "),
   billing_contact: a?.billing_contact ?? "",
   email: a?.email ?? "",
   vat_number: a?.vat_number ?? "",
@@ -15,26 +16,23 @@ const fields = (a?: Account) => ({
 });
 
 /**
- * Opens or edits a business account (issue 34). The customers that may charge to it are typed
- * as their numbers (the customer's screen shows it); the box checks each is the shop's.
+ * Opens or edits a business account (issue 34). The customers that may charge to it are found
+ * by name or phone and shown by name (CustomerPicker); the box checks each is the shop's.
  */
 export function AccountForm({ account, onSaved, onCancel }: { account?: Account; onSaved: (a: Account) => void; onCancel?: () => void }) {
   const [f, setF] = useState(fields(account));
+  const [members, setMembers] = useState<Member[]>(account?.customers ?? []);
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof f) => (e: React.ChangeEvent<HTMLInputElement>) => setF({ ...f, [k]: e.target.value });
-  const ids = f.customers
-    .split(/[\s,;]+/)
-    .filter(Boolean)
-    .map(Number);
+  // A new account is billed by the caller's shop; an account keeps its shop.
+  const shop = account?.agent_id ?? agent.value?.agent_id ?? null;
   const problem = !f.name.trim()
     ? "A name is required"
-    : ids.some((n) => !Number.isInteger(n) || n < 1)
-      ? "Customers: their numbers, separated by commas"
-      : isFractionOfCent(f.credit_limit)
-        ? WHOLE_CENTS_ONLY
-        : !(Number(f.credit_limit) >= 0)
-          ? "The credit limit is an amount in euros"
-          : "";
+    : isFractionOfCent(f.credit_limit)
+      ? WHOLE_CENTS_ONLY
+      : !(Number(f.credit_limit) >= 0)
+        ? "The credit limit is an amount in euros"
+        : "";
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
@@ -42,7 +40,7 @@ export function AccountForm({ account, onSaved, onCancel }: { account?: Account;
     setBusy(true);
     const body = {
       name: f.name.trim(),
-      customer_ids: ids,
+      customer_ids: members.map((m) => m.id),
       billing_contact: f.billing_contact,
       email: f.email,
       vat_number: f.vat_number,
@@ -68,13 +66,13 @@ export function AccountForm({ account, onSaved, onCancel }: { account?: Account;
   return (
     <form className="people-grid" onSubmit={submit} aria-label={account ? "Edit account" : "New account"}>
       {input("name", "Account name")}
-      {input("customers", "Customer numbers")}
       {input("billing_contact", "Billing contact")}
       {input("email", "Billing e-mail", "email")}
       {input("vat_number", "VAT number")}
       {input("terms_days", "Terms (days)", "numeric")}
       {input("credit_limit", "Credit limit (€)", "decimal")}
       {input("discount", "Discount (%)", "numeric")}
+      <CustomerPicker shop={shop} chosen={members} onChange={setMembers} />
       <div>
         {problem && f.name !== "" && <p className="form-error">{problem}</p>}
         <button type="submit" className="btn btn-primary" disabled={busy || !!problem}>

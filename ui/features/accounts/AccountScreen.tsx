@@ -63,14 +63,18 @@ export function AccountScreen({ params }: { params: Record<string, string | unde
               <dd>
                 {a.billing_contact} {a.email}
               </dd>
+              <dt>Shop</dt>
+              <dd>{a.agent_name}</dd>
               <dt>VAT number</dt>
               <dd>{a.vat_number || "—"}</dd>
               <dt>Customers</dt>
               <dd>
-                {a.customer_ids.map((c) => (
-                  <Link key={c} href={`/customers/${c}`}>
-                    #{c}{" "}
-                  </Link>
+                {a.customers.length === 0 && "—"}
+                {a.customers.map((c, n) => (
+                  <span key={c.id}>
+                    {n > 0 && ", "}
+                    <Link href={`/customers/${c.id}`}>{c.full_name}</Link>
+                  </span>
                 ))}
               </dd>
             </dl>

@@ -58,7 +58,7 @@ export function AccountsScreen() {
                     <td>
                       <Link href={`/accounts/${a.id}`}>{a.name}</Link>
                     </td>
-                    <td>{a.agent_id}</td>
+                    <td>{a.agent_name}</td>
                     <td className="num">{euroFromEuros(a.balance)}</td>
                     <td className="num">{euroFromEuros(a.credit_limit)}</td>
                     <td>{a.terms_days} days</td>

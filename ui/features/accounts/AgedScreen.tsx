@@ -52,6 +52,7 @@ export function AgedScreen() {
             <thead>
               <tr>
                 <th>Account</th>
+                <th>Shop</th>
                 {COLS.map(([k, label]) => (
                   <th key={k} className="num">
                     {label}
@@ -61,10 +62,13 @@ export function AgedScreen() {
             </thead>
             <tbody>
               {a.accounts.map((r) => (
-                <tr key={r.account_id} data-testid={`aged-${r.account_id}`}>
+                // At HQ a site's copy numbers its accounts as HQ's own database does: the site tells them apart.
+                <tr key={`${r.site ?? ""}-${r.account_id}`} data-testid={r.site ? `aged-${r.site}-${r.account_id}` : `aged-${r.account_id}`}>
                   <td>
-                    <Link href={`/accounts/${r.account_id}`}>{r.name}</Link>
+                    {/* A site's account lives in its copy, not in HQ's database: no screen of its own here. */}
+                    {r.site ? r.name : <Link href={`/accounts/${r.account_id}`}>{r.name}</Link>}
                   </td>
+                  <td>{r.site ? `${r.agent_name} (${r.site})` : r.agent_name}</td>
                   {COLS.map(([k]) => (
                     <td key={k} className="num" data-col={k}>
                       {euroFromEuros(r[k])}
@@ -75,7 +79,7 @@ export function AgedScreen() {
             </tbody>
             <tfoot>
               <tr>
-                <th>Total</th>
+                <th colSpan={2}>Total</th>
                 {COLS.map(([k]) => (
                   <th key={k} className="num">
                     {euroFromEuros(a.totals[k])}

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link } from "wouter";
 import { displayDate, displayDateTime, euroFromEuros } from "../../../appliance/domain/format";
-import type { Invoice } from "../../../appliance/modules/accounts/model";
+import type { Invoice, PAYMENT_METHODS } from "../../../appliance/modules/accounts/model";
 import { confirmDialog } from "../../components/dialog";
 import { LoadFailed } from "../../components/LoadFailed";
 import { Section } from "../../components/form";
@@ -9,6 +9,8 @@ import { toast } from "../../components/toast";
 import { api } from "../../lib/api";
 import { CreditForm } from "./CreditForm";
 import { downloadFile, useLoad } from "./load";
+
+const METHOD_NAMES: Record<(typeof PAYMENT_METHODS)[number], string> = { bank_transfer: "bank transfer", card: "card", cash: "cash", cheque: "cheque" };
 
 /** An invoice (issue 34): its lines, VAT per rate, totals, credit notes; PDF, Send, Credit. */
 export function InvoiceScreen({ params }: { params: Record<string, string | undefined> }) {
@@ -164,6 +166,37 @@ export function InvoiceScreen({ params }: { params: Record<string, string | unde
                   </tr>
                 ))}
               </tbody>
+            </table>
+          )}
+          <h3>Settled by</h3>
+          {i.allocations.length === 0 ? (
+            <p className="muted">No payment or credit note yet.</p>
+          ) : (
+            <table className="table small" data-testid="invoice-allocations">
+              <thead>
+                <tr>
+                  <th>Date</th>
+                  <th>What</th>
+                  <th>Reference</th>
+                  <th className="num">Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {i.allocations.map((x) => (
+                  <tr key={`${x.kind}-${x.id}`}>
+                    <td>{displayDate(x.date)}</td>
+                    <td>{x.kind === "payment" ? `Payment (${METHOD_NAMES[x.method ?? "cash"]})` : "Credit note"}</td>
+                    <td>{x.reference || "—"}</td>
+                    <td className="num">{euroFromEuros(x.amount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <th colSpan={3}>Still due</th>
+                  <td className="num">{euroFromEuros(i.open)}</td>
+                </tr>
+              </tfoot>
             </table>
           )}
           <p className="muted" data-testid="invoice-sent">

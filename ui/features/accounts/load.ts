@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { api, BASE, handleUnauthorized, loadFailure } from "../../lib/api";
 import { currentToken } from "../../lib/session";
 import { fileNameOf, save } from "../reporting/download";
@@ -11,11 +11,18 @@ export function useLoad<T>(path: string | null, query?: Record<string, string>) 
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const key = path === null ? null : `${path}?${new URLSearchParams(query).toString()}`;
+  // Only the latest call's answer is shown: a statement is made in a process, so the screen's
+  // first period can answer after the period typed since, and must not replace it.
+  const latest = useRef(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key says everything the call uses
   const reload = useCallback(() => {
     if (path === null) return;
+    const mine = ++latest.current;
     setError(null);
-    api<T>("GET", path, { quiet: true, query }).then(setData, (e) => setError(loadFailure(e)));
+    api<T>("GET", path, { quiet: true, query }).then(
+      (d) => mine === latest.current && setData(d),
+      (e) => mine === latest.current && setError(loadFailure(e)),
+    );
   }, [key]);
   useEffect(reload, [reload]);
   return { data, error, reload };
