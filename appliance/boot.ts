@@ -373,7 +373,7 @@ export async function bootAppliance(
     // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
     ...importRoutes(imports),
     ...statusLinkRoutes(statusLinks),
-    ...bookingRoutes(bookings.service, { hq: bookings.downlinkHq, checkPeer: reference.checkPeer }),
+    ...bookingRoutes(bookings.service, { hq: bookings.downlinkHq, checkPeer: reference.checkPeer, transfers: bookings.transfersHq }),
   );
   const hosts = boxHostNames({ site: config.site, allowedHosts: config.allowedHosts, hqUrl: config.reference.hqUrl });
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed, hostGuard: hostGuard(hosts) });
