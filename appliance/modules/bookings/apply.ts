@@ -174,6 +174,8 @@ export function createBookingApply(d: ApplyDeps) {
   let queue: Promise<unknown> = Promise.resolve();
 
   return {
+    /** The shop's admin or manager the box acts as for HQ (a deposit transfer's new customer, issue 34, too). */
+    actingFor,
     /** Verifies one envelope and applies it once; a refusal is answered, never thrown. */
     receive(raw: unknown): Promise<Applied> {
       const next = queue.then(() => receiveOne(raw));

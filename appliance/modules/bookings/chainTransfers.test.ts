@@ -134,3 +134,45 @@ describe("POST /chain/deposits/transfers (HQ's box)", () => {
     expect(await phaseOf(id)).toBe("out_applied");
   });
 });
+
+describe("the destination (issue 34: a customer it has never seen)", () => {
+  test("phase in for an unknown mobile creates one customer holding the amount; replays and a second dispatcher create nothing more", async () => {
+    const byMobile = () => b.database.db.select().from(customers).where(eq(customers.mobile, MOBILE));
+    expect(await byMobile()).toEqual([]);
+    const r = await post({ from_site: "bkr", from_agent: bkr, to_site: "gzr", to_agent: mosta, customer_id: customer, amount: 5 });
+    expect(r.status).toBe(200);
+    const id = r.json.data.transfer_id as string;
+    expect((await a.bookings.apply.receive(await body(`${id}:out`))).outcome).toBe("applied");
+    await restore("bkr", a);
+    // The destination's poll: HQ issues phase in now that the source's copy shows phase out.
+    const served = await hq.bookings.downlinkHq!.serve("gzr", 0);
+    const inn = served.map((x) => x.envelope).find((e) => e.uid === `${id}:in`)!;
+    expect(inn).toBeDefined();
+    const outcomes = await Promise.all([b.bookings.apply.receive(inn), b.bookings.apply.receive(inn)]);
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(["applied", "replay"]);
+    expect((await b.bookings.apply.receive(inn)).outcome).toBe("replay");
+    const made = await byMobile();
+    expect(made.length).toBe(1);
+    const source = (await a.database.db.select().from(customers).where(eq(customers.id, customer)))[0]!;
+    expect(made[0]).toMatchObject({ full_name: source.full_name, agent_id: mosta });
+    expect(await held(b, made[0]!.id, mosta)).toBe(500);
+    expect(await held(a, customer, bkr)).toBe(1500);
+    await restore("gzr", b);
+    expect(await phaseOf(id)).toBe("in_applied");
+  });
+
+  test("an out the source can no longer cover is refused there, shows refused at HQ, and never gets an in", async () => {
+    const r = await post({ from_site: "bkr", from_agent: bkr, to_site: "gzr", to_agent: mosta, customer_id: customer, amount: 15 });
+    expect(r.status).toBe(200);
+    const id = r.json.data.transfer_id as string;
+    // Spent at the counter before the envelope arrived.
+    const manager = await a.employeeToken("5555", await a.agentToken("birkirkara", "shop-demo-2026"));
+    const dep = (await a.database.db.select().from(deposits).where(eq(deposits.customer_id, customer))).find((d) => d.kind === "deposit")!;
+    const refund = await a.call("POST", `${API}/deposits/${dep.id}/refund`, { token: manager, body: { amount: 0.01, reason: "a cent given back" } });
+    expect(refund.status).toBe(200);
+    expect((await a.bookings.apply.receive(await body(`${id}:out`))).outcome).toBe("refused");
+    await restore("bkr", a);
+    expect(await phaseOf(id)).toBe("refused");
+    expect((await hq.bookings.downlinkHq!.serve("gzr", 0)).map((x) => x.envelope.uid)).not.toContain(`${id}:in`);
+  });
+});
