@@ -48,6 +48,7 @@ export const ChainTransfer = z.object({
 export type ChainTransfer = z.infer<typeof ChainTransfer>;
 
 export const ChainTransferQuery = z.object({
+  transfer_id: z.string().max(80).optional(),
   /** Only this customer's transfers (their id in the source site's copy, with from_site). */
   customer_id: z.coerce.number().int().positive().optional(),
   from_site: SiteName.optional(),
