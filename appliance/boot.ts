@@ -293,15 +293,7 @@ export async function bootAppliance(
     db,
     clock,
     customerFor: async (p) => (await customerReads(db).byMobiles(phoneSpellings(p.mobile)?.spellings ?? [p.mobile]))[0]?.id ?? null,
-    // As an online booking's new customer: through the customers service, as the destination shop's manager.
-    createCustomer: async (p) =>
-      (
-        await customersService.create(
-          await bookings.apply.actingFor(p.agent_id),
-          { full_name: p.full_name || `Transfer ${p.mobile}`, mobile: p.mobile },
-          { client: "transfer" },
-        )
-      ).id,
+    createCustomer: (p) => bookings.apply.newCustomer(p.agent_id, p.full_name, p.mobile),
   });
   const bookings = createBookings({
     db,
