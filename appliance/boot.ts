@@ -304,6 +304,7 @@ export async function bootAppliance(
     db,
     clock,
     customerFor: async (p) => (await customerReads(db).byMobiles(phoneSpellings(p.mobile)?.spellings ?? [p.mobile]))[0]?.id ?? null,
+    createCustomer: (p) => bookings.apply.newCustomer(p.agent_id, p.full_name, p.mobile),
   });
   const bookings = createBookings({
     db,
@@ -389,7 +390,7 @@ export async function bootAppliance(
     // Moving in and leaving (issue 26); loopback sources only where tests ask for them.
     ...importRoutes(imports),
     ...statusLinkRoutes(statusLinks),
-    ...bookingRoutes(bookings.service, { hq: bookings.downlinkHq, checkPeer: siteTokens.check }),
+    ...bookingRoutes(bookings.service, { hq: bookings.downlinkHq, checkPeer: siteTokens.check, transfers: bookings.transfersHq }),
   );
   const hosts = boxHostNames({ site: config.site, allowedHosts: config.allowedHosts, hqUrl: config.reference.hqUrl });
   const app = createApp({ db, clock, auth, routes, uiDir: config.uiDir, log: opts.log, managed: reference.managed, hostGuard: hostGuard(hosts) });

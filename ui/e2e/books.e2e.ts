@@ -6,7 +6,8 @@ import { AppPage } from "./pages/app";
 /**
  * Issue 34: a customer's deposit taken on the customer screen and spent with the pay dialog's
  * Balance tender; the accountant's journal downloaded from HQ's configuration in Xero's format
- * with HQ's account code, balanced per journal.
+ * with HQ's account code, balanced per journal. HQ staff's Transfer button moves part of the
+ * deposit to another shop (one box: applied at once; a refusal shown in words).
  */
 const token = (page: Page) => page.evaluate(() => localStorage.getItem("ironbox.employeeToken"));
 const apiGet = async (page: Page, path: string) => {
@@ -45,6 +46,29 @@ test("a deposit taken on the customer screen, spent with the Balance tender; the
   await expect(pay.getByRole("status").first()).toContainText("Paid €5.00 by balance");
   await pay.getByRole("button", { name: "Close" }).click();
   expect((await apiGet(page, `/customers/${t.customer_id}/balance`)).spendable).toBe(before + 45);
+
+  // HQ staff move €10 of it to another shop with the Transfer button: applied at once on one box.
+  const held = (await apiGet(page, `/customers/${t.customer_id}/balance`)).by_shop as { agent_id: number; balance: number }[];
+  const from = held.find((h) => h.balance >= 10)!;
+  const shops = (await apiGet(page, "/agents/")) as { id: number; name: string }[];
+  const to = shops.find((s) => s.id !== from.agent_id)!;
+  await page.goto(`/customers/${t.customer_id}`);
+  await page.getByRole("button", { name: "Transfer", exact: true }).click();
+  const transfer = page.getByRole("form", { name: "Transfer the deposit" });
+  await transfer.getByLabel("Transfer from shop").selectOption(String(from.agent_id));
+  await transfer.getByLabel("Transfer to shop").selectOption(String(to.id));
+  await transfer.getByLabel("Transfer amount").fill("20000");
+  await transfer.getByRole("button", { name: "Transfer", exact: true }).click();
+  // Refused: the reason in words, nothing moved.
+  await expect(transfer.getByTestId("transfer-problem")).toContainText("Not enough balance at");
+  await transfer.getByLabel("Transfer amount").fill("10");
+  await transfer.getByRole("button", { name: "Transfer", exact: true }).click();
+  await expect(transfer.getByTestId("transfer-state")).toContainText("Transfer of €10.00 applied");
+  await expect(transfer.getByTestId("transfer-state")).toContainText(to.name);
+  await expect(page.getByTestId("deposit-rows")).toContainText("Transferred in");
+  const after = (await apiGet(page, `/customers/${t.customer_id}/balance`)).by_shop as { agent_id: number; balance: number }[];
+  expect(after.find((h) => h.agent_id === from.agent_id)!.balance).toBe(from.balance - 10);
+  expect(after.find((h) => h.agent_id === to.id)!.balance).toBe((held.find((h) => h.agent_id === to.id)?.balance ?? 0) + 10);
 
   // HQ's configuration: the journal's account codes and a Xero file of today.
   await page.goto("/configuration");

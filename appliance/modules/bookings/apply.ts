@@ -179,6 +179,13 @@ export function createBookingApply(d: ApplyDeps) {
   let queue: Promise<unknown> = Promise.resolve();
 
   return {
+    /**
+     * A customer HQ signed for but the box does not know (a deposit transfer's destination, issue
+     * 34), made as an online booking's is: through the customers service, as the shop's admin or manager.
+     */
+    async newCustomer(agentId: number, fullName: string, mobile: string): Promise<number> {
+      return (await d.customers.create(await actingFor(agentId), { full_name: fullName.trim() || `Transfer ${mobile}`, mobile }, { client: "transfer" })).id;
+    },
     /** Verifies one envelope and applies it once; a refusal is answered, never thrown. */
     receive(raw: unknown): Promise<Applied> {
       const next = queue.then(() => receiveOne(raw));

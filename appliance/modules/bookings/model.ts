@@ -36,3 +36,6 @@ export const DownlinkQuery = z.object({
   after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
 });
 export const DownlinkRow = z.object({ id: z.number().int(), envelope: z.unknown() });
+
+// Deposit transfers between boxes (issue 34), HQ's routes: the UI imports their types from here.
+export * from "./transferModel";

@@ -5,6 +5,8 @@ import { conflict } from "../../platform/errors";
 import type { DownlinkHq } from "./downlink";
 import { BookingListQuery, DownlinkQuery, DownlinkRow, SettleBody, ShopBooking } from "./model";
 import type { BookingService } from "./service";
+import { chainTransferRoutes } from "./transferRoutes";
+import type { TransferHq } from "./transfers";
 
 const tag = "bookings";
 
@@ -14,6 +16,8 @@ export function bookingRoutes(
     hq: DownlinkHq | null;
     /** The site's own token check (HQ only; reference/siteTokens.ts): site A's token never reads site B's envelopes. */
     checkPeer: (authorization: string | null, client: string, site: string) => Promise<void>;
+    /** HQ's side of the deposit transfers between boxes (issue 34), null on a shop's box. */
+    transfers: TransferHq | null;
   },
 ) {
   return [
@@ -55,5 +59,6 @@ export function bookingRoutes(
         return downlink.hq.serve(query.site, query.after);
       },
     }),
+    ...chainTransferRoutes(downlink.transfers),
   ];
 }

@@ -8,12 +8,19 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../../db/client";
 import { withReadOnly } from "../../../db/readOnly";
-import { toEuros } from "../../domain/money";
+import { toCents, toEuros } from "../../domain/money";
 import type { Clock } from "../../platform/clock";
-import { unprocessable } from "../../platform/errors";
+import { notFound, unprocessable } from "../../platform/errors";
+import { agentReads } from "../agents/reads";
+import { audit } from "../audit/audit";
+import { transferRefused } from "../audit/reads";
+import type { EmployeeCaller } from "../auth/caller";
+import { customerReads } from "../customers/reads";
 import { DEPOSIT_TRANSFER_KIND, heldAt, type TransferPhase, transferSideSeen } from "../money/reads";
 import type { SigningKey } from "../reference/signing";
+import { phoneSpellings } from "../public/otp";
 import { issuedEnvelopes, issueEnvelope } from "./downlink";
+import type { ChainTransfer, ChainTransferBody, ChainTransferPhase } from "./transferModel";
 
 type Copy = { site: string; url: string };
 /** One side as HQ knows it: the site, and the shop's and customer's ids on that site's box. */
@@ -57,6 +64,74 @@ export function createTransferHq({ db, clock, key, copies }: { db: Db; clock: Cl
       return transfer_id;
     },
 
+    /**
+     * POST /chain/deposits/transfers: the customer and both shops looked up in the copies (an
+     * id HQ has not seen in that site's copy is refused), then `request`; audited on HQ's box.
+     */
+    async start(caller: EmployeeCaller, b: ChainTransferBody): Promise<ChainTransfer> {
+      if (b.from_site === b.to_site) throw unprocessable("to_site: the same site as from_site (a box moves its own shops' balances itself)");
+      const from = copyOf(b.from_site);
+      const to = copyOf(b.to_site);
+      const customer = await withReadOnly(from.url, async (s) => {
+        if (!(await agentReads(s).shop(b.from_agent))) throw notFound(`from_agent: Shop of ${b.from_site}`);
+        if (b.customer_id !== undefined) return customerReads(s).contact(b.customer_id);
+        const spellings = phoneSpellings(b.mobile ?? "")?.spellings ?? [];
+        return (await customerReads(s).byMobiles(spellings))[0];
+      });
+      if (!customer) throw notFound(`Customer at ${b.from_site}`);
+      if (!(await withReadOnly(to.url, (s) => agentReads(s).shop(b.to_agent)))) throw notFound(`to_agent: Shop of ${b.to_site}`);
+      const cents = toCents(b.amount);
+      const transfer_id = await this.request({
+        from: { site: b.from_site, agent_id: b.from_agent },
+        to: { site: b.to_site, agent_id: b.to_agent },
+        customer: { id: customer.id, full_name: customer.full_name, mobile: customer.mobile },
+        cents,
+      });
+      await audit(db, clock.now(), caller, "transfer_request", "deposit_transfer", null, {
+        transfer_id,
+        amount_cents: cents,
+        from: `${b.from_site}/${b.from_agent}/${customer.id}`,
+        to: `${b.to_site}/${b.to_agent}`,
+      });
+      return (await this.list({ transfer_id }))[0]!;
+    },
+
+    /** Every transfer HQ signed, newest first, each in the phase the copies show (a copy HQ cannot read: as last known, requested). */
+    async list(only: { transfer_id?: string; customer_id?: number; from_site?: string } = {}): Promise<ChainTransfer[]> {
+      const issued = await issuedEnvelopes(db, DEPOSIT_TRANSFER_KIND);
+      const outs = issued
+        .filter((e) => (e.payload as OutPayload).phase === "out")
+        .map((e) => ({ e, p: e.payload as OutPayload }))
+        .filter(({ e, p }) => (!only.transfer_id || p.transfer_id === only.transfer_id) && (!only.from_site || e.site === only.from_site))
+        .filter(({ p }) => only.customer_id === undefined || p.customer_id === only.customer_id)
+        .reverse();
+      const seen = (site: string, read: (s: Db) => Promise<boolean>) => {
+        const c = copies().find((x) => x.site === site);
+        return c ? withReadOnly(c.url, read).catch(() => false) : Promise.resolve(false);
+      };
+      const out: ChainTransfer[] = [];
+      for (const { e, p } of outs) {
+        let phase: ChainTransferPhase = "requested";
+        if (await seen(p.to.site, (s) => transferSideSeen(s, p.transfer_id, "transfer_in"))) phase = "in_applied";
+        else if (await seen(e.site, (s) => transferSideSeen(s, p.transfer_id, "transfer_out"))) phase = "out_applied";
+        else if (await seen(e.site, (s) => transferRefused(s, p.customer_id ?? 0, p.transfer_id))) phase = "refused";
+        out.push({
+          transfer_id: p.transfer_id,
+          phase,
+          from_site: e.site,
+          from_agent: p.agent_id,
+          to_site: p.to.site,
+          to_agent: p.to.agent_id,
+          customer_id: p.customer_id ?? 0,
+          full_name: p.full_name,
+          mobile: p.mobile,
+          amount: toEuros(p.amount),
+          requested_at: e.issued_at,
+        });
+      }
+      return out;
+    },
+
     /** Each pass: every "out" whose row is in the source's copy gets its "in", once (the uid). Returns how many were issued. */
     async advance(): Promise<number> {
       const issued = await issuedEnvelopes(db, DEPOSIT_TRANSFER_KIND);
@@ -84,3 +159,4 @@ export function createTransferHq({ db, clock, key, copies }: { db: Db; clock: Cl
     },
   };
 }
+export type TransferHq = ReturnType<typeof createTransferHq>;

@@ -66,3 +66,4 @@ export const TransferResult = z.object({
   from_balance: z.number(),
   to_balance: z.number(),
 });
+export type TransferResult = z.infer<typeof TransferResult>;

@@ -27,6 +27,10 @@ const apply = () =>
       created++;
       return ids.customer;
     },
+    // Every phase here names a customer the box knows (the creation is tested through boot's wiring: bookings/chainTransfers.test.ts).
+    createCustomer: async () => {
+      throw new Error("no customer should be created here");
+    },
   });
 const phase = (transfer_id: string, p: "out" | "in", amount: number, customer_id: number | null = ids.customer) => ({
   transfer_id,
@@ -82,6 +86,21 @@ describe("a transfer phase at the shop's box", () => {
     expect(await held(ids.mosta)).toBe(2000);
     expect(await rows(`SELECT count(*) FROM deposits WHERE transfer_id = 'tr-bbbbbbbb'`)).toEqual([[0]]);
     expect(await rows(`SELECT action FROM audit_log WHERE detail LIKE '%tr-bbbbbbbb%'`)).toEqual([["transfer_refused"]]);
+  });
+
+  test("a refused out stays refused: served again after a new deposit covers it, nothing moves", async () => {
+    const out = phase("tr-dddddddd", "out", 2500);
+    expect(await apply().apply(out)).toMatchObject({ outcome: "refused" });
+    await ok("POST", `/customers/${ids.customer}/deposits`, { amount: 10, method: "cash" }, clerk);
+    expect(await held(ids.mosta)).toBe(3000);
+    // HQ's copy showed no "out", so no "in" was issued; applying it now would take money nobody receives.
+    const again = await Promise.all([apply().apply(out), apply().apply(out)]);
+    expect(again.map((r) => r.outcome)).toEqual(["refused", "refused"]);
+    expect(again[0]!.reason).toBe("This transfer was refused here before: it stays refused");
+    expect(await held(ids.mosta)).toBe(3000);
+    expect(await rows(`SELECT count(*) FROM deposits WHERE transfer_id = 'tr-dddddddd'`)).toEqual([[0]]);
+    // The refusal is recorded once (the later deliveries answer it, they do not record it again).
+    expect(await rows(`SELECT count(*) FROM audit_log WHERE action = 'transfer_refused' AND detail LIKE '%tr-dddddddd%'`)).toEqual([[1]]);
   });
 
   test("a malformed phase is refused before anything is written", async () => {

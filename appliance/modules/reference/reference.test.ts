@@ -337,7 +337,7 @@ describe("HQ-owned data is read-only on a managed shop box", () => {
     // and its message channels, the box's backup disk, moving in (the import), a shop's invoice
     // prefix (set on the shop's own box, so it invoices offline: docs/decisions/invoice-numbers.md)
     // and the accountant's account codes (HQ's books).
-    // Money HQ moves between shops (a deposit transfer) is no reference data either.
+    // Money HQ moves between shops (a deposit transfer; between boxes under /chain/) is no reference data either.
     const notReference = (path: string) =>
       ["/settings/", "/reference/", "/chain/", "/hqlink", "/messaging/settings", "/box/", "/import/", "/invoicePrefixes/", "/accounting/"].some((p) =>
         path.startsWith(p),

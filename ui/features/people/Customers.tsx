@@ -360,7 +360,7 @@ export function CustomerDetail({ params }: { params: Params }) {
         </section>
       )}
 
-      {id > 0 && <CustomerDeposits customer={id} />}
+      {id > 0 && <CustomerDeposits customer={id} mobile={c.mobile} />}
 
       <Section title="Personal details">
         <div className="people-grid">

@@ -5,6 +5,7 @@ import type { DepositBalance } from "../../../appliance/modules/money/model";
 import { Section } from "../../components/form";
 import { toast } from "../../components/toast";
 import { api, loadFailure } from "../../lib/api";
+import { DepositTransfer } from "./DepositTransfer";
 
 const KIND: Record<string, string> = {
   deposit: "Deposit",
@@ -19,7 +20,7 @@ const KIND: Record<string, string> = {
  * the ledger's last rows, and a deposit taken into this shop's drawer. A failed load says so
  * with Retry; it is never shown as a zero balance.
  */
-export function CustomerDeposits({ customer }: { customer: number }) {
+export function CustomerDeposits({ customer, mobile = "" }: { customer: number; mobile?: string }) {
   const [b, setB] = useState<DepositBalance | null>(null);
   const [failed, setFailed] = useState("");
   const [amount, setAmount] = useState("");
@@ -103,6 +104,7 @@ export function CustomerDeposits({ customer }: { customer: number }) {
           </button>
         </div>
       </form>
+      <DepositTransfer customer={customer} mobile={mobile} onDone={load} />
     </Section>
   );
 }
