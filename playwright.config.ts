@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { BESIDE_PORT, CHROMIUM_ARGS, EMPTY_PORT, GATEWAY_AUTH, GATEWAY_PORT, GATEWAY_STAND_IN, MAIN_PORT, SMS_WEBHOOK_SECRET } from "./ui/e2e/pages/env";
+import { BESIDE_SPECS } from "./ui/e2e/pages/lanes";
 
 /**
  * Browser tests: Debian's Chromium (npx playwright install cannot work here) against the
@@ -27,25 +28,9 @@ const box = (port: number, dir: string, env: string) =>
  *   and public +11, so they run one at a time). Both lanes share the SMS phone stand-in (+1),
  *   each test on a number of its own.
  * A new spec goes in "demo" unless it meets the second lane's terms; add it to BESIDE_SPECS
- * only then, where it keeps the lanes' times about even (docs/decisions/suite-time.md).
+ * (ui/e2e/pages/lanes.ts) only then, where it keeps the lanes' times about even
+ * (docs/decisions/suite-time.md); scripts/e2e/lanes.test.ts checks the terms it can.
  */
-const BESIDE_SPECS = [
-  // the second demo box, by baseURL
-  "catalogue",
-  "floor",
-  "home",
-  "people",
-  "scheduling",
-  // boxes of their own
-  "booking",
-  "bookpage",
-  "chain",
-  "hotel",
-  "offline",
-  "public",
-  "reference",
-  "release",
-];
 const beside = BESIDE_SPECS.map((name) => `**/${name}.e2e.ts`);
 const demoEnv = `IRONBOX_DEMO=1 IRONBOX_ADMIN_USER=admin IRONBOX_ADMIN_PASSWORD=admin-pass-1 IRONBOX_ADMIN_PIN=9999 IRONBOX_SMS_GATEWAY_URL=http://${GATEWAY_AUTH.user}:${GATEWAY_AUTH.pass}@127.0.0.1:${GATEWAY_PORT} IRONBOX_SMS_WEBHOOK_SECRET=${SMS_WEBHOOK_SECRET}`;
 
