@@ -34,16 +34,8 @@ trap release_ports EXIT
 trap 'exit 130' INT TERM
 passed=0; failed=0; status=0
 
-# The check and the browser tests' UI build read the sources and write only under $RUN, so
-# they run beside the unit and API tests (which spend most of their time waiting on disks,
-# child processes and timers): 35 s of the run's 11 minutes were these two alone (issue 33).
-# Their output is printed whole when the unit and API tests are done. (IRONBOX_UI_DIR is set
-# only for the browser tests: the unit tests' boxes serve ui/dist or their own stand-ins.)
-(
-  if npm run --silent check >"$RUN/check.log" 2>&1; then echo 0; else echo 1; fi >"$RUN/check.rc"
-  if $BUN scripts/build-ui.ts --out "$RUN/ui" >"$RUN/build-ui.log" 2>&1; then echo 0; else echo 1; fi >"$RUN/build-ui.rc"
-) &
-aside=$!
+echo "== check (typecheck, lint, migrations)"
+if npm run --silent check; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 
 # One bun test run: its output to $RUN/<log>, its pass and fail counts added up.
 bun_run() {
@@ -65,19 +57,13 @@ echo "== bun test"
 files=$(find appliance db drivers scripts systemd ui -name '*.test.ts' -not -path 'scripts/faults/*' | sort | sed 's|^|./|')
 # shellcheck disable=SC2086 # one path per word
 bun_run bun.log --parallel=${BUN_PARALLEL:-2} $files
-wait $aside
-echo "== check (typecheck, lint, migrations)"
-cat "$RUN/check.log"
-if [ "$(cat "$RUN/check.rc" 2>/dev/null)" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
-# The fault scripts run alone: their bars include the counter's latency while something breaks.
 bun_run bun-faults.log ./scripts/faults/
 
 echo "== browser tests"
-# The boxes serve this run's own build (IRONBOX_UI_DIR, made beside the unit tests), not ui/dist.
+# The boxes serve this run's own build (IRONBOX_UI_DIR), not ui/dist.
 IRONBOX_UI_DIR=$(pwd)/$RUN/ui
 export IRONBOX_UI_DIR
-cat "$RUN/build-ui.log"
-[ "$(cat "$RUN/build-ui.rc" 2>/dev/null)" = 0 ] || status=1
+$BUN scripts/build-ui.ts --out "$RUN/ui" || status=1
 # E2E_SHARDS=N runs the specs in N shards at once, each with its own boxes on its own block of
 # ports; one is the default. Each shard's output is printed whole after it, not interleaved.
 shards=${E2E_SHARDS:-1}
