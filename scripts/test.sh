@@ -17,13 +17,15 @@ ln -sfn "$(basename "$RUN")" test-results/latest
 # Runs more than a day old are removed.
 find test-results -maxdepth 1 -name 'run-*' -mmin +1440 -exec rm -rf {} + 2>/dev/null
 claimed=""
+# The ports of a block (E2E_SPAN in ui/e2e/pages/env.ts).
+span=$(sed -n 's/^export const E2E_SPAN = \([0-9]*\);$/\1/p' ui/e2e/pages/env.ts)
 # At the end: a passing run's browser-test data goes (its boxes' data dirs are named by port),
 # then its ports are given back.
 release_ports() {
   for p in $claimed; do
     if [ "$status" = 0 ]; then
       q=$p
-      while [ $q -lt $((p + 16)) ]; do rm -rf .e2e-data/*-$q; q=$((q + 1)); done
+      while [ $q -lt $((p + span)) ]; do rm -rf .e2e-data/*-$q; q=$((q + 1)); done
     fi
     $BUN scripts/e2e/ports.ts release "$p"
   done

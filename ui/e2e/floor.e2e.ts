@@ -288,6 +288,9 @@ test("modifiers and garments are reordered on screen, and the order stays", asyn
   await expect(page.locator(".toast", { hasText: "Information Saved" }).last()).toBeVisible();
   await page.reload();
   await page.getByRole("button", { name: /STAIN/ }).click();
+  // The list after the reload, once it is there: read at once, it could still be empty (a
+  // second lane beside this one made that a failure, issue 33).
+  await expect(roots.filter({ hasText: `Paint ${stamp}` })).toBeVisible();
   const after = await roots.locator("strong").allTextContents();
   const at = before.findIndex((t) => t.includes(`Paint ${stamp}`));
   expect(after.findIndex((t) => t.includes(`Paint ${stamp}`))).toBe(at - 1);
