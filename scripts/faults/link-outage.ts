@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { LITESTREAM_BIN, replicaOnlyConfig } from "../../drivers/replication/litestream";
-import { arg, call, startBox } from "./lib";
+import { arg, call, SHORT, startBox } from "./lib";
 import { startSshd } from "./sshd";
 
 const outage = arg("outage", 90, 5);
