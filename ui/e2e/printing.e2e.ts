@@ -288,7 +288,11 @@ test("RAWBT: the receipt goes to the RawBT app as an intent carrying its ESC/POS
   // ticket (load 14, two browser lanes, issue 33); the job list above is the box's word, not
   // the screen's.
   await expect(dialog.getByRole("button", { name: "Print receipt" })).toBeEnabled(); // the print has finished
+  // And the dialog in its last state (the count drawn above the buttons): with two runs of the
+  // suite side by side (load 17) a Close tapped before it was drawn missed, and the dialog stayed.
+  await expect(dialog.getByRole("status")).toHaveText("Printed 1 of 1");
   await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));
 });
 
