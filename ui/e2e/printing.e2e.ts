@@ -275,23 +275,27 @@ test("RAWBT: the receipt goes to the RawBT app as an intent carrying its ESC/POS
   const { customer, auth, ticketId, dialog } = await printDialogWithSuit(page);
   await dialog.getByRole("tab", { name: "RAWBT" }).click();
   await dialog.getByLabel("Encoding").selectOption("ESCPOS");
+  const handedOver = page.waitForRequest((r) => r.url().startsWith("intent:"));
   await dialog.getByRole("button", { name: "Print receipt" }).click();
   const link = dialog.getByRole("link", { name: "Send to RawBT" });
   const href = (await link.getAttribute("href"))!;
+  // The tablet opened the intent by itself, not only offered the link (a request carries no fragment).
+  expect((await handedOver).url()).toBe(href.slice(0, href.indexOf("#")));
   expect(href).toMatch(/^intent:base64,[A-Za-z0-9+/=]+#Intent;scheme=rawbt;package=ru\.a402d\.rawbtprinter;end;$/);
   const bytes = Buffer.from(href.slice("intent:base64,".length, href.indexOf("#Intent")), "base64").toString("latin1");
   expect(bytes).toContain(`Ticket #${ticketId}`);
   const jobs = (await (await page.request.get(`/api/v1/printJobs/?ticket_id=${ticketId}`, { headers: auth })).json()).data;
   expect(jobs.map((j: { printer: string; status: string }) => [j.printer, j.status])).toEqual([["rbt:RawBT", "done"]]);
-  // Close once the tablet has finished the print (its button enabled again), as a person would:
-  // a Close tapped while the print's answer was still being drawn once left the page on the
-  // ticket (load 14, two browser lanes, issue 33); the job list above is the box's word, not
-  // the screen's.
-  await expect(dialog.getByRole("button", { name: "Print receipt" })).toBeEnabled(); // the print has finished
-  // And the dialog in its last state (the count drawn above the buttons): with two runs of the
-  // suite side by side (load 17) a Close tapped before it was drawn missed, and the dialog stayed.
+  // Close once the tablet has finished the print (its button enabled again and the count drawn),
+  // as a person would; the job list above is the box's word, not the screen's.
+  await expect(dialog.getByRole("button", { name: "Print receipt" })).toBeEnabled();
   await expect(dialog.getByRole("status")).toHaveText("Printed 1 of 1");
-  await dialog.getByRole("button", { name: "Close" }).click();
+  // Android hands the intent to RawBT. Desktop Chromium has no app for it and answers with its
+  // tab-modal "Open xdg-open?" prompt some 100 ms later, which takes every tap on the page from
+  // then on: a mouse click on Close was lost whenever it came after the prompt (two suites side
+  // by side, issue 33; see docs/decisions/printer-dialog.md). So the Close tap goes in as the
+  // DOM click event the button's handler receives.
+  await dialog.getByRole("button", { name: "Close" }).dispatchEvent("click");
   await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}$`));
 });
