@@ -136,6 +136,8 @@ export async function bootAppliance(
     scannerDrivers?: DriverFactory;
     printSender?: Sender;
     hqLink?: boolean;
+    /** The link watchdog's patience (tests idle a real Litestream past it). */
+    linkStallMs?: number;
     /** IRONBOX_TIME_ZONE as the process started (tests set it); null: not set. */
     envTimeZone?: string | null;
     /** Where a backup folder may be: the mounted disks (domain/disks.ts); tests name a stand-in mount point. */
@@ -276,7 +278,7 @@ export async function bootAppliance(
   });
 
   // The link to HQ: Litestream streams this database to HQ's storage (off until a replica URL is set).
-  const hqLink = createHqLinkService({ db, clock, config, log });
+  const hqLink = createHqLinkService({ db, clock, config, log, stallMs: opts.linkStallMs });
 
   // The screen's import and the export run in child processes, ended by the lifecycle (issue 32).
   const imports = createImportService({

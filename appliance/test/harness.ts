@@ -69,7 +69,7 @@ const adminEnv = () => ({ IRONBOX_ADMIN_USER: ADMIN.user, IRONBOX_ADMIN_PASSWORD
 
 /** A real appliance on a temporary libSQL file with the real migrations; no port needed. */
 export async function testBox(
-  opts: { demo?: boolean; admin?: boolean; now?: string; env?: Record<string, string>; diskRoots?: readonly string[] } = {},
+  opts: { demo?: boolean; admin?: boolean; now?: string; env?: Record<string, string>; diskRoots?: readonly string[]; linkStallMs?: number } = {},
 ): Promise<TestBox> {
   const dir = mkdtempSync(join(tmpdir(), "ironbox-test-"));
   // Printer discovery looks at an empty stand-in tree, not at this machine's /sys and /dev.
@@ -91,7 +91,7 @@ export async function testBox(
     // An empty box starts from a copy of a migrated one (a database elsewhere, or another admin, boots as it is).
     cpSync(await emptyTemplate(opts.admin !== false, clock.now().toISOString()), dir, { recursive: true });
   }
-  const box = await bootAppliance(loadConfig(env), { clock, log: () => {}, diskRoots: opts.diskRoots });
+  const box = await bootAppliance(loadConfig(env), { clock, log: () => {}, diskRoots: opts.diskRoots, linkStallMs: opts.linkStallMs });
   const contract = contractChecker(box.routes);
 
   async function call(method: string, path: string, o: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}) {

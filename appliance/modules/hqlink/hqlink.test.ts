@@ -24,8 +24,8 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function linkedBox(env: Record<string, string> = {}) {
-  const box = await testBox({ demo: true, env });
+async function linkedBox(env: Record<string, string> = {}, linkStallMs?: number) {
+  const box = await testBox({ demo: true, env, linkStallMs });
   boxes.push(box);
   const admin = await box.employeeToken(9999);
   return { box, admin };
@@ -170,7 +170,9 @@ describe("supervisor", () => {
   }, 70_000);
 
   test("idle after a burst that moves Litestream to new WAL segments: lag 0 and no restart", async () => {
-    const { box, admin } = await linkedBox();
+    // The watchdog's patience at 5 s instead of 20: the idle below outlasts it twice, probes included.
+    const PATIENCE_MS = 5000;
+    const { box, admin } = await linkedBox({}, PATIENCE_MS);
     const replica = mkdtempSync(join(tmpdir(), "ironbox-replica-"));
     dirs.push(replica);
     await box.call("PUT", "/api/v1/hqlink", { token: admin, body: { url: `file://${replica}/burst` } });
@@ -188,8 +190,10 @@ describe("supervisor", () => {
     }
     const level = await until(box, admin, (x) => x.lag_seconds === 0 && x.shipped.index > first.shipped.index && x.running, 60_000);
     expect(level.shipped).toEqual(level.local);
-    // Then idle: level at every look, and Litestream left alone (the watchdog's patience is 10 + 20 s).
-    const idleUntil = Date.now() + 32_000;
+    // Then idle: level at every look, and Litestream left alone. A position wrongly seen as
+    // pending would be probed after 3 s of quiet (every 5 s) and restarted once the patience
+    // is spent: within 3 + 5 + 5 s, so the idle lasts two patiences more than that.
+    const idleUntil = Date.now() + 3000 + 5000 + 2 * PATIENCE_MS;
     while (Date.now() < idleUntil) {
       const s = (await box.call("GET", "/api/v1/hqlink", { token: admin })).json.data;
       expect(s).toMatchObject({ state: "ok", lag_seconds: 0, restarts: level.restarts, running: true });

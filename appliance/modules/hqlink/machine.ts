@@ -43,9 +43,11 @@ interface Pending extends Position {
   at: number;
 }
 
-export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
+export function createLinkMachine(o: { clock: Clock; restartMs?: number; stallMs?: number }) {
   const now = () => o.clock.now().getTime();
   const firstBackoff = o.restartMs ?? 1000;
+  // A test that idles a real Litestream past the patience shortens it (the patience is the same rule at any length).
+  const patience = o.stallMs ?? STALL_MS;
   const s = {
     phase: "stopped" as Phase,
     restarts: 0,
@@ -59,7 +61,7 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
     // under way, how long no progress is tolerated while HQ answers, when HQ was last probed.
     progressAt: 0,
     snapshotting: false,
-    stallMs: STALL_MS,
+    stallMs: patience,
     probedAt: 0,
     probing: false,
     /** When a probe last found HQ silent (0: not since the last progress). */
@@ -177,7 +179,7 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
       s.lastShippedAt = t;
       s.lastError = null;
       s.progressAt = t;
-      s.stallMs = STALL_MS;
+      s.stallMs = patience;
       s.hqDownAt = 0;
       settle();
       return null;
@@ -202,7 +204,7 @@ export function createLinkMachine(o: { clock: Clock; restartMs?: number }) {
         if (!seen && !covered(local)) s.pending.push({ ...local, at: t });
       }
       settle();
-      if (!s.pending.length) (s.progressAt = t), (s.stallMs = STALL_MS), (s.hqDownAt = 0);
+      if (!s.pending.length) (s.progressAt = t), (s.stallMs = patience), (s.hqDownAt = 0);
       if (local && !s.shippedThisRun && !s.nudged && t - s.startedAt > NUDGE_AFTER_MS) return (s.nudged = true);
       return false;
     },

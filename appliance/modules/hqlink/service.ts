@@ -30,6 +30,8 @@ export interface HqLinkDeps {
   /** How often the metrics are read; the back-off before the first restart (doubles to 60 s). */
   pollMs?: number;
   restartMs?: number;
+  /** The watchdog's patience with a link that makes no progress while HQ answers (20 s). */
+  stallMs?: number;
   litestream?: string;
 }
 
@@ -38,7 +40,7 @@ export function createHqLinkService(deps: HqLinkDeps) {
   const bin = deps.litestream ?? LITESTREAM_BIN;
   const dbPath = config.databaseUrl.startsWith("file:") ? config.databaseUrl.slice("file:".length) : null;
   const settings = createLinkSettings({ db, clock, config, log });
-  const machine = createLinkMachine({ clock: deps.linkClock ?? monotonicClock(), restartMs: deps.restartMs });
+  const machine = createLinkMachine({ clock: deps.linkClock ?? monotonicClock(), restartMs: deps.restartMs, stallMs: deps.stallMs });
   const supervisor = createSupervisor({
     machine,
     settings: settings.current,
