@@ -178,8 +178,11 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
   const activity: WriteActivity = { lastWriteAt: 0, sinceCheckpoint: 0, lastCheckpointAt: Date.now() };
   const client = serializeWrites(raw, isFile ? { activity, manualCheckpoints: true, lock } : { lock });
   if (isFile) {
-    // Only takes effect on a database with no table yet (a new box); see PAGE_SIZE.
-    await client.execute(`PRAGMA page_size=${PAGE_SIZE}`);
+    // A new database only (SQLite ignores it once there is a table). Not sent to an existing
+    // one: the connection would keep it and a later `VACUUM INTO` (the upgrade's backup) would
+    // write its copy with this page size instead of the file's own.
+    const empty = Number((await client.execute("SELECT count(*) FROM sqlite_schema")).rows[0]![0]) === 0;
+    if (empty) await client.execute(`PRAGMA page_size=${PAGE_SIZE}`);
     await client.execute("PRAGMA journal_mode=WAL");
     await client.execute("PRAGMA synchronous=FULL");
   }

@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
+import { backupDatabase } from "./backups";
 import { openDatabase, PAGE_SIZE } from "./client";
 import { convertPageSize } from "./pageSize";
 
@@ -51,7 +52,10 @@ test("an existing 4 KB database opens as it is, and is rewritten with 2 KB pages
   // Opening an existing database does not change its page size (SQLite cannot, in WAL mode).
   const opened = await openDatabase(`file:${file}`);
   expect(Number((await opened.client.execute("PRAGMA page_size")).rows[0]![0])).toBe(4096);
+  // Nor that of the copy an upgrade takes first (VACUUM INTO would use a page size set on the connection).
+  const copy = await backupDatabase(opened.client, file, "test", new Date("2026-11-28T12:00:00Z"));
   opened.close();
+  expect(Number(await one(`file:${copy.file}`, "PRAGMA page_size"))).toBe(4096);
 
   const logs: string[] = [];
   const r = await convertPageSize(file, { log: (m) => logs.push(m) });
