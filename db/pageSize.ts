@@ -64,8 +64,9 @@ export async function convertPageSize(
     } finally {
       closeSync(fd);
     }
-    // Nothing of the old file's is open any more when the new one takes its name; its WAL was
-    // checkpointed above and nothing has written since (the lock), so -wal and -shm go with it.
+    // Nothing of the old file's is open any more when the new one takes its name. The copy holds
+    // all the WAL held (VACUUM INTO reads through it) and nothing has written since (the lock),
+    // so the old -wal and -shm go with the old file.
     await lock.rollback();
     locker.close();
     reader.close();
