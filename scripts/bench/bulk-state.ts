@@ -5,7 +5,7 @@
  * stack on a copy of the reference data; beside it, the same rows written raw in one
  * transaction through the same driver.
  */
-import { copyFileSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -50,3 +50,4 @@ console.log(`PUT /ticketSubCategory/changeState  p50 ${fmt(a.p50)}  p95 ${fmt(a.
 console.log(`raw, one transaction                p50 ${fmt(b.p50)}  p95 ${fmt(b.p95)}  (floor, same driver)`);
 console.log(`ratio route/raw at p95: ${(a.p95 / b.p95).toFixed(1)}×`);
 box.database.close();
+rmSync(dir, { recursive: true, force: true }); // a copy of the reference set is 1.5 GB

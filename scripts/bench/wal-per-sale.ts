@@ -10,7 +10,7 @@
  * pages to the table or index they belong to, so the output says who wrote what.
  * `--json` saves the figures; `--before` prints them beside an earlier run's (old code).
  */
-import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -135,4 +135,5 @@ if (before) {
 const json = opt("--json");
 if (json) writeFileSync(json, JSON.stringify(out, null, 2));
 box.database.close();
+rmSync(dir, { recursive: true, force: true }); // a copy of the reference set is 1.5 GB
 process.exit(0);
