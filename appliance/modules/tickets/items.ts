@@ -24,7 +24,7 @@ import { type ApprovalInput, type ApprovalService, approvedBy } from "../approva
 import { audit } from "../audit/audit";
 import { allowedActions, assertActionsAllowed } from "../catalogue/actionAccess";
 import { assertImagesVisible } from "../images/service";
-import { type Exec, loadItems, unitPrice } from "./repo";
+import { type Exec, itemsWithShop, loadItems, unitPrice } from "./repo";
 import { CASH, createPaySteps, type PayWith } from "../money/pay";
 import { createLedger } from "./ledger";
 import type { SignatureStore } from "./signatures";
@@ -73,11 +73,7 @@ export function createItemService({
 
   /** Items by id with their ticket, each one the caller may see; any other answers 404. */
   async function visibleItems(caller: EmployeeCaller, ids: number[], q: Exec = db) {
-    const found = await q
-      .select({ id: ticketSubCategories.id, ticket_id: tickets.id, agent_id: tickets.agent_id })
-      .from(ticketSubCategories)
-      .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
-      .where(inArray(ticketSubCategories.id, ids));
+    const found = await itemsWithShop(q).all({ ids: JSON.stringify(ids) });
     if (found.length !== ids.length) throw notFound("Item");
     for (const f of found) assertSameAgent(caller, f.agent_id, "Item");
     return found;

@@ -82,6 +82,16 @@ const logsOfItems = prepared((q: Exec) =>
   q.select().from(itemLogStates).where(inJsonList(itemLogStates.ticket_sub_category_id, "ids")).orderBy(asc(itemLogStates.id)).prepare(),
 );
 
+/** Items by ids (a JSON list) with their ticket's shop, for the caller's check (a bulk change names 50). */
+export const itemsWithShop = prepared((q: Exec) =>
+  q
+    .select({ id: ticketSubCategories.id, ticket_id: tickets.id, agent_id: tickets.agent_id })
+    .from(ticketSubCategories)
+    .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
+    .where(inJsonList(ticketSubCategories.id, "ids"))
+    .prepare(),
+);
+
 /** Items of some tickets with their actions, modifiers and garment, in the API's shape with amounts in cents. */
 export async function loadItems(q: Exec, where: { ticketIds?: number[]; itemIds?: number[] }): Promise<Item[]> {
   const items: ItemRow[] = where.itemIds
