@@ -1,7 +1,6 @@
 import { and, count, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
-  actions,
   employeeOwings,
   garmentCategories,
   garmentSubCategories,
@@ -27,6 +26,7 @@ import { assertImagesVisible } from "../images/service";
 import { type Exec, itemsWithShop, loadItems, unitPrice } from "./repo";
 import { CASH, createPaySteps, type PayWith } from "../money/pay";
 import { createLedger } from "./ledger";
+import { actionById, itemModifier, modifierById } from "./hotReads";
 import type { SignatureStore } from "./signatures";
 import { hasPayments } from "../money/service";
 import type { Item, ItemBody, ItemUpdate as ItemUpdateBody, StateChange } from "./model";
@@ -99,7 +99,7 @@ export function createItemService({
   }
 
   async function addActionRow(q: Exec, itemId: number, garmentId: number, actionId: number, quantity = 1, images: number[] = [], override = false) {
-    const a = await q.query.actions.findFirst({ where: eq(actions.id, actionId) });
+    const a = await actionById(q).get({ id: actionId });
     if (!a) throw unprocessable("action_id: no such action");
     // Spec §5: an action that needs images needs an upload or an explicit override.
     if (a.images_required && images.length === 0 && !override) throw unprocessable("Need to select image!");
@@ -116,11 +116,9 @@ export function createItemService({
   }
 
   async function addModifierRow(q: Exec, itemId: number, modifierId: number) {
-    const m = await q.query.modifiers.findFirst({ where: eq(modifiers.id, modifierId) });
+    const m = await modifierById(q).get({ id: modifierId });
     if (!m) throw unprocessable("modifier_id: no such modifier");
-    const dup = await q.query.ticketSubCategoryModifiers.findFirst({
-      where: and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, itemId), eq(ticketSubCategoryModifiers.modifier_id, modifierId)),
-    });
+    const dup = await itemModifier(q).get({ item: itemId, modifier: modifierId });
     if (dup) throw conflict("This modifier is already on the item");
     const [row] = await q
       .insert(ticketSubCategoryModifiers)

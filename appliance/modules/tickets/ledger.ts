@@ -7,6 +7,7 @@ import { audit } from "../audit/audit";
 import { assertSameAgent, type EmployeeCaller } from "../auth/caller";
 import type { Exec } from "./repo";
 import { prepared } from "../../../db/prepared";
+import { billOfItem, billOfTicket, ticketById } from "./hotReads";
 import { recomputeTicket } from "./totals";
 import { type Bill, createPaySteps } from "../money/pay";
 
@@ -31,7 +32,7 @@ export function createLedger(clock: Clock) {
 
   /** A ticket of the caller's shop (HQ: any); another shop's answers 404. */
   async function ticketRow(q: Exec, caller: EmployeeCaller, id: number) {
-    const t = await q.query.tickets.findFirst({ where: eq(tickets.id, id) });
+    const t = await ticketById(q).get({ id });
     if (!t) throw notFound("Ticket");
     assertSameAgent(caller, t.agent_id, "Ticket");
     return t;
@@ -63,18 +64,8 @@ export function createLedger(clock: Clock) {
    */
   async function bill(q: Exec, ticketId: number, opts: { itemId?: number; fresh?: boolean } = {}): Promise<Bill> {
     if (!opts.fresh) await recomputeTicket(q, ticketId);
-    const t = (await q.query.tickets.findFirst({ where: eq(tickets.id, ticketId) }))!;
-    const of = opts.itemId === undefined ? eq(ticketSubCategories.ticket_id, ticketId) : eq(ticketSubCategories.id, opts.itemId);
-    const items = await q
-      .select({
-        id: ticketSubCategories.id,
-        total: ticketSubCategories.total,
-        total_override: ticketSubCategories.total_override,
-        total_paid: ticketSubCategories.total_paid,
-      })
-      .from(ticketSubCategories)
-      .where(of)
-      .orderBy(ticketSubCategories.id);
+    const t = (await ticketById(q).get({ id: ticketId }))!;
+    const items = opts.itemId === undefined ? await billOfTicket(q).all({ ticket: ticketId }) : await billOfItem(q).all({ item: opts.itemId });
     return { ticket: t, items };
   }
 

@@ -2,7 +2,6 @@ import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { inJsonList, prepared } from "../../../db/prepared";
 import {
-  actionGarmentSubCategories,
   actions,
   agents,
   customers,
@@ -21,6 +20,7 @@ import {
 } from "../../../db/schema";
 import { actionPrice, effectivePrice, type PricedAction, type PriceRecord } from "../../domain/pricing";
 import type { Item, Ticket, TicketCustomer, TicketLog } from "./model";
+import { pricesOfGarment } from "./hotReads";
 import { balanceDue } from "../../domain/money";
 
 export type Exec = Pick<Db, "select" | "insert" | "update" | "delete" | "query">;
@@ -31,7 +31,7 @@ type ItemRow = typeof ticketSubCategories.$inferSelect;
  * garment has one, otherwise the action's own price (spec §3, both through the engine).
  */
 export async function unitPrice(q: Exec, garmentId: number, actionId: number): Promise<number> {
-  const records = await q.select().from(actionGarmentSubCategories).where(eq(actionGarmentSubCategories.garment_sub_category_id, garmentId));
+  const records = await pricesOfGarment(q).all({ garment: garmentId });
   const own = records.find((r) => r.action_id === actionId);
   if (own) return effectivePrice(own.id, new Map<number, PriceRecord>(records.map((r) => [r.id, r])));
   const all = await q.select({ id: actions.id, is_percentage_of: actions.is_percentage_of, up_charge: actions.up_charge }).from(actions);
