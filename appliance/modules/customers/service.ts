@@ -14,6 +14,7 @@ import { assertAddressVisible, type PlaceService } from "../places/service";
 import type { CustomerSaveInput } from "./model";
 import { createCustomerPrivacy } from "./privacy";
 import { ftsLiteral, normalise, score, trigrams } from "./search";
+import { customersById } from "./repo";
 import { balanceDue } from "../../domain/money";
 
 export const LOOKUP_FIELDS = ["mobile", "landline", "id_card", "email_address"] as const;
@@ -261,7 +262,7 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
         .slice(offset, want)
         .map((x) => x.r.id);
       if (!winners.length) return [];
-      const rows = new Map((await db.select().from(customers).where(inArray(customers.id, winners))).map((r) => [r.id, r]));
+      const rows = new Map((await customersById(db).all({ ids: JSON.stringify(winners) })).map((r) => [r.id, r]));
       return winners.map((id) => out(rows.get(id)!));
     },
 
