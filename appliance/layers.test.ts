@@ -216,7 +216,6 @@ const KNOWN_OWNERSHIP: string[] = [
   "appliance/modules/money/repo.ts -> employees (employees)",
   "appliance/modules/money/service.ts -> employees (employees)",
   // The counter prices, confirms and lists tickets in one transaction with catalogue, customers and owings.
-  // Issue 33 moved the counter's crossings of items.ts, repo.ts and totals.ts (the same tables) into hotReads.ts, built once.
   "appliance/modules/tickets/hotReads.ts -> actionGarmentSubCategories (catalogue), actions (catalogue), customers (customers), garmentSubCategories (catalogue), modifiers (catalogue)",
   "appliance/modules/tickets/items.ts -> employeeOwings (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
   "appliance/modules/tickets/repo.ts -> actions (catalogue), agents (agents), customers (customers), employees (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
