@@ -216,11 +216,11 @@ const KNOWN_OWNERSHIP: string[] = [
   "appliance/modules/money/repo.ts -> employees (employees)",
   "appliance/modules/money/service.ts -> employees (employees)",
   // The counter prices, confirms and lists tickets in one transaction with catalogue, customers and owings.
-  "appliance/modules/tickets/items.ts -> actions (catalogue), employeeOwings (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
-  "appliance/modules/tickets/repo.ts -> actionGarmentSubCategories (catalogue), actions (catalogue), agents (agents), customers (customers), employees (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
+  "appliance/modules/tickets/hotReads.ts -> actionGarmentSubCategories (catalogue), actions (catalogue), customers (customers), garmentSubCategories (catalogue), modifiers (catalogue)",
+  "appliance/modules/tickets/items.ts -> employeeOwings (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
+  "appliance/modules/tickets/repo.ts -> actions (catalogue), agents (agents), customers (customers), employees (employees), garmentCategories (catalogue), garmentSubCategories (catalogue), images (images), modifiers (catalogue)",
   "appliance/modules/tickets/service.ts -> customers (customers), employeeOwings (employees)",
   "appliance/modules/tickets/ticketList.ts -> customers (customers)",
-  "appliance/modules/tickets/totals.ts -> customers (customers), garmentSubCategories (catalogue), modifiers (catalogue)",
   "appliance/modules/tickets/vanStops.ts -> addresses (places), customers (customers), localities (places)",
   // Tracking reads tickets' items and state logs with their names: to move behind tickets' reads.
   "appliance/modules/tracking/service.ts -> agents (agents), customers (customers), employees (employees), itemLogStates (tickets), ticketStates (tickets), ticketSubCategories (tickets), tickets (tickets)",

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, count, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { prepared } from "../../../db/prepared";
 import { agents, authFailures, employees, sessions } from "../../../db/schema";
 import { conflict, tooMany, unauthorized, unprocessable } from "../../platform/errors";
 import type { AgentCaller, Caller, EmployeeCaller, Role } from "./caller";
@@ -317,39 +318,14 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
   }
 
   async function agentCaller(c: Extract<Claims, { kind: "agent" }>): Promise<Caller> {
-    const rows = await db
-      .select({ revoked: sessions.revoked_at, id: agents.id, name: agents.name, is_hq: agents.is_hq, enabled: agents.enabled })
-      .from(sessions)
-      .innerJoin(agents, eq(agents.id, sessions.agent_id))
-      .where(and(eq(sessions.jti, c.jti), eq(sessions.kind, "agent")));
+    const rows = await agentSession(db).all({ jti: c.jti });
     const r = rows[0];
     if (!r || r.revoked || !r.enabled) throw unauthorized("Agent session has ended; log in again");
     return { kind: "agent", jti: c.jti, agent: { id: r.id, name: r.name, is_hq: r.is_hq } };
   }
 
   async function employeeCaller(c: Extract<Claims, { kind: "employee" }>, activity: boolean): Promise<Caller> {
-    const parent = sql<string | null>`(SELECT revoked_at FROM sessions p WHERE p.jti = ${sessions.parent_jti})`;
-    const rows = await db
-      .select({
-        revoked: sessions.revoked_at,
-        issued: sessions.issued_at,
-        lastSeen: sessions.last_seen_at,
-        parentRevoked: parent,
-        agentId: agents.id,
-        agentName: agents.name,
-        isHq: agents.is_hq,
-        agentEnabled: agents.enabled,
-        id: employees.id,
-        fullName: employees.full_name,
-        role: employees.role,
-        hq: employees.hq,
-        enabled: employees.enable_login,
-        archived: employees.archived_at,
-      })
-      .from(sessions)
-      .innerJoin(employees, eq(employees.id, sessions.employee_id))
-      .innerJoin(agents, eq(agents.id, employees.agent_id))
-      .where(and(eq(sessions.jti, c.jti), eq(sessions.kind, "employee")));
+    const rows = await employeeSession(db).all({ jti: c.jti });
     const r = rows[0];
     if (!r) throw unauthorized("Token does not match any session");
     if (r.parentRevoked || !r.agentEnabled) throw unauthorized("Agent session has ended; log in again");
@@ -369,5 +345,40 @@ export function createAuthService({ db, clock, secret }: AuthDeps) {
     };
   }
 }
+
+// Every request's session check (one read each), built once (db/prepared.ts): building the
+// drizzle query cost more than running it.
+const agentSession = prepared((db: Db) =>
+  db
+    .select({ revoked: sessions.revoked_at, id: agents.id, name: agents.name, is_hq: agents.is_hq, enabled: agents.enabled })
+    .from(sessions)
+    .innerJoin(agents, eq(agents.id, sessions.agent_id))
+    .where(and(eq(sessions.jti, sql.placeholder("jti")), eq(sessions.kind, "agent")))
+    .prepare(),
+);
+const employeeSession = prepared((db: Db) =>
+  db
+    .select({
+      revoked: sessions.revoked_at,
+      issued: sessions.issued_at,
+      lastSeen: sessions.last_seen_at,
+      parentRevoked: sql<string | null>`(SELECT revoked_at FROM sessions p WHERE p.jti = ${sessions.parent_jti})`,
+      agentId: agents.id,
+      agentName: agents.name,
+      isHq: agents.is_hq,
+      agentEnabled: agents.enabled,
+      id: employees.id,
+      fullName: employees.full_name,
+      role: employees.role,
+      hq: employees.hq,
+      enabled: employees.enable_login,
+      archived: employees.archived_at,
+    })
+    .from(sessions)
+    .innerJoin(employees, eq(employees.id, sessions.employee_id))
+    .innerJoin(agents, eq(agents.id, employees.agent_id))
+    .where(and(eq(sessions.jti, sql.placeholder("jti")), eq(sessions.kind, "employee")))
+    .prepare(),
+);
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -13,7 +13,8 @@ import { unknownPreferenceIds } from "../places/reads";
 import { assertAddressVisible, type PlaceService } from "../places/service";
 import type { CustomerSaveInput } from "./model";
 import { createCustomerPrivacy } from "./privacy";
-import { ftsLiteral, normalise, score, trigrams } from "./search";
+import { ftsLiteral, normalise, scorer, trigrams } from "./search";
+import { customersById } from "./repo";
 import { balanceDue } from "../../domain/money";
 
 export const LOOKUP_FIELDS = ["mobile", "landline", "id_card", "email_address"] as const;
@@ -254,14 +255,15 @@ export function createCustomerService({ db, clock, places, approvals }: { db: Db
         if (match) for (const r of await candidates(match, 200, false)) if (inScope(r) && !found.has(r.id)) found.set(r.id, r);
       }
 
+      const scoreOf = scorer(term);
       const winners = [...found.values()]
-        .map((r) => ({ r, s: score(term, [r.full_name, r.last_name, r.mobile, r.landline, r.id_card, r.email_address]) }))
+        .map((r) => ({ r, s: scoreOf([r.full_name, r.last_name, r.mobile, r.landline, r.id_card, r.email_address]) }))
         .filter((x) => x.s >= 0.4)
         .sort((a, b) => b.s - a.s || a.r.full_name.localeCompare(b.r.full_name) || a.r.id - b.r.id)
         .slice(offset, want)
         .map((x) => x.r.id);
       if (!winners.length) return [];
-      const rows = new Map((await db.select().from(customers).where(inArray(customers.id, winners))).map((r) => [r.id, r]));
+      const rows = new Map((await customersById(db).all({ ids: JSON.stringify(winners) })).map((r) => [r.id, r]));
       return winners.map((id) => out(rows.get(id)!));
     },
 

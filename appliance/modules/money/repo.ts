@@ -28,6 +28,11 @@ export interface NewPayment {
   at: Date;
   /** Money the old system took (an import), dated from the source: see ImportedAs. */
   imported?: ImportedAs;
+  /**
+   * The row's till day when the caller already has it (`paymentTillDay`): the rows of one
+   * tender share taker and instant, so one lookup serves them all (issue 33).
+   */
+  till_day?: string;
 }
 
 /**
@@ -69,6 +74,11 @@ async function drawerOf(q: Exec, p: NewPayment): Promise<number> {
   return (p.employee_id == null ? null : await employeeShop(q, p.employee_id)) ?? p.agent_id;
 }
 
+/** The till day a row counts in (see insertPayment). */
+export async function paymentTillDay(q: Exec, p: NewPayment): Promise<string> {
+  return isHistory(p) ? historyDay(p.at) : tillDayFor(q, await drawerOf(q, p), p.at);
+}
+
 /** A raw-SQL runner on the database or the caller's transaction (takings.ts's queries are plain SQL). */
 export function valuesOn(q: Pick<Db, "values">): Values {
   return async (text, args) => {
@@ -101,7 +111,7 @@ export async function insertPayment(q: Exec, p: NewPayment): Promise<PaymentRow>
       approved_by: p.approved_by ?? null,
       taken_at: p.at.toISOString(),
       // The day of the drawer the money goes into: the taker's shop's (takings.ts, DRAWER_SQL).
-      till_day: isHistory(p) ? historyDay(p.at) : await tillDayFor(q, await drawerOf(q, p), p.at),
+      till_day: p.till_day ?? (await paymentTillDay(q, p)),
       imported: importedCode(p.imported),
     })
     .returning();

@@ -17,7 +17,7 @@ import { closedDay, type Exec, insertPayment, insertPaymentsBulk, listRows, type
 import { DRAWER_SQL, IN_DRAWER_SQL, sumTakings, takings, totalTakings } from "./takings";
 
 // What other modules use: the tickets ledger records payments inside its own transactions.
-export { capPaidRows, hasPayments, type NewPayment, type RawExec } from "./repo";
+export { capPaidRows, hasPayments, type NewPayment, paymentTillDay, type RawExec } from "./repo";
 export { hasDeposits } from "./deposits";
 /** A payment by the customer's balance is refused (4xx) before its row when the balance here cannot cover it (deposits.ts). */
 export async function recordPayment(q: Exec, p: NewPayment) {

@@ -1,7 +1,6 @@
 import { and, count, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
-  actions,
   employeeOwings,
   garmentCategories,
   garmentSubCategories,
@@ -24,9 +23,10 @@ import { type ApprovalInput, type ApprovalService, approvedBy } from "../approva
 import { audit } from "../audit/audit";
 import { allowedActions, assertActionsAllowed } from "../catalogue/actionAccess";
 import { assertImagesVisible } from "../images/service";
-import { type Exec, loadItems, unitPrice } from "./repo";
+import { type Exec, itemsWithShop, loadItems, unitPrice } from "./repo";
 import { CASH, createPaySteps, type PayWith } from "../money/pay";
 import { createLedger } from "./ledger";
+import { actionById, itemModifier, modifierById } from "./hotReads";
 import type { SignatureStore } from "./signatures";
 import { hasPayments } from "../money/service";
 import type { Item, ItemBody, ItemUpdate as ItemUpdateBody, StateChange } from "./model";
@@ -73,11 +73,7 @@ export function createItemService({
 
   /** Items by id with their ticket, each one the caller may see; any other answers 404. */
   async function visibleItems(caller: EmployeeCaller, ids: number[], q: Exec = db) {
-    const found = await q
-      .select({ id: ticketSubCategories.id, ticket_id: tickets.id, agent_id: tickets.agent_id })
-      .from(ticketSubCategories)
-      .innerJoin(tickets, eq(tickets.id, ticketSubCategories.ticket_id))
-      .where(inArray(ticketSubCategories.id, ids));
+    const found = await itemsWithShop(q).all({ ids: JSON.stringify(ids) });
     if (found.length !== ids.length) throw notFound("Item");
     for (const f of found) assertSameAgent(caller, f.agent_id, "Item");
     return found;
@@ -103,7 +99,7 @@ export function createItemService({
   }
 
   async function addActionRow(q: Exec, itemId: number, garmentId: number, actionId: number, quantity = 1, images: number[] = [], override = false) {
-    const a = await q.query.actions.findFirst({ where: eq(actions.id, actionId) });
+    const a = await actionById(q).get({ id: actionId });
     if (!a) throw unprocessable("action_id: no such action");
     // Spec §5: an action that needs images needs an upload or an explicit override.
     if (a.images_required && images.length === 0 && !override) throw unprocessable("Need to select image!");
@@ -120,11 +116,9 @@ export function createItemService({
   }
 
   async function addModifierRow(q: Exec, itemId: number, modifierId: number) {
-    const m = await q.query.modifiers.findFirst({ where: eq(modifiers.id, modifierId) });
+    const m = await modifierById(q).get({ id: modifierId });
     if (!m) throw unprocessable("modifier_id: no such modifier");
-    const dup = await q.query.ticketSubCategoryModifiers.findFirst({
-      where: and(eq(ticketSubCategoryModifiers.ticket_sub_category_id, itemId), eq(ticketSubCategoryModifiers.modifier_id, modifierId)),
-    });
+    const dup = await itemModifier(q).get({ item: itemId, modifier: modifierId });
     if (dup) throw conflict("This modifier is already on the item");
     const [row] = await q
       .insert(ticketSubCategoryModifiers)

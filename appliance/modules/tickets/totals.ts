@@ -1,19 +1,20 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import {
-  boxSettings,
-  customers,
-  garmentSubCategories,
-  modifiers,
-  ticketSubCategories,
-  ticketSubCategoryActions,
-  ticketSubCategoryModifiers,
-  tickets,
-} from "../../../db/schema";
+import { boxSettings } from "../../../db/schema";
 import { capMessage, itemTotals, MAX_LINE_CENTS, MAX_TICKET_CENTS, ticketOverCap, ticketTotal } from "../../domain/pricing";
 import { parseDiscount } from "../../domain/money";
 import { unprocessable } from "../../platform/errors";
 import type { Exec } from "./repo";
+import {
+  actionRowsOfItems,
+  customerDiscount,
+  garmentDiscounts,
+  itemsOfTicket,
+  modifierPricesOfItems,
+  setItemTotals,
+  setTicketTotal,
+  ticketById,
+} from "./hotReads";
 import { capPaidRows } from "../money/service";
 
 /**
@@ -24,31 +25,16 @@ import { capPaidRows } from "../money/service";
  * the pricing engine's caps is refused (422), which rolls the caller's transaction back.
  */
 export async function recomputeTicket(q: Exec, ticketId: number): Promise<void> {
-  const t = await q.query.tickets.findFirst({ where: eq(tickets.id, ticketId) });
+  // Every tap that changes a ticket runs this: its statements are built once (hotReads.ts).
+  const t = await ticketById(q).get({ id: ticketId });
   if (!t) return;
-  const customer = await q.query.customers.findFirst({ where: eq(customers.id, t.customer_id), columns: { discount: true } });
-  const items = await q.select().from(ticketSubCategories).where(eq(ticketSubCategories.ticket_id, ticketId));
-  const ids = items.map((i) => i.id);
-  const acts = ids.length ? await q.select().from(ticketSubCategoryActions).where(inArray(ticketSubCategoryActions.ticket_sub_category_id, ids)) : [];
-  const mods = ids.length
-    ? await q
-        .select({
-          item: ticketSubCategoryModifiers.ticket_sub_category_id,
-          type: modifiers.type,
-          up_charge: modifiers.up_charge,
-          is_percentage: modifiers.is_percentage,
-        })
-        .from(ticketSubCategoryModifiers)
-        .innerJoin(modifiers, eq(modifiers.id, ticketSubCategoryModifiers.modifier_id))
-        .where(inArray(ticketSubCategoryModifiers.ticket_sub_category_id, ids))
-    : [];
+  const customer = await customerDiscount(q).get({ id: t.customer_id });
+  const items = await itemsOfTicket(q).all({ ticket: ticketId });
+  const ids = JSON.stringify(items.map((i) => i.id));
+  const acts = items.length ? await actionRowsOfItems(q).all({ ids }) : [];
+  const mods = items.length ? await modifierPricesOfItems(q).all({ ids }) : [];
   const garmentIds = [...new Set(items.map((i) => i.garment_sub_category_id))];
-  const garments = garmentIds.length
-    ? await q
-        .select({ id: garmentSubCategories.id, discount: garmentSubCategories.discount, allow_quantity: garmentSubCategories.allow_quantity })
-        .from(garmentSubCategories)
-        .where(inArray(garmentSubCategories.id, garmentIds))
-    : [];
+  const garments = garmentIds.length ? await garmentDiscounts(q).all({ ids: JSON.stringify(garmentIds) }) : [];
   const g = new Map(garments.map((x) => [x.id, x]));
 
   const totals: number[] = [];
@@ -73,16 +59,13 @@ export async function recomputeTicket(q: Exec, ticketId: number): Promise<void> 
     // `total` keeps the computed price; an override replaces it in what is owed (spec §3).
     totals.push(item.total_override ?? r.total);
     if (r.total !== item.total || r.pre_discount_total !== item.pre_discount_total || hasExpress !== item.has_express) {
-      await q
-        .update(ticketSubCategories)
-        .set({ total: r.total, pre_discount_total: r.pre_discount_total, has_express: hasExpress })
-        .where(eq(ticketSubCategories.id, item.id));
+      await setItemTotals(q).run({ total: r.total, pre: r.pre_discount_total, express: hasExpress ? 1 : 0, id: item.id });
     }
   }
   if (ticketOverCap(totals, t.pickup_charge, t.delivery_charge)) throw unprocessable(capMessage.ticket("total"));
   const total = ticketTotal(totals, t.pickup_charge, t.delivery_charge);
   if (total !== t.total || anyExpress !== t.has_express_item) {
-    await q.update(tickets).set({ total, has_express_item: anyExpress }).where(eq(tickets.id, ticketId));
+    await setTicketTotal(q).run({ total, express: anyExpress ? 1 : 0, id: ticketId });
   }
 }
 
