@@ -38,7 +38,7 @@ export function DepositTransfer({ customer, mobile, onDone }: { customer: number
   const [state, setState] = useState("");
   const [chainId, setChainId] = useState("");
   // Each chosen site's shops as HQ's copy shows them, or why they could not be read.
-  const [siteShops, setSiteShops] = useState<Record<string, ChainShop[] | { error: string }>>({});
+  const [siteShops, setSiteShops] = useState<Record<string, ChainShop[] | { error: string } | "loading">>({});
 
   useEffect(() => {
     if (!open) return;
@@ -57,7 +57,7 @@ export function DepositTransfer({ customer, mobile, onDone }: { customer: number
   useEffect(() => {
     for (const site of [f.fromSite, f.toSite]) {
       if (!site || siteShops[site]) continue;
-      setSiteShops((m) => ({ ...m, [site]: [] }));
+      setSiteShops((m) => ({ ...m, [site]: "loading" }));
       api<ChainShop[]>("GET", "/chain/shops", { query: { site }, quiet: true }).then(
         (list) => setSiteShops((m) => ({ ...m, [site]: list.filter((x) => !x.archived_at) })),
         (e) => setSiteShops((m) => ({ ...m, [site]: { error: `Could not load ${site}'s shops: ${message(e)}` } })),
@@ -140,20 +140,23 @@ export function DepositTransfer({ customer, mobile, onDone }: { customer: number
     return (
       <label className="field">
         <span>{label} shop</span>
-        <select
-          aria-label={`Transfer ${key} shop`}
-          value={f[key]}
-          disabled={across && !site}
-          onChange={(e) => set({ [key]: e.target.value })}
-        >
-          <option value="">{across && !site ? "Choose the site first" : "Choose…"}</option>
+        <select aria-label={`Transfer ${key} shop`} value={f[key]} disabled={across && !site} onChange={(e) => set({ [key]: e.target.value })}>
+          <option value="">
+            {across && !site
+              ? "Choose the site first"
+              : listed === "loading"
+                ? "Loading the shops…"
+                : Array.isArray(listed) && !listed.length
+                  ? "No shops in HQ's copy of this site"
+                  : "Choose…"}
+          </option>
           {options.map((s) => (
             <option key={s.id} value={s.id}>
               {s.enabled ? s.name : `${s.name} (disabled)`}
             </option>
           ))}
         </select>
-        {listed && !Array.isArray(listed) && (
+        {typeof listed === "object" && !Array.isArray(listed) && (
           <span className="form-error" role="alert">
             {listed.error}
           </span>
