@@ -5,12 +5,21 @@ import type { Db } from "../../../db/client";
 import { agents } from "../../../db/schema";
 
 export type ShopContact = { id: number; name: string; landline: string; mobile: string };
+/** A shop as a list to choose from shows it: archived ones too, marked, as the agents list's two views do. */
+export type ShopChoice = { id: number; name: string; is_hq: boolean; enabled: boolean; archived_at: string | null };
 
 export function agentReads(db: Db) {
   return {
     async shop(id: number): Promise<ShopContact | undefined> {
       const [a] = await db.select({ id: agents.id, name: agents.name, landline: agents.landline, mobile: agents.mobile }).from(agents).where(eq(agents.id, id));
       return a;
+    },
+    /** Every agent (each is a shop; head quarters' own counter too), by name: HQ lists a site copy's shops (issue 34). */
+    shops(): Promise<ShopChoice[]> {
+      return db
+        .select({ id: agents.id, name: agents.name, is_hq: agents.is_hq, enabled: agents.enabled, archived_at: agents.archived_at })
+        .from(agents)
+        .orderBy(asc(agents.name), asc(agents.id));
     },
   };
 }

@@ -176,3 +176,32 @@ describe("the destination (issue 34: a customer it has never seen)", () => {
     expect((await hq.bookings.downlinkHq!.serve("gzr", 0)).map((x) => x.envelope.uid)).not.toContain(`${id}:in`);
   });
 });
+
+describe("GET /chain/shops (the transfer form's shops by name)", () => {
+  type Row = { site: string; agent_id: number; name: string; enabled: boolean; archived_at: string | null };
+  const shops = async (query = "", token = staff) => hq.call("GET", `${API}/chain/shops${query}`, { token });
+
+  test("lists each copy's shops with their ids at that site, as the copy shows them (not HQ's own agents)", async () => {
+    // Renamed and disabled at gzr only: HQ's own agent of that id keeps its name, the copy shows the site's.
+    await b.database.db.update(agents).set({ name: "Mosta (gzr)", enabled: false }).where(eq(agents.id, mosta));
+    await restore("gzr", b);
+    const r = await shops();
+    expect(r.status).toBe(200);
+    const rows = r.json.data as Row[];
+    expect(rows.find((s) => s.site === "bkr" && s.agent_id === bkr)).toMatchObject({ name: "Ironbox Birkirkara", enabled: true, archived_at: null });
+    expect(rows.find((s) => s.site === "gzr" && s.agent_id === mosta)).toMatchObject({ name: "Mosta (gzr)", enabled: false, archived_at: null });
+    expect(new Set(rows.map((s) => s.site))).toEqual(new Set(["bkr", "gzr"]));
+    const one = (await shops("?site=gzr")).json.data as Row[];
+    expect(one.length).toBeGreaterThan(0);
+    expect(new Set(one.map((s) => s.site))).toEqual(new Set(["gzr"]));
+    expect(one).toEqual(rows.filter((s) => s.site === "gzr"));
+  });
+
+  test("an unknown site is 404, a bad name 422, anyone but HQ staff 403, a shop's box 409", async () => {
+    expect((await shops("?site=qormi")).status).toBe(404);
+    expect((await shops("?site=Not%20A%20Site")).status).toBe(422);
+    const shopManager = await hq.employeeToken("5555", await hq.agentToken("birkirkara", "shop-demo-2026"));
+    expect((await shops("", shopManager)).status).toBe(403);
+    expect((await a.call("GET", `${API}/chain/shops`, { token: await a.employeeToken(1111) })).status).toBe(409);
+  });
+});

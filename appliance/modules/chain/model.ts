@@ -93,3 +93,19 @@ export const ChainStatistics = z.object({
   sites: z.array(z.object({ site: SiteName, statistics: HomeStatistics })),
 });
 export type ChainStatistics = z.infer<typeof ChainStatistics>;
+
+/**
+ * GET /chain/shops: a shop (agent) of a site as HQ's copy of it shows it, for choosing by name
+ * where a route takes the shop's id at that site (the deposit transfer between boxes).
+ */
+export const ChainShop = z.object({
+  site: SiteName,
+  /** The shop's id on the site's own box (each site numbers its agents itself). */
+  agent_id: z.number().int(),
+  name: z.string(),
+  is_hq: z.boolean(),
+  enabled: z.boolean(),
+  /** When the shop was archived at the site (UTC ISO), or null. */
+  archived_at: z.string().nullable(),
+});
+export type ChainShop = z.infer<typeof ChainShop>;

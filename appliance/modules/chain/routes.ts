@@ -6,9 +6,10 @@ import type { Clock } from "../../platform/clock";
 import { REPORT_NAMES, type ReportName } from "../reports/model";
 import { sumHome } from "../reports/queries";
 import { fileResponse, homeEuros, REPORT_QUERIES, REPORT_SUMMARIES } from "../reports/routes";
-import { ChainStatistics, SiteFilter, SiteList, SiteParams, SiteState } from "./model";
+import { ChainShop, ChainStatistics, SiteFilter, SiteList, SiteParams, SiteState } from "./model";
 import type { SiteStateCents } from "./records";
 import type { ChainService } from "./service";
+import { shopsOfCopies } from "./shops";
 
 const depositEuros = <T extends { taken: number; given_back: number; spent: number; held: number }>(d: T): T => ({
   ...d,
@@ -37,6 +38,18 @@ export function chainRoutes(chain: ChainService, clock: Clock) {
       access: HQ_STAFF,
       response: SiteList,
       handler: () => chain.list().map(euros),
+    }),
+    route({
+      method: "GET",
+      path: "/chain/shops",
+      tag: "chain",
+      summary:
+        "HQ mode: the shops (agents) of every readable site copy, or of ?site= (404 not a site, 409 no readable copy yet), by site then name, with each shop's id at its site",
+      access: HQ_STAFF,
+      query: SiteFilter,
+      response: z.array(ChainShop),
+      // copiesOf answers 409 on a shop's box before any copy is read.
+      handler: ({ query }) => shopsOfCopies(chain.copiesOf(query.site)),
     }),
     route({
       method: "POST",

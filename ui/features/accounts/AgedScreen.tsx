@@ -1,10 +1,11 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { displayDate, euroFromEuros } from "../../../appliance/domain/format";
 import type { Aged } from "../../../appliance/modules/accounts/model";
 import { LoadFailed } from "../../components/LoadFailed";
-import { Section } from "../../components/form";
+import { Field, Section } from "../../components/form";
 import { toast } from "../../components/toast";
+import { listSites } from "../chain/api";
 import { downloadFile, useLoad } from "./load";
 
 const COLS = [
@@ -16,19 +17,51 @@ const COLS = [
   ["balance", "Balance"],
 ] as const;
 
-/** Every account's balance by the age of its open invoices (issue 34), with its CSV. */
+/**
+ * Every account's balance by the age of its open invoices (issue 34), with its CSV. On HQ's box
+ * in HQ mode the report reads every site's copy too; a site picker narrows it (and its CSV) to
+ * one site's copy (`?site=`). Elsewhere /chain/sites answers 409 (or 403) and no picker shows.
+ */
 export function AgedScreen() {
-  const aged = useLoad<Aged>("/accounts/aged");
+  const [sites, setSites] = useState<string[]>([]);
+  const [site, setSite] = useState("");
+  useEffect(() => {
+    // Only copies HQ holds can be read; without sites the screen is the single box's as before.
+    listSites().then(
+      (list) => setSites(list.filter((x) => x.has_copy).map((x) => x.site)),
+      () => setSites([]),
+    );
+  }, []);
+  const picker = sites.length > 0 && (
+    <Field label="Site" hint="Head quarters' own accounts and every site's copy, or one site's copy">
+      <select aria-label="Aged receivables site" value={site} onChange={(e) => setSite(e.target.value)}>
+        <option value="">All sites</option>
+        {sites.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+  // Keyed by the site: another site's report starts from "Loading", never shows the last one's rows.
+  return <AgedReport key={site} site={site} picker={picker} />;
+}
+
+function AgedReport({ site, picker }: { site: string; picker: React.ReactNode }) {
+  const aged = useLoad<Aged>("/accounts/aged", site ? { site } : undefined);
   const [problem, setProblem] = useState("");
   async function csv() {
     setProblem("");
+    const query = new URLSearchParams(site ? { format: "csv", site } : { format: "csv" });
     try {
-      toast(`Saved ${await downloadFile("/accounts/aged?format=csv", "Aged receivables.csv")}`);
+      toast(`Saved ${await downloadFile(`/accounts/aged?${query}`, site ? `Aged receivables ${site}.csv` : "Aged receivables.csv")}`);
     } catch (e) {
       setProblem((e as Error).message);
     }
   }
-  const a = aged.data;
+  // A failed reload shows the failure, not the rows of the call before.
+  const a = aged.error ? null : aged.data;
   return (
     <Section
       title={a ? `Aged receivables on ${displayDate(a.on)}` : "Aged receivables"}
@@ -38,6 +71,7 @@ export function AgedScreen() {
         </button>
       }
     >
+      {picker}
       {problem && (
         <p className="form-error" role="alert">
           {problem}

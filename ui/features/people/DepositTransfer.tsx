@@ -4,7 +4,7 @@ import { euroFromEuros } from "../../../appliance/domain/format";
 import { isFractionOfCent, toEuros, typedCents, WHOLE_CENTS_ONLY } from "../../../appliance/domain/money";
 import type { AgentListRow } from "../../../appliance/modules/agents/model";
 import type { ChainTransfer } from "../../../appliance/modules/bookings/model";
-import type { SiteState } from "../../../appliance/modules/chain/model";
+import type { ChainShop, SiteState } from "../../../appliance/modules/chain/model";
 import type { TransferResult } from "../../../appliance/modules/money/model";
 import { allowed, useHqAgent } from "../../app/access";
 import { api, fetchList } from "../../lib/api";
@@ -21,7 +21,8 @@ const message = (e: unknown) => (e instanceof Error && e.message.trim() ? e.mess
 /**
  * HQ staff move a customer's deposit between shops (issue 34, docs/decisions/deposit-transfers.md).
  * Between shops of this box it is applied at once; on HQ's box with sites, "between boxes" asks
- * for the sites and their shops' ids and follows the transfer's phase through the copies.
+ * for the sites and then their shops by name (GET /chain/shops: the ids are each site's own)
+ * and follows the transfer's phase through the copies.
  * A failure is shown in words, never as an empty state.
  */
 export function DepositTransfer({ customer, mobile, onDone }: { customer: number; mobile: string; onDone: () => void }) {
@@ -36,6 +37,8 @@ export function DepositTransfer({ customer, mobile, onDone }: { customer: number
   const [problem, setProblem] = useState("");
   const [state, setState] = useState("");
   const [chainId, setChainId] = useState("");
+  // Each chosen site's shops as HQ's copy shows them, or why they could not be read.
+  const [siteShops, setSiteShops] = useState<Record<string, ChainShop[] | { error: string } | "loading">>({});
 
   useEffect(() => {
     if (!open) return;
@@ -50,6 +53,17 @@ export function DepositTransfer({ customer, mobile, onDone }: { customer: number
       () => setSites([]),
     );
   }, [open]);
+
+  useEffect(() => {
+    for (const site of [f.fromSite, f.toSite]) {
+      if (!site || siteShops[site]) continue;
+      setSiteShops((m) => ({ ...m, [site]: "loading" }));
+      api<ChainShop[]>("GET", "/chain/shops", { query: { site }, quiet: true }).then(
+        (list) => setSiteShops((m) => ({ ...m, [site]: list.filter((x) => !x.archived_at) })),
+        (e) => setSiteShops((m) => ({ ...m, [site]: { error: `Could not load ${site}'s shops: ${message(e)}` } })),
+      );
+    }
+  }, [f.fromSite, f.toSite, siteShops]);
 
   if (!hqStaff) return null;
   if (!open)
@@ -118,29 +132,47 @@ export function DepositTransfer({ customer, mobile, onDone }: { customer: number
     }
   }
 
-  const shopField = (label: string, key: "from" | "to") =>
-    across ? (
-      <label className="field">
-        <span>{label} shop's id at that site</span>
-        <input inputMode="numeric" aria-label={`Transfer ${key} shop id`} value={f[key]} onChange={(e) => set({ [key]: e.target.value })} />
-      </label>
-    ) : (
+  const shopField = (label: string, key: "from" | "to") => {
+    // Between boxes: the chosen site's shops (its copy's names, its own ids); else this box's.
+    const site = key === "from" ? f.fromSite : f.toSite;
+    const listed = across ? siteShops[site] : shops;
+    const options = Array.isArray(listed) ? listed.map((s) => ({ id: "agent_id" in s ? s.agent_id : s.id, name: s.name, enabled: s.enabled })) : [];
+    return (
       <label className="field">
         <span>{label} shop</span>
-        <select aria-label={`Transfer ${key} shop`} value={f[key]} onChange={(e) => set({ [key]: e.target.value })}>
-          <option value="">Choose…</option>
-          {shops.map((s) => (
+        <select aria-label={`Transfer ${key} shop`} value={f[key]} disabled={across && !site} onChange={(e) => set({ [key]: e.target.value })}>
+          <option value="">
+            {across && !site
+              ? "Choose the site first"
+              : listed === "loading"
+                ? "Loading the shops…"
+                : Array.isArray(listed) && !listed.length
+                  ? "No shops in HQ's copy of this site"
+                  : "Choose…"}
+          </option>
+          {options.map((s) => (
             <option key={s.id} value={s.id}>
-              {s.name}
+              {s.enabled ? s.name : `${s.name} (disabled)`}
             </option>
           ))}
         </select>
+        {typeof listed === "object" && !Array.isArray(listed) && (
+          <span className="form-error" role="alert">
+            {listed.error}
+          </span>
+        )}
       </label>
     );
+  };
   const siteField = (label: string, key: "fromSite" | "toSite") => (
     <label className="field">
       <span>{label} site</span>
-      <select aria-label={`Transfer ${label.toLowerCase()} site`} value={f[key]} onChange={(e) => set({ [key]: e.target.value })}>
+      <select
+        aria-label={`Transfer ${label.toLowerCase()} site`}
+        value={f[key]}
+        // Another site's ids mean other shops: the shop is chosen again.
+        onChange={(e) => set({ [key]: e.target.value, [key === "fromSite" ? "from" : "to"]: "" })}
+      >
         <option value="">Choose…</option>
         {sites.map((s) => (
           <option key={s} value={s}>
@@ -156,7 +188,15 @@ export function DepositTransfer({ customer, mobile, onDone }: { customer: number
       {sites.length > 0 && (
         <label className="field">
           <span>Between boxes</span>
-          <input type="checkbox" checked={across} onChange={(e) => setAcross(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={across}
+            onChange={(e) => {
+              setAcross(e.target.checked);
+              // This box's shop ids are not a site's: both shops are chosen again.
+              set({ from: "", to: "" });
+            }}
+          />
         </label>
       )}
       {across && siteField("From", "fromSite")}
