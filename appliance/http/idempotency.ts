@@ -5,6 +5,10 @@ import { idempotencyKeys } from "../../db/schema";
 import { badRequest, conflict } from "../platform/errors";
 
 const IN_PROGRESS = 0;
+/** A claim a stopped box left behind: its work may or may not have committed (see pruneIdempotencyKeys). */
+const INTERRUPTED = -1;
+/** What a retry of such a request is told: replaying nothing and redoing nothing is the only safe answer. */
+export const INTERRUPTED_MESSAGE = "The box restarted while this request was being done: check whether it went through before trying again";
 const KEEP_MS = 24 * 3600_000;
 
 /**
@@ -30,6 +34,7 @@ export async function withIdempotency(
     const prior = await db.query.idempotencyKeys.findFirst({ where: eq(idempotencyKeys.key, key) });
     if (!prior || prior.scope !== scope) throw conflict("Idempotency-Key was already used for another request");
     if (prior.status === IN_PROGRESS) throw conflict("A request with this Idempotency-Key is still in progress; retry shortly");
+    if (prior.status === INTERRUPTED) throw conflict(INTERRUPTED_MESSAGE);
     return { status: prior.status, body: JSON.parse(prior.body), replayed: true };
   }
   try {
@@ -59,6 +64,15 @@ export function requestFingerprint(url: URL, body: unknown): string {
   return createHash("sha256").update(json).digest("base64url");
 }
 
-/** Keys older than a day are dropped at boot; a retry that late is a new request. */
-export const pruneIdempotencyKeys = (db: Db, now: Date) =>
-  db.delete(idempotencyKeys).where(lt(idempotencyKeys.created_at, new Date(now.getTime() - KEEP_MS).toISOString()));
+/**
+ * At boot: keys older than a day are dropped (a retry that late is a new request), and claims
+ * still "in progress" are marked interrupted. Only this process writes the database, so such a
+ * claim is a request the box stopped in the middle of (a power cut, a kill): its work may have
+ * committed without its answer being stored. A retry used to be told "still in progress; retry
+ * shortly" until the key was pruned a day later; it is now told that the box restarted, so staff
+ * look at the ticket instead of waiting, and the work is neither replayed nor done twice.
+ */
+export async function pruneIdempotencyKeys(db: Db, now: Date) {
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.created_at, new Date(now.getTime() - KEEP_MS).toISOString()));
+  await db.update(idempotencyKeys).set({ status: INTERRUPTED }).where(eq(idempotencyKeys.status, IN_PROGRESS));
+}

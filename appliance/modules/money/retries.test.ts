@@ -3,6 +3,7 @@
 // (query and body too), so one key with another amount is a 409. A fraction of a cent is a 422
 // on every route taking euros, never rounded into a row; a tender is exactly one of its names.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { INTERRUPTED_MESSAGE, pruneIdempotencyKeys } from "../../http/idempotency";
 import { ADMIN, type TestBox, testBox } from "../../test/harness";
 import { checkPaymentSums } from "./check";
 
@@ -117,6 +118,27 @@ describe("a retry with the same Idempotency-Key moves money once (PUT routes too
     expect((await call("POST", "/till/2026-11-20/reopen?agent=1", { key: "reopen-1" })).status).toBe(409);
     const audit = await box.database.client.execute("SELECT action FROM audit_log WHERE entity = 'till' ORDER BY id");
     expect(audit.rows.map((r) => r.action)).toEqual(["close_till", "reopen_till"]);
+  });
+
+  test("a payment the box stopped in the middle of: its retry is told the box restarted, and nothing is paid twice", async () => {
+    const t = await ticket();
+    const pay = () => call("PUT", `/tickets/paidFor/${t.id}?amount=5&method=cash`, { key: "pay-cut-1" });
+    expect((await pay()).status).toBe(200);
+    const written = await rowsOf(t.id);
+    // The box stopped after the payment's commit and before its answer was stored: the key is
+    // left claimed ("in progress"), as a power cut there leaves it.
+    await box.database.client.execute({ sql: "UPDATE idempotency_keys SET status = 0, body = '' WHERE key = ?", args: ["pay-cut-1"] });
+    // Control: while the box runs, a claim is a request still being done.
+    expect((await pay()).json.message).toBe("A request with this Idempotency-Key is still in progress; retry shortly");
+    // What the box does at boot with claims it finds: the retry now learns the box restarted.
+    await pruneIdempotencyKeys(box.database.db, new Date("2026-11-22T09:00:00Z")); // the box's clock (harness)
+    const retry = await pay();
+    expect(retry).toMatchObject({ status: 409, json: { success: false, message: INTERRUPTED_MESSAGE } });
+    expect(await rowsOf(t.id)).toBe(written);
+    expect((await ok("GET", `/tickets/${t.id}`)).total_paid).toBe(5);
+    // A new key is a new payment, as ever.
+    expect((await call("PUT", `/tickets/paidFor/${t.id}?amount=5&method=cash`, { key: "pay-cut-2" })).json.data.total_paid).toBe(10);
+    expect(await sums()).toEqual([]);
   });
 });
 
